@@ -1,0 +1,1 @@
+"""The `burro` command line: one subcommand per module in this package."""
