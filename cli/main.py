@@ -17,20 +17,22 @@ from collections.abc import Sequence
 COMMANDS: tuple[str, ...] = ("local", "replay", "emulator")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with `only`, just that command's module is imported (fast start)."""
     parser = argparse.ArgumentParser(
         prog="burro",
         description="Burro, the donkey card game, played in chat.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         module = importlib.import_module(f"cli.{name}")
         module.register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
@@ -39,6 +41,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.run(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `burro replay x.json | head`: the reader left, not an error
+        sys.stderr.close()
+        return 0
     return status
 
 

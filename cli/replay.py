@@ -1,0 +1,51 @@
+"""`burro replay RECORD.json [--trace]`: replay a `burro-record/1` game record.
+
+Exit status: 0 replayed, 1 an illegal action (named on stderr), 2 a malformed record.
+Never a traceback (CONTRACTS.md section 4).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.errors import RecordError
+from engine.records import read_record
+from engine.replay import ReplayStop, story, trace
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="replay a burro-record/1 game record",
+        description="Replay a game record: the hand told step by step, or a JSON trace.",
+    )
+    parser.add_argument("record", type=Path, help="the record, a burro-record/1 JSON file")
+    parser.add_argument(
+        "--trace", action="store_true", help="print one JSON object per step (CONTRACTS.md 4)"
+    )
+    parser.set_defaults(run=lambda args: replay_file(args.record, args.trace))
+
+
+def replay_file(path: Path, trace_mode: bool) -> int:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"burro replay: cannot read {path}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        record = read_record(text)
+    except RecordError as exc:
+        print(f"burro replay: malformed record: {exc}", file=sys.stderr)
+        return 2
+    lines = (json.dumps(line) for line in trace(record)) if trace_mode else story(record)
+    try:
+        for line in lines:
+            print(line, flush=trace_mode)
+    except ReplayStop as exc:
+        print(f"burro replay: illegal action at {exc}", file=sys.stderr)
+        return 1
+    return 0
