@@ -30,6 +30,7 @@ class PublicView:
     trick: tuple[tuple[int, str], ...]  # (seat, card) played to the current trick
     led: str | None  # the suit to follow ("S", "H", "D", "C"), None before it is set
     to_move: int | None  # the seat to act
+    order: tuple[int, ...]  # the seats taking part in this trick, leader first
     to_play: tuple[int, ...]  # seats still to act in this trick, the one to act first
     drawing: int  # cards the seat to act has drawn this turn
     passers: tuple[int, ...]  # seats that passed this trick
@@ -89,6 +90,7 @@ def _public_fields(game: GameState) -> dict[str, object]:
         ),
         "led": SUITS[hand.led] if hand.led >= 0 else None,
         "to_move": hand.order[hand.turn] if playing else None,
+        "order": hand.order,
         "to_play": hand.order[hand.turn :] if playing else (),
         "drawing": hand.drawn if playing else 0,
         "passers": hand.passers,
