@@ -6,7 +6,6 @@ Never a traceback (CONTRACTS.md section 4).
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path

@@ -92,7 +92,8 @@ def apply(game: GameState, seat: int, action: str) -> tuple[GameState, list[ev.E
     sim = HandSim.thaw(table, game.hand)
     if code not in sim.legal():
         raise refusal(sim, code)
-    sim.events = events = []
+    events: list[ev.Event] = []
+    sim.events = events
     sim.step(code)
     if not sim.end:
         return replace(game, hand=sim.freeze()), events

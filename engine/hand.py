@@ -50,14 +50,18 @@ class Table:
             tuple((s + self.step * k) % seats for k in range(seats)) for s in range(seats)
         )
         self.strict = rules.drawing == "strict"
-        self.empty = {"pass": _PASS_ON, "pickup_after_trick": _PICKUP, "take_the_table": _TAKE_TABLE}[
-            rules.empty_stock
-        ]
+        self.empty = {
+            "pass": _PASS_ON,
+            "pickup_after_trick": _PICKUP,
+            "take_the_table": _TAKE_TABLE,
+        }[rules.empty_stock]
         self.first_out = rules.hand_end == "first_out_wins"
         self.last_to_play_loses = rules.simultaneous_out == "last_to_play_loses"
-        self.joker = {"any_time": _ANY_TIME, "only_when_void": _ONLY_WHEN_VOID, "must_when_void": _MUST_WHEN_VOID}[
-            rules.joker_play
-        ]
+        self.joker = {
+            "any_time": _ANY_TIME,
+            "only_when_void": _ONLY_WHEN_VOID,
+            "must_when_void": _MUST_WHEN_VOID,
+        }[rules.joker_play]
         self.tent = rules.tent
         self.topple = rules.topple_chance if rules.tent else 0.0
         self.trick_cap = rules.trick_cap
@@ -106,8 +110,8 @@ class HandSim:
     __slots__ = (
         "actions",
         "burro",
-        "deck",
         "dealer",
+        "deck",
         "discard",
         "drawn",
         "end",
@@ -426,6 +430,8 @@ class HandSim:
         leader = -1 if ends or capped else self._leader_after(winner)
         if self.events is not None:
             self.events.append(ev.TrickWon(winner, self._codes(self.trick), leader))
+        if ends or capped:
+            self.trick, self.trick_seats = [], []  # set aside or picked up already
         if ends:
             if holders:
                 self._finish(BURRO, burro=holders[0])

@@ -96,7 +96,9 @@ def _check(doc: _RecordDoc) -> Record:
     if sorted(doc.deck) != sorted(pack):
         raise RecordError(_deck_problem(doc.deck, pack, rules.deck))
     if rules.needs_seed and doc.seed is None:
-        raise RecordError("this game draws on randomness (the tent's topple_chance): 'seed' is required")
+        raise RecordError(
+            "this game draws on randomness (the tent's topple_chance): 'seed' is required"
+        )
     return Record(
         rules=rules,
         seats=doc.seats,

@@ -37,7 +37,9 @@ def _refuse_draw_or_pass(sim: HandSim, action: int, leading: bool) -> errors.Ill
     if action == PASS:
         return errors.CannotPass()
     if sim.t.tent != (action in (DRAW_LEFT, DRAW_RIGHT)):
-        return errors.WrongPile() if sim.t.tent else errors.UnknownAction("there is one stock: draw")
+        return (
+            errors.WrongPile() if sim.t.tent else errors.UnknownAction("there is one stock: draw")
+        )
     pile = sim.piles[1] if action == DRAW_RIGHT else sim.piles[0]
     if not pile:
         return errors.StockEmpty()

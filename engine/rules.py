@@ -74,7 +74,7 @@ class Rules(BaseModel):
         """The rank order in force, high to low."""
         order = self.rank_order or DECKS[self.deck][0]
         if self.low_ace and "A" in order:
-            order = tuple(r for r in order if r != "A") + ("A",)
+            order = (*(r for r in order if r != "A"), "A")
         return order
 
     @property
@@ -242,13 +242,21 @@ def _check_coherent(rules: Rules) -> None:
             f"option 'rank_order' must list each rank of the {rules.deck} deck once: "
             f"{' '.join(deck_ranks)}"
         )
-    needs = {"penalty": "last_holder_loses", "letters": "last_holder_loses", "wins": "first_out_wins"}
+    needs = {
+        "penalty": "last_holder_loses",
+        "letters": "last_holder_loses",
+        "wins": "first_out_wins",
+    }
     wanted = needs.get(rules.scoring)
     if wanted and rules.hand_end != wanted:
         raise RulesError(
             f"scoring {rules.scoring!r} needs hand_end {wanted!r}; with hand_end "
             f"{rules.hand_end!r} choose scoring "
-            + ("'wins' or 'single'" if rules.hand_end == "first_out_wins" else "'penalty', 'letters' or 'single'")
+            + (
+                "'wins' or 'single'"
+                if rules.hand_end == "first_out_wins"
+                else "'penalty', 'letters' or 'single'"
+            )
         )
     if rules.scoring == "letters" and rules.target > len(LETTERS):
         raise RulesError(f"option 'target': letters go up to {len(LETTERS)} (B-U-R-R-O)")

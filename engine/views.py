@@ -7,6 +7,7 @@ reference to the state it came from, so nothing hidden can be reached through it
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from engine.actions import decode
 from engine.cards import SUITS
@@ -72,7 +73,7 @@ def player_view(game: GameState, seat: int) -> PlayerView:
     )
 
 
-def _public_fields(game: GameState) -> dict[str, object]:
+def _public_fields(game: GameState) -> dict[str, Any]:
     hand, table = game.hand, game.table
     codec = table.codec
     playing = not hand.end and not game.over
@@ -112,4 +113,3 @@ def public_history(hand: HandState, table: Table) -> tuple[tuple[int, str], ...]
     """The hand's actions as strings; draws carry no card, so all of it is public."""
     codec = table.codec
     return tuple((seat, decode(a, codec)) for seat, a in hand.actions)
-

@@ -8,20 +8,33 @@ from engine.hand import HandSim, HandState, table_for
 from engine.rules import make_rules
 
 
-def pack_for(preset: str, seats: int, dealer: int, hands: dict[int, str], stock: str,
-             options: dict | None = None) -> list[str]:
+def pack_for(
+    preset: str,
+    seats: int,
+    dealer: int,
+    hands: dict[int, str],
+    stock: str,
+    options: dict | None = None,
+) -> list[str]:
     """The pack (top first) that deals `hands` and puts `stock` on top of the stock."""
     table = table_for(make_rules(preset, options), seats)
     order = table.rot[table.next_seat(dealer)]
     cards = {s: h.split() for s, h in hands.items()}
     dealt = [cards[seat][k] for k in range(table.rules.hand_size) for seat in order]
     top = stock.split()
+    assert len(set(dealt + top)) == len(dealt + top), "a card is given twice"
     rest = [c for c in table.codec.pack() if c not in dealt and c not in top]
     return dealt + top + rest
 
 
-def position(preset: str, seats: int, hands: dict[int, str], stock: str = "",
-             leader: int = 0, options: dict | None = None) -> HandSim:
+def position(
+    preset: str,
+    seats: int,
+    hands: dict[int, str],
+    stock: str = "",
+    leader: int = 0,
+    options: dict | None = None,
+) -> HandSim:
     """A hand in the middle of play: these hands and stock, `leader` to lead; every other
     card of the deck already set aside."""
     table = table_for(make_rules(preset, options), seats)
@@ -31,6 +44,8 @@ def position(preset: str, seats: int, hands: dict[int, str], stock: str = "",
         for code in codes.split():
             masks[seat] |= 1 << index[code]
     top = [index[c] for c in stock.split()]
+    given = [*stock.split(), *" ".join(hands.values()).split()]
+    assert len(set(given)) == len(given), "a card is given twice"
     if table.tent:
         half = (len(top) + 1) // 2
         piles: tuple[tuple[int, ...], ...] = (tuple(top[:half][::-1]), tuple(top[half:][::-1]))
@@ -41,12 +56,28 @@ def position(preset: str, seats: int, hands: dict[int, str], stock: str = "",
         used |= mask
     everything = sum(1 << index[c] for c in table.codec.pack())
     state = HandState(
-        dealer=(leader - table.step) % seats, seed=1,
-        deck=tuple(index[c] for c in table.codec.pack()), hands=tuple(masks), piles=piles,
-        trick=(), trick_seats=(), led=-1,
-        order=tuple(s for s in table.rot[leader] if masks[s]), turn=0, drawn=0, found=-1,
-        passers=(), out=(), tricks=0, discard=everything & ~used, known=(0,) * seats,
-        rng=1, end="", burro=-1, winner=-1, actions=(),
+        dealer=(leader - table.step) % seats,
+        seed=1,
+        deck=tuple(index[c] for c in table.codec.pack()),
+        hands=tuple(masks),
+        piles=piles,
+        trick=(),
+        trick_seats=(),
+        led=-1,
+        order=tuple(s for s in table.rot[leader] if masks[s]),
+        turn=0,
+        drawn=0,
+        found=-1,
+        passers=(),
+        out=(),
+        tricks=0,
+        discard=everything & ~used,
+        known=(0,) * seats,
+        rng=1,
+        end="",
+        burro=-1,
+        winner=-1,
+        actions=(),
     )
     return HandSim.thaw(table, state)
 

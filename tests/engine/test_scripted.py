@@ -15,7 +15,7 @@ ANNA, BEN, CARLA, DAN = 3, 2, 1, 0  # anticlockwise: 3 -> 2 -> 1 -> 0
 
 def test_anna_ben_carla_dan_trick() -> None:
     """Seed 000: Anna leads 5♥, Ben J♥, Carla draws 3♣ K♠ 2♥ and plays 2♥, Dan 7♥."""
-    hands = {ANNA: "5H 4S 3S 2S", BEN: "JH 4C 3C 2C", CARLA: "QS QC QD 7D", DAN: "7H 6S 6C 6D"}
+    hands = {ANNA: "5H 4S 3S 2S", BEN: "JH 4C 5C 2C", CARLA: "QS QC QD 7D", DAN: "7H 6S 6C 6D"}
     deck = pack_for("spanish", 4, DAN, hands, "3C KS 2H")
     sim = start_hand(table_for(make_rules("spanish"), 4), DAN, deck, 0)
     assert sim.to_move() == ANNA  # the dealer's right leads
@@ -80,8 +80,12 @@ def test_all_others_pass_leader_wins() -> None:
 )
 def test_last_two_out_in_one_trick(simultaneous_out: str, burro: int, end: str) -> None:
     sim = position(
-        "spanish", 3, {0: "KH", 1: "2H"}, stock="5C",
-        options={"simultaneous_out": simultaneous_out}, leader=0,
+        "spanish",
+        3,
+        {0: "KH", 1: "2H"},
+        stock="5C",
+        options={"simultaneous_out": simultaneous_out},
+        leader=0,
     )
     play(sim, "0:play:KH", "1:play:2H")
     assert (sim.end, sim.burro, sim.out) == (end, burro, [0, 1])
@@ -139,8 +143,11 @@ def test_take_the_table_ends_the_trick() -> None:
     """Brazil's option: the void player takes the trick so far; the player of its
     highest card leads; nobody after the taker plays to it."""
     sim = position(
-        "brazilian", 4, {0: "5H 2S", 1: "KH 3S", 2: "2C 3C", 3: "4H 4S"},
-        options={"empty_stock": "take_the_table"}, leader=0,
+        "brazilian",
+        4,
+        {0: "5H 2S", 1: "KH 3S", 2: "2C 3C", 3: "4H 4S"},
+        options={"empty_stock": "take_the_table"},
+        leader=0,
     )
     events = play(sim, "0:play:5H", "1:play:KH", "2:pass")
     assert hand_of(sim, 2) == sorted(["2C", "3C", "5H", "KH"])
@@ -150,8 +157,11 @@ def test_take_the_table_ends_the_trick() -> None:
 
 def test_take_the_table_leader_out_passes_lead_on() -> None:
     sim = position(
-        "brazilian", 3, {0: "5H", 1: "KH 3S", 2: "2C"},
-        options={"empty_stock": "take_the_table"}, leader=1,
+        "brazilian",
+        3,
+        {0: "5H", 1: "KH 3S", 2: "2C"},
+        options={"empty_stock": "take_the_table"},
+        leader=1,
     )
     play(sim, "1:play:KH", "2:pass")  # 2 takes K♥: seat 1 (highest) leads again
     assert sim.to_move() == 1
@@ -167,8 +177,11 @@ def test_pickup_multi_passer_order_starts_with_first_passer() -> None:
 
 def test_pickup_winner_out_next_holder_leads() -> None:
     sim = position(
-        "cangkul", 3, {0: "KH", 1: "2C 3C", 2: "2D"},
-        options={"hand_end": "last_holder_loses", "scoring": "penalty"}, leader=0,
+        "cangkul",
+        3,
+        {0: "KH", 1: "2C 3C", 2: "2D"},
+        options={"hand_end": "last_holder_loses", "scoring": "penalty"},
+        leader=0,
     )
     play(sim, "0:play:KH", "1:pass", "2:pass")
     assert sim.out == [0]
@@ -193,8 +206,12 @@ def test_tent_draw_halves_and_topple() -> None:
 
 def test_tent_never_topples_at_zero_and_takes_from_each_half_top() -> None:
     sim = position(
-        "burro_em_pe", 2, {0: "KH 4S", 1: "3S 2S"}, stock="5C 6C 7H 2D 3D",
-        leader=0, options={"topple_chance": 0.0},
+        "burro_em_pe",
+        2,
+        {0: "KH 4S", 1: "3S 2S"},
+        stock="5C 6C 7H 2D 3D",
+        leader=0,
+        options={"topple_chance": 0.0},
     )
     play(sim, "0:play:KH", "1:draw:right")
     assert "2D" in hand_of(sim, 1)  # the right half is 2♦ 3♦, its top 2♦
@@ -204,6 +221,7 @@ def test_tent_never_topples_at_zero_and_takes_from_each_half_top() -> None:
 
 def test_tent_topple_chance_follows_the_seed() -> None:
     """The same seed topples on the same draw; replays are exact."""
+
     def first_topple(seed: int) -> int:
         rules = make_rules("burro_em_pe", {"topple_chance": 0.3})
         table = table_for(rules, 2)
@@ -218,14 +236,16 @@ def test_tent_topple_chance_follows_the_seed() -> None:
             if draws and before - sim.stock_size() > 1:
                 return k
         return -1
+
     assert first_topple(7) == first_topple(7)
     assert len({first_topple(s) for s in range(20)}) > 1
 
 
 def test_joker_led_second_player_plays_any_card_and_sets_the_suit() -> None:
     options = {"deck": "french52_joker"}
-    sim = position("cangkul", 3, {0: "JK 2S", 1: "3C 4H", 2: "5C 6H"}, stock="7D", leader=0,
-                   options=options)
+    sim = position(
+        "cangkul", 3, {0: "JK 2S", 1: "3C 4H", 2: "5C 6H"}, stock="7D", leader=0, options=options
+    )
     play(sim, "0:play:JK")
     assert legal(sim) == ["play:3C", "play:4H"]  # any card, no draw, no pass
     play(sim, "1:play:4H")
@@ -245,12 +265,12 @@ def test_joker_led_second_player_plays_any_card_and_sets_the_suit() -> None:
 )
 def test_joker_play_modes(mode: str, can_follow: list[str], void: list[str]) -> None:
     options = {"deck": "french52_joker", "joker_play": mode}
-    follower = position("cangkul", 2, {0: "KH 3S", 1: "2H JK"}, stock="7D", leader=0,
-                        options=options)
+    follower = position(
+        "cangkul", 2, {0: "KH 3S", 1: "2H JK"}, stock="7D", leader=0, options=options
+    )
     play(follower, "0:play:KH")
     assert legal(follower) == can_follow
-    voider = position("cangkul", 2, {0: "KH 3S", 1: "2C JK"}, stock="7D", leader=0,
-                      options=options)
+    voider = position("cangkul", 2, {0: "KH 3S", 1: "2C JK"}, stock="7D", leader=0, options=options)
     play(voider, "0:play:KH")
     assert legal(voider) == void
 
@@ -264,8 +284,7 @@ def test_joker_drawn_under_must_when_void_must_be_played() -> None:
 
 def test_strict_after_drawing_only_draw_then_the_card_found() -> None:
     options = {"deck": "french52_joker"}
-    sim = position("cangkul", 2, {0: "KH 3S", 1: "2C JK"}, stock="7D 4H", leader=0,
-                   options=options)
+    sim = position("cangkul", 2, {0: "KH 3S", 1: "2C JK"}, stock="7D 4H", leader=0, options=options)
     play(sim, "0:play:KH", "1:draw")
     assert legal(sim) == ["draw"]  # the joker is no longer an option once drawing
     play(sim, "1:draw")
