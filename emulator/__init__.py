@@ -1,0 +1,45 @@
+"""A local stand-in for Telegram: a Bot API emulator with a web chat.
+
+The real python-telegram-bot talks to it over HTTP as it talks to Telegram; people play
+through its web page; tests drive it through `EmulatorDriver`.
+"""
+
+from emulator.app import Emulator, create_app
+from emulator.config import FAMILY, Cast, EmulatorConfig, GroupSpec, UserSpec, fast_config
+from emulator.driver import (
+    Button,
+    CallbackAnswer,
+    ChatMessage,
+    EmulatorDriver,
+    EmulatorError,
+    InlineAnswer,
+    InlineResult,
+    TapResult,
+)
+from emulator.limits import FloodLimits, Rate
+from emulator.server import RunningEmulator, ServerThread, running_emulator, serve
+
+__all__ = [
+    "FAMILY",
+    "Button",
+    "CallbackAnswer",
+    "Cast",
+    "ChatMessage",
+    "Emulator",
+    "EmulatorConfig",
+    "EmulatorDriver",
+    "EmulatorError",
+    "FloodLimits",
+    "GroupSpec",
+    "InlineAnswer",
+    "InlineResult",
+    "Rate",
+    "RunningEmulator",
+    "ServerThread",
+    "TapResult",
+    "UserSpec",
+    "create_app",
+    "fast_config",
+    "running_emulator",
+    "serve",
+]

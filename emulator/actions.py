@@ -1,0 +1,375 @@
+"""What the cast's users do: write, tap buttons, use inline mode, follow links, block
+or add the bot. Each action changes the world and queues the updates Telegram would send
+to each bot concerned.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+from emulator.formatting import detect_entities, utf16_len
+from emulator.webhook import Delivery
+from emulator.world import (
+    JSON,
+    KICKED,
+    LEFT,
+    MEMBER,
+    PRESENT,
+    Account,
+    Bot,
+    CallbackQuery,
+    Conversation,
+    InlineQuery,
+    Message,
+    World,
+)
+
+MAX_USER_TEXT = 4096
+MAX_INLINE_QUERY = 256
+
+
+class ActionError(Exception):
+    """A user action the emulated client would not allow."""
+
+
+class UserActions:
+    def __init__(self, world: World, delivery: Callable[[Bot], Delivery]) -> None:
+        self.world = world
+        self.delivery = delivery
+
+    # ----- helpers -----------------------------------------------------------
+
+    def _send_update(self, bot: Bot, kind: str, payload: JSON, chat_key: int) -> int:
+        update_id = bot.new_update_id()
+        self.delivery(bot).enqueue({"update_id": update_id, kind: payload}, chat_key)
+        return update_id
+
+    def _bots_receiving(self, conv: Conversation, message: Message) -> list[Bot]:
+        """Which bots get a message update for a user's message (privacy mode rules)."""
+        if conv.chat.type == "private":
+            return [self.world.bots[conv.scope]]
+        receivers: list[Bot] = []
+        for bot in self.world.bots.values():
+            if conv.chat.members.get(bot.id) not in PRESENT:
+                continue
+            if not bot.privacy_mode or self._meant_for(bot, conv, message):
+                receivers.append(bot)
+        return receivers
+
+    def _meant_for(self, bot: Bot, conv: Conversation, message: Message) -> bool:
+        if message.service or message.via_bot_id == bot.id:
+            return True
+        if message.reply_to_message_id is not None:
+            replied = conv.messages.get(message.reply_to_message_id)
+            if replied is not None and replied.sender_id == bot.id:
+                return True
+        text = message.text or ""
+        match = re.match(r"/[A-Za-z0-9_]+(?:@([A-Za-z0-9_]+))?", text)
+        if match:
+            target = match.group(1)
+            return target is None or target.lower() == bot.username.lower()
+        return False
+
+    def _member_check(self, user: Account, conv: Conversation) -> None:
+        if conv.chat.is_group and conv.chat.members.get(user.id) not in PRESENT:
+            raise ActionError(f"{user.first_name} is not a member of {conv.chat.title}")
+        if conv.chat.type == "private" and conv.chat.id != user.id:
+            raise ActionError(f"{user.first_name} cannot write in another user's private chat")
+
+    def _deliver_message(self, conv: Conversation, message: Message) -> list[int]:
+        payload = self.world.message_json(message)
+        return [
+            self._send_update(bot, "message", payload, conv.chat.id)
+            for bot in self._bots_receiving(conv, message)
+        ]
+
+    # ----- messages ----------------------------------------------------------
+
+    def send_message(
+        self, user: Account, conv: Conversation, text: str, reply_to: int | None = None
+    ) -> Message:
+        self._member_check(user, conv)
+        text = text.strip()
+        if not text:
+            raise ActionError("empty message")
+        if utf16_len(text) > MAX_USER_TEXT:
+            raise ActionError("message is too long")
+        if conv.chat.type == "private":
+            key = (conv.scope, user.id)
+            if key in self.world.blocked:  # writing again restarts the bot
+                self.world.blocked.discard(key)
+                self._my_chat_member(self.world.bots[conv.scope], conv, user, KICKED, MEMBER)
+            self.world.started.add(key)
+        if (
+            reply_to is not None
+            and self.world.find_message(conv.chat.id, conv.scope, reply_to) is None
+        ):
+            raise ActionError(f"no message {reply_to} to reply to")
+        message = Message(
+            chat_id=conv.chat.id,
+            scope=conv.scope,
+            message_id=conv.new_message_id(),
+            sender_id=user.id,
+            date=self.world.now(),
+            text=text,
+            entities=detect_entities(text),
+            reply_to_message_id=reply_to,
+        )
+        self.world.add_message(conv, message)
+        self._deliver_message(conv, message)
+        return message
+
+    def open_link(self, user: Account, url: str) -> JSON:
+        """Follow a link: `t.me/<bot>?start=<payload>` opens the bot's private chat and
+        sends `/start <payload>`; `?startgroup=` adds the bot to the first group of the
+        user's without it."""
+        parsed = urlparse(url if "://" in url else f"https://{url}")
+        if parsed.netloc.lower() not in ("t.me", "telegram.me"):
+            return {"kind": "external", "url": url}
+        username = parsed.path.strip("/").split("/")[0]
+        bot = next(
+            (b for b in self.world.bots.values() if b.username.lower() == username.lower()), None
+        )
+        if bot is None:
+            raise ActionError(f"no bot @{username}")
+        query = parse_qs(parsed.query)
+        conv = self.world.conversations[(user.id, bot.id)]
+        if "start" in query or not query:
+            payload = query.get("start", [""])[0]
+            text = f"/start {payload}" if payload else "/start"
+            message = self.send_message(user, conv, text)
+            return {
+                "kind": "start",
+                "chat_id": conv.chat.id,
+                "scope": conv.scope,
+                "message_id": message.message_id,
+            }
+        return {"kind": "external", "url": url}
+
+    # ----- buttons -----------------------------------------------------------
+
+    def tap(
+        self,
+        user: Account,
+        message: Message,
+        button: str | int | tuple[int, int],
+        target: Conversation | None = None,
+    ) -> JSON:
+        """Tap an inline keyboard button, named by its text, its callback_data, its
+        position (row, column) or its index counted across rows."""
+        conv = self.world.conversation(message.chat_id, message.scope)
+        self._member_check(user, conv)
+        found = self._find_button(message, button)
+        if found is None:
+            raise ActionError(f"no button {button!r} on message {message.message_id}")
+        if "callback_data" in found:
+            return self._callback(user, message, found["callback_data"])
+        owner = message.via_bot_id or message.sender_id
+        bot = self.world.bots.get(owner)
+        if "switch_inline_query_current_chat" in found:
+            assert bot is not None
+            query = self.inline_query(user, bot, conv, found["switch_inline_query_current_chat"])
+            return {"kind": "inline_query", "query_id": query.id, "query": query.query}
+        if "switch_inline_query" in found:
+            if target is None:
+                return {"kind": "choose_chat", "query": found["switch_inline_query"]}
+            assert bot is not None
+            query = self.inline_query(user, bot, target, found["switch_inline_query"])
+            return {"kind": "inline_query", "query_id": query.id, "query": query.query}
+        if "url" in found:
+            return {
+                "kind": "url",
+                "url": found["url"],
+                "opened": self.open_link(user, found["url"]),
+            }
+        if "copy_text" in found:
+            return {"kind": "copy_text", "text": found["copy_text"].get("text")}
+        kind = next(key for key in found if key != "text")
+        return {"kind": "unsupported", "button": kind}
+
+    def _find_button(self, message: Message, button: str | int | tuple[int, int]) -> JSON | None:
+        rows: list[list[JSON]] = (message.reply_markup or {}).get("inline_keyboard", [])
+        if isinstance(button, tuple):
+            row, col = button
+            if 0 <= row < len(rows) and 0 <= col < len(rows[row]):
+                return rows[row][col]
+            return None
+        flat = [b for row in rows for b in row]
+        if isinstance(button, int):
+            return flat[button] if 0 <= button < len(flat) else None
+        for key in ("text", "callback_data"):
+            for candidate in flat:
+                if candidate.get(key) == button:
+                    return candidate
+        return None
+
+    def _callback(self, user: Account, message: Message, data: str) -> JSON:
+        owner = message.via_bot_id if message.inline_message_id else message.sender_id
+        bot = self.world.bots.get(owner or 0)
+        if bot is None:
+            raise ActionError("the message's keyboard belongs to no bot")
+        query_id = str(secrets.randbits(62))
+        payload: JSON = {
+            "id": query_id,
+            "from": user.to_api(),
+            "chat_instance": str(abs(hash((message.chat_id, message.scope))) % 10**18),
+            "data": data,
+        }
+        if message.inline_message_id:
+            payload["inline_message_id"] = message.inline_message_id
+        else:
+            payload["message"] = self.world.message_json(message)
+        self.world.callback_queries[query_id] = CallbackQuery(
+            id=query_id,
+            bot_id=bot.id,
+            user_id=user.id,
+            data=data,
+            chat_id=message.chat_id,
+            scope=message.scope,
+            message_id=message.message_id,
+            inline_message_id=message.inline_message_id,
+            created=time.monotonic(),
+        )
+        update_id = self._send_update(bot, "callback_query", payload, message.chat_id)
+        return {"kind": "callback", "query_id": query_id, "update_id": update_id}
+
+    # ----- inline mode -------------------------------------------------------
+
+    def inline_query(
+        self, user: Account, bot: Bot, conv: Conversation | None, query: str, offset: str = ""
+    ) -> InlineQuery:
+        if len(query) > MAX_INLINE_QUERY:
+            raise ActionError("inline query is too long")
+        if conv is not None:
+            self._member_check(user, conv)
+        query_id = str(secrets.randbits(62))
+        payload: JSON = {"id": query_id, "from": user.to_api(), "query": query, "offset": offset}
+        if conv is not None:
+            payload["chat_type"] = "sender" if conv.chat.type == "private" else conv.chat.type
+        state = InlineQuery(
+            id=query_id,
+            bot_id=bot.id,
+            user_id=user.id,
+            query=query,
+            offset=offset,
+            chat_id=conv.chat.id if conv else None,
+            scope=conv.scope if conv else 0,
+            created=time.monotonic(),
+        )
+        self.world.inline_queries[query_id] = state
+        self._send_update(bot, "inline_query", payload, user.id)
+        return state
+
+    def choose_inline_result(self, user: Account, query: InlineQuery, result_id: str) -> Message:
+        if query.user_id != user.id:
+            raise ActionError("that inline query is another user's")
+        if query.answer is None:
+            raise ActionError("the bot has not answered that inline query")
+        result = next((r for r in query.answer["results"] if r["id"] == result_id), None)
+        if result is None:
+            raise ActionError(f"no result {result_id!r} in the bot's answer")
+        if query.chat_id is None:
+            raise ActionError("that inline query has no chat to send to")
+        bot = self.world.bots[query.bot_id]
+        conv = self.world.conversation(query.chat_id, query.scope)
+        content: JSON = result.get("input_message_content") or {}
+        markup = result.get("reply_markup")
+        message = Message(
+            chat_id=conv.chat.id,
+            scope=conv.scope,
+            message_id=conv.new_message_id(),
+            sender_id=user.id,
+            date=self.world.now(),
+            text=content.get("message_text") or f"[{result.get('type', 'result')}]",
+            entities=list(content.get("entities") or []),
+            reply_markup=markup,
+            via_bot_id=bot.id,
+        )
+        chosen: JSON = {"result_id": result_id, "from": user.to_api(), "query": query.query}
+        if markup is not None:
+            message.inline_message_id = f"AgAAA{secrets.token_urlsafe(18)}"
+            self.world.inline_messages[message.inline_message_id] = (
+                conv.chat.id,
+                conv.scope,
+                message.message_id,
+            )
+            chosen["inline_message_id"] = message.inline_message_id
+        self.world.add_message(conv, message)
+        self._send_update(bot, "chosen_inline_result", chosen, user.id)
+        self._deliver_message(conv, message)
+        return message
+
+    # ----- membership --------------------------------------------------------
+
+    def _my_chat_member(
+        self, bot: Bot, conv: Conversation, user: Account, old: str, new: str
+    ) -> None:
+        def member(status: str) -> JSON:
+            out: JSON = {"status": status, "user": bot.account.to_api()}
+            if status == KICKED:
+                out["until_date"] = 0
+            return out
+
+        payload = {
+            "chat": conv.chat.to_api(),
+            "from": user.to_api(),
+            "date": self.world.now(),
+            "old_chat_member": member(old),
+            "new_chat_member": member(new),
+        }
+        self._send_update(bot, "my_chat_member", payload, conv.chat.id)
+
+    def block_bot(self, user: Account, bot: Bot) -> None:
+        key = (bot.id, user.id)
+        if key in self.world.blocked:
+            return
+        self.world.blocked.add(key)
+        self._my_chat_member(bot, self.world.conversations[(user.id, bot.id)], user, MEMBER, KICKED)
+
+    def unblock_bot(self, user: Account, bot: Bot) -> None:
+        key = (bot.id, user.id)
+        if key not in self.world.blocked:
+            return
+        self.world.blocked.discard(key)
+        self._my_chat_member(bot, self.world.conversations[(user.id, bot.id)], user, KICKED, MEMBER)
+
+    def add_bot_to_group(self, user: Account, bot: Bot, conv: Conversation) -> None:
+        self._member_check(user, conv)
+        old = conv.chat.members.get(bot.id, LEFT)
+        if old in PRESENT:
+            return
+        conv.chat.members[bot.id] = MEMBER
+        self._my_chat_member(bot, conv, user, old, MEMBER)
+        self._service_message(
+            user,
+            conv,
+            {"new_chat_members": [bot.account.to_api()], "new_chat_member": bot.account.to_api()},
+        )
+        self.world.events.publish({"type": "world"})
+
+    def remove_bot_from_group(self, user: Account, bot: Bot, conv: Conversation) -> None:
+        self._member_check(user, conv)
+        old = conv.chat.members.get(bot.id, LEFT)
+        if old not in PRESENT:
+            return
+        conv.chat.members[bot.id] = LEFT
+        self._service_message(user, conv, {"left_chat_member": bot.account.to_api()})
+        self._my_chat_member(bot, conv, user, old, LEFT)
+        self.world.events.publish({"type": "world"})
+
+    def _service_message(self, user: Account, conv: Conversation, service: dict[str, Any]) -> None:
+        message = Message(
+            chat_id=conv.chat.id,
+            scope=conv.scope,
+            message_id=conv.new_message_id(),
+            sender_id=user.id,
+            date=self.world.now(),
+            service=service,
+        )
+        self.world.add_message(conv, message)
+        self._deliver_message(conv, message)

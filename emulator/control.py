@@ -1,0 +1,347 @@
+"""The control API under `/_emulator/`: what tests, benchmarks and the web chat use to act
+as users and to read what happened. JSON in, `{"ok": true, "result": ...}` out; a refused
+action is `{"ok": false, "error_code": 400, "description": ...}`.
+
+Users are named by id, first name or username; chats by id, group title, or a user (that
+user's private chat with the bot; `bot` picks the bot when there are several).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from emulator.actions import ActionError
+from emulator.errors import ApiError
+from emulator.world import JSON, PRESENT, Conversation, Message
+
+if TYPE_CHECKING:
+    from emulator.app import Emulator
+
+Args = dict[str, Any]
+HEARTBEAT_SECONDS = 15.0
+
+
+def _fail(description: str, code: int = 400) -> JSONResponse:
+    return JSONResponse(
+        {"ok": False, "error_code": code, "description": description}, status_code=code
+    )
+
+
+def endpoint(fn: Callable[[Args], Any]) -> Callable[[Request], Awaitable[Response]]:
+    async def handler(request: Request) -> Response:
+        args: Args = dict(request.query_params)
+        args.update(request.path_params)
+        if request.method == "POST":
+            body = await request.body()
+            if body.strip():
+                try:
+                    data = json.loads(body)
+                except ValueError:
+                    return _fail("the body is not JSON")
+                if not isinstance(data, dict):
+                    return _fail("the body must be a JSON object")
+                args.update(data)
+        try:
+            result = fn(args)
+            if inspect.isawaitable(result):
+                result = await result
+        except (LookupError, ActionError, ValueError, TypeError) as error:
+            text = error.args[0] if isinstance(error, KeyError) and error.args else str(error)
+            return _fail(str(text))
+        except ApiError as error:
+            return _fail(error.description, error.error_code)
+        return JSONResponse({"ok": True, "result": result})
+
+    return handler
+
+
+def _flag(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.lower() in ("1", "true", "yes")
+    return bool(value)
+
+
+def control_routes(emu: Emulator) -> list[Route]:
+    world = emu.world
+    actions = emu.actions
+
+    def user(args: Args) -> Any:
+        if "user" not in args:
+            raise ValueError("missing 'user'")
+        return world.find_user(args["user"])
+
+    def conversation(args: Args, key: str = "chat") -> Conversation:
+        if "chat_id" in args and "scope" in args:
+            return world.conversation(int(args["chat_id"]), int(args["scope"]))
+        if key not in args:
+            raise ValueError(f"missing '{key}'")
+        return world.find_conversation(args[key], args.get("bot"))
+
+    def message(args: Args) -> Message:
+        if args.get("inline_message_id"):
+            found = world.find_inline_message(str(args["inline_message_id"]))
+        else:
+            conv = conversation(args)
+            found = world.find_message(conv.chat.id, conv.scope, int(args["message_id"]))
+        if found is None:
+            raise LookupError("no such message (or it was deleted)")
+        return found
+
+    def conversations_of(user_id: int) -> list[JSON]:
+        out: list[JSON] = []
+        for conv in world.conversations.values():
+            chat = conv.chat
+            if chat.is_group and chat.members.get(user_id) in PRESENT:
+                out.append({"chat_id": chat.id, "scope": 0, "title": chat.title, "type": chat.type})
+            elif chat.type == "private" and chat.id == user_id:
+                bot = world.bots[conv.scope]
+                out.append(
+                    {
+                        "chat_id": chat.id,
+                        "scope": bot.id,
+                        "title": bot.account.first_name,
+                        "type": "private",
+                        "bot_username": bot.username,
+                        "started": (bot.id, user_id) in world.started,
+                        "blocked": (bot.id, user_id) in world.blocked,
+                    }
+                )
+        out.sort(key=lambda c: (c["type"] == "private", c["title"] or ""))
+        return out
+
+    def state(args: Args) -> JSON:
+        return {
+            "users": [u.to_api() for u in world.users.values()],
+            "bots": [
+                {
+                    **b.account.to_api(),
+                    "commands": b.commands.get("default|||", []),
+                    "webhook": b.webhook.url if b.webhook else None,
+                }
+                for b in world.bots.values()
+            ],
+            "chats": [
+                {**c.to_api(), "members": {str(k): v for k, v in c.members.items()}}
+                for c in world.chats.values()
+                if c.is_group
+            ],
+            "conversations": {str(uid): conversations_of(uid) for uid in world.users},
+            "flood_limits": emu.flood.limits.enabled,
+        }
+
+    def messages(args: Args) -> list[JSON]:
+        conv = conversation(args)
+        include_deleted = _flag(args.get("include_deleted", False))
+        return [
+            world.message_view(m)
+            for m in conv.messages.values()
+            if include_deleted or not m.deleted
+        ]
+
+    def conversation_info(args: Args) -> JSON:
+        conv = conversation(args)
+        return {
+            "chat": conv.chat.to_api(),
+            "scope": conv.scope,
+            "reply_keyboard": conv.reply_keyboard,
+        }
+
+    def send_message(args: Args) -> JSON:
+        reply_to = args.get("reply_to")
+        sent = actions.send_message(
+            user(args),
+            conversation(args),
+            str(args.get("text", "")),
+            int(reply_to) if reply_to is not None else None,
+        )
+        return world.message_view(sent)
+
+    def tap(args: Args) -> JSON:
+        button = args.get("button")
+        if isinstance(button, list) and len(button) == 2:
+            button = (int(button[0]), int(button[1]))
+        if not isinstance(button, str | int | tuple):
+            raise ValueError("'button' must be a text, a callback_data, an index or [row, column]")
+        target = conversation(args, "target_chat") if args.get("target_chat") else None
+        return actions.tap(user(args), message(args), button, target)
+
+    def inline_query(args: Args) -> JSON:
+        conv = conversation(args) if args.get("chat") or "chat_id" in args else None
+        query = actions.inline_query(
+            user(args),
+            world.find_bot(args.get("bot")),
+            conv,
+            str(args.get("query", "")),
+            str(args.get("offset", "")),
+        )
+        return {"query_id": query.id, "query": query.query}
+
+    def inline_query_state(args: Args) -> JSON:
+        query = world.inline_queries.get(str(args["query_id"]))
+        if query is None:
+            raise LookupError("no such inline query")
+        return {
+            "query_id": query.id,
+            "user_id": query.user_id,
+            "query": query.query,
+            "chat_id": query.chat_id,
+            "answer": query.answer,
+        }
+
+    def choose_inline_result(args: Args) -> JSON:
+        query = world.inline_queries.get(str(args.get("query_id")))
+        if query is None:
+            raise LookupError("no such inline query")
+        sent = actions.choose_inline_result(user(args), query, str(args.get("result_id")))
+        return world.message_view(sent)
+
+    def callback_query_state(args: Args) -> JSON:
+        query = world.callback_queries.get(str(args["query_id"]))
+        if query is None:
+            raise LookupError("no such callback query")
+        return {
+            "query_id": query.id,
+            "user_id": query.user_id,
+            "data": query.data,
+            "chat_id": query.chat_id,
+            "message_id": query.message_id,
+            "answer": query.answer,
+        }
+
+    def answers(args: Args, kind: str) -> list[JSON]:
+        wanted = world.find_user(args["user"]).id if args.get("user") else None
+        found: list[JSON] = []
+        source = world.callback_queries if kind == "callback" else world.inline_queries
+        for query in source.values():
+            if query.answer is not None and (wanted is None or query.user_id == wanted):
+                entry = callback_query_state if kind == "callback" else inline_query_state
+                found.append(entry({"query_id": query.id}))
+        return found
+
+    def open_link(args: Args) -> JSON:
+        return actions.open_link(user(args), str(args.get("url", "")))
+
+    def block(args: Args) -> bool:
+        actions.block_bot(user(args), world.find_bot(args.get("bot")))
+        return True
+
+    def unblock(args: Args) -> bool:
+        actions.unblock_bot(user(args), world.find_bot(args.get("bot")))
+        return True
+
+    def add_bot(args: Args) -> bool:
+        actions.add_bot_to_group(user(args), world.find_bot(args.get("bot")), conversation(args))
+        return True
+
+    def remove_bot(args: Args) -> bool:
+        actions.remove_bot_from_group(
+            user(args), world.find_bot(args.get("bot")), conversation(args)
+        )
+        return True
+
+    def log(args: Args) -> list[JSON]:
+        since = int(args.get("since", 0))
+        kind = args.get("kind")
+        method = str(args.get("method", "")).lower()
+        bot_id = world.find_bot(args["bot"]).id if args.get("bot") else None
+        limit = int(args.get("limit", 0))
+        out: list[JSON] = []
+        for entry in world.entries(since):
+            if kind and entry["kind"] != kind:
+                continue
+            if method and str(entry.get("method", "")).lower() != method:
+                continue
+            if bot_id is not None and entry.get("bot_id") != bot_id:
+                continue
+            out.append(entry)
+        return out[-limit:] if limit > 0 else out
+
+    def settings(args: Args) -> JSON:
+        if "flood_limits" in args:
+            emu.set_flood_limits(_flag(args["flood_limits"]))
+        return {"flood_limits": emu.flood.limits.enabled}
+
+    def inject_error(args: Args) -> bool:
+        """Make the next `times` calls of `method` fail with the given error."""
+        code = int(args.get("error_code", 500))
+        retry_after = args.get("retry_after")
+        default = {429: "Too Many Requests: retry after {}", 500: "Internal Server Error"}
+        description = str(args.get("description") or default.get(code, "Bad Request: injected"))
+        error = ApiError(
+            code,
+            description.format(retry_after),
+            retry_after=int(retry_after) if retry_after is not None else None,
+        )
+        queue = emu.api.injected.setdefault(str(args["method"]).lower(), [])
+        queue.extend([error] * int(args.get("times", 1)))
+        return True
+
+    def webhook(args: Args) -> JSON:
+        delivery = emu.delivery(world.find_bot(args.get("bot")))
+        return {**delivery.info(), "pending": [p.update for p in delivery.pending]}
+
+    async def events(request: Request) -> Response:
+        queue = world.events.subscribe()
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                yield "retry: 1000\n\n"
+                while True:
+                    try:
+                        event = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
+                    except TimeoutError:
+                        yield ": keep-alive\n\n"
+                        continue
+                    yield f"data: {json.dumps(event)}\n\n"
+            finally:
+                world.events.unsubscribe(queue)
+
+        return StreamingResponse(
+            stream(),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    async def file_content(request: Request) -> Response:
+        stored = world.files.get(request.path_params["file_id"])
+        if stored is None:
+            return _fail("no such file", 404)
+        return Response(
+            stored.content,
+            media_type=stored.mime_type,
+            headers={"Content-Disposition": f'attachment; filename="{stored.file_name}"'},
+        )
+
+    get, post = ["GET"], ["POST"]
+    return [
+        Route("/state", endpoint(state), methods=get),
+        Route("/messages", endpoint(messages), methods=get),
+        Route("/conversation", endpoint(conversation_info), methods=get),
+        Route("/send_message", endpoint(send_message), methods=post),
+        Route("/tap", endpoint(tap), methods=post),
+        Route("/inline_query", endpoint(inline_query), methods=post),
+        Route("/inline_queries/{query_id}", endpoint(inline_query_state), methods=get),
+        Route("/choose_inline_result", endpoint(choose_inline_result), methods=post),
+        Route("/callback_queries/{query_id}", endpoint(callback_query_state), methods=get),
+        Route("/callback_answers", endpoint(lambda a: answers(a, "callback")), methods=get),
+        Route("/inline_answers", endpoint(lambda a: answers(a, "inline")), methods=get),
+        Route("/open_link", endpoint(open_link), methods=post),
+        Route("/block", endpoint(block), methods=post),
+        Route("/unblock", endpoint(unblock), methods=post),
+        Route("/add_bot", endpoint(add_bot), methods=post),
+        Route("/remove_bot", endpoint(remove_bot), methods=post),
+        Route("/log", endpoint(log), methods=get),
+        Route("/settings", endpoint(settings), methods=[*get, *post]),
+        Route("/inject_error", endpoint(inject_error), methods=post),
+        Route("/webhook", endpoint(webhook), methods=get),
+        Route("/events", events, methods=get),
+        Route("/files/{file_id}", file_content, methods=get),
+    ]

@@ -1,0 +1,458 @@
+"""The test-facing client of the emulator: act as users, read what they were shown, and
+wait for conditions. Talks to the control API over HTTP, so it drives an emulator in
+this process (`running_emulator`) or in another one (`EmulatorDriver(url)`) alike.
+
+Users are named by first name ("Ana"), username or id; chats by group title
+("Family"), id, or a user's name for that user's private chat with the bot.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import httpx
+
+T = TypeVar("T")
+Ref = int | str
+
+DEFAULT_TIMEOUT = 5.0
+POLL_INTERVAL = 0.02
+
+
+class EmulatorError(Exception):
+    """The emulator refused an action (the description says why)."""
+
+
+@dataclass(frozen=True)
+class Button:
+    text: str
+    kind: str  # callback_data, url, switch_inline_query_current_chat, ...
+    value: Any
+    row: int
+    column: int
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    chat_id: int
+    scope: int
+    message_id: int
+    sender_id: int
+    sender_name: str
+    text: str  # the text, or a document's caption ("" when neither)
+    buttons: tuple[tuple[Button, ...], ...]
+    edited: bool
+    deleted: bool
+    via_bot: str | None
+    document: dict[str, Any] | None
+    inline_message_id: str | None
+    raw: dict[str, Any] = field(repr=False, compare=False)
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any]) -> ChatMessage:
+        extra = view.get("_emulator", {})
+        rows = (view.get("reply_markup") or {}).get("inline_keyboard", [])
+        buttons = tuple(
+            tuple(
+                Button(b["text"], kind, b[kind], r, c)
+                for c, b in enumerate(row)
+                for kind in [next(k for k in b if k != "text")]
+            )
+            for r, row in enumerate(rows)
+        )
+        return cls(
+            chat_id=view["chat"]["id"],
+            scope=extra.get("scope", 0),
+            message_id=view["message_id"],
+            sender_id=view["from"]["id"],
+            sender_name=extra.get("sender_name", view["from"].get("first_name", "")),
+            text=view.get("text") or view.get("caption") or "",
+            buttons=buttons,
+            edited="edit_date" in view,
+            deleted=bool(extra.get("deleted")),
+            via_bot=(view.get("via_bot") or {}).get("username"),
+            document=view.get("document"),
+            inline_message_id=extra.get("inline_message_id"),
+            raw=view,
+        )
+
+    @property
+    def button_texts(self) -> list[str]:
+        return [b.text for row in self.buttons for b in row]
+
+    def button(self, label: str) -> Button:
+        for row in self.buttons:
+            for b in row:
+                if label in (b.text, b.value):
+                    return b
+        raise KeyError(f"no button {label!r} in {self.button_texts}")
+
+    @property
+    def edits(self) -> list[dict[str, Any]]:
+        """Earlier versions of this message, oldest first."""
+        history: list[dict[str, Any]] = self.raw.get("_emulator", {}).get("history", [])
+        return history
+
+
+@dataclass(frozen=True)
+class CallbackAnswer:
+    text: str | None
+    show_alert: bool
+    url: str | None
+
+
+@dataclass(frozen=True)
+class InlineResult:
+    id: str
+    type: str
+    title: str
+    description: str
+    message_text: str
+    raw: dict[str, Any] = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class InlineAnswer:
+    query_id: str
+    query: str
+    results: tuple[InlineResult, ...]
+    is_personal: bool
+    cache_time: int
+    next_offset: str
+    button: dict[str, Any] | None
+
+    def result(self, id_or_title: str) -> InlineResult:
+        for result in self.results:
+            if id_or_title in (result.id, result.title):
+                return result
+        raise KeyError(f"no result {id_or_title!r} in {[r.title for r in self.results]}")
+
+
+@dataclass(frozen=True)
+class TapResult:
+    """What a tap did: `kind` is callback, inline_query, url, choose_chat, copy_text..."""
+
+    kind: str
+    query_id: str | None
+    answer: CallbackAnswer | None  # the bot's answerCallbackQuery, when waited for
+    inline_answer: InlineAnswer | None
+    raw: dict[str, Any] = field(repr=False, compare=False)
+
+
+def _inline_answer(state: dict[str, Any]) -> InlineAnswer:
+    answer = state["answer"]
+    results = tuple(
+        InlineResult(
+            id=r["id"],
+            type=r.get("type", ""),
+            title=r.get("title", ""),
+            description=r.get("description", ""),
+            message_text=(r.get("input_message_content") or {}).get("message_text", ""),
+            raw=r,
+        )
+        for r in answer["results"]
+    )
+    return InlineAnswer(
+        query_id=state["query_id"],
+        query=state["query"],
+        results=results,
+        is_personal=answer["is_personal"],
+        cache_time=answer["cache_time"],
+        next_offset=answer["next_offset"],
+        button=answer["button"],
+    )
+
+
+class EmulatorDriver:
+    def __init__(self, url: str, *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.url = url.rstrip("/")
+        self.timeout = timeout
+        self._http = httpx.Client(base_url=f"{self.url}/_emulator", timeout=30.0, trust_env=False)
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> EmulatorDriver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ----- plumbing ----------------------------------------------------------
+
+    def _get(self, path: str, **params: Any) -> Any:
+        clean = {k: v for k, v in params.items() if v is not None}
+        return self._unwrap(self._http.get(path, params=clean))
+
+    def _post(self, path: str, **body: Any) -> Any:
+        clean = {k: v for k, v in body.items() if v is not None}
+        return self._unwrap(self._http.post(path, json=clean))
+
+    @staticmethod
+    def _unwrap(response: httpx.Response) -> Any:
+        data = response.json()
+        if not data.get("ok"):
+            raise EmulatorError(data.get("description", response.text))
+        return data["result"]
+
+    def wait_for(
+        self,
+        check: Callable[[], T | None],
+        *,
+        timeout: float | None = None,
+        what: str = "condition",
+    ) -> T:
+        """Poll `check` until it returns something truthy (returned), or fail at the
+        deadline."""
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while True:
+            value = check()
+            if value:
+                return value
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"timed out waiting for {what}")
+            time.sleep(POLL_INTERVAL)
+
+    # ----- acting as users ---------------------------------------------------
+
+    def send_message(
+        self,
+        user: Ref,
+        chat: Ref,
+        text: str,
+        *,
+        bot: Ref | None = None,
+        reply_to: int | None = None,
+    ) -> ChatMessage:
+        view = self._post(
+            "/send_message", user=user, chat=chat, text=text, bot=bot, reply_to=reply_to
+        )
+        return ChatMessage.from_view(view)
+
+    def start(
+        self, user: Ref, payload: str | None = None, *, bot: Ref | None = None
+    ) -> ChatMessage:
+        """Press START in the user's private chat with the bot (with a deep-link payload)."""
+        text = f"/start {payload}" if payload else "/start"
+        return self.send_message(user, user, text, bot=bot)
+
+    def tap(
+        self,
+        user: Ref,
+        message: ChatMessage,
+        button: str | int | tuple[int, int],
+        *,
+        wait: bool = True,
+        timeout: float | None = None,
+        target_chat: Ref | None = None,
+    ) -> TapResult:
+        """Tap a button (by text, callback_data, index, or (row, column)). With `wait`,
+        wait for the bot's answer to a callback button or to the inline query that a
+        switch-inline button opens."""
+        raw = self._post(
+            "/tap",
+            user=user,
+            chat_id=message.chat_id,
+            scope=message.scope,
+            message_id=message.message_id,
+            button=list(button) if isinstance(button, tuple) else button,
+            target_chat=target_chat,
+        )
+        kind = raw["kind"]
+        query_id = raw.get("query_id")
+        answer: CallbackAnswer | None = None
+        inline: InlineAnswer | None = None
+        if wait and kind == "callback":
+            answer = self.callback_answer(query_id, timeout=timeout)
+        elif wait and kind == "inline_query":
+            inline = self.inline_answer(query_id, timeout=timeout)
+        return TapResult(kind, query_id, answer, inline, raw)
+
+    def callback_answer(self, query_id: str, *, timeout: float | None = None) -> CallbackAnswer:
+        """Wait for the bot to answer a callback query."""
+        state = self.wait_for(
+            lambda: (s := self._get(f"/callback_queries/{query_id}"))["answer"] and s,
+            timeout=timeout,
+            what=f"an answer to callback query {query_id}",
+        )
+        answer = state["answer"]
+        return CallbackAnswer(answer["text"], answer["show_alert"], answer["url"])
+
+    def inline_query(
+        self,
+        user: Ref,
+        chat: Ref | None,
+        query: str,
+        *,
+        bot: Ref | None = None,
+        offset: str = "",
+        timeout: float | None = None,
+    ) -> InlineAnswer:
+        """Type `@bot <query>` in a chat and wait for the bot's results."""
+        raw = self._post("/inline_query", user=user, chat=chat, query=query, bot=bot, offset=offset)
+        return self.inline_answer(raw["query_id"], timeout=timeout)
+
+    def inline_answer(self, query_id: str, *, timeout: float | None = None) -> InlineAnswer:
+        state = self.wait_for(
+            lambda: (s := self._get(f"/inline_queries/{query_id}"))["answer"] and s,
+            timeout=timeout,
+            what=f"an answer to inline query {query_id}",
+        )
+        return _inline_answer(state)
+
+    def choose_inline_result(
+        self, user: Ref, answer: InlineAnswer | str, result: str
+    ) -> ChatMessage:
+        """Pick a result (by id or title) from the inline results; it is sent to the chat."""
+        if isinstance(answer, InlineAnswer):
+            query_id = answer.query_id
+            result = answer.result(result).id
+        else:
+            query_id = answer
+        view = self._post("/choose_inline_result", user=user, query_id=query_id, result_id=result)
+        return ChatMessage.from_view(view)
+
+    def open_link(self, user: Ref, url: str) -> dict[str, Any]:
+        """Follow a link, e.g. a `t.me/<bot>?start=<payload>` deep link."""
+        result: dict[str, Any] = self._post("/open_link", user=user, url=url)
+        return result
+
+    def block_bot(self, user: Ref, *, bot: Ref | None = None) -> None:
+        self._post("/block", user=user, bot=bot)
+
+    def unblock_bot(self, user: Ref, *, bot: Ref | None = None) -> None:
+        self._post("/unblock", user=user, bot=bot)
+
+    def add_bot_to_group(self, user: Ref, chat: Ref, *, bot: Ref | None = None) -> None:
+        self._post("/add_bot", user=user, chat=chat, bot=bot)
+
+    def remove_bot_from_group(self, user: Ref, chat: Ref, *, bot: Ref | None = None) -> None:
+        self._post("/remove_bot", user=user, chat=chat, bot=bot)
+
+    # ----- reading -----------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        result: dict[str, Any] = self._get("/state")
+        return result
+
+    def messages_in(
+        self, chat: Ref, *, bot: Ref | None = None, include_deleted: bool = False
+    ) -> list[ChatMessage]:
+        """What the chat shows now (edits applied), oldest first."""
+        views = self._get(
+            "/messages", chat=chat, bot=bot, include_deleted="1" if include_deleted else None
+        )
+        return [ChatMessage.from_view(v) for v in views]
+
+    def last_message(self, chat: Ref, *, bot: Ref | None = None) -> ChatMessage | None:
+        found = self.messages_in(chat, bot=bot)
+        return found[-1] if found else None
+
+    def message(self, chat: Ref, message_id: int, *, bot: Ref | None = None) -> ChatMessage:
+        for found in self.messages_in(chat, bot=bot, include_deleted=True):
+            if found.message_id == message_id:
+                return found
+        raise KeyError(f"no message {message_id} in {chat!r}")
+
+    def log(
+        self, kind: str | None = None, *, since: int = 0, **filters: Any
+    ) -> list[dict[str, Any]]:
+        result: list[dict[str, Any]] = self._get("/log", kind=kind, since=since, **filters)
+        return result
+
+    def calls(
+        self, method: str | None = None, *, bot: Ref | None = None, since: int = 0
+    ) -> list[dict[str, Any]]:
+        """Bot API calls, oldest first: {"method", "params", "ok", "result" or
+        "error_code" and "description", "time", "seq", "bot_id"}."""
+        return self.log("call", method=method, bot=bot, since=since)
+
+    def updates(self, *, bot: Ref | None = None, since: int = 0) -> list[dict[str, Any]]:
+        """Updates queued for the bots (Update JSON), oldest first."""
+        return [e["update"] for e in self.log("update", bot=bot, since=since)]
+
+    def deliveries(self, *, bot: Ref | None = None, since: int = 0) -> list[dict[str, Any]]:
+        """Each delivery attempt: {"update_id", "attempt", "status", "error"}."""
+        return self.log("delivery", bot=bot, since=since)
+
+    def callback_answers(self, user: Ref | None = None) -> list[CallbackAnswer]:
+        states = self._get("/callback_answers", user=user)
+        return [
+            CallbackAnswer(s["answer"]["text"], s["answer"]["show_alert"], s["answer"]["url"])
+            for s in states
+        ]
+
+    def inline_answers(self, user: Ref | None = None) -> list[InlineAnswer]:
+        return [_inline_answer(s) for s in self._get("/inline_answers", user=user)]
+
+    def webhook_info(self, *, bot: Ref | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = self._get("/webhook", bot=bot)
+        return result
+
+    # ----- waiting -----------------------------------------------------------
+
+    def wait_for_message(
+        self,
+        chat: Ref,
+        match: str | Callable[[ChatMessage], bool],
+        *,
+        bot: Ref | None = None,
+        timeout: float | None = None,
+    ) -> ChatMessage:
+        """Wait until the chat shows a message containing `match` (or matching it)."""
+
+        def check() -> ChatMessage | None:
+            for found in reversed(self.messages_in(chat, bot=bot)):
+                if match(found) if callable(match) else match in found.text:
+                    return found
+            return None
+
+        return self.wait_for(check, timeout=timeout, what=f"a message {match!r} in {chat!r}")
+
+    def wait_for_call(
+        self,
+        method: str,
+        match: Callable[[dict[str, Any]], bool] | None = None,
+        *,
+        since: int = 0,
+        timeout: float | None = None,
+    ) -> dict[str, Any]:
+        def check() -> dict[str, Any] | None:
+            for call in self.calls(method, since=since):
+                if match is None or match(call):
+                    return call
+            return None
+
+        return self.wait_for(check, timeout=timeout, what=f"a {method} call")
+
+    def last_seq(self) -> int:
+        """The log's current position, to pass as `since` later."""
+        entries = self.log(limit=1)
+        return int(entries[-1]["seq"]) if entries else 0
+
+    # ----- control -----------------------------------------------------------
+
+    def set_flood_limits(self, enabled: bool) -> None:
+        self._post("/settings", flood_limits=enabled)
+
+    def inject_error(
+        self,
+        method: str,
+        error_code: int = 500,
+        *,
+        retry_after: int | None = None,
+        description: str | None = None,
+        times: int = 1,
+    ) -> None:
+        """Make the next `times` calls of `method` fail (e.g. 429 with retry_after)."""
+        self._post(
+            "/inject_error",
+            method=method,
+            error_code=error_code,
+            retry_after=retry_after,
+            description=description,
+            times=times,
+        )

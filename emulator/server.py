@@ -1,0 +1,142 @@
+"""Running the emulator (or any ASGI app): in a background thread for tests, or in the
+foreground for `burro emulator`."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import uvicorn
+
+from emulator.app import Emulator, create_app
+from emulator.config import EmulatorConfig, fast_config
+from emulator.driver import EmulatorDriver
+
+
+class ServerThread:
+    """An ASGI app served by uvicorn on its own thread and event loop.
+
+    The socket is bound before the thread starts, so `url` is known at once (port 0 picks
+    a free port). Use as a context manager, or call `start()` and `stop()`.
+    """
+
+    def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.app = app
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self._socket = socket.socket(family, socket.SOCK_STREAM)
+        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._socket.bind((host, port))
+        self.host = host
+        self.port: int = self._socket.getsockname()[1]
+        config = uvicorn.Config(
+            app,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=1,
+            access_log=False,
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._run, name=f"asgi-{self.port}", daemon=True)
+        self._error: BaseException | None = None
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._server.serve(sockets=[self._socket]))
+        except BaseException as exc:  # reported by start()
+            self._error = exc
+
+    def start(self, timeout: float = 10.0) -> ServerThread:
+        self._thread.start()
+        deadline = threading.Event()
+        waited = 0.0
+        while not self._server.started:
+            if not self._thread.is_alive():
+                raise RuntimeError(f"server failed to start: {self._error!r}")
+            if waited >= timeout:
+                raise TimeoutError("server did not start in time")
+            deadline.wait(0.01)
+            waited += 0.01
+        return self
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout)
+        self._socket.close()
+
+    def __enter__(self) -> ServerThread:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class RunningEmulator(EmulatorDriver):
+    """A driver for an emulator running in this process; `emulator` is its state, to read
+    (not change) from tests. `api_url` is what BURRO_TELEGRAM_API_URL should be."""
+
+    def __init__(self, server: ServerThread, emulator: Emulator) -> None:
+        super().__init__(server.url)
+        self.server = server
+        self.emulator = emulator
+
+    @property
+    def api_url(self) -> str:
+        return self.url
+
+
+@contextmanager
+def running_emulator(
+    config: EmulatorConfig | None = None, *, host: str = "127.0.0.1", port: int = 0
+) -> Iterator[RunningEmulator]:
+    """Run an emulator in a background thread: `with running_emulator() as emu: ...`.
+
+    Without a config it runs with flood limits off and quick webhook retries
+    (`fast_config()`); pass `EmulatorConfig()` for Telegram's real pacing."""
+    emulator = Emulator(config or fast_config())
+    with ServerThread(create_app(emulator), host, port) as server:
+        driver = RunningEmulator(server, emulator)
+        try:
+            yield driver
+        finally:
+            driver.close()
+
+
+def serve(
+    config: EmulatorConfig,
+    host: str,
+    port: int,
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
+    """Run an emulator in the foreground until interrupted."""
+    app = create_app(config)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    bound_port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, access_log=False)
+    )
+
+    async def main() -> None:
+        task = asyncio.create_task(server.serve(sockets=[sock]))
+        while not server.started and not task.done():
+            await asyncio.sleep(0.01)
+        if server.started and on_ready is not None:
+            on_ready(f"http://{shown}:{bound_port}")
+        await task
+
+    try:
+        asyncio.run(main())
+    finally:
+        sock.close()

@@ -1,0 +1,265 @@
+"""Checks Telegram makes on what a bot sends: sizes, keyboards, inline results.
+
+Each check raises `ApiError` with Telegram's own wording, so the service meets these
+refusals here before it meets them in production.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from emulator.errors import bad_request
+from emulator.formatting import Entity, format_text, utf16_len
+
+MAX_TEXT = 4096
+MAX_CAPTION = 1024
+MAX_CALLBACK_DATA_BYTES = 64
+MAX_CALLBACK_ANSWER = 200
+MAX_INLINE_BUTTONS = 100
+MAX_INLINE_ROW = 8
+MAX_REPLY_BUTTONS = 300
+MAX_REPLY_ROW = 12
+MAX_MARKUP_BYTES = 10 * 1024
+MAX_INLINE_RESULTS = 50
+MAX_INLINE_RESULT_ID_BYTES = 64
+MAX_NEXT_OFFSET_BYTES = 64
+
+_INLINE_ACTIONS = (
+    "callback_data",
+    "url",
+    "switch_inline_query",
+    "switch_inline_query_current_chat",
+    "switch_inline_query_chosen_chat",
+    "login_url",
+    "web_app",
+    "callback_game",
+    "pay",
+    "copy_text",
+)
+_URL_RE = re.compile(r"(?:https?|tg)://\S+|t\.me/\S+", re.IGNORECASE)
+_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")
+_START_PARAMETER_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def message_text(
+    text: str | None, parse_mode: str | None, entities: Any
+) -> tuple[str, list[Entity]]:
+    """The text of a message to send or an edit: formatted, not empty, at most 4096."""
+    if text is None:
+        raise bad_request("message text is empty")
+    plain, found = format_text(text, parse_mode, entities)
+    if not plain:
+        raise bad_request("message text is empty")
+    if utf16_len(plain) > MAX_TEXT:
+        raise bad_request("message is too long")
+    return plain, found
+
+
+def caption_text(
+    text: str | None, parse_mode: str | None, entities: Any
+) -> tuple[str, list[Entity]]:
+    if not text:
+        return "", []
+    plain, found = format_text(text, parse_mode, entities)
+    if utf16_len(plain) > MAX_CAPTION:
+        raise bad_request("message caption is too long")
+    return plain, found
+
+
+def callback_data(data: Any) -> str:
+    if not isinstance(data, str) or not (1 <= len(data.encode("utf-8")) <= MAX_CALLBACK_DATA_BYTES):
+        raise bad_request("BUTTON_DATA_INVALID")
+    return data
+
+
+def _markup_size(markup: Any) -> None:
+    if len(json.dumps(markup, ensure_ascii=False).encode("utf-8")) > MAX_MARKUP_BYTES:
+        raise bad_request("reply markup is too long")
+
+
+def inline_keyboard(markup: Any) -> dict[str, Any]:
+    """An InlineKeyboardMarkup, checked button by button."""
+    if not isinstance(markup, dict) or not isinstance(markup.get("inline_keyboard"), list):
+        raise bad_request("can't parse inline keyboard markup JSON object")
+    rows: list[list[dict[str, Any]]] = []
+    total = 0
+    for row in markup["inline_keyboard"]:
+        if not isinstance(row, list):
+            raise bad_request("can't parse inline keyboard markup JSON object")
+        if len(row) > MAX_INLINE_ROW:
+            raise bad_request("BUTTONS_TOO_WIDE")
+        checked = [inline_button(button) for button in row]
+        total += len(checked)
+        if checked:
+            rows.append(checked)
+    if total > MAX_INLINE_BUTTONS:
+        raise bad_request("reply markup is too long")
+    result: dict[str, Any] = {"inline_keyboard": rows}
+    _markup_size(result)
+    return result
+
+
+def inline_button(button: Any) -> dict[str, Any]:
+    if not isinstance(button, dict):
+        raise bad_request(
+            "can't parse inline keyboard button: InlineKeyboardButton must be an Object"
+        )
+    text = button.get("text")
+    if not isinstance(text, str):
+        raise bad_request(
+            'can\'t parse inline keyboard button: Field "text" must be of type String'
+        )
+    if not text.strip():
+        raise bad_request("BUTTON_TEXT_INVALID")
+    actions = [name for name in _INLINE_ACTIONS if name in button and button[name] is not None]
+    if not actions:
+        raise bad_request(
+            "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
+        )
+    if len(actions) > 1:
+        raise bad_request(
+            "can't parse inline keyboard button: only one of the optional fields must be used"
+        )
+    action = actions[0]
+    if action == "callback_data":
+        callback_data(button["callback_data"])
+    elif action == "url":
+        url = button["url"]
+        if not isinstance(url, str) or not _URL_RE.fullmatch(url.strip()):
+            raise bad_request("BUTTON_URL_INVALID")
+    elif action in ("switch_inline_query", "switch_inline_query_current_chat") and not isinstance(
+        button[action], str
+    ):
+        raise bad_request(
+            f'can\'t parse inline keyboard button: Field "{action}" must be of type String'
+        )
+    return {"text": text, action: button[action]}
+
+
+def reply_keyboard(markup: dict[str, Any]) -> dict[str, Any]:
+    rows = markup.get("keyboard")
+    if not isinstance(rows, list):
+        raise bad_request("can't parse reply keyboard markup JSON object")
+    total = 0
+    for row in rows:
+        if not isinstance(row, list):
+            raise bad_request("can't parse reply keyboard markup JSON object")
+        if len(row) > MAX_REPLY_ROW:
+            raise bad_request("BUTTONS_TOO_WIDE")
+        for button in row:
+            text = button.get("text") if isinstance(button, dict) else button
+            if not isinstance(text, str) or not text:
+                raise bad_request(
+                    'can\'t parse keyboard button: Field "text" must be of type String'
+                )
+        total += len(row)
+    if total > MAX_REPLY_BUTTONS:
+        raise bad_request("reply markup is too long")
+    _markup_size(markup)
+    return markup
+
+
+def reply_markup(markup: Any, *, inline_only: bool = False) -> dict[str, Any] | None:
+    """Any reply_markup a message may carry (edits and inline results: inline keyboards only)."""
+    if markup is None:
+        return None
+    if not isinstance(markup, dict):
+        raise bad_request("can't parse reply keyboard markup JSON object")
+    if "inline_keyboard" in markup:
+        return inline_keyboard(markup)
+    if inline_only:
+        raise bad_request("can't parse inline keyboard markup JSON object")
+    if "keyboard" in markup:
+        return reply_keyboard(markup)
+    if markup.get("remove_keyboard") is True or markup.get("force_reply") is True:
+        return markup
+    raise bad_request("can't parse reply keyboard markup JSON object")
+
+
+def callback_answer_text(text: str | None) -> str | None:
+    if text is not None and len(text) > MAX_CALLBACK_ANSWER:
+        raise bad_request("MESSAGE_TOO_LONG")
+    return text
+
+
+def secret_token(token: str | None) -> str | None:
+    if token is None or token == "":
+        return None
+    if not _SECRET_RE.fullmatch(token):
+        raise bad_request("secret token contains unallowed characters")
+    return token
+
+
+def inline_results(results: Any) -> list[dict[str, Any]]:
+    """The `results` of answerInlineQuery: at most 50, unique ids, each well formed."""
+    if not isinstance(results, list):
+        raise bad_request("can't parse inline query results JSON object")
+    if len(results) > MAX_INLINE_RESULTS:
+        raise bad_request("RESULTS_TOO_MUCH")
+    seen: set[str] = set()
+    checked: list[dict[str, Any]] = []
+    for result in results:
+        if not isinstance(result, dict):
+            raise bad_request("can't parse InlineQueryResult: InlineQueryResult must be an Object")
+        result_id = result.get("id")
+        if not isinstance(result_id, str) or not (
+            1 <= len(result_id.encode("utf-8")) <= MAX_INLINE_RESULT_ID_BYTES
+        ):
+            raise bad_request("RESULT_ID_INVALID")
+        if result_id in seen:
+            raise bad_request("RESULT_ID_DUPLICATE")
+        seen.add(result_id)
+        checked.append(inline_result(result))
+    return checked
+
+
+def inline_result(result: dict[str, Any]) -> dict[str, Any]:
+    kind = result.get("type")
+    if not isinstance(kind, str):
+        raise bad_request('can\'t parse InlineQueryResult: Field "type" must be of type String')
+    out = dict(result)
+    if kind == "article":
+        if not isinstance(result.get("title"), str) or not result["title"]:
+            raise bad_request(
+                'can\'t parse InlineQueryResult: Field "title" must be of type String'
+            )
+        if not isinstance(result.get("input_message_content"), dict):
+            raise bad_request(
+                "can't parse InlineQueryResult: "
+                'Field "input_message_content" must be of type Object'
+            )
+    content = result.get("input_message_content")
+    if content is not None:
+        if not isinstance(content, dict):
+            raise bad_request("can't parse InputMessageContent: object expected")
+        if "message_text" in content:
+            text, entities = message_text(
+                content.get("message_text"), content.get("parse_mode"), content.get("entities")
+            )
+            out["input_message_content"] = {**content, "message_text": text, "entities": entities}
+    if result.get("reply_markup") is not None:
+        out["reply_markup"] = reply_markup(result["reply_markup"], inline_only=True)
+    return out
+
+
+def next_offset(value: str | None) -> str:
+    if value is None:
+        return ""
+    if len(value.encode("utf-8")) > MAX_NEXT_OFFSET_BYTES:
+        raise bad_request("NEXT_OFFSET_INVALID")
+    return value
+
+
+def results_button(button: Any) -> dict[str, Any] | None:
+    if button is None:
+        return None
+    if not isinstance(button, dict) or not isinstance(button.get("text"), str):
+        raise bad_request("can't parse InlineQueryResultsButton")
+    start = button.get("start_parameter")
+    if start is not None and (
+        not isinstance(start, str) or not _START_PARAMETER_RE.fullmatch(start)
+    ):
+        raise bad_request("START_PARAM_INVALID")
+    return button

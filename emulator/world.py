@@ -1,0 +1,460 @@
+"""The emulated Telegram: users, bots, chats, their messages, pending queries, files,
+and the log of everything that happened. Lives on the server's event loop; nothing here
+does I/O.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from emulator.config import EmulatorConfig
+from emulator.errors import bad_request, forbidden, unauthorized
+from emulator.formatting import Entity
+
+JSON = dict[str, Any]
+
+# Member statuses, as getChatMember names them.
+CREATOR = "creator"
+ADMINISTRATOR = "administrator"
+MEMBER = "member"
+LEFT = "left"
+KICKED = "kicked"
+PRESENT = (CREATOR, ADMINISTRATOR, MEMBER)
+
+
+@dataclass
+class Account:
+    """A user or a bot."""
+
+    id: int
+    first_name: str
+    last_name: str | None = None
+    username: str | None = None
+    language_code: str | None = None
+    is_bot: bool = False
+
+    def to_api(self) -> JSON:
+        out: JSON = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
+        if self.last_name:
+            out["last_name"] = self.last_name
+        if self.username:
+            out["username"] = self.username
+        if self.language_code and not self.is_bot:
+            out["language_code"] = self.language_code
+        return out
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}" if self.last_name else self.first_name
+
+
+@dataclass
+class Webhook:
+    url: str
+    secret_token: str | None = None
+    max_connections: int = 40
+    allowed_updates: tuple[str, ...] = ()
+    ip_address: str | None = None
+
+
+@dataclass
+class Bot:
+    account: Account
+    token: str
+    privacy_mode: bool = True
+    webhook: Webhook | None = None
+    commands: dict[str, list[JSON]] = field(default_factory=dict)
+    profile: dict[str, str] = field(default_factory=dict)
+    next_update_id: int = 100000001
+
+    @property
+    def id(self) -> int:
+        return self.account.id
+
+    @property
+    def username(self) -> str:
+        assert self.account.username is not None
+        return self.account.username
+
+    def new_update_id(self) -> int:
+        self.next_update_id += 1
+        return self.next_update_id - 1
+
+
+@dataclass
+class Chat:
+    id: int
+    type: str  # "private", "group", "supergroup"
+    title: str | None = None
+    user: Account | None = None  # for a private chat: the user
+    members: dict[int, str] = field(default_factory=dict)  # account id -> status
+
+    def to_api(self) -> JSON:
+        if self.type == "private":
+            assert self.user is not None
+            out: JSON = {"id": self.id, "type": "private", "first_name": self.user.first_name}
+            if self.user.last_name:
+                out["last_name"] = self.user.last_name
+            if self.user.username:
+                out["username"] = self.user.username
+            return out
+        return {"id": self.id, "type": self.type, "title": self.title}
+
+    @property
+    def is_group(self) -> bool:
+        return self.type in ("group", "supergroup")
+
+
+@dataclass
+class Message:
+    chat_id: int
+    scope: int  # the bot's id in a private chat (each bot has its own), 0 in a group
+    message_id: int
+    sender_id: int
+    date: int
+    text: str | None = None
+    entities: list[Entity] = field(default_factory=list)
+    caption: str | None = None
+    caption_entities: list[Entity] = field(default_factory=list)
+    document: JSON | None = None
+    reply_markup: JSON | None = None  # inline keyboards only
+    via_bot_id: int | None = None
+    reply_to_message_id: int | None = None
+    edit_date: int | None = None
+    inline_message_id: str | None = None
+    service: JSON | None = None  # new_chat_members, left_chat_member, ...
+    deleted: bool = False
+    history: list[JSON] = field(default_factory=list)  # earlier versions, oldest first
+
+
+@dataclass
+class Conversation:
+    """What one chat shows: a group, or a user's private chat with one bot."""
+
+    chat: Chat
+    scope: int
+    messages: dict[int, Message] = field(default_factory=dict)
+    next_message_id: int = 1
+    reply_keyboard: JSON | None = None
+
+    def new_message_id(self) -> int:
+        self.next_message_id += 1
+        return self.next_message_id - 1
+
+
+@dataclass
+class CallbackQuery:
+    id: str
+    bot_id: int
+    user_id: int
+    data: str
+    chat_id: int | None
+    scope: int
+    message_id: int | None
+    inline_message_id: str | None
+    created: float
+    answer: JSON | None = None
+
+
+@dataclass
+class InlineQuery:
+    id: str
+    bot_id: int
+    user_id: int
+    query: str
+    offset: str
+    chat_id: int | None
+    scope: int
+    created: float
+    answer: JSON | None = None
+
+
+@dataclass
+class StoredFile:
+    file_id: str
+    file_unique_id: str
+    file_name: str
+    mime_type: str
+    content: bytes
+    file_path: str
+
+
+class EventBus:
+    """Live events for the web chat (Server-Sent Events); slow listeners drop events."""
+
+    def __init__(self) -> None:
+        self._queues: set[asyncio.Queue[JSON]] = set()
+
+    def subscribe(self) -> asyncio.Queue[JSON]:
+        queue: asyncio.Queue[JSON] = asyncio.Queue(maxsize=1000)
+        self._queues.add(queue)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue[JSON]) -> None:
+        self._queues.discard(queue)
+
+    def publish(self, event: JSON) -> None:
+        for queue in list(self._queues):
+            if not queue.full():
+                queue.put_nowait(event)
+
+
+class World:
+    def __init__(self, config: EmulatorConfig) -> None:
+        self.config = config
+        self.users: dict[int, Account] = {}
+        self.bots: dict[int, Bot] = {}
+        self.chats: dict[int, Chat] = {}
+        self.conversations: dict[tuple[int, int], Conversation] = {}
+        self.started: set[tuple[int, int]] = set()  # (bot id, user id)
+        self.blocked: set[tuple[int, int]] = set()
+        self.callback_queries: dict[str, CallbackQuery] = {}
+        self.inline_queries: dict[str, InlineQuery] = {}
+        self.inline_messages: dict[str, tuple[int, int, int]] = {}
+        self.files: dict[str, StoredFile] = {}
+        self.log: deque[JSON] = deque(maxlen=config.log_limit)
+        self.events = EventBus()
+        self._seq = itertools.count(1)
+        self._ids = itertools.count(1)
+        self._load_cast()
+
+    # ----- setup -------------------------------------------------------------
+
+    def _load_cast(self) -> None:
+        by_name: dict[str, Account] = {}
+        for spec in self.config.cast.users:
+            user = Account(
+                spec.id, spec.first_name, spec.last_name, spec.username, spec.language_code
+            )
+            self.users[user.id] = user
+            by_name[spec.first_name] = user
+            self.chats[user.id] = Chat(user.id, "private", user=user)
+        for group in self.config.cast.groups:
+            chat = Chat(group.id, group.type, title=group.title)
+            for name in group.members:
+                chat.members[by_name[name].id] = CREATOR if name == group.owner else MEMBER
+            self.chats[chat.id] = chat
+            self.conversations[(chat.id, 0)] = Conversation(chat, 0)
+
+    def new_id(self) -> int:
+        return next(self._ids)
+
+    def now(self) -> int:
+        return int(time.time())
+
+    # ----- bots --------------------------------------------------------------
+
+    def bot_for_token(self, token: str) -> Bot:
+        """The bot a token stands for, created on first sight; 401 for a malformed token."""
+        head, sep, secret = token.partition(":")
+        if not sep or not head.isdigit() or not secret or len(head) > 15:
+            raise unauthorized()
+        if not all(c.isalnum() or c in "_-" for c in secret):
+            raise unauthorized()
+        bot_id = int(head)
+        bot = self.bots.get(bot_id)
+        if bot is None:
+            return self.add_bot(token)
+        if bot.token != token:
+            raise unauthorized()
+        return bot
+
+    def add_bot(self, token: str) -> Bot:
+        bot_id = int(token.partition(":")[0])
+        if bot_id in self.users:
+            raise unauthorized()
+        username = self.config.bot_username if not self.bots else f"burro{len(self.bots) + 1}_bot"
+        account = Account(bot_id, self.config.bot_first_name, username=username, is_bot=True)
+        bot = Bot(account, token, privacy_mode=self.config.privacy_mode)
+        self.bots[bot_id] = bot
+        for spec in self.config.cast.users:
+            self.conversations[(spec.id, bot_id)] = Conversation(self.chats[spec.id], bot_id)
+            if spec.started_bot:
+                self.started.add((bot_id, spec.id))
+        for group in self.config.cast.groups:
+            if group.bot_member:
+                self.chats[group.id].members[bot_id] = MEMBER
+        self.events.publish({"type": "world"})
+        return bot
+
+    def account(self, account_id: int) -> Account:
+        if account_id in self.users:
+            return self.users[account_id]
+        return self.bots[account_id].account
+
+    # ----- conversations -----------------------------------------------------
+
+    def conversation(self, chat_id: int, scope: int) -> Conversation:
+        conv = self.conversations.get((chat_id, scope))
+        if conv is None:
+            raise bad_request("chat not found")
+        return conv
+
+    def bot_conversation(self, bot: Bot, chat_ref: int | str) -> Conversation:
+        """The conversation a bot means by a chat_id; 400 when it does not know the chat."""
+        chat = self._chat_by_ref(chat_ref)
+        if chat is None:
+            raise bad_request("chat not found")
+        if chat.type == "private":
+            return self.conversation(chat.id, bot.id)
+        if chat.id not in self.chats or bot.id not in chat.members:
+            raise bad_request("chat not found")
+        return self.conversation(chat.id, 0)
+
+    def _chat_by_ref(self, chat_ref: int | str) -> Chat | None:
+        if isinstance(chat_ref, int):
+            return self.chats.get(chat_ref)
+        name = chat_ref.removeprefix("@").lower()
+        for user in self.users.values():
+            if user.username and user.username.lower() == name:
+                return self.chats[user.id]
+        return None
+
+    def check_can_write(self, bot: Bot, conv: Conversation) -> None:
+        """Telegram's 403s: a user who never started the bot, blocked it, or a group the
+        bot is not in."""
+        chat = conv.chat
+        if chat.type == "private":
+            if (bot.id, chat.id) in self.blocked:
+                raise forbidden("bot was blocked by the user")
+            if (bot.id, chat.id) not in self.started:
+                raise forbidden("bot can't initiate conversation with a user")
+            return
+        status = chat.members.get(bot.id, LEFT)
+        kind = "supergroup chat" if chat.type == "supergroup" else "group chat"
+        if status == KICKED:
+            raise forbidden(f"bot was kicked from the {kind}")
+        if status not in PRESENT:
+            raise forbidden(f"bot is not a member of the {kind}")
+
+    def add_message(self, conv: Conversation, message: Message) -> Message:
+        conv.messages[message.message_id] = message
+        self.publish_message(message)
+        return message
+
+    def find_message(self, chat_id: int, scope: int, message_id: int) -> Message | None:
+        conv = self.conversations.get((chat_id, scope))
+        if conv is None:
+            return None
+        message = conv.messages.get(message_id)
+        if message is None or message.deleted:
+            return None
+        return message
+
+    def find_inline_message(self, inline_message_id: str) -> Message | None:
+        where = self.inline_messages.get(inline_message_id)
+        return self.find_message(*where) if where else None
+
+    # ----- JSON shapes -------------------------------------------------------
+
+    def message_json(self, message: Message, *, with_reply: bool = True) -> JSON:
+        chat = self.chats[message.chat_id]
+        out: JSON = {
+            "message_id": message.message_id,
+            "from": self.account(message.sender_id).to_api(),
+            "chat": chat.to_api(),
+            "date": message.date,
+        }
+        if message.edit_date is not None:
+            out["edit_date"] = message.edit_date
+        if with_reply and message.reply_to_message_id is not None:
+            replied = self.conversation(message.chat_id, message.scope).messages.get(
+                message.reply_to_message_id
+            )
+            if replied is not None and not replied.deleted:
+                out["reply_to_message"] = self.message_json(replied, with_reply=False)
+        if message.via_bot_id is not None:
+            out["via_bot"] = self.account(message.via_bot_id).to_api()
+        if message.text is not None:
+            out["text"] = message.text
+            if message.entities:
+                out["entities"] = message.entities
+        if message.document is not None:
+            out["document"] = message.document
+        if message.caption:
+            out["caption"] = message.caption
+            if message.caption_entities:
+                out["caption_entities"] = message.caption_entities
+        if message.service:
+            out.update(message.service)
+        if message.reply_markup is not None:
+            out["reply_markup"] = message.reply_markup
+        return out
+
+    def message_view(self, message: Message) -> JSON:
+        """A message as the web chat and the control API show it."""
+        view = self.message_json(message)
+        sender = self.account(message.sender_id)
+        view["_emulator"] = {
+            "scope": message.scope,
+            "deleted": message.deleted,
+            "sender_name": sender.name,
+            "inline_message_id": message.inline_message_id,
+            "history": message.history,
+        }
+        return view
+
+    def publish_message(self, message: Message) -> None:
+        self.events.publish({"type": "message", "message": self.message_view(message)})
+
+    # ----- log ---------------------------------------------------------------
+
+    def record(self, kind: str, **fields: Any) -> JSON:
+        entry: JSON = {"seq": next(self._seq), "time": time.time(), "kind": kind, **fields}
+        self.log.append(entry)
+        return entry
+
+    def entries(self, since: int = 0) -> Iterator[JSON]:
+        return (entry for entry in self.log if entry["seq"] > since)
+
+    # ----- lookups for the control API ---------------------------------------
+
+    def find_user(self, ref: int | str) -> Account:
+        if isinstance(ref, int) or (isinstance(ref, str) and ref.lstrip("-").isdigit()):
+            user = self.users.get(int(ref))
+            if user is None:
+                raise LookupError(f"no user {ref}")
+            return user
+        name = ref.removeprefix("@").lower()
+        for user in self.users.values():
+            if user.first_name.lower() == name or (user.username or "").lower() == name:
+                return user
+        raise LookupError(f"no user {ref!r}")
+
+    def find_bot(self, ref: int | str | None) -> Bot:
+        if ref is None:
+            if not self.bots:
+                raise LookupError("no bot has connected yet")
+            return next(iter(self.bots.values()))
+        if isinstance(ref, int) or ref.isdigit():
+            bot = self.bots.get(int(ref))
+        else:
+            name = ref.removeprefix("@").lower()
+            bot = next((b for b in self.bots.values() if b.username.lower() == name), None)
+        if bot is None:
+            raise LookupError(f"no bot {ref!r}")
+        return bot
+
+    def find_conversation(self, ref: int | str, bot: int | str | None = None) -> Conversation:
+        """A group by id or title, or a private chat by its user (id, name, username)."""
+        chat: Chat | None = None
+        if isinstance(ref, int) or ref.lstrip("-").isdigit():
+            chat = self.chats.get(int(ref))
+        else:
+            title = ref.lower()
+            chat = next(
+                (c for c in self.chats.values() if c.title and c.title.lower() == title), None
+            )
+            if chat is None:
+                chat = self.chats[self.find_user(ref).id]
+        if chat is None:
+            raise LookupError(f"no chat {ref!r}")
+        if chat.is_group:
+            return self.conversations[(chat.id, 0)]
+        return self.conversations[(chat.id, self.find_bot(bot).id)]
