@@ -1,0 +1,67 @@
+"""`burro emulator`: run the local Telegram (Bot API emulator and web chat)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "emulator",
+        help="run a local stand-in for Telegram: a Bot API emulator with a web chat",
+        description=(
+            "Serve a Bot API emulator and a web chat where a family of users plays with "
+            "the bot. Point the service at it with BURRO_TELEGRAM_API_URL=<url>."
+        ),
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8081, help="port (0: any free port)")
+    parser.add_argument(
+        "--no-flood-limits",
+        action="store_true",
+        help="do not answer 429 when a bot sends faster than Telegram allows",
+    )
+    parser.add_argument(
+        "--token",
+        action="append",
+        default=[],
+        metavar="TOKEN",
+        help="create this bot at start (any <id>:<secret> token also creates one on first use)",
+    )
+    parser.add_argument(
+        "--bot-username", default="burro_bot", help="username of the first bot (default burro_bot)"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from emulator.config import EmulatorConfig
+    from emulator.limits import FloodLimits
+    from emulator.server import serve
+
+    config = EmulatorConfig(
+        flood_limits=FloodLimits(enabled=not args.no_flood_limits),
+        tokens=tuple(args.token),
+        bot_username=args.bot_username,
+    )
+
+    def ready(url: str) -> None:
+        print(f"Burro local Telegram: {url}/", flush=True)
+        print(f"  web chat:     {url}/", flush=True)
+        print(f"  Bot API base: BURRO_TELEGRAM_API_URL={url}", flush=True)
+        print(
+            f"  flood limits: {'off' if args.no_flood_limits else 'on'}; Ctrl-C stops",
+            flush=True,
+        )
+
+    try:
+        serve(config, args.host, args.port, on_ready=ready)
+    except OSError as error:
+        print(f"burro emulator: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
+        return 1
+    except ValueError as error:
+        print(f"burro emulator: {error}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,696 @@
+// The web chat: a small Telegram client for the emulator's cast.
+// State comes from /_emulator/state and /_emulator/messages; live changes arrive as
+// Server-Sent Events from /_emulator/events; actions go to the control API.
+"use strict";
+
+const API = "/_emulator";
+const COLORS = ["#e17076", "#7bc862", "#65aadd", "#a695e7", "#ee7aae", "#6ec9cb", "#faa774"];
+const $ = (id) => document.getElementById(id);
+
+const app = {
+  state: null,          // /_emulator/state
+  userId: null,         // who we are playing as
+  current: null,        // {chat_id, scope}
+  messages: new Map(),  // "chat:scope" -> Map(message_id -> view) for the open chat
+  unread: new Map(),    // "chat:scope:user" -> count
+  previews: new Map(),  // "chat:scope" -> last message view
+  pendingInline: null,  // query id the inline panel waits for
+  pendingTaps: new Map(), // callback query id -> button element
+  typingTimer: null,
+  inlineTimer: null,
+};
+
+const key = (chatId, scope) => `${chatId}:${scope}`;
+
+async function call(path, body) {
+  const options = body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
+  };
+  const response = await fetch(API + path, options);
+  const data = await response.json();
+  if (!data.ok) throw new Error(data.description || "request failed");
+  return data.result;
+}
+
+function colorFor(id) { return COLORS[Math.abs(Number(id)) % COLORS.length]; }
+
+function avatar(el, name, id) {
+  el.textContent = (name || "?").trim().charAt(0).toUpperCase();
+  el.style.background = colorFor(id);
+  return el;
+}
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
+}
+
+// Text with Telegram entities -> HTML. Offsets are UTF-16, as are JS string indices.
+function renderEntities(text, entities) {
+  if (!entities || !entities.length) return linkify(escapeHtml(text));
+  const cuts = new Set([0, text.length]);
+  for (const e of entities) { cuts.add(e.offset); cuts.add(Math.min(text.length, e.offset + e.length)); }
+  const points = [...cuts].sort((a, b) => a - b);
+  let html = "";
+  for (let i = 0; i + 1 < points.length; i++) {
+    const [from, to] = [points[i], points[i + 1]];
+    let piece = escapeHtml(text.slice(from, to));
+    const active = entities.filter((e) => e.offset <= from && e.offset + e.length >= to)
+      .sort((a, b) => b.offset - a.offset || a.length - b.length);
+    for (const e of active) piece = wrapEntity(e, piece, text.slice(e.offset, e.offset + e.length));
+    html += piece;
+  }
+  return html;
+}
+
+function wrapEntity(e, inner, whole) {
+  switch (e.type) {
+    case "bold": return `<b>${inner}</b>`;
+    case "italic": return `<i>${inner}</i>`;
+    case "underline": return `<u>${inner}</u>`;
+    case "strikethrough": return `<s>${inner}</s>`;
+    case "spoiler": return `<span class="spoiler">${inner}</span>`;
+    case "code": return `<code>${inner}</code>`;
+    case "pre": return `<pre>${inner}</pre>`;
+    case "blockquote": case "expandable_blockquote": return `<blockquote>${inner}</blockquote>`;
+    case "text_link": return `<a class="link" data-href="${escapeHtml(e.url)}">${inner}</a>`;
+    case "url": return `<a class="link" data-href="${escapeHtml(whole)}">${inner}</a>`;
+    case "bot_command": return `<a class="cmd" data-command="${escapeHtml(whole)}">${inner}</a>`;
+    case "mention": case "hashtag": case "text_mention": return `<span class="link">${inner}</span>`;
+    default: return inner;
+  }
+}
+
+function linkify(html) {
+  return html.replace(/(https?:\/\/[^\s<]+|(?<![\w/])t\.me\/[^\s<]+)/g,
+    (url) => `<a class="link" data-href="${url}">${url}</a>`);
+}
+
+function me() { return app.state.users.find((u) => u.id === app.userId); }
+function conversations() { return app.state.conversations[String(app.userId)] || []; }
+function currentConversation() {
+  if (!app.current) return null;
+  return conversations().find((c) => c.chat_id === app.current.chat_id && c.scope === app.current.scope) || null;
+}
+function botById(id) { return app.state.bots.find((b) => b.id === id); }
+function mainBot() {
+  const conv = currentConversation();
+  if (conv && conv.scope) return botById(conv.scope);
+  return app.state.bots[0];
+}
+
+// ----- loading ------------------------------------------------------------
+
+async function loadState() {
+  app.state = await call("/state");
+  if (app.userId === null || !app.state.users.some((u) => u.id === app.userId)) {
+    app.userId = app.state.users[0].id;
+  }
+  const convs = conversations();
+  if (!currentConversation() && convs.length) app.current = {chat_id: convs[0].chat_id, scope: convs[0].scope};
+  for (const conv of app.state.users.flatMap((u) => app.state.conversations[String(u.id)] || [])) {
+    if (!app.previews.has(key(conv.chat_id, conv.scope))) {
+      const list = await call(`/messages?chat_id=${conv.chat_id}&scope=${conv.scope}`);
+      if (list.length) app.previews.set(key(conv.chat_id, conv.scope), list[list.length - 1]);
+    }
+  }
+  renderUsers();
+  renderChats();
+}
+
+async function openChat(chatId, scope) {
+  app.current = {chat_id: chatId, scope};
+  app.unread.delete(`${key(chatId, scope)}:${app.userId}`);
+  closeInlinePanel();
+  $("commands-menu").hidden = true;
+  const list = await call(`/messages?chat_id=${chatId}&scope=${scope}`);
+  const map = new Map();
+  for (const view of list) map.set(view.message_id, view);
+  app.messages = new Map([[key(chatId, scope), map]]);
+  renderChats();
+  renderHeader();
+  renderMessages();
+  await renderComposer();
+  remember();
+}
+
+function remember() {
+  const params = new URLSearchParams();
+  params.set("user", me().first_name);
+  const conv = currentConversation();
+  if (conv) params.set("chat", conv.type === "private" ? "bot" : conv.title);
+  history.replaceState(null, "", `?${params}`);
+}
+
+// ----- rendering ----------------------------------------------------------
+
+function renderUsers() {
+  const box = $("users");
+  box.replaceChildren();
+  for (const user of app.state.users) {
+    const tab = document.createElement("button");
+    tab.className = "user-tab";
+    tab.type = "button";
+    tab.setAttribute("role", "tab");
+    tab.dataset.user = user.first_name;
+    tab.setAttribute("aria-selected", String(user.id === app.userId));
+    tab.append(avatar(document.createElement("span"), user.first_name, user.id), user.first_name);
+    const unread = [...app.unread.entries()].filter(([k]) => k.endsWith(`:${user.id}`)).reduce((n, [, v]) => n + v, 0);
+    if (unread && user.id !== app.userId) {
+      const badge = document.createElement("span");
+      badge.className = "badge";
+      badge.textContent = unread;
+      tab.append(badge);
+    }
+    tab.onclick = () => switchUser(user.id);
+    box.append(tab);
+  }
+}
+
+async function switchUser(userId, chatName) {
+  app.userId = userId;
+  const convs = conversations();
+  let target = convs.find((c) => c.chat_id === app.current?.chat_id && c.scope === app.current?.scope && c.type !== "private");
+  if (chatName) target = convs.find((c) => (chatName === "bot" ? c.type === "private" : c.title === chatName)) || target;
+  target = target || convs[0];
+  renderUsers();
+  if (target) await openChat(target.chat_id, target.scope);
+}
+
+function previewText(view) {
+  if (!view) return "";
+  if (view.text) return view.text;
+  if (view.document) return `📄 ${view.document.file_name}`;
+  if (view.new_chat_members) return "joined the group";
+  if (view.left_chat_member) return "left the group";
+  return "";
+}
+
+function renderChats() {
+  const nav = $("chats");
+  nav.replaceChildren();
+  const convs = conversations();
+  if (!app.state.bots.length) {
+    const note = document.createElement("div");
+    note.className = "inline-note";
+    note.textContent = `No bot yet: start one with BURRO_TELEGRAM_API_URL=${location.origin}`;
+    nav.append(note);
+  }
+  for (const conv of convs) {
+    const item = document.createElement("button");
+    item.type = "button";
+    item.className = "chat-item";
+    item.dataset.chat = conv.type === "private" ? "bot" : conv.title;
+    if (app.current && conv.chat_id === app.current.chat_id && conv.scope === app.current.scope) item.classList.add("active");
+    const meta = document.createElement("div");
+    meta.className = "meta";
+    const name = document.createElement("div");
+    name.className = "name";
+    name.textContent = conv.title;
+    const preview = document.createElement("div");
+    preview.className = "preview";
+    preview.textContent = previewText(app.previews.get(key(conv.chat_id, conv.scope)));
+    meta.append(name, preview);
+    item.append(avatar(document.createElement("span"), conv.title, conv.chat_id + conv.scope), meta);
+    const unread = app.unread.get(`${key(conv.chat_id, conv.scope)}:${app.userId}`);
+    if (unread) {
+      const badge = document.createElement("span");
+      badge.className = "badge";
+      badge.textContent = unread;
+      item.append(badge);
+    }
+    item.onclick = () => openChat(conv.chat_id, conv.scope);
+    nav.append(item);
+  }
+}
+
+function renderHeader(typing) {
+  const conv = currentConversation();
+  avatar($("chat-avatar"), conv ? conv.title : "", conv ? conv.chat_id + conv.scope : 0);
+  $("chat-title").textContent = conv ? conv.title : "";
+  const subtitle = $("chat-subtitle");
+  subtitle.classList.toggle("typing", Boolean(typing));
+  if (typing) subtitle.textContent = typing;
+  else if (!conv) subtitle.textContent = "";
+  else if (conv.type === "private") subtitle.textContent = `bot · @${conv.bot_username}`;
+  else {
+    const chat = app.state.chats.find((c) => c.id === conv.chat_id);
+    const count = chat ? Object.values(chat.members).filter((s) => ["creator", "administrator", "member"].includes(s)).length : 0;
+    subtitle.textContent = `${count} members`;
+  }
+}
+
+function renderMessages() {
+  const box = $("messages");
+  box.replaceChildren();
+  const map = app.current ? app.messages.get(key(app.current.chat_id, app.current.scope)) : null;
+  if (!map || !map.size) {
+    const empty = document.createElement("div");
+    empty.className = "empty";
+    const conv = currentConversation();
+    empty.textContent = conv && conv.type === "private" && !conv.started
+      ? `${conv.title} is a bot. Press START to talk to it.` : "No messages here yet.";
+    box.append(empty);
+    return;
+  }
+  for (const view of [...map.values()].sort((a, b) => a.message_id - b.message_id)) {
+    box.append(renderMessage(view, map));
+  }
+  box.scrollTop = box.scrollHeight;
+}
+
+function renderMessage(view, map) {
+  const el = document.createElement("div");
+  el.dataset.messageId = view.message_id;
+  if (view.new_chat_members || view.left_chat_member) {
+    el.className = "service";
+    const who = view.from.first_name;
+    el.textContent = view.new_chat_members
+      ? `${who} added ${view.new_chat_members.map((u) => u.first_name).join(", ")}`
+      : `${who} removed ${view.left_chat_member.first_name}`;
+    return el;
+  }
+  const own = view.from.id === app.userId;
+  el.className = "msg" + (own ? " own" : "");
+  const bubble = document.createElement("div");
+  bubble.className = "bubble";
+  const conv = currentConversation();
+  if (!own && conv && conv.type !== "private") {
+    const sender = document.createElement("div");
+    sender.className = "sender";
+    sender.style.color = colorFor(view.from.id);
+    sender.textContent = view._emulator.sender_name;
+    bubble.append(sender);
+  }
+  if (view.via_bot) {
+    const via = document.createElement("div");
+    via.className = "sender via";
+    via.textContent = `via @${view.via_bot.username}`;
+    bubble.append(via);
+  }
+  if (view.reply_to_message) {
+    const quote = document.createElement("div");
+    quote.className = "reply-quote";
+    quote.textContent = `${view.reply_to_message.from.first_name}: ${previewText(view.reply_to_message)}`;
+    bubble.append(quote);
+  }
+  if (view.document) {
+    const doc = document.createElement("div");
+    doc.className = "document";
+    const icon = document.createElement("div");
+    icon.className = "icon";
+    icon.textContent = "📄";
+    const link = document.createElement("a");
+    link.href = `${API}/files/${encodeURIComponent(view.document.file_id)}`;
+    link.textContent = view.document.file_name;
+    link.setAttribute("download", view.document.file_name);
+    const size = document.createElement("div");
+    size.className = "preview";
+    size.textContent = `${(view.document.file_size / 1024).toFixed(1)} KB`;
+    const meta = document.createElement("div");
+    meta.append(link, size);
+    doc.append(icon, meta);
+    bubble.append(doc);
+  }
+  const body = document.createElement("div");
+  body.className = "text";
+  if (view.text !== undefined) body.innerHTML = renderEntities(view.text, view.entities);
+  else if (view.caption) body.innerHTML = renderEntities(view.caption, view.caption_entities);
+  bubble.append(body);
+  const info = document.createElement("div");
+  info.className = "info";
+  const time = new Date(view.date * 1000).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+  info.textContent = (view.edit_date ? "edited " : "") + time;
+  bubble.append(info);
+  el.append(bubble);
+  const rows = view.reply_markup && view.reply_markup.inline_keyboard;
+  if (rows && rows.length) el.append(renderKeyboard(view, rows));
+  return el;
+}
+
+function renderKeyboard(view, rows) {
+  const kb = document.createElement("div");
+  kb.className = "keyboard";
+  rows.forEach((row, r) => {
+    const line = document.createElement("div");
+    line.className = "kb-row";
+    row.forEach((button, c) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "kb-btn";
+      b.textContent = button.text;
+      const marks = {url: "↗", switch_inline_query: "↪", switch_inline_query_current_chat: "↪"};
+      for (const [field, mark] of Object.entries(marks)) {
+        if (field in button) {
+          const kind = document.createElement("span");
+          kind.className = "kind";
+          kind.textContent = mark;
+          b.append(kind);
+        }
+      }
+      b.onclick = () => tapButton(view, [r, c], b);
+      line.append(b);
+    });
+    kb.append(line);
+  });
+  return kb;
+}
+
+async function renderComposer() {
+  const conv = currentConversation();
+  const needsStart = Boolean(conv && conv.type === "private" && (!conv.started || conv.blocked));
+  $("start-button").hidden = !needsStart;
+  $("start-button").textContent = conv && conv.blocked ? "RESTART BOT" : "START";
+  $("compose-form").hidden = needsStart;
+  const bot = mainBot();
+  $("commands-button").hidden = !(bot && bot.commands && bot.commands.length);
+  const keyboard = $("reply-keyboard");
+  keyboard.hidden = true;
+  if (!conv) return;
+  const info = await call(`/conversation?chat_id=${conv.chat_id}&scope=${conv.scope}`);
+  const rows = info.reply_keyboard && info.reply_keyboard.keyboard;
+  if (rows && rows.length) {
+    keyboard.replaceChildren();
+    for (const row of rows) {
+      const line = document.createElement("div");
+      line.className = "kb-row";
+      for (const button of row) {
+        const text = typeof button === "string" ? button : button.text;
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "kb-btn";
+        b.textContent = text;
+        b.onclick = () => send(text);
+        line.append(b);
+      }
+      keyboard.append(line);
+    }
+    keyboard.hidden = false;
+  }
+}
+
+// ----- actions ------------------------------------------------------------
+
+async function send(text) {
+  const conv = currentConversation();
+  if (!conv || !text.trim()) return;
+  try {
+    await call("/send_message", {user: app.userId, chat_id: conv.chat_id, scope: conv.scope, text});
+  } catch (error) { toast(error.message); }
+}
+
+async function tapButton(view, position, element) {
+  const conv = currentConversation();
+  try {
+    const result = await call("/tap", {
+      user: app.userId, chat_id: view.chat.id, scope: view._emulator.scope,
+      message_id: view.message_id, button: position,
+    });
+    if (result.kind === "callback") {
+      element.classList.add("loading");
+      app.pendingTaps.set(result.query_id, element);
+      setTimeout(() => { element.classList.remove("loading"); app.pendingTaps.delete(result.query_id); }, 15000);
+    } else if (result.kind === "inline_query") {
+      startInlinePanel(result.query, result.query_id);
+    } else if (result.kind === "choose_chat") {
+      chooseChatFor(result.query);
+    } else if (result.kind === "url") {
+      followOpened(result.opened, result.url);
+    } else if (result.kind === "copy_text") {
+      toast("Copied to clipboard");
+    } else {
+      toast(`This button (${result.button}) is not supported here`);
+    }
+  } catch (error) { toast(error.message); }
+  void conv;
+}
+
+async function followLink(url) {
+  try { followOpened(await call("/open_link", {user: app.userId, url}), url); } catch (error) { toast(error.message); }
+}
+
+function followOpened(opened, url) {
+  if (opened && opened.kind === "start") {
+    loadState().then(() => openChat(opened.chat_id, opened.scope));
+  } else {
+    window.open(url, "_blank", "noopener");
+  }
+}
+
+function chooseChatFor(query) {
+  const list = $("picker-list");
+  list.replaceChildren();
+  for (const conv of conversations()) {
+    const item = document.createElement("button");
+    item.type = "button";
+    item.className = "chat-item";
+    item.textContent = conv.title;
+    item.onclick = async () => {
+      $("picker-backdrop").hidden = true;
+      await openChat(conv.chat_id, conv.scope);
+      $("input").value = `@${mainBot().username} ${query}`;
+      requestInline();
+    };
+    list.append(item);
+  }
+  $("picker-backdrop").hidden = false;
+}
+
+// ----- inline mode --------------------------------------------------------
+
+function inlineText() {
+  const bot = mainBot();
+  if (!bot) return null;
+  const prefix = `@${bot.username}`;
+  const value = $("input").value;
+  if (value === prefix || value.startsWith(prefix + " ")) return value.slice(prefix.length + 1);
+  return null;
+}
+
+function startInlinePanel(query, queryId) {
+  $("input").value = `@${mainBot().username} ${query}`;
+  $("input").focus();
+  app.pendingInline = queryId;
+  showInlineNote("Loading…");
+}
+
+function showInlineNote(text) {
+  $("inline-button-row").replaceChildren();
+  const note = document.createElement("div");
+  note.className = "inline-note";
+  note.textContent = text;
+  $("inline-results").replaceChildren(note);
+  $("inline-panel").hidden = false;
+}
+
+function closeInlinePanel() {
+  $("inline-panel").hidden = true;
+  app.pendingInline = null;
+}
+
+function requestInline() {
+  clearTimeout(app.inlineTimer);
+  const query = inlineText();
+  if (query === null) { closeInlinePanel(); return; }
+  app.inlineTimer = setTimeout(async () => {
+    const conv = currentConversation();
+    try {
+      const result = await call("/inline_query", {
+        user: app.userId, chat_id: conv.chat_id, scope: conv.scope, query, bot: mainBot().id,
+      });
+      app.pendingInline = result.query_id;
+      showInlineNote("Loading…");
+    } catch (error) { showInlineNote(error.message); }
+  }, 250);
+}
+
+function showInlineAnswer(event) {
+  if (event.query_id !== app.pendingInline) return;
+  const buttonRow = $("inline-button-row");
+  buttonRow.replaceChildren();
+  if (event.button) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = event.button.text;
+    b.onclick = () => {
+      if (event.button.start_parameter !== undefined) {
+        followLink(`https://t.me/${mainBot().username}?start=${event.button.start_parameter}`);
+      }
+      closeInlinePanel();
+    };
+    buttonRow.append(b);
+  }
+  const box = $("inline-results");
+  box.replaceChildren();
+  if (!event.results.length) {
+    const note = document.createElement("div");
+    note.className = "inline-note";
+    note.textContent = "No results";
+    box.append(note);
+  }
+  for (const result of event.results) {
+    const item = document.createElement("button");
+    item.type = "button";
+    item.className = "inline-result";
+    item.dataset.resultId = result.id;
+    const title = document.createElement("span");
+    title.className = "title";
+    title.textContent = result.title || result.type;
+    const description = document.createElement("span");
+    description.className = "description";
+    description.textContent = result.description || (result.input_message_content || {}).message_text || "";
+    item.append(title, description);
+    item.onclick = async () => {
+      try {
+        await call("/choose_inline_result", {user: app.userId, query_id: event.query_id, result_id: result.id});
+        $("input").value = "";
+        closeInlinePanel();
+      } catch (error) { toast(error.message); }
+    };
+    box.append(item);
+  }
+  $("inline-panel").hidden = false;
+}
+
+// ----- toasts and alerts ---------------------------------------------------
+
+function toast(text) {
+  const el = $("toast");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(app.toastTimer);
+  app.toastTimer = setTimeout(() => { el.hidden = true; }, 3000);
+}
+
+function alertBox(text) {
+  $("alert-text").textContent = text;
+  $("alert-backdrop").hidden = false;
+  $("alert-ok").focus();
+}
+
+// ----- live events ---------------------------------------------------------
+
+function onMessage(view) {
+  const k = key(view.chat.id, view._emulator.scope);
+  const last = app.previews.get(k);
+  if (!view._emulator.deleted && (!last || last.message_id <= view.message_id)) app.previews.set(k, view);
+  const isNew = !(app.messages.get(k) && app.messages.get(k).has(view.message_id));
+  const open = app.current && key(app.current.chat_id, app.current.scope) === k;
+  if (open) {
+    const map = app.messages.get(k);
+    if (view._emulator.deleted) map.delete(view.message_id); else map.set(view.message_id, view);
+    const box = $("messages");
+    const existing = box.querySelector(`[data-message-id="${view.message_id}"]`);
+    if (view._emulator.deleted) { if (existing) existing.remove(); if (!map.size) renderMessages(); }
+    else if (existing) existing.replaceWith(renderMessage(view, map));
+    else {
+      if (map.size === 1) box.replaceChildren();
+      box.append(renderMessage(view, map));
+      box.scrollTop = box.scrollHeight;
+    }
+    if (!isNew || view.from.id === app.userId) { renderChats(); return; }
+  }
+  if (isNew && !view._emulator.deleted && !view.edit_date) {
+    for (const user of app.state.users) {
+      if (user.id === view.from.id || (open && user.id === app.userId)) continue;
+      const sees = (app.state.conversations[String(user.id)] || []).some((c) => key(c.chat_id, c.scope) === k);
+      if (sees) app.unread.set(`${k}:${user.id}`, (app.unread.get(`${k}:${user.id}`) || 0) + 1);
+    }
+  }
+  renderChats();
+  renderUsers();
+}
+
+function connect() {
+  const source = new EventSource(`${API}/events`);
+  source.onopen = () => {
+    $("connection").classList.add("live");
+    $("status-text").textContent = "live";
+  };
+  source.onerror = () => {
+    $("connection").classList.remove("live");
+    $("status-text").textContent = "reconnecting…";
+  };
+  source.onmessage = async (message) => {
+    const event = JSON.parse(message.data);
+    if (event.type === "message") onMessage(event.message);
+    else if (event.type === "callback_answer" && event.user_id === app.userId) {
+      const button = app.pendingTaps.get(event.query_id);
+      if (button) button.classList.remove("loading");
+      app.pendingTaps.delete(event.query_id);
+      if (event.text && event.show_alert) alertBox(event.text);
+      else if (event.text) toast(event.text);
+      if (event.url) followLink(event.url);
+    } else if (event.type === "inline_answer" && event.user_id === app.userId) showInlineAnswer(event);
+    else if (event.type === "chat_action") {
+      if (app.current && event.chat_id === app.current.chat_id && event.scope === app.current.scope) {
+        const bot = botById(event.bot_id);
+        renderHeader(`${bot ? bot.first_name : "bot"} is ${event.action === "typing" ? "typing" : "sending a file"}…`);
+        clearTimeout(app.typingTimer);
+        app.typingTimer = setTimeout(() => renderHeader(), 5000);
+      }
+    } else if (event.type === "reply_keyboard") {
+      if (app.current && event.chat_id === app.current.chat_id && event.scope === app.current.scope) renderComposer();
+    } else if (event.type === "world") {
+      await loadState();
+      if (app.current) { renderHeader(); renderComposer(); }
+      if (!$("messages").children.length && app.current) openChat(app.current.chat_id, app.current.scope);
+    }
+  };
+}
+
+// ----- wiring --------------------------------------------------------------
+
+function wire() {
+  $("compose-form").onsubmit = async (event) => {
+    event.preventDefault();
+    if (inlineText() !== null) return;
+    const text = $("input").value;
+    $("input").value = "";
+    await send(text);
+  };
+  $("input").oninput = requestInline;
+  $("start-button").onclick = async () => {
+    const conv = currentConversation();
+    await send("/start");
+    await loadState();
+    await openChat(conv.chat_id, conv.scope);
+  };
+  $("commands-button").onclick = () => {
+    const menu = $("commands-menu");
+    menu.replaceChildren();
+    for (const command of mainBot().commands) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.innerHTML = `/${escapeHtml(command.command)}<span class="desc">${escapeHtml(command.description)}</span>`;
+      b.onclick = () => { menu.hidden = true; send(`/${command.command}`); };
+      menu.append(b);
+    }
+    menu.hidden = !menu.hidden;
+  };
+  $("alert-ok").onclick = () => { $("alert-backdrop").hidden = true; };
+  $("picker-cancel").onclick = () => { $("picker-backdrop").hidden = true; };
+  $("messages").addEventListener("click", (event) => {
+    const target = event.target.closest("a.cmd, a.link, .spoiler");
+    if (!target) return;
+    if (target.classList.contains("spoiler")) target.classList.add("revealed");
+    else if (target.dataset.command) {
+      const conv = currentConversation();
+      const bot = mainBot();
+      const command = target.dataset.command;
+      send(conv.type === "private" || command.includes("@") || !bot ? command : `${command}@${bot.username}`);
+    } else if (target.dataset.href) followLink(target.dataset.href);
+  });
+}
+
+async function main() {
+  wire();
+  connect();
+  await loadState();
+  const params = new URLSearchParams(location.search);
+  const wanted = params.get("user");
+  const user = wanted && app.state.users.find((u) => u.first_name.toLowerCase() === wanted.toLowerCase() || String(u.id) === wanted);
+  await switchUser(user ? user.id : app.userId, params.get("chat"));
+  document.body.dataset.ready = "true";
+}
+
+main().catch((error) => toast(error.message));
