@@ -300,6 +300,8 @@ def control_routes(emu: Emulator) -> list[Route]:
                     except TimeoutError:
                         yield ": keep-alive\n\n"
                         continue
+                    if event is None:
+                        return
                     yield f"data: {json.dumps(event)}\n\n"
             finally:
                 world.events.unsubscribe(queue)

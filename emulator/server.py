@@ -24,8 +24,16 @@ class ServerThread:
     a free port). Use as a context manager, or call `start()` and `stop()`.
     """
 
-    def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        app: Any,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        on_stop: Callable[[], None] | None = None,
+    ) -> None:
         self.app = app
+        self._on_stop = on_stop
+        self._loop: asyncio.AbstractEventLoop | None = None
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self._socket = socket.socket(family, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -48,9 +56,13 @@ class ServerThread:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}"
 
+    async def _serve(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        await self._server.serve(sockets=[self._socket])
+
     def _run(self) -> None:
         try:
-            asyncio.run(self._server.serve(sockets=[self._socket]))
+            asyncio.run(self._serve())
         except BaseException as exc:  # reported by start()
             self._error = exc
 
@@ -68,6 +80,8 @@ class ServerThread:
         return self
 
     def stop(self, timeout: float = 10.0) -> None:
+        if self._on_stop is not None and self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._on_stop)
         self._server.should_exit = True
         self._thread.join(timeout)
         self._socket.close()
@@ -77,6 +91,18 @@ class ServerThread:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class _StoppableServer(uvicorn.Server):
+    """A uvicorn server that ends the app's event streams as soon as it is told to stop."""
+
+    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None]) -> None:
+        super().__init__(config)
+        self._on_exit = on_exit
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        self._on_exit()
+        super().handle_exit(sig, frame)
 
 
 class RunningEmulator(EmulatorDriver):
@@ -102,7 +128,8 @@ def running_emulator(
     Without a config it runs with flood limits off and quick webhook retries
     (`fast_config()`); pass `EmulatorConfig()` for Telegram's real pacing."""
     emulator = Emulator(config or fast_config())
-    with ServerThread(create_app(emulator), host, port) as server:
+    app = create_app(emulator)
+    with ServerThread(app, host, port, on_stop=emulator.world.events.close) as server:
         driver = RunningEmulator(server, emulator)
         try:
             yield driver
@@ -117,7 +144,8 @@ def serve(
     on_ready: Callable[[str], None] | None = None,
 ) -> None:
     """Run an emulator in the foreground until interrupted."""
-    app = create_app(config)
+    emulator = Emulator(config)
+    app = create_app(emulator)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

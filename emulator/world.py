@@ -189,20 +189,30 @@ class EventBus:
     """Live events for the web chat (Server-Sent Events); slow listeners drop events."""
 
     def __init__(self) -> None:
-        self._queues: set[asyncio.Queue[JSON]] = set()
+        self._queues: set[asyncio.Queue[JSON | None]] = set()
+        self.closed = False
 
-    def subscribe(self) -> asyncio.Queue[JSON]:
-        queue: asyncio.Queue[JSON] = asyncio.Queue(maxsize=1000)
+    def subscribe(self) -> asyncio.Queue[JSON | None]:
+        """A queue of events; None in it means the bus closed (the server is stopping)."""
+        queue: asyncio.Queue[JSON | None] = asyncio.Queue(maxsize=1000)
+        if self.closed:
+            queue.put_nowait(None)
         self._queues.add(queue)
         return queue
 
-    def unsubscribe(self, queue: asyncio.Queue[JSON]) -> None:
+    def unsubscribe(self, queue: asyncio.Queue[JSON | None]) -> None:
         self._queues.discard(queue)
 
     def publish(self, event: JSON) -> None:
         for queue in list(self._queues):
-            if not queue.full():
+            if queue.qsize() < 999:
                 queue.put_nowait(event)
+
+    def close(self) -> None:
+        """End every stream, so that a stopping server need not wait for them."""
+        self.closed = True
+        for queue in list(self._queues):
+            queue.put_nowait(None)
 
 
 class World:

@@ -16,6 +16,8 @@ const app = {
   previews: new Map(),  // "chat:scope" -> last message view
   pendingInline: null,  // query id the inline panel waits for
   pendingTaps: new Map(), // callback query id -> button element
+  answered: new Set(),    // callback query ids already answered (answers can beat the tap's reply)
+  inlineAnswers: new Map(), // inline query id -> answer event, kept for a late pendingInline
   typingTimer: null,
   inlineTimer: null,
 };
@@ -35,6 +37,7 @@ async function call(path, body) {
 function colorFor(id) { return COLORS[Math.abs(Number(id)) % COLORS.length]; }
 
 function avatar(el, name, id) {
+  el.classList.add("avatar");
   el.textContent = (name || "?").trim().charAt(0).toUpperCase();
   el.style.background = colorFor(id);
   return el;
@@ -406,6 +409,7 @@ async function tapButton(view, position, element) {
       message_id: view.message_id, button: position,
     });
     if (result.kind === "callback") {
+      if (app.answered.has(result.query_id)) return;
       element.classList.add("loading");
       app.pendingTaps.set(result.query_id, element);
       setTimeout(() => { element.classList.remove("loading"); app.pendingTaps.delete(result.query_id); }, 15000);
@@ -469,8 +473,14 @@ function inlineText() {
 function startInlinePanel(query, queryId) {
   $("input").value = `@${mainBot().username} ${query}`;
   $("input").focus();
+  waitInline(queryId);
+}
+
+function waitInline(queryId) {
   app.pendingInline = queryId;
   showInlineNote("Loading…");
+  const early = app.inlineAnswers.get(queryId);
+  if (early) showInlineAnswer(early);
 }
 
 function showInlineNote(text) {
@@ -497,13 +507,14 @@ function requestInline() {
       const result = await call("/inline_query", {
         user: app.userId, chat_id: conv.chat_id, scope: conv.scope, query, bot: mainBot().id,
       });
-      app.pendingInline = result.query_id;
-      showInlineNote("Loading…");
+      if (inlineText() === query) waitInline(result.query_id);
     } catch (error) { showInlineNote(error.message); }
   }, 250);
 }
 
 function showInlineAnswer(event) {
+  app.inlineAnswers.set(event.query_id, event);
+  if (app.inlineAnswers.size > 50) app.inlineAnswers.delete(app.inlineAnswers.keys().next().value);
   if (event.query_id !== app.pendingInline) return;
   const buttonRow = $("inline-button-row");
   buttonRow.replaceChildren();
@@ -614,6 +625,7 @@ function connect() {
     const event = JSON.parse(message.data);
     if (event.type === "message") onMessage(event.message);
     else if (event.type === "callback_answer" && event.user_id === app.userId) {
+      app.answered.add(event.query_id);
       const button = app.pendingTaps.get(event.query_id);
       if (button) button.classList.remove("loading");
       app.pendingTaps.delete(event.query_id);

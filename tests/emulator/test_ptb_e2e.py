@@ -87,7 +87,9 @@ def test_webhook_retry_after_a_500(emu: RunningEmulator, bot: BotRecord) -> None
     attempts = [(d["attempt"], d["status"]) for d in emu.deliveries()]
     assert attempts == [(1, 500), (2, 200)]
     info = emu.webhook_info()
-    assert info["last_error_message"] == "Wrong response from the webhook: 500 Internal Server Error"
+    assert (
+        info["last_error_message"] == "Wrong response from the webhook: 500 Internal Server Error"
+    )
     assert info["pending_update_count"] == 0
 
 
