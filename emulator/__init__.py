@@ -16,7 +16,7 @@ from emulator.driver import (
     InlineResult,
     TapResult,
 )
-from emulator.limits import FloodLimits, Rate
+from emulator.limits import FloodLimits, Rate, Window
 from emulator.server import RunningEmulator, ServerThread, running_emulator, serve
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "ServerThread",
     "TapResult",
     "UserSpec",
+    "Window",
     "create_app",
     "fast_config",
     "running_emulator",

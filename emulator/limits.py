@@ -2,15 +2,17 @@
 
 Telegram asks bots to stay near one message a second in any chat (short bursts pass),
 at most 20 messages a minute in a group, and about 30 a second in all. Past that it
-answers 429 with `retry_after`. Each limit here is a token bucket: `burst` tokens,
-refilled at `per_second`. Sends and edits count; answers, chat actions and deletions
-do not. Switch them off (`FloodLimits(enabled=False)`) for fast tests.
+answers 429 with `retry_after`. Here the per-chat limit is a token bucket (`burst`
+tokens refilled at `per_second`), the group and bot limits are sliding windows (at most
+`count` in any `seconds`). Sends and edits count; answers, chat actions and deletions do
+not. Switch them off (`FloodLimits(enabled=False)`) for fast tests.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -19,16 +21,26 @@ from emulator.errors import too_many_requests
 
 @dataclass(frozen=True)
 class Rate:
+    """A token bucket: bursts of `burst`, then `per_second`."""
+
     per_second: float
     burst: int
+
+
+@dataclass(frozen=True)
+class Window:
+    """At most `count` in any `seconds`."""
+
+    count: int
+    seconds: float
 
 
 @dataclass(frozen=True)
 class FloodLimits:
     enabled: bool = True
     per_chat: Rate = field(default_factory=lambda: Rate(per_second=1.0, burst=3))
-    per_group: Rate = field(default_factory=lambda: Rate(per_second=20 / 60, burst=20))
-    per_bot: Rate = field(default_factory=lambda: Rate(per_second=30.0, burst=30))
+    per_group: Window = field(default_factory=lambda: Window(count=20, seconds=60.0))
+    per_bot: Window = field(default_factory=lambda: Window(count=30, seconds=1.0))
 
 
 class _Bucket:
@@ -37,45 +49,62 @@ class _Bucket:
         self.tokens = float(rate.burst)
         self.at = now
 
-    def refill(self, now: float) -> None:
+    def wait(self, now: float) -> float:
+        """Seconds until a message may go (0: now)."""
         self.tokens = min(
             float(self.rate.burst), self.tokens + (now - self.at) * self.rate.per_second
         )
         self.at = now
+        return 0.0 if self.tokens >= 1.0 else (1.0 - self.tokens) / self.rate.per_second
 
-    def wait(self) -> float:
-        """Seconds until one token is there (0 if one is there now)."""
-        if self.tokens >= 1.0:
+    def take(self, now: float) -> None:
+        self.tokens -= 1.0
+
+
+class _Window:
+    def __init__(self, window: Window, now: float) -> None:
+        self.window = window
+        self.sent: deque[float] = deque()
+
+    def wait(self, now: float) -> float:
+        while self.sent and self.sent[0] <= now - self.window.seconds:
+            self.sent.popleft()
+        if len(self.sent) < self.window.count:
             return 0.0
-        return (1.0 - self.tokens) / self.rate.per_second
+        return self.sent[0] + self.window.seconds - now
+
+    def take(self, now: float) -> None:
+        self.sent.append(now)
 
 
 class FloodControl:
     def __init__(self, limits: FloodLimits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self._clock = clock
-        self._buckets: dict[tuple[str, int, int], _Bucket] = {}
+        self._limits: dict[tuple[str, int, int], _Bucket | _Window] = {}
 
-    def _bucket(self, kind: str, bot_id: int, key: int, rate: Rate, now: float) -> _Bucket:
-        bucket = self._buckets.get((kind, bot_id, key))
-        if bucket is None:
-            bucket = self._buckets[(kind, bot_id, key)] = _Bucket(rate, now)
-        bucket.refill(now)
-        return bucket
+    def _limit(self, kind: str, bot_id: int, key: int, now: float) -> _Bucket | _Window:
+        found = self._limits.get((kind, bot_id, key))
+        if found is None:
+            if kind == "chat":
+                found = _Bucket(self.limits.per_chat, now)
+            else:
+                found = _Window(
+                    self.limits.per_group if kind == "group" else self.limits.per_bot, now
+                )
+            self._limits[(kind, bot_id, key)] = found
+        return found
 
     def take(self, bot_id: int, chat_id: int, is_group: bool) -> None:
         """Count one outgoing message, or raise 429 if a limit is reached."""
         if not self.limits.enabled:
             return
         now = self._clock()
-        buckets = [
-            self._bucket("bot", bot_id, 0, self.limits.per_bot, now),
-            self._bucket("chat", bot_id, chat_id, self.limits.per_chat, now),
-        ]
+        limits = [self._limit("bot", bot_id, 0, now), self._limit("chat", bot_id, chat_id, now)]
         if is_group:
-            buckets.append(self._bucket("group", bot_id, chat_id, self.limits.per_group, now))
-        wait = max(bucket.wait() for bucket in buckets)
+            limits.append(self._limit("group", bot_id, chat_id, now))
+        wait = max(limit.wait(now) for limit in limits)
         if wait > 0:
             raise too_many_requests(max(1, math.ceil(wait)))
-        for bucket in buckets:
-            bucket.tokens -= 1.0
+        for limit in limits:
+            limit.take(now)
