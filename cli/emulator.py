@@ -40,6 +40,12 @@ def run(args: argparse.Namespace) -> int:
     from emulator.config import EmulatorConfig
     from emulator.limits import FloodLimits
     from emulator.server import serve
+    from emulator.world import valid_token
+
+    for token in args.token:
+        if not valid_token(token):
+            print(f"burro emulator: not a bot token (<id>:<secret>): {token!r}", file=sys.stderr)
+            return 2
 
     config = EmulatorConfig(
         flood_limits=FloodLimits(enabled=not args.no_flood_limits),
@@ -61,7 +67,4 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"burro emulator: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
         return 1
-    except ValueError as error:
-        print(f"burro emulator: {error}", file=sys.stderr)
-        return 2
     return 0

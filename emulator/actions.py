@@ -224,6 +224,7 @@ class UserActions:
             payload["inline_message_id"] = message.inline_message_id
         else:
             payload["message"] = self.world.message_json(message)
+        self.world.forget_old_queries()
         self.world.callback_queries[query_id] = CallbackQuery(
             id=query_id,
             bot_id=bot.id,
@@ -261,6 +262,7 @@ class UserActions:
             scope=conv.scope if conv else 0,
             created=time.monotonic(),
         )
+        self.world.forget_old_queries()
         self.world.inline_queries[query_id] = state
         self._send_update(bot, "inline_query", payload, user.id)
         return state

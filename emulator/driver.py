@@ -338,6 +338,16 @@ class EmulatorDriver:
         result: dict[str, Any] = self._get("/state")
         return result
 
+    def chats_of(self, user: Ref) -> list[dict[str, Any]]:
+        """The chats a user sees: {"chat_id", "scope", "title", "type", ...}."""
+        state = self.state()
+        wanted = str(user)
+        for found in state["users"]:
+            if wanted in (str(found["id"]), found["first_name"], found.get("username")):
+                chats: list[dict[str, Any]] = state["conversations"][str(found["id"])]
+                return chats
+        raise EmulatorError(f"no user {user!r}")
+
     def messages_in(
         self, chat: Ref, *, bot: Ref | None = None, include_deleted: bool = False
     ) -> list[ChatMessage]:

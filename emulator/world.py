@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import re
 import time
 from collections import deque
 from collections.abc import Iterator
@@ -26,6 +27,17 @@ MEMBER = "member"
 LEFT = "left"
 KICKED = "kicked"
 PRESENT = (CREATOR, ADMINISTRATOR, MEMBER)
+
+
+_TOKEN_RE = re.compile(r"[1-9][0-9]{0,14}:[A-Za-z0-9_-]+")
+
+# Answered callback and inline queries kept for the log; older ones are forgotten.
+MAX_QUERIES = 20_000
+
+
+def valid_token(token: str) -> bool:
+    """A bot token has Telegram's form: `<bot id>:<secret>`."""
+    return bool(_TOKEN_RE.fullmatch(token))
 
 
 @dataclass
@@ -255,6 +267,12 @@ class World:
     def new_id(self) -> int:
         return next(self._ids)
 
+    def forget_old_queries(self) -> None:
+        """Keep the query tables bounded in a long run (a soak test, a day of play)."""
+        for table in (self.callback_queries, self.inline_queries):
+            while len(table) > MAX_QUERIES:
+                del table[next(iter(table))]
+
     def now(self) -> int:
         return int(time.time())
 
@@ -262,12 +280,9 @@ class World:
 
     def bot_for_token(self, token: str) -> Bot:
         """The bot a token stands for, created on first sight; 401 for a malformed token."""
-        head, sep, secret = token.partition(":")
-        if not sep or not head.isdigit() or not secret or len(head) > 15:
+        if not valid_token(token):
             raise unauthorized()
-        if not all(c.isalnum() or c in "_-" for c in secret):
-            raise unauthorized()
-        bot_id = int(head)
+        bot_id = int(token.partition(":")[0])
         bot = self.bots.get(bot_id)
         if bot is None:
             return self.add_bot(token)

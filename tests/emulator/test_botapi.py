@@ -8,7 +8,7 @@ import httpx
 import pytest
 from telegram import Bot, ChatFullInfo, ChatMember, Message
 
-from emulator import EmulatorConfig, FloodLimits, RunningEmulator, running_emulator
+from emulator import EmulatorConfig, FloodLimits, RunningEmulator, fast_config, running_emulator
 from tests.emulator.conftest import TOKEN, BotApiClient
 
 ANA, BEN, FAMILY = 100001, 100002, -1001000000001
@@ -312,3 +312,25 @@ def test_webhook_secret_token_characters(api: BotApiClient, bad: str) -> None:
     assert api.error("setWebhook", url="http://127.0.0.1:9/hook", secret_token=bad)[1] == (
         "Bad Request: secret token contains unallowed characters"
     )
+
+
+def test_answers_after_the_timeout_are_too_old() -> None:
+    with running_emulator(fast_config(answer_timeout=0.0)) as emu:
+        api = BotApiClient(emu.url)
+        api.ok("sendMessage", chat_id=FAMILY, text="Pick", reply_markup=KEYBOARD)
+        tapped = emu.tap("Ana", emu.messages_in("Family")[-1], "go", wait=False)
+        assert api.error("answerCallbackQuery", callback_query_id=tapped.query_id)[1] == (
+            "Bad Request: query is too old and response timeout expired or query ID is invalid"
+        )
+        api.close()
+
+
+def test_what_each_user_sees(emu: RunningEmulator, api: BotApiClient) -> None:
+    chats = emu.chats_of("Carla")
+    assert [(c["title"], c["type"]) for c in chats] == [
+        ("Family", "supergroup"),
+        ("Burro", "private"),
+    ]
+    assert chats[1]["started"] is False
+    emu.start("Carla")
+    assert emu.chats_of("carla_jones")[1]["started"] is True

@@ -66,3 +66,15 @@ def test_a_busy_port_is_a_clear_error(process: tuple[subprocess.Popen[str], str]
     )
     assert done.returncode == 1
     assert "cannot listen on 127.0.0.1" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_malformed_token_is_a_clear_error() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cli.main", "emulator", "--token", "not-a-token"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 2
+    assert "not a bot token" in done.stderr and "Traceback" not in done.stderr
