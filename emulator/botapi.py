@@ -86,6 +86,7 @@ class BotApi:
             "editmessagecaption": self.edit_message_caption,
             "editmessagereplymarkup": self.edit_message_reply_markup,
             "deletemessage": self.delete_message,
+            "deletemessages": self.delete_messages,
             "answercallbackquery": self.answer_callback_query,
             "answerinlinequery": self.answer_inline_query,
             "sendchataction": self.send_chat_action,
@@ -450,6 +451,27 @@ class BotApi:
             raise bad_request("message can't be deleted")
         message.deleted = True
         self.world.publish_message(message)
+        return True
+
+    def delete_messages(self, bot: Bot, params: Params) -> bool:
+        """Delete up to 100 messages; those not found or not deletable are skipped."""
+        ids = params.json("message_ids")
+        if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
+            raise bad_request("message_ids must be a list of 1 to 100 identifiers")
+        conv = self.world.bot_conversation(bot, params.chat_id())
+        is_admin = conv.chat.members.get(bot.id) in (ADMINISTRATOR, CREATOR)
+        deleted = 0
+        for message_id in ids:
+            message = self.world.find_message(conv.chat.id, conv.scope, int(message_id))
+            if message is None:
+                continue
+            if message.sender_id != bot.id and conv.chat.is_group and not is_admin:
+                continue
+            message.deleted = True
+            self.world.publish_message(message)
+            deleted += 1
+        if not deleted:
+            raise bad_request("message to delete not found")
         return True
 
     # ----- answers -----------------------------------------------------------

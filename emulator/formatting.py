@@ -303,6 +303,10 @@ def format_text(text: str, parse_mode: str | None, entities: Any) -> tuple[str, 
             from emulator.markdown import parse_markdown_v2
 
             plain, found = parse_markdown_v2(text)
+        elif mode == "markdown":
+            from emulator.markdown import parse_markdown_legacy
+
+            plain, found = parse_markdown_legacy(text)
         else:
             raise bad_request(f'unsupported parse_mode "{parse_mode}"')
     else:

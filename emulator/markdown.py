@@ -1,4 +1,5 @@
-"""Telegram's MarkdownV2 parse mode, with its strict escaping rules.
+"""Telegram's MarkdownV2 parse mode, with its strict escaping rules (and the legacy
+Markdown mode, which has almost none).
 
 Any of ``_*[]()~`>#+-=|{}.!`` outside code must be escaped with a backslash; Telegram
 refuses the message otherwise, and so does this parser, with the same words.
@@ -172,4 +173,78 @@ def parse_markdown_v2(source: str) -> tuple[str, list[Entity]]:
         raise fail(f"Can't find end of {_NAMES[kind]} entity at byte offset {byte_at}")
     close_quote()
     entities.sort(key=lambda e: (e["offset"], -e["length"]))
+    return "".join(out), entities
+
+
+_LEGACY = {"*": "bold", "_": "italic"}
+
+
+def parse_markdown_legacy(source: str) -> tuple[str, list[Entity]]:
+    """Telegram's legacy Markdown: *bold*, _italic_, `code`, ```pre```, [text](url); no
+    escaping outside entities (a backslash escapes the four markers)."""
+    out: list[str] = []
+    pos16 = 0
+    entities: list[Entity] = []
+    i = 0
+    n = len(source)
+
+    def fail(at: int) -> Exception:
+        return bad_request(
+            "can't parse entities: Can't find end of the entity starting at byte offset "
+            f"{_byte_offset(source, at)}"
+        )
+
+    def emit(text: str) -> None:
+        nonlocal pos16
+        out.append(text)
+        pos16 += utf16_len(text)
+
+    while i < n:
+        c = source[i]
+        if c == "\\" and i + 1 < n and source[i + 1] in "*_`[":
+            emit(source[i + 1])
+            i += 2
+            continue
+        if c in _LEGACY:
+            end = source.find(c, i + 1)
+            if end < 0:
+                raise fail(i)
+            start16 = pos16
+            emit(source[i + 1 : end])
+            if pos16 > start16:
+                entities.append({"type": _LEGACY[c], "offset": start16, "length": pos16 - start16})
+            i = end + 1
+            continue
+        if c == "`":
+            fence = "```" if source.startswith("```", i) else "`"
+            end = source.find(fence, i + len(fence))
+            if end < 0:
+                raise fail(i)
+            start16 = pos16
+            emit(source[i + len(fence) : end])
+            if pos16 > start16:
+                kind = "pre" if fence == "```" else "code"
+                entities.append({"type": kind, "offset": start16, "length": pos16 - start16})
+            i = end + len(fence)
+            continue
+        if c == "[":
+            close = source.find("](", i + 1)
+            end = source.find(")", close + 2) if close >= 0 else -1
+            if close < 0 or end < 0:
+                raise fail(i)
+            start16 = pos16
+            emit(source[i + 1 : close])
+            if pos16 > start16:
+                entities.append(
+                    {
+                        "type": "text_link",
+                        "offset": start16,
+                        "length": pos16 - start16,
+                        "url": source[close + 2 : end],
+                    }
+                )
+            i = end + 1
+            continue
+        emit(c)
+        i += 1
     return "".join(out), entities

@@ -158,6 +158,9 @@ def test_delete(emu: RunningEmulator, api: BotApiClient) -> None:
     )
     assert [m.text for m in emu.messages_in("Family")] == ["hello all"]
     assert emu.messages_in("Family", include_deleted=True)[0].deleted
+    more = [api.ok("sendMessage", chat_id=FAMILY, text=t)["message_id"] for t in "ab"]
+    assert api.ok("deleteMessages", chat_id=FAMILY, message_ids=[*more, 999]) is True
+    assert [m.text for m in emu.messages_in("Family")] == ["hello all"]
 
 
 def test_callback_answers(emu: RunningEmulator, api: BotApiClient) -> None:

@@ -17,7 +17,7 @@ from emulator.formatting import (
     utf16_len,
     utf16_slice,
 )
-from emulator.markdown import parse_markdown_v2
+from emulator.markdown import parse_markdown_legacy, parse_markdown_v2
 
 
 def test_html_tags_become_entities_with_utf16_offsets() -> None:
@@ -170,3 +170,12 @@ def test_commands_mentions_and_links_in_user_text() -> None:
         ("mention", "@ana_garcia"),
         ("url", "t.me/burro_bot?start=x"),
     }
+
+
+def test_legacy_markdown() -> None:
+    text, entities = parse_markdown_legacy("*Bold* 1.5 _it_ `c` [l](https://t.me) a\\_b")
+    assert text == "Bold 1.5 it c l a_b"
+    assert [e["type"] for e in entities] == ["bold", "italic", "code", "text_link"]
+    with pytest.raises(ApiError) as caught:
+        parse_markdown_legacy("x *open")
+    assert caught.value.description.endswith("starting at byte offset 2")
