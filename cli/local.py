@@ -1,38 +1,46 @@
-"""`burro local`: run Burro on this machine with no token and no installed Redis.
+"""`burro local`: the whole product on this machine, no token and no installed Redis.
 
-Until the chat service lands, this deals a hand of the chosen preset, plays it with
-random legal moves and tells it, so a newcomer sees the game.
+Starts an embedded Redis (its files in the data folder, so games survive a restart),
+the local Telegram emulator with its web chat, `burro serve` and a worker; prints the
+URL to open; Ctrl-C stops it all. Running it again resumes the games.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import random
+import signal
+import threading
+from pathlib import Path
 from typing import Any
-
-from engine.game import apply, legal_actions, new_game, to_move
-from engine.records import hand_record, read_record
-from engine.replay import story
-from engine.rules import PRESETS, make_rules
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("local", help="run Burro locally (for now: a sample hand)")
-    parser.add_argument("--preset", default="spanish", choices=sorted(PRESETS))
-    parser.add_argument("--seats", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=None, help="fix the deal and the moves")
+    parser = subparsers.add_parser(
+        "local", help="run the whole product locally (open the printed URL)"
+    )
+    parser.add_argument("--data", type=Path, default=Path("data"), help="where Redis keeps games")
+    parser.add_argument("--port", type=int, default=8081, help="the web chat's port")
+    parser.add_argument("--bot-delay", type=float, default=1.5, help="seconds bots think")
+    parser.add_argument("--no-flood-limits", action="store_true",
+                        help="let the local Telegram accept messages faster than Telegram")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
-    game = new_game(make_rules(args.preset), args.seats, seed)
-    moves = random.Random(seed)
-    while (seat := to_move(game)) is not None and game.hand_no == 1:
-        game, _ = apply(game, seat, moves.choice(legal_actions(game, seat)))
-    record = hand_record(game, 0) if game.past else hand_record(game)
-    for line in story(read_record(json.dumps(record))):
-        print(line)
-    print(f"(seed {seed}: `burro local --preset {args.preset} --seed {seed}` tells it again)")
+    from cli.stack import Stack
+
+    stack = Stack(args.data, emulator_port=args.port, flood_limits=not args.no_flood_limits,
+                  bot_delay=args.bot_delay)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    print("Starting Burro (Redis, local Telegram, serve, worker)…", flush=True)
+    with stack:
+        print(f"\n  🫏 Burro is running: open {stack.emulator_url}/ in your browser.", flush=True)
+        print("  Play as the family (switch users at the top): in the group “Family”, send "
+              "/burro;\n  in a private chat with the bot, send /play. Ctrl-C stops.\n", flush=True)
+        try:
+            stop.wait()
+        except KeyboardInterrupt:
+            pass
+        print("Stopping…", flush=True)
     return 0

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 # Module names under cli/, in the order `burro --help` lists them.
-COMMANDS: tuple[str, ...] = ("local", "replay", "arena", "emulator")
+COMMANDS: tuple[str, ...] = ("local", "serve", "worker", "replay", "arena", "emulator")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

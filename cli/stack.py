@@ -1,0 +1,143 @@
+"""The whole product on one machine: Redis (embedded), the local Telegram emulator,
+`burro serve` and `burro worker`, each its own process, wired together.
+
+`burro local` runs it until Ctrl-C (Redis keeps its files in the data folder, so games
+survive a restart); tests run it with a throwaway folder.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+
+import httpx
+
+from service.redis_server import RedisServer, free_port
+
+TOKEN = "100000001:local-burro-token"
+SECRET = "local-webhook-secret"
+
+
+class Stack:
+    def __init__(
+        self,
+        data_dir: Path,
+        emulator_port: int = 8081,
+        flood_limits: bool = True,
+        bot_delay: float = 1.5,
+        workers: int = 1,
+        persist: bool = True,
+        emulator_url: str | None = None,
+    ) -> None:
+        self.data_dir = Path(data_dir)
+        self.redis = RedisServer(self.data_dir / "redis", persist=persist)
+        self.emulator_port = emulator_port
+        self.external_emulator = emulator_url
+        self.flood_limits = flood_limits
+        self.bot_delay = bot_delay
+        self.worker_count = workers
+        self.serve_port = free_port()
+        self.processes: dict[str, subprocess.Popen[bytes]] = {}
+
+    @property
+    def emulator_url(self) -> str:
+        return self.external_emulator or f"http://127.0.0.1:{self.emulator_port}"
+
+    @property
+    def serve_url(self) -> str:
+        return f"http://127.0.0.1:{self.serve_port}"
+
+    def env(self) -> dict[str, str]:
+        return {
+            **os.environ,
+            "BURRO_TELEGRAM_TOKEN": TOKEN,
+            "BURRO_WEBHOOK_SECRET": SECRET,
+            "BURRO_TELEGRAM_API_URL": self.emulator_url,
+            "BURRO_REDIS_URL": self.redis.url,
+            "BURRO_BOT_DELAY": str(self.bot_delay),
+            "BURRO_RATE_LIMITS": "1" if self.flood_limits else "0",
+            "PYTHONUNBUFFERED": "1",
+        }
+
+    def start(self) -> Stack:
+        self.redis.start()
+        if self.external_emulator is None:
+            flags = [] if self.flood_limits else ["--no-flood-limits"]
+            self.spawn("emulator", "emulator", "--port", str(self.emulator_port), *flags)
+            wait_http(f"{self.emulator_url}/bot{TOKEN}/getMe")
+        self.start_serve()
+        for index in range(self.worker_count):
+            self.start_worker(index)
+        self.set_webhook()
+        return self
+
+    def spawn(self, name: str, *args: str) -> None:
+        log = (self.data_dir / f"{name}.log").open("ab")
+        self.processes[name] = subprocess.Popen(
+            [sys.executable, "-m", "cli.main", *args],
+            env=self.env(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+
+    def start_serve(self) -> None:
+        self.spawn("serve", "serve", "--port", str(self.serve_port))
+        wait_http(f"{self.serve_url}/healthz")
+
+    def start_worker(self, index: int = 0) -> None:
+        self.spawn(f"worker{index}", "worker")
+
+    def set_webhook(self) -> None:
+        response = httpx.post(
+            f"{self.emulator_url}/bot{TOKEN}/setWebhook",
+            json={
+                "url": f"{self.serve_url}/telegram/webhook",
+                "secret_token": SECRET,
+                "allowed_updates": ["message", "callback_query", "inline_query",
+                                    "chosen_inline_result", "my_chat_member"],
+            },
+            timeout=10,
+        )
+        response.raise_for_status()
+
+    def kill(self, name: str) -> None:
+        """SIGKILL one process (chaos and restart tests)."""
+        process = self.processes.pop(name)
+        process.kill()
+        process.wait(timeout=10)
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in self.processes.values():
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        self.processes.clear()
+        self.redis.stop()
+
+    def __enter__(self) -> Stack:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+def wait_http(url: str, timeout: float = 30.0) -> None:
+    """Poll `url` until it answers 200 (a process is starting)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url, timeout=1.0).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)  # still starting: poll again
+    raise RuntimeError(f"{url} did not answer within {timeout}s")

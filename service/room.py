@@ -1,0 +1,109 @@
+"""A room: one game at one table in one chat, from its lobby to its end.
+
+It is the only thing stored per game (one Redis key, see `service.store`): the seats,
+the settings, the engine's state, the chat messages that show it, and a short log of
+recent public events for the table message.
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.game import GameState
+from engine.rules import Rules, make_rules
+
+Status = Literal["lobby", "playing", "over", "cancelled"]
+TimeoutAction = Literal["bot", "remove"]
+BOT_LEVELS = ("easy", "heuristic", "strong")
+MAX_SEATS = 8
+_ID_ALPHABET = string.ascii_lowercase + string.digits
+
+
+def new_room_id() -> str:
+    """8 random letters and digits: short enough for 64-byte button data."""
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(8))
+
+
+class Seat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: int | None = None  # None for a bot
+    name: str
+    bot: str | None = None  # the bot level of a bot seat
+    lang: str = "en"  # the language of this player's private messages
+    timeouts: int = 0  # turns this player let time out
+    removed: bool = False  # removed after too many timeouts: a bot plays on
+
+
+class RoomSettings(BaseModel):
+    """What the creator chooses in the lobby."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: str = "spanish"
+    options: dict[str, Any] = Field(default_factory=dict)  # engine options on the preset
+    turn_timeout: int = 12 * 3600  # seconds before a turn is played for the player
+    reminder_after: int = 3 * 3600  # seconds before the player is nudged
+    timeout_action: TimeoutAction = "bot"  # bot: a bot plays that turn; remove: see below
+    max_timeouts: int = 3  # with "remove": timeouts before the seat goes to a bot for good
+    language: str | None = None  # the group's language; None: the creator's
+    auto_forced: bool = True  # play forced moves (a single legal action) at once
+    bot_level: str = "heuristic"  # the level of bots added in the lobby
+
+    def rules(self) -> Rules:
+        return make_rules(self.preset, self.options)
+
+
+class LogLine(BaseModel):
+    """A public event, kept to tell the table what happened lately."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str  # play, draw, pass, pickup, trick, out, hand, topple, timeout, join …
+    seat: int = -1
+    card: str | None = None  # a played (public) card
+    count: int = 0
+    hand_no: int = 0
+
+
+class Room(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    version: int = 0  # bumped by every change: buttons carry it, stale ones are refused
+    chat_id: int
+    thread_id: int | None = None  # a forum topic
+    private: bool = False  # a one-to-one game against bots in a private chat
+    creator: int
+    status: Status = "lobby"
+    settings: RoomSettings = Field(default_factory=RoomSettings)
+    seats: list[Seat] = Field(default_factory=list)
+    game: GameState | None = None
+    seed: int = 0
+    settings_open: bool = False  # the lobby message shows the settings keyboard
+    log: list[LogLine] = Field(default_factory=list)
+    deadline: float | None = None  # when the player to move times out
+    turn_started: float | None = None
+    reminded: bool = False  # the current turn's group mention went out
+    blocked: list[int] = Field(default_factory=list)  # users whose private chat refused us
+    created: float = 0.0
+    updated: float = 0.0
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    def humans(self) -> list[int]:
+        return [s.user_id for s in self.seats if s.user_id is not None]
+
+    def is_bot_seat(self, seat: int) -> bool:
+        return self.seats[seat].bot is not None or self.seats[seat].removed
+
+    def add_log(self, line: LogLine, keep: int = 12) -> None:
+        self.log = [*self.log, line][-keep:]

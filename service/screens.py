@@ -1,0 +1,380 @@
+"""Platform-neutral screens: what a chat shows of a room, already translated.
+
+A screen is text plus rows of buttons; a chat adapter (Telegram today, WhatsApp next)
+renders it. Screens are built from engine *views* only, so a screen for the group or
+for one player can hold nothing that player may not see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import SUIT_SYMBOLS
+from engine.rules import LETTERS, Rules
+from engine.views import PlayerView, PublicView, player_view, public_view
+from service import callbacks
+from service.i18n import LANGUAGE_NAMES, Translator, _
+from service.room import LogLine, Room
+
+PRESET_NAMES = {
+    "spanish": _("Spanish Burro"),
+    "spanish48": _("Spanish Burro, 48 cards"),
+    "brazilian": _("Brazilian Burro"),
+    "portuguese": _("Portuguese Burro (Burro Deitado)"),
+    "burro_em_pe": _("Burro em Pé (the tent)"),
+    "cangkul": _("Cangkul / Donkey"),
+}
+SPANISH_SUITS = {"D": _("oros"), "H": _("copas"), "S": _("espadas"), "C": _("bastos")}
+SPANISH_FACES = {"J": _("Sota"), "Q": _("Caballo"), "K": _("Rey")}
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    data: str | None = None  # button data (see service.callbacks)
+    switch_inline: str | None = None  # open an inline query in this chat
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class Screen:
+    text: str
+    rows: tuple[tuple[Button, ...], ...] = ()
+
+
+class Painter:
+    """Builds the screens of one room in one language."""
+
+    def __init__(self, room: Room, lang: str, bot_username: str = "burro_bot") -> None:
+        self.room = room
+        self.bot_username = bot_username
+        self.tr = Translator(lang)
+        self._ = self.tr.gettext
+
+    # ----- small pieces ------------------------------------------------------------
+
+    def button(self, label: str, action: str) -> Button:
+        return Button(label, callbacks.encode(self.room.id, self.room.version, action))
+
+    def card(self, code: str) -> str:
+        """A card for people, in the room's suit style."""
+        if code == "JK":
+            return "🃏"
+        rank, suit = code[:-1], code[-1]
+        rules = self.rules()
+        if rules.suit_style == "spanish" and rules.deck.startswith("spanish"):
+            face = self._(SPANISH_FACES[rank]) if rank in SPANISH_FACES else rank
+            return f"{face} {self._(SPANISH_SUITS[suit])}"
+        return rank + SUIT_SYMBOLS[suit]
+
+    def rules(self) -> Rules:
+        return self.room.game.rules if self.room.game else self.room.settings.rules()
+
+    def name(self, seat: int) -> str:
+        seat_info = self.room.seats[seat]
+        return seat_info.name + (" 🤖" if seat_info.bot else "")
+
+    def preset_name(self) -> str:
+        return self._(PRESET_NAMES[self.room.settings.preset])
+
+    def score_text(self, seat: int, score: int) -> str:
+        rules = self.rules()
+        if rules.scoring == "letters":
+            return "-".join(LETTERS[:score]) or "·"
+        if rules.scoring == "wins":
+            return self.tr.ngettext("{n} win", "{n} wins", score)
+        return self.tr.ngettext("{n} point", "{n} points", score)
+
+    # ----- the lobby ---------------------------------------------------------------
+
+    def lobby(self) -> Screen:
+        _ = self._
+        room = self.room
+        lines = [
+            _("🫏 New game of Burro: {preset}", preset=self.preset_name()),
+            self.rules_line(),
+            "",
+            _("Players ({n}):", n=len(room.seats)),
+            *(f"  {i + 1}. {self.name(i)}" for i in range(len(room.seats))),
+        ]
+        if len(room.seats) < 2:
+            lines += ["", _("Tap Join to sit down. The game starts with 2 or more players.")]
+        rows: list[tuple[Button, ...]] = [
+            (self.button(_("✋ Join"), "J"), self.button(_("🚪 Leave"), "L")),
+            (self.button(_("🤖 Add bot"), "B"), self.button(_("📖 Rules"), "R")),
+            (self.button(_("⚙️ Settings"), "C"), self.button(_("▶️ Start"), "S")),
+        ]
+        return Screen("\n".join(lines), tuple(rows))
+
+    def rules_line(self) -> str:
+        rules, settings = self.rules(), self.room.settings
+        return self._(
+            "{hand} cards each · {goal} · turn time {timeout}",
+            hand=rules.hand_size,
+            goal=self.goal_text(rules),
+            timeout=duration(settings.turn_timeout, self.tr),
+        )
+
+    def goal_text(self, rules: Rules) -> str:
+        _ = self._
+        if rules.scoring == "letters":
+            return _("B-U-R-R-O loses")
+        if rules.scoring == "wins":
+            return _("first to {n} wins", n=rules.target)
+        if rules.scoring == "single":
+            return _("one hand")
+        return _("{n} points lose", n=rules.target)
+
+    # ----- the table ---------------------------------------------------------------
+
+    def table(self) -> Screen:
+        """The group's table message: everything public, nobody's cards."""
+        assert self.room.game is not None
+        view = public_view(self.room.game)
+        lines = self.table_lines(view)
+        rows: list[tuple[Button, ...]] = []
+        if not view.game_over and not self.room.private:
+            rows.append(
+                (
+                    Button(self._("🃏 My cards"), switch_inline="cards"),
+                    Button(self._("💬 Play in private"), url=self.deep_link()),
+                )
+            )
+        if view.game_over or self.room.status == "over":
+            rows.append((self.button(self._("🔁 Rematch"), "N"),))
+        return Screen("\n".join(lines), tuple(rows))
+
+    def deep_link(self) -> str:
+        return f"https://t.me/{self.bot_username}?start=g{self.room.id}"
+
+    def table_lines(self, view: PublicView) -> list[str]:
+        _ = self._
+        lines = [_("🫏 {preset} · hand {n}", preset=self.preset_name(), n=view.hand_no)]
+        for seat in range(view.seats):
+            lines.append(self.seat_line(view, seat))
+        lines.append("")
+        if view.trick:
+            played = "  ".join(f"{self.card(c)} ({self.room.seats[s].name})" for s, c in view.trick)
+            lines.append(_("On the table: {cards}", cards=played))
+        lines.append(self.stock_line(view))
+        recent = self.recent_events()
+        if recent:
+            lines += ["", *recent]
+        lines += ["", self.status_line(view)]
+        return lines
+
+    def seat_line(self, view: PublicView, seat: int) -> str:
+        mark = "▶️" if view.to_move == seat else ("✅" if seat in view.out else "▫️")
+        dealer = " 🎴" if view.dealer == seat else ""
+        cards = self.tr.ngettext("{n} card", "{n} cards", view.counts[seat])
+        score = self.score_text(seat, view.scores[seat])
+        return f"{mark} {self.name(seat)}{dealer}: {cards} · {score}"
+
+    def stock_line(self, view: PublicView) -> str:
+        if len(view.piles) == 2:
+            return self._(
+                "Stock (tent): {left} left · {right} right", left=view.piles[0], right=view.piles[1]
+            )
+        return self.tr.ngettext("Stock: {n} card", "Stock: {n} cards", view.stock)
+
+    def status_line(self, view: PublicView) -> str:
+        _ = self._
+        if view.game_over:
+            return self.game_over_text(view)
+        if view.to_move is None:
+            return ""
+        return _("{name} to play.", name=self.name(view.to_move))
+
+    def game_over_text(self, view: PublicView) -> str:
+        _ = self._
+        winners = ", ".join(self.room.seats[s].name for s in view.winners) or "—"
+        losers = ", ".join(self.room.seats[s].name for s in view.losers) or "—"
+        if self.rules().scoring == "wins":
+            return _("🏆 Game over: {winners} won. Last: {losers}.", winners=winners, losers=losers)
+        return _("🏁 Game over: {losers} is the burro! 🫏 Winners: {winners}.", winners=winners,
+                 losers=losers)
+
+    def recent_events(self, keep: int = 5) -> list[str]:
+        """The log in words, a turn's draws and play told as one line."""
+        lines: list[str] = []
+        pending_draws: dict[int, int] = {}
+        for line in self.room.log:
+            if line.kind == "draw":
+                pending_draws[line.seat] = pending_draws.get(line.seat, 0) + line.count
+                continue
+            drawn = pending_draws.pop(line.seat, 0) if line.seat >= 0 else 0
+            text = self.event_text(line, drawn)
+            if text:
+                lines.append(text)
+        for seat, drawn in pending_draws.items():
+            lines.append(self.tr.ngettext("{name} drew {n} card.", "{name} drew {n} cards.",
+                                          drawn, name=self.name(seat)))
+        return lines[-keep:]
+
+    def event_text(self, line: LogLine, drawn: int) -> str:
+        _, ng = self._, self.tr.ngettext
+        who = self.name(line.seat) if 0 <= line.seat < len(self.room.seats) else ""
+        card = self.card(line.card) if line.card else ""
+        if line.kind == "play":
+            if drawn:
+                return ng("{name} drew {n} card and played {card}.",
+                          "{name} drew {n} cards and played {card}.", drawn, name=who, card=card)
+            return _("{name} played {card}.", name=who, card=card)
+        if line.kind == "pass":
+            if drawn:
+                return ng("{name} drew {n} card and passed.", "{name} drew {n} cards and passed.",
+                          drawn, name=who)
+            return _("{name} passed.", name=who)
+        return self.other_event_text(line, who, card)
+
+    def other_event_text(self, line: LogLine, who: str, card: str) -> str:
+        _, ng = self._, self.tr.ngettext
+        texts = {
+            "pickup": lambda: ng("{name} picked up {n} card.", "{name} picked up {n} cards.",
+                                 line.count, name=who),
+            "trick": lambda: _("{name} won the trick.", name=who),
+            "out": lambda: _("{name} is out of cards! ✅", name=who),
+            "topple": lambda: ng("{name} knocked the tent over and took {n} card!",
+                                 "{name} knocked the tent over and took {n} cards!",
+                                 line.count, name=who),
+            "burro": lambda: _("🫏 {name} is the burro of hand {n}!", name=who, n=line.hand_no),
+            "winner": lambda: _("🏆 {name} won hand {n}!", name=who, n=line.hand_no),
+            "no_burro": lambda: _("Hand {n} ended with no burro.", n=line.hand_no),
+            "trick_cap": lambda: _("Hand {n} was stopped after too many tricks: no result.",
+                                   n=line.hand_no),
+            "timeout": lambda: _("⏰ {name} ran out of time; a bot played for them.", name=who),
+            "removed": lambda: _("{name} timed out too often; a bot takes the seat.", name=who),
+        }
+        make = texts.get(line.kind)
+        return make() if make else ""
+
+    # ----- a player's hand ---------------------------------------------------------
+
+    def hand(self, seat: int) -> Screen:
+        """A player's private hand: every card, and only the legal actions as buttons."""
+        assert self.room.game is not None
+        view = player_view(self.room.game, seat)
+        _ = self._
+        lines = []
+        if self.room.private:
+            lines += [*self.table_lines(view), ""]
+        else:
+            if view.trick:
+                lines.append(_("On the table: {cards}", cards="  ".join(
+                    self.card(c) for _s, c in view.trick)))
+            lines.append(self.stock_line(view))
+        lines.append(_("Your cards: {cards}", cards=" ".join(self.card(c) for c in view.hand)
+                       or "—"))
+        lines.append(self.prompt(view))
+        return Screen("\n".join(lines), self.action_rows(view))
+
+    def prompt(self, view: PlayerView) -> str:
+        _ = self._
+        if view.game_over:
+            return "" if self.room.private else self.game_over_text(view)
+        if view.to_move == view.seat:
+            if view.drawing and "draw" in "".join(view.legal):
+                return _("Keep drawing until a card of the led suit turns up.")
+            return _("Your turn!")
+        if view.to_move is None:
+            return ""
+        return _("Waiting for {name}.", name=self.name(view.to_move))
+
+    def action_rows(self, view: PlayerView) -> tuple[tuple[Button, ...], ...]:
+        _ = self._
+        cards = [a for a in view.legal if a.startswith("play:")]
+        buttons = [self.button(self.card(a[5:]), callbacks.game_token(a)) for a in cards]
+        rows = [tuple(buttons[i : i + 4]) for i in range(0, len(buttons), 4)]
+        extra = {
+            "draw": _("🂠 Draw"),
+            "draw:left": _("⬅️ Draw left ({n})", n=view.piles[0] if view.piles else 0),
+            "draw:right": _("Draw right ({n}) ➡️", n=view.piles[-1] if view.piles else 0),
+            "pass": _("⏭ Pass"),
+        }
+        others = [self.button(extra[a], callbacks.game_token(a)) for a in view.legal if a in extra]
+        if others:
+            rows.append(tuple(others))
+        if view.game_over and self.room.private:
+            rows.append((self.button(_("🔁 Play again"), "N"),))
+        return tuple(rows)
+
+    # ----- rules and settings ------------------------------------------------------
+
+    def rules_text(self) -> str:
+        return rules_text(self.rules(), self.tr)
+
+    def settings(self) -> Screen:
+        _ = self._
+        s = self.room.settings
+        rules = self.rules()
+        rows = [
+            (self.button(_("Game: {v}", v=self.preset_name()), "o:preset"),),
+            (self.button(_("Cards each: {v}", v=rules.hand_size), "o:hand"),
+             self.button(_("Goal: {v}", v=self.goal_text(rules)), "o:target")),
+            (self.button(_("Empty stock: {v}", v=self._(EMPTY_STOCK[rules.empty_stock])),
+                         "o:empty"),),
+            (self.button(_("Turn time: {v}", v=duration(s.turn_timeout, self.tr)), "o:timeout"),
+             self.button(_("Reminder: {v}", v=duration(s.reminder_after, self.tr)), "o:remind")),
+            (self.button(_("Language: {v}", v=LANGUAGE_NAMES.get(s.language or "", _("chat's"))),
+                         "o:lang"),
+             self.button(_("Suits: {v}", v=_("Spanish") if rules.suit_style == "spanish"
+                                            else "♠♥♦♣"), "o:suits")),
+            (self.button(_("Bot level: {v}", v=self._(BOT_LEVEL_NAMES[s.bot_level])), "o:bot"),),
+            (self.button(_("✔️ Done"), "o:done"),),
+        ]
+        text = "\n".join([_("⚙️ Settings (tap to change)"), self.rules_line()])
+        return Screen(text, tuple(rows))
+
+
+EMPTY_STOCK = {
+    "pass": _("pass"),
+    "pickup_after_trick": _("pick up the trick"),
+    "take_the_table": _("take the table"),
+}
+BOT_LEVEL_NAMES = {"easy": _("easy"), "heuristic": _("good"), "strong": _("strong")}
+
+
+def duration(seconds: int, tr: Translator) -> str:
+    if seconds % 3600 == 0 and seconds >= 3600:
+        return tr.ngettext("{n} hour", "{n} hours", seconds // 3600)
+    if seconds % 60 == 0 and seconds >= 60:
+        return tr.ngettext("{n} minute", "{n} minutes", seconds // 60)
+    return tr.ngettext("{n} second", "{n} seconds", seconds)
+
+
+def rules_text(rules: Rules, tr: Translator) -> str:
+    """The preset's rules, short, in the reader's language."""
+    _ = tr.gettext
+    lines = [
+        _("🫏 {preset}", preset=_(PRESET_NAMES[rules.preset])),
+        _("Each player gets {n} cards; the rest is the stock.", n=rules.hand_size),
+        _("Follow the suit that was led. No trumps: the highest card of the led suit wins "
+          "the trick, and its winner leads next."),
+    ]
+    if rules.drawing == "strict":
+        lines.append(_("Can't follow? Draw from the stock until the suit turns up, and play "
+                       "that card."))
+    else:
+        lines.append(_("You may draw from the stock even when you could play, and stop once "
+                       "you hold a card of the led suit."))
+    if rules.tent:
+        lines.append(_("The stock stands as a tent in two halves: draw from the left or the "
+                       "right. Knock it over and you take it all!"))
+    lines.append(
+        {
+            "pass": _("Stock empty and no card of the suit? Pass."),
+            "pickup_after_trick": _("Stock empty and no card of the suit? Pass, and pick up "
+                                    "the trick's cards at its end."),
+            "take_the_table": _("Stock empty and no card of the suit? Take the cards on the "
+                                "table."),
+        }[rules.empty_stock]
+    )
+    if rules.hand_end == "first_out_wins":
+        lines.append(_("The first player to get rid of all their cards wins the hand."))
+    else:
+        lines.append(_("Players out of cards are safe; the last one holding cards is the "
+                       "burro."))
+    order = " ".join(rules.ranks)
+    lines.append(_("Card order, high to low: {order}", order=order))
+    return "\n".join(lines)
+

@@ -1,0 +1,41 @@
+"""Configuration from the environment (CONTRACTS.md section 5); a `.env` file may set it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="BURRO_", env_file=".env", extra="ignore")
+
+    telegram_token: SecretStr | None = None  # required by `serve`
+    telegram_api_url: str = "https://api.telegram.org"
+    webhook_secret: SecretStr | None = None  # required by `serve`
+    redis_url: str | None = None  # None: embedded Redis in `data_dir`
+    host: str = "127.0.0.1"
+    port: int = 8080
+    data_dir: Path = Path("data")  # the embedded Redis keeps its files here
+    max_body_bytes: int = 1 << 20  # larger webhook bodies get 413
+    dedupe_ttl: int = 24 * 3600  # seconds an update_id is remembered
+    retention: int = 7 * 24 * 3600  # seconds a finished game is kept
+    bot_delay: float = 1.5  # seconds a bot "thinks" before moving (0 in tests)
+    bot_username: str = "burro_bot"  # used in deep links until getMe answers
+    rate_limits: bool = True  # hold Telegram's send limits (off for fast local tests)
+
+    def require_serve(self) -> tuple[str, str]:
+        """The token and webhook secret, or a clear error naming what is missing."""
+        missing = [
+            name
+            for name, value in (
+                ("BURRO_TELEGRAM_TOKEN", self.telegram_token),
+                ("BURRO_WEBHOOK_SECRET", self.webhook_secret),
+            )
+            if value is None or not value.get_secret_value()
+        ]
+        if missing:
+            raise SystemExit(f"burro serve: set {' and '.join(missing)} (see README)")
+        assert self.telegram_token is not None and self.webhook_secret is not None
+        return self.telegram_token.get_secret_value(), self.webhook_secret.get_secret_value()

@@ -1,0 +1,174 @@
+"""Rooms in Redis, changed by compare-and-set: the only state the service has.
+
+Keys (the `{…}` hash tags keep a room's keys together if Redis is ever sharded):
+  game:{<room>}:room          the room, JSON (expires `retention` after the game ends)
+  chat:<chat>:<thread>        the room open in a chat (or forum topic)
+  user:<id>                   hash: lang, name, started (the user opened a private chat)
+  update:<update_id>          the dedupe mark of a handled update (expires)
+  stats:chat:<chat>, stats:user:<id>   hashes of counters
+
+`update()` WATCHes the room and the update's dedupe mark, runs a change, and writes the
+room, the mark, the chat index and the jobs in one MULTI/EXEC; a concurrent writer
+makes it start again from a fresh read, so two presses at once apply exactly one move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import redis
+
+from service.outcome import Job, Outcome
+from service.room import Room
+from workers.queue import schedule
+
+MAX_ATTEMPTS = 20
+
+
+def room_key(room_id: str) -> str:
+    return f"game:{{{room_id}}}:room"
+
+
+def chat_key(chat_id: int, thread_id: int | None) -> str:
+    return f"chat:{chat_id}:{thread_id or 0}"
+
+
+def update_key(update_id: int) -> str:
+    return f"update:{update_id}"
+
+
+class Conflict(Exception):
+    """The room kept changing under us: give up (Telegram will deliver again)."""
+
+
+class Store:
+    def __init__(self, client: redis.Redis, retention: int, dedupe_ttl: int) -> None:
+        self.redis = client
+        self.retention = retention
+        self.dedupe_ttl = dedupe_ttl
+
+    # ----- reads -------------------------------------------------------------------
+
+    def load(self, room_id: str) -> Room | None:
+        data = self.redis.get(room_key(room_id))
+        return Room.model_validate_json(data) if data else None
+
+    def room_in_chat(self, chat_id: int, thread_id: int | None) -> Room | None:
+        room_id = self.redis.get(chat_key(chat_id, thread_id))
+        return self.load(room_id.decode()) if room_id else None
+
+    def seen(self, update_id: int | None) -> bool:
+        return update_id is not None and bool(self.redis.exists(update_key(update_id)))
+
+    # ----- writes ------------------------------------------------------------------
+
+    def create(self, room: Room, outcome: Outcome, update_id: int | None) -> bool:
+        """Save a new room as its chat's game, unless the chat has a live game already."""
+        chat = chat_key(room.chat_id, room.thread_id)
+        with self.redis.pipeline() as pipe:
+            pipe.watch(chat, *self._mark(update_id))
+            current = pipe.get(chat)
+            if current and self._live(current.decode()):
+                pipe.reset()
+                return False
+            pipe.multi()
+            self._write(pipe, room, outcome, update_id)
+            try:
+                pipe.execute()
+            except redis.WatchError:
+                return False
+        return True
+
+    def _live(self, room_id: str) -> bool:
+        room = self.load(room_id)
+        return room is not None and room.status in ("lobby", "playing")
+
+    def update(
+        self, room_id: str, change: Callable[[Room], Outcome], update_id: int | None = None
+    ) -> tuple[Room, Outcome] | None:
+        """Run `change` on a fresh copy of the room and commit what it did, atomically.
+        None when the room does not exist or the update was handled already."""
+        key = room_key(room_id)
+        for _ in range(MAX_ATTEMPTS):
+            with self.redis.pipeline() as pipe:
+                pipe.watch(key, *self._mark(update_id))
+                if update_id is not None and pipe.exists(update_key(update_id)):
+                    pipe.reset()
+                    return None
+                data = pipe.get(key)
+                if data is None:
+                    pipe.reset()
+                    return None
+                room = Room.model_validate_json(data)
+                outcome = change(room)
+                pipe.multi()
+                self._write(pipe, room, outcome, update_id)
+                try:
+                    pipe.execute()
+                except redis.WatchError:
+                    continue  # someone else changed the room first: read it again
+                return room, outcome
+        raise Conflict(room_id)
+
+    def _mark(self, update_id: int | None) -> list[str]:
+        return [] if update_id is None else [update_key(update_id)]
+
+    def _write(self, pipe: redis.client.Pipeline, room: Room, outcome: Outcome,
+               update_id: int | None) -> None:
+        if update_id is not None:
+            pipe.set(update_key(update_id), 1, ex=self.dedupe_ttl)
+        if not outcome.changed:
+            return
+        ended = room.status in ("over", "cancelled")
+        pipe.set(room_key(room.id), room.model_dump_json(), ex=self.retention if ended else None)
+        chat = chat_key(room.chat_id, room.thread_id)
+        if room.status == "cancelled":
+            pipe.delete(chat)
+        else:
+            pipe.set(chat, room.id, ex=self.retention if ended else None)
+        if outcome.finished:
+            self._count_finished(pipe, room)
+        for target in sorted(outcome.sync):
+            outcome.jobs.append(_sync_job(room, target))
+        for job in outcome.jobs:
+            schedule(self.redis, pipe, job)
+
+    def _count_finished(self, pipe: redis.client.Pipeline, room: Room) -> None:
+        assert room.game is not None
+        pipe.hincrby(f"stats:chat:{room.chat_id}", "games", 1)
+        for seat, info in enumerate(room.seats):
+            if info.user_id is None:
+                continue
+            key = f"stats:user:{info.user_id}"
+            pipe.hincrby(key, "games", 1)
+            if seat in room.game.winners:
+                pipe.hincrby(key, "wins", 1)
+            if seat in room.game.losers:
+                pipe.hincrby(key, "lost", 1)
+            burros = sum(1 for hand in room.game.past if hand.burro == seat)
+            if burros:
+                pipe.hincrby(key, "burro", burros)
+                pipe.hincrby(f"stats:chat:{room.chat_id}", f"burro:{info.user_id}", burros)
+
+    # ----- users -------------------------------------------------------------------
+
+    def remember_user(self, user_id: int, name: str, lang: str, started: bool = False) -> None:
+        fields = {"name": name, "lang_tg": lang}
+        if started:
+            fields["started"] = "1"
+        self.redis.hset(f"user:{user_id}", mapping=fields)
+
+    def user(self, user_id: int) -> dict[str, str]:
+        raw = self.redis.hgetall(f"user:{user_id}")
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    def set_user_language(self, user_id: int, lang: str) -> None:
+        self.redis.hset(f"user:{user_id}", "lang", lang)
+
+    def stats(self, key: str) -> dict[str, int]:
+        raw = self.redis.hgetall(key)
+        return {k.decode(): int(v) for k, v in raw.items()}
+
+
+def _sync_job(room: Room, target: str) -> Job:
+    return Job("sync", room.id, target, 0.0)

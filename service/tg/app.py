@@ -1,0 +1,80 @@
+"""The python-telegram-bot application: built once per process with no updater (the
+webhook feeds it), handlers registered in one place, no per-process game state."""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from telegram import Update
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    ChosenInlineResultHandler,
+    CommandHandler,
+    ContextTypes,
+    InlineQueryHandler,
+)
+
+from service.services import Services
+from service.tg import buttons, commands, inline
+
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE, Services], Awaitable[None]]
+
+# The exception a handler raised while processing the current update, so the webhook
+# can answer 503 (Redis down: Telegram retries) instead of 200.
+handler_error: contextvars.ContextVar[BaseException | None] = contextvars.ContextVar(
+    "handler_error", default=None
+)
+
+COMMANDS: dict[str, Handler] = {
+    "burro": commands.new_game,
+    "newgame": commands.new_game,
+    "play": commands.play_bots,
+    "start": commands.start,
+    "help": commands.help_command,
+    "rules": commands.rules,
+    "stats": commands.stats,
+    "export": commands.export,
+    "cancel": commands.cancel,
+    "language": commands.language,
+}
+
+
+def bind(handler: Handler, svc: Services) -> Callable[[Update, Any], Awaitable[None]]:
+    async def run(update: Update, context: Any) -> None:
+        await handler(update, context, svc)
+
+    return run
+
+
+async def remember_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    handler_error.set(context.error)
+
+
+async def on_membership(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    """The bot was added to or removed from a group. Games are left intact: a removed
+    bot's messages fail with 403 and the outbox records it."""
+    return None
+
+
+def build_application(svc: Services, token: str, api_url: str) -> Application:  # type: ignore[type-arg]
+    app = (
+        Application.builder()
+        .token(token)
+        .base_url(f"{api_url.rstrip('/')}/bot")
+        .base_file_url(f"{api_url.rstrip('/')}/file/bot")
+        .updater(None)
+        .build()
+    )
+    for name, handler in COMMANDS.items():
+        app.add_handler(CommandHandler(name, bind(handler, svc)))
+    app.add_handler(CallbackQueryHandler(bind(commands.set_language, svc), pattern=r"^lang:"))
+    app.add_handler(CallbackQueryHandler(bind(buttons.on_button, svc)))
+    app.add_handler(InlineQueryHandler(bind(inline.on_inline_query, svc)))
+    app.add_handler(ChosenInlineResultHandler(bind(inline.on_chosen, svc)))
+    app.add_handler(ChatMemberHandler(bind(on_membership, svc), ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_error_handler(remember_error)
+    return app

@@ -1,0 +1,148 @@
+"""Inline-keyboard presses: lobby, settings and moves, each checked and committed once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from engine.errors import IllegalAction
+from service import callbacks, lobby, moves
+from service.i18n import Translator, _
+from service.lobby import Actor
+from service.outcome import Outcome
+from service.room import Room
+from service.screens import Painter
+from service.services import Services
+from service.tg.people import actor_of, is_admin
+
+Change = Callable[[Room], Outcome]
+
+
+async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    query = update.callback_query
+    if query is None or query.from_user is None:
+        return
+    press = callbacks.decode(query.data)
+    actor = actor_of(svc, query.from_user)
+    tr = Translator(actor.lang)
+    if press is None:
+        await query.answer(tr.gettext(_("This button is not one of ours.")), show_alert=False)
+        return
+    room = svc.store.load(press.room)
+    if room is None:
+        await query.answer(tr.gettext(_("This game is over.")))
+        return
+    if press.action in ("C", "o:done") or press.action.startswith("o:") or press.action == "S":
+        actor = Actor(actor.user_id, actor.name, actor.lang,
+                      await is_admin(context, room, actor.user_id))
+    change = choose_change(svc, room, press, actor)
+    if isinstance(change, Outcome):  # refused before touching the room
+        await answer(query, tr, change)
+        return
+    if press.action == "R":
+        await context.bot.send_message(
+            room.chat_id, Painter(room, actor.lang).rules_text(),
+            message_thread_id=room.thread_id,
+        )
+    result = svc.store.update(press.room, change, update.update_id)
+    if result is not None:
+        await answer(query, tr, result[1])
+    else:
+        await query.answer()
+
+
+def choose_change(svc: Services, room: Room, press: callbacks.Press, actor: Actor) -> Change | Outcome:
+    """The change a press asks for, or an Outcome that refuses it at once."""
+    now, delay = svc.now(), svc.settings.bot_delay
+    token = press.action
+    game_action = callbacks.game_action(token)
+    if game_action is not None:
+        return game_change(room, press, actor, game_action, now, delay)
+    simple: dict[str, Change] = {
+        "J": lambda r: lobby.join(r, actor),
+        "L": lambda r: lobby.leave(r, actor),
+        "B": lambda r: lobby.add_bot(r, actor),
+        "S": lambda r: lobby.start(r, actor, now, delay),
+        "C": lambda r: open_settings(r, actor, True),
+        "o:done": lambda r: open_settings(r, actor, False),
+        "R": lambda r: Outcome(),
+        "N": lambda r: Outcome().say(_("Send /burro to start a new game.")),
+        "K": lambda r: cancel(r, actor, now),
+        "k": lambda r: Outcome().say(_("The game goes on.")),
+    }
+    if token in simple:
+        return simple[token]
+    if token.startswith("o:"):
+        if press.version != room.version:
+            return Outcome().say(_("This button is out of date."))
+        key = token[2:]
+        return lambda r: lobby.change_setting(r, actor, key)
+    return Outcome().say(_("This button is not one of ours."))
+
+
+def game_change(room: Room, press: callbacks.Press, actor: Actor, action: str, now: float,
+                delay: float) -> Change | Outcome:
+    seat = room.seat_of(actor.user_id)
+    if seat is None:
+        return Outcome().say(_("You are not playing in this game."))
+    if room.status != "playing":
+        return Outcome().say(_("This game is over."))
+    if press.version != room.version:
+        return Outcome().say(_("This button is out of date: use the newest message."))
+
+    def change(fresh: Room) -> Outcome:
+        if fresh.version != press.version:
+            return Outcome().say(_("This button is out of date: use the newest message."))
+        try:
+            return moves.play(fresh, seat, action, now, delay)
+        except IllegalAction as exc:
+            return Outcome().say(REFUSALS.get(exc.code, _("That move is not allowed now.")))
+
+    return change
+
+
+def open_settings(room: Room, actor: Actor, show: bool) -> Outcome:
+    if room.status != "lobby":
+        return Outcome().say(_("The game has already started."))
+    if not lobby.may_manage(room, actor):
+        return Outcome().say(_("Only the player who opened the table (or an admin) can change "
+                               "the settings."))
+    room.settings_open = show
+    return lobby.changed(room)
+
+
+def cancel(room: Room, actor: Actor, now: float) -> Outcome:
+    if room.status not in ("lobby", "playing"):
+        return Outcome().say(_("This game is over."))
+    if not lobby.may_manage(room, actor):
+        return Outcome().say(_("Only the player who opened the table (or an admin) can cancel."))
+    room.status = "cancelled"
+    room.deadline = None
+    room.updated = now
+    return lobby.changed(room).say(_("The game was cancelled."))
+
+
+async def answer(query: object, tr: Translator, outcome: Outcome) -> None:
+    popup = outcome.popup
+    if popup is None:
+        await query.answer()  # type: ignore[attr-defined]
+        return
+    text = tr.gettext(popup.message, **dict(popup.values))
+    await query.answer(text[:200], show_alert=popup.alert)  # type: ignore[attr-defined]
+
+
+REFUSALS = {
+    "not_your_turn": _("It is not your turn."),
+    "must_follow_suit": _("You must follow suit."),
+    "must_play_drawn_card": _("You must play the card you drew."),
+    "must_keep_drawing": _("Keep drawing until a card of the led suit turns up."),
+    "must_play_joker": _("You must play the joker."),
+    "joker_not_allowed": _("The joker cannot be played now."),
+    "leader_cannot_draw": _("You lead: play any card."),
+    "stock_empty": _("The stock is empty."),
+    "cannot_pass": _("You cannot pass now."),
+    "not_in_hand": _("You do not hold that card."),
+    "game_over": _("This game is over."),
+}

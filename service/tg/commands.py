@@ -1,0 +1,286 @@
+"""Slash commands: open a table, play against bots, rules, stats, export, cancel, help,
+language. Each answers in the sender's language; a bad argument gets a short hint."""
+
+from __future__ import annotations
+
+import json
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
+from telegram.ext import ContextTypes
+
+from engine.errors import RulesError
+from engine.records import hand_record
+from engine.rules import ALIASES, PRESETS, make_rules
+from service import callbacks, lobby
+from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
+from service.outcome import Outcome
+from service.room import Room, RoomSettings
+from service.screens import rules_text
+from service.services import Services
+from service.tg.people import actor_of, display_name, is_admin
+
+
+async def reply(update: Update, text: str, **kwargs: object) -> None:
+    message = update.effective_message
+    if message is not None:
+        await message.reply_text(text, **kwargs)  # type: ignore[arg-type]
+
+
+def translator(svc: Services, update: Update) -> Translator:
+    user = update.effective_user
+    if user is None:
+        return Translator("en")
+    return Translator(svc.user_lang(user.id, user.language_code))
+
+
+def thread_of(update: Update) -> int | None:
+    message = update.effective_message
+    return message.message_thread_id if message and message.is_topic_message else None
+
+
+async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    """/burro and /newgame: open a lobby in a group; in a private chat, a game vs bots."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    tr = translator(svc, update)
+    if chat.type == "private":
+        await play_bots(update, context, svc)
+        return
+    preset = preset_argument(context.args)
+    if preset is None:
+        await reply(update, tr.gettext(_("Unknown game. Choose one of: {names}"),
+                                       names=", ".join(PRESETS)))
+        return
+    existing = svc.store.room_in_chat(chat.id, thread_of(update))
+    if existing is not None and existing.status in ("lobby", "playing"):
+        await reply(update, tr.gettext(_("A game is already open here. Finish it or /cancel it "
+                                         "first.")))
+        svc.store.update(existing.id, lambda r: resync(r), update.update_id)
+        return
+    actor = actor_of(svc, user)
+    room = lobby.create_room(chat.id, thread_of(update), actor, svc.now(),
+                             settings=RoomSettings(preset=preset))
+    svc.store.create(room, Outcome(changed=True, sync={"table"}), update.update_id)
+
+
+def resync(room: Room) -> Outcome:
+    """Post the table again (a fresh message at the bottom of the chat)."""
+    return Outcome(changed=True, sync={"table:new"})
+
+
+def preset_argument(args: list[str] | None) -> str | None:
+    if not args:
+        return "spanish"
+    name = args[0].lower()
+    return ALIASES.get(name, name) if ALIASES.get(name, name) in PRESETS else None
+
+
+async def play_bots(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    """/play in a private chat: a table for you and bots, set up with buttons."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    tr = translator(svc, update)
+    if chat.type != "private":
+        await reply(update, tr.gettext(_("Play against bots in a private chat with me; here, "
+                                         "use /burro to open a table.")))
+        return
+    preset = preset_argument(context.args)
+    if preset is None:
+        await reply(update, tr.gettext(_("Unknown game. Choose one of: {names}"),
+                                       names=", ".join(PRESETS)))
+        return
+    svc.store.remember_user(user.id, display_name(user), user.language_code or "", started=True)
+    existing = svc.store.room_in_chat(chat.id, None)
+    if existing is not None and existing.status in ("lobby", "playing"):
+        svc.store.update(existing.id, lambda r: resync(r), update.update_id)
+        return
+    actor = actor_of(svc, user)
+    settings = RoomSettings(preset=preset, turn_timeout=24 * 3600, reminder_after=24 * 3600)
+    room = lobby.create_room(chat.id, None, actor, svc.now(), private=True, settings=settings)
+    lobby.add_bot(room, actor)
+    svc.store.create(room, Outcome(changed=True, sync={"table"}), update.update_id)
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    """/start [payload]: the private chat opens; a deep link may carry `j<room>` (join)
+    or `g<room>` (show my hand)."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    tr = translator(svc, update)
+    if chat.type != "private":
+        await help_command(update, context, svc)
+        return
+    svc.store.remember_user(user.id, display_name(user), user.language_code or "", started=True)
+    payload = (context.args or [""])[0]
+    room_id = payload[1:]
+    if payload[:1] in ("j", "g") and svc.store.load(room_id) is not None:
+        actor = actor_of(svc, user)
+        if payload[0] == "j":
+            result = svc.store.update(room_id, lambda r: lobby.join(r, actor), update.update_id)
+        else:
+            result = svc.store.update(room_id, lambda r: show_hand(r, user.id), update.update_id)
+        if result is not None and result[1].popup is not None:
+            popup = result[1].popup
+            await reply(update, tr.gettext(popup.message, **dict(popup.values)))
+        return
+    await reply(update, tr.gettext(WELCOME))
+
+
+def show_hand(room: Room, user_id: int) -> Outcome:
+    if room.seat_of(user_id) is None or room.status != "playing":
+        return Outcome().say(_("You are not playing in this game."))
+    return Outcome(changed=True, sync={f"hand:{user_id}:new"})
+
+
+WELCOME = _(
+    "🫏 Hi! I run games of Burro, the donkey card game.\n"
+    "• In a group: add me and send /burro to open a table.\n"
+    "• Here: send /play to play against bots.\n"
+    "Your cards will appear here during group games. /help for more."
+)
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    tr = translator(svc, update)
+    await reply(update, tr.gettext(_(
+        "🫏 Burro commands\n"
+        "/burro [game] — open a table in a group (games: spanish, spanish48, brazilian, "
+        "portuguese, burro_em_pe, cangkul)\n"
+        "/play [game] — play against bots here in private\n"
+        "/rules [game] — the rules, short\n"
+        "/stats — games, wins and burros\n"
+        "/export [hand] — the record of a finished hand, as a file\n"
+        "/cancel — end the open game (its creator or an admin)\n"
+        "/language — choose your language"
+    )))
+
+
+async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    tr = translator(svc, update)
+    chat = update.effective_chat
+    room = svc.store.room_in_chat(chat.id, thread_of(update)) if chat else None
+    if context.args:
+        preset = preset_argument(context.args)
+        if preset is None:
+            await reply(update, tr.gettext(_("Unknown game. Choose one of: {names}"),
+                                           names=", ".join(PRESETS)))
+            return
+        game_rules = make_rules(preset)
+    elif room is not None and room.status in ("lobby", "playing"):
+        try:
+            game_rules = room.settings.rules()
+        except RulesError:
+            game_rules = make_rules(room.settings.preset)
+    else:
+        game_rules = make_rules()
+    await reply(update, rules_text(game_rules, tr))
+
+
+async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    tr = translator(svc, update)
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    mine = svc.store.stats(f"stats:user:{user.id}")
+    lines = [tr.gettext(_("📊 {name}: {games} games, {wins} won, {burro} times burro."),
+                        name=display_name(user), games=mine.get("games", 0),
+                        wins=mine.get("wins", 0), burro=mine.get("burro", 0))]
+    if chat.type != "private":
+        group = svc.store.stats(f"stats:chat:{chat.id}")
+        lines.append(tr.gettext(_("This group has finished {n} games."), n=group.get("games", 0)))
+        burros = sorted(((int(k[6:]), v) for k, v in group.items() if k.startswith("burro:")),
+                        key=lambda kv: -kv[1])[:5]
+        for user_id, count in burros:
+            name = svc.store.user(user_id).get("name", str(user_id))
+            lines.append(tr.gettext(_("  🫏 {name}: burro {n} times"), name=name, n=count))
+    await reply(update, "\n".join(lines))
+
+
+async def export(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    """/export [hand]: a finished hand's record (a running hand would show everyone's
+    cards, so only finished hands are exported)."""
+    tr = translator(svc, update)
+    chat = update.effective_chat
+    room = svc.store.room_in_chat(chat.id, thread_of(update)) if chat else None
+    if room is None or room.game is None or not room.game.past:
+        await reply(update, tr.gettext(_("No finished hand to export yet.")))
+        return
+    past = room.game.past
+    try:
+        number = int(context.args[0]) if context.args else len(past)
+    except ValueError:
+        number = -1
+    if not 1 <= number <= len(past):
+        await reply(update, tr.gettext(_("Choose a finished hand from 1 to {n}."), n=len(past)))
+        return
+    record = hand_record(room.game, number - 1)
+    data = json.dumps(record, indent=1).encode()
+    message = update.effective_message
+    if message is not None:
+        await message.reply_document(
+            InputFile(data, filename=f"burro-{room.id}-hand{number}.json"),
+            caption=tr.gettext(_("Hand {n}: replay it with `burro replay`."), n=number),
+        )
+
+
+async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    tr = translator(svc, update)
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    room = svc.store.room_in_chat(chat.id, thread_of(update))
+    if room is None or room.status not in ("lobby", "playing"):
+        await reply(update, tr.gettext(_("There is no open game here.")))
+        return
+    if not (user.id == room.creator or await is_admin(context, room, user.id)):
+        await reply(update, tr.gettext(_("Only the player who opened the table (or an admin) "
+                                         "can cancel.")))
+        return
+    markup = InlineKeyboardMarkup([[
+        InlineKeyboardButton(tr.gettext(_("Yes, cancel the game")),
+                             callback_data=callbacks.encode(room.id, room.version, "K")),
+        InlineKeyboardButton(tr.gettext(_("No, keep playing")),
+                             callback_data=callbacks.encode(room.id, room.version, "k")),
+    ]])
+    await reply(update, tr.gettext(_("Cancel this game for everyone?")), reply_markup=markup)
+
+
+async def language(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    tr = translator(svc, update)
+    user = update.effective_user
+    if user is None:
+        return
+    if context.args:
+        code = context.args[0].replace("-", "_")
+        match = next((lang for lang in LANGUAGES if lang.lower() == code.lower()), None)
+        if match is None:
+            await reply(update, tr.gettext(_("Unknown language. Choose one of: {names}"),
+                                           names=", ".join(LANGUAGES)))
+            return
+        svc.store.set_user_language(user.id, match)
+        await reply(update, Translator(match).gettext(_("I will speak {language} with you."),
+                                                      language=LANGUAGE_NAMES[match]))
+        return
+    rows = [[InlineKeyboardButton(LANGUAGE_NAMES[lang], callback_data=f"lang:{lang}")]
+            for lang in LANGUAGES]
+    await reply(update, tr.gettext(_("Choose your language:")),
+                reply_markup=InlineKeyboardMarkup(rows))
+
+
+async def set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    """A press on a /language button (`lang:<code>`)."""
+    query = update.callback_query
+    if query is None or query.from_user is None:
+        return
+    code = (query.data or "")[5:]
+    if code not in LANGUAGES:
+        await query.answer()
+        return
+    svc.store.set_user_language(query.from_user.id, code)
+    text = Translator(code).gettext(_("I will speak {language} with you."),
+                                    language=LANGUAGE_NAMES[code])
+    await query.answer(text)
+

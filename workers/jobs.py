@@ -1,0 +1,99 @@
+"""The jobs: module-level functions with primitive arguments, each idempotent.
+
+Every job re-reads the room and does nothing when the room's version moved on (a move
+came first) or its deadline is not reached yet (a scheduled job may fire early).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from engine.game import to_move
+from service import moves
+from service.outcome import Outcome
+from service.room import LogLine, Room
+from workers import outbox
+from workers.runtime import runtime
+
+log = logging.getLogger("burro.worker")
+
+
+def sync(room_id: str, target: str) -> None:
+    """Bring one chat's message for a room up to the room's current state."""
+    outbox.sync(runtime(), room_id, target)
+
+
+def bot_move(room_id: str, version: str) -> None:
+    """A bot's turn: choose from the bot's own view, then commit if nothing moved on."""
+    rt = runtime()
+    room = rt.svc.store.load(room_id)
+    seat = current_seat(room, version)
+    if room is None or seat is None or not room.is_bot_seat(seat):
+        return
+    level = room.seats[seat].bot or "heuristic"  # a removed human's seat plays heuristic
+    action = moves.bot_action(room, seat, level)  # outside the transaction: search is slow
+    delay, now = rt.svc.settings.bot_delay, rt.svc.now()
+
+    def change(fresh: Room) -> Outcome:
+        if fresh.version != int(version):
+            return Outcome()
+        return moves.play(fresh, seat, action, now, delay)
+
+    rt.svc.store.update(room_id, change)
+
+
+def turn_timeout(room_id: str, version: str) -> None:
+    """A human's turn ran out: a bot plays it for them; with the `remove` setting, after
+    `max_timeouts` the seat goes to a bot for good. Announced in the group's log."""
+    rt = runtime()
+    room = rt.svc.store.load(room_id)
+    seat = current_seat(room, version)
+    if room is None or seat is None or room.is_bot_seat(seat):
+        return
+    now = rt.svc.now()
+    if room.deadline is None or now < room.deadline:
+        outbox.later(rt, "turn_timeout", room_id, version, room.deadline)
+        return
+    action = moves.bot_action(room, seat, "heuristic")
+    delay = rt.svc.settings.bot_delay
+
+    def change(fresh: Room) -> Outcome:
+        if fresh.version != int(version):
+            return Outcome()
+        player = fresh.seats[seat]
+        player.timeouts += 1
+        gone = fresh.settings.timeout_action == "remove" and player.timeouts >= fresh.settings.max_timeouts
+        player.removed = player.removed or gone
+        fresh.add_log(LogLine(kind="removed" if gone else "timeout", seat=seat))
+        return moves.play(fresh, seat, action, now, delay)
+
+    rt.svc.store.update(room_id, change)
+
+
+def remind(room_id: str, version: str) -> None:
+    """Nudge the player to move: their hand again in private, and (once per turn) a
+    gentle mention in the group."""
+    rt = runtime()
+    room = rt.svc.store.load(room_id)
+    seat = current_seat(room, version)
+    if room is None or seat is None or room.is_bot_seat(seat) or room.reminded:
+        return
+
+    def change(fresh: Room) -> Outcome:
+        if fresh.version != int(version) or fresh.reminded:
+            return Outcome()
+        fresh.reminded = True
+        user = fresh.seats[seat].user_id
+        targets = {"table"} if fresh.private else {f"hand:{user}:new", "nudge"}
+        return Outcome(changed=True, sync=targets)
+
+    rt.svc.store.update(room_id, change)
+
+
+def current_seat(room: Room | None, version: str) -> int | None:
+    """The seat to move if the room is still at `version` and playing, else None."""
+    if room is None or room.status != "playing" or room.game is None:
+        return None
+    if str(room.version) != version:
+        return None
+    return to_move(room.game)

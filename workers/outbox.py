@@ -1,0 +1,174 @@
+"""The outbox: renders a room's chat messages at send time and sends or edits them.
+
+A target is `table` (the group's table, or the private game's one message), `hand:<user>`
+(a player's hand in their private chat) or `nudge` (a turn reminder in the group); a
+`:new` suffix posts a fresh message instead of editing. What was last sent is kept per
+target (its digest), so a repeated job sends nothing. Telegram's limits are held in
+Redis for all processes together (`workers.limits`); a 429 or a spent budget
+reschedules the job instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from rq import Queue
+
+from engine.game import to_move
+from service.i18n import Translator, _
+from service.outcome import Job, Outcome
+from service.room import Room
+from service.screens import Painter, Screen
+from service.tg.botapi import ApiError
+from service.tg.render import message_params
+from workers import limits
+from workers.queue import QUEUE, RETRY, job_id
+
+if TYPE_CHECKING:
+    from workers.runtime import Runtime
+
+log = logging.getLogger("burro.outbox")
+LOCK_MS = 30_000
+
+
+def sync(rt: Runtime, room_id: str, target: str) -> None:
+    room = rt.svc.store.load(room_id)
+    if room is None:
+        return
+    fresh = target.endswith(":new")
+    base = target.removesuffix(":new")
+    plan = plan_message(rt, room, base)
+    if plan is None:
+        return
+    chat_id, lang_screen = plan
+    params = message_params(lang_screen)
+    digest = hashlib.sha1(json.dumps(params, sort_keys=True).encode()).hexdigest()
+    keys = f"game:{{{room_id}}}:msgs", f"game:{{{room_id}}}:sent"
+    lock = f"game:{{{room_id}}}:lock:{base}"
+    if not rt.redis.set(lock, 1, nx=True, px=LOCK_MS):
+        later(rt, "sync", room_id, target, time.time() + 1)  # another worker is on it
+        return
+    try:
+        send(rt, room, base, chat_id, params, digest, keys, fresh)
+    finally:
+        rt.redis.delete(lock)
+
+
+def plan_message(rt: Runtime, room: Room, target: str) -> tuple[int, Screen] | None:
+    """(chat id, screen) for a target, or None when there is nothing to show."""
+    name = rt.svc.bot_username
+    if target in ("table", "nudge"):
+        painter = Painter(room, rt.svc.room_lang(room), name)
+        if target == "nudge":
+            return room.chat_id, nudge_screen(room, painter)
+        return room.chat_id, table_screen(room, painter)
+    user_id = int(target.split(":")[1])
+    seat = room.seat_of(user_id)
+    if seat is None or room.game is None or room.private:
+        return None
+    return user_id, Painter(room, room.seats[seat].lang, name).hand(seat)
+
+
+def table_screen(room: Room, painter: Painter) -> Screen:
+    if room.status == "cancelled":
+        return Screen(painter.tr.gettext(_("🫏 This game of Burro was cancelled.")))
+    if room.status == "lobby":
+        return painter.settings() if room.settings_open else painter.lobby()
+    if room.private:
+        human = next(i for i, s in enumerate(room.seats) if s.user_id is not None)
+        return painter.hand(human)
+    return painter.table()
+
+
+def nudge_screen(room: Room, painter: Painter) -> Screen:
+    assert room.game is not None
+    seat = to_move(room.game)
+    name = room.seats[seat].name if seat is not None else ""
+    return Screen(painter.tr.gettext(_("⏰ {name}, it is your turn in Burro!"), name=name))
+
+
+def send(rt: Runtime, room: Room, target: str, chat_id: int, params: dict[str, Any],
+         digest: str, keys: tuple[str, str], fresh: bool) -> None:
+    msgs, sent = keys
+    old = rt.redis.hget(msgs, target)
+    if not fresh and old is not None and rt.redis.hget(sent, target) == digest.encode():
+        return  # this very screen is already showing
+    wait = limits.reserve(rt.redis, chat_id, group=chat_id < 0)
+    if wait > 0:
+        later(rt, "sync", room.id, target + (":new" if fresh else ""), time.time() + wait)
+        return
+    try:
+        message_id = deliver(rt, room, chat_id, params, None if fresh or target == "nudge" else old)
+    except ApiError as error:
+        handle_error(rt, room, target, fresh, error)
+        return
+    rt.redis.hset(msgs, target, message_id)
+    rt.redis.hset(sent, target, digest)
+    retention = rt.svc.settings.retention
+    rt.redis.expire(msgs, retention)
+    rt.redis.expire(sent, retention)
+
+
+def deliver(rt: Runtime, room: Room, chat_id: int, params: dict[str, Any],
+            old: bytes | None) -> int:
+    """Edit the old message if there is one, else send a new one; its message id."""
+    if old is not None:
+        try:
+            rt.api.call("editMessageText", chat_id=chat_id, message_id=int(old), **params)
+            return int(old)
+        except ApiError as error:
+            if error.not_modified:
+                return int(old)
+            if not error.message_gone:
+                raise
+    extra = {"message_thread_id": room.thread_id} if room.thread_id and chat_id < 0 else {}
+    result = rt.api.call("sendMessage", chat_id=chat_id, **extra, **params)
+    return int(result["message_id"])
+
+
+def handle_error(rt: Runtime, room: Room, target: str, fresh: bool, error: ApiError) -> None:
+    if error.retry_after:
+        later(rt, "sync", room.id, target + (":new" if fresh else ""),
+              time.time() + error.retry_after)
+        return
+    if error.blocked and target.startswith("hand:"):
+        record_blocked(rt, room, int(target.split(":")[1]))
+        return
+    log.warning("room %s target %s: %s", room.id, target, error)
+
+
+def record_blocked(rt: Runtime, room: Room, user_id: int) -> None:
+    """The player's private chat refused us: remember it and tell the group how to fix it."""
+
+    def change(fresh: Room) -> Outcome:
+        if user_id in fresh.blocked:
+            return Outcome()
+        fresh.blocked = [*fresh.blocked, user_id]
+        return Outcome(changed=True)
+
+    result = rt.svc.store.update(room.id, change)
+    if result is None or not result[1].changed or room.private:
+        return
+    seat = room.seat_of(user_id)
+    name = room.seats[seat].name if seat is not None else str(user_id)
+    tr = Translator(rt.svc.room_lang(room))
+    text = tr.gettext(
+        _("{name}, I cannot send you your cards: open a private chat with @{bot} and press "
+          "Start, then tap “🃏 My cards” here."), name=name, bot=rt.svc.bot_username)
+    try:
+        rt.api.call("sendMessage", chat_id=room.chat_id, text=text)
+    except ApiError as error:
+        log.warning("room %s: could not tell the group about %s: %s", room.id, user_id, error)
+
+
+def later(rt: Runtime, kind: str, room_id: str, arg: str, at: float | None) -> None:
+    """Run a job again at `at` (ids get a `-later` suffix: the running job keeps its own)."""
+    when = datetime.fromtimestamp(at or time.time() + 1, UTC)
+    queue = Queue(QUEUE, connection=rt.redis)
+    queue.enqueue_at(when, f"workers.jobs.{kind}", room_id, arg,
+                     job_id=job_id(Job(kind, room_id, arg, 0)) + "-later", retry=RETRY)

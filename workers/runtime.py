@@ -1,0 +1,38 @@
+"""What a worker process's jobs share: settings, Redis, the store and a Bot API client,
+made once per process from the environment (jobs get only primitive arguments)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import redis
+
+from service.redis_server import connect
+from service.services import Services
+from service.settings import Settings
+from service.store import Store
+from service.tg.botapi import BotApi
+from workers import limits
+
+
+@dataclass
+class Runtime:
+    svc: Services
+    redis: redis.Redis
+    api: BotApi
+
+
+@lru_cache(maxsize=1)
+def runtime() -> Runtime:
+    settings = Settings()
+    assert settings.redis_url, "the worker needs BURRO_REDIS_URL"
+    assert settings.telegram_token, "the worker needs BURRO_TELEGRAM_TOKEN"
+    client = connect(settings.redis_url)
+    limits.ENABLED = settings.rate_limits
+    svc = Services(settings, Store(client, settings.retention, settings.dedupe_ttl))
+    name = client.get("bot:username")
+    if name:
+        svc.bot_username = name.decode()
+    api = BotApi(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
+    return Runtime(svc, client, api)
