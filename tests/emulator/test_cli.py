@@ -28,9 +28,10 @@ def process() -> Iterator[tuple[subprocess.Popen[str], str]]:
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
-    assert proc.stdout is not None
+    assert proc.stdout is not None and proc.stderr is not None
     first = proc.stdout.readline()  # blocks until the server is up (or the process died)
-    assert first.startswith("Burro local Telegram: http://127.0.0.1:"), first + proc.stderr.read()
+    if not first.startswith("Burro local Telegram: http://127.0.0.1:"):
+        raise AssertionError(first + proc.stderr.read())
     url = first.split(": ", 1)[1].strip().rstrip("/")
     yield proc, url
     if proc.poll() is None:
@@ -51,7 +52,7 @@ def test_starts_prints_its_url_and_serves_both_sides(
         assert emu.state()["flood_limits"] is False
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=10) in (0, 130)
-    assert "Traceback" not in proc.stderr.read()
+    assert proc.stderr is not None and "Traceback" not in proc.stderr.read()
 
 
 def test_a_busy_port_is_a_clear_error(process: tuple[subprocess.Popen[str], str]) -> None:

@@ -79,7 +79,9 @@ def test_tap_a_button_and_see_the_edited_message(
 
     hello.get_by_role("button", name="Play 1").click()
     expect(page.locator("#toast")).to_have_text("Played 1")
-    edited = page.locator(f'[data-message-id="{emu.last_message("Ana").message_id}"]')
+    last = emu.last_message("Ana")
+    assert last is not None
+    edited = page.locator(f'[data-message-id="{last.message_id}"]')
     expect(edited.locator(".text")).to_have_text("Played 1")
     expect(edited.locator(".info")).to_contain_text("edited")
     expect(page.locator(".msg")).to_have_count(2)  # replaced in place, not appended
