@@ -334,7 +334,7 @@ def trim(text: str, entities: list[Entity]) -> tuple[str, list[Entity]]:
 
 # Entities found in what a user types.
 _AUTO_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("bot_command", re.compile(r"(?<![\w/])/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{3,32})?")),
+    ("bot_command", re.compile(r"(?<![\w/<>])/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{3,32})?")),
     ("url", re.compile(r"(?<![\w@])(?:https?://|t\.me/)[^\s<>\"]+")),
     ("mention", re.compile(r"(?<![\w@])@[A-Za-z][A-Za-z0-9_]{3,31}")),
     ("hashtag", re.compile(r"(?<![\w#])#[^\W\d_][\w]*")),

@@ -161,7 +161,7 @@ def test_markdown_v2_refusals(source: str, error: str) -> None:
 
 
 def test_commands_mentions_and_links_in_user_text() -> None:
-    text = "/start@burro_bot join-1 hi @ana_garcia see t.me/burro_bot?start=x"
+    text = "/start@burro_bot join-1 hi @ana_garcia <b>no</b> see t.me/burro_bot?start=x"
     found = {
         (e["type"], text[e["offset"] : e["offset"] + e["length"]]) for e in detect_entities(text)
     }
