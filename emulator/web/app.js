@@ -435,8 +435,10 @@ async function followLink(url) {
 function followOpened(opened, url) {
   if (opened && opened.kind === "start") {
     loadState().then(() => openChat(opened.chat_id, opened.scope));
-  } else {
+  } else if (/^https?:\/\//i.test(url)) {
     window.open(url, "_blank", "noopener");
+  } else {
+    toast(`Not opened: ${url}`);
   }
 }
 
