@@ -83,6 +83,17 @@ def add_bot(room: Room, actor: Actor) -> Outcome:
     return changed(room).say(_("{name} the bot sits down."), name=name)
 
 
+def remove_bot(room: Room, actor: Actor) -> Outcome:
+    if room.status != "lobby":
+        return Outcome().say(_("The game has already started."))
+    bots = [i for i, seat in enumerate(room.seats) if seat.bot is not None]
+    if not bots:
+        return Outcome().say(_("There is no bot at the table."))
+    name = room.seats[bots[-1]].name
+    del room.seats[bots[-1]]
+    return changed(room).say(_("{name} the bot leaves the table."), name=name)
+
+
 def seat_limit(room: Room) -> int:
     return min(MAX_SEATS, PRESETS[room.settings.preset].players[1])
 

@@ -48,8 +48,11 @@ def play_forced(room: Room, outcome: Outcome, touched: set[int]) -> None:
 def record(room: Room, events: list[ev.Event], outcome: Outcome, touched: set[int]) -> None:
     """Keep the public events in the room's log; note the seats whose hand changed."""
     assert room.game is not None
-    hand_no = room.game.hand_no
+    started = any(isinstance(e, ev.HandStarted) for e in events)
+    hand_no = room.game.hand_no - (1 if started else 0)  # the hand these events began in
     for event in events:
+        if isinstance(event, ev.HandStarted):
+            hand_no = event.hand_no
         line = log_line(event, hand_no)
         if line is not None:
             room.add_log(line)
@@ -63,6 +66,11 @@ def record(room: Room, events: list[ev.Event], outcome: Outcome, touched: set[in
 
 def log_line(event: ev.Event, hand_no: int) -> LogLine | None:
     """The public log line of an event (never a hidden card)."""
+    line = _log_line(event, hand_no)
+    return line.model_copy(update={"hand_no": hand_no}) if line else None
+
+
+def _log_line(event: ev.Event, hand_no: int) -> LogLine | None:
     match event:
         case ev.CardPlayed(seat=seat, card=card):
             return LogLine(kind="play", seat=seat, card=card)

@@ -97,13 +97,21 @@ class Painter:
             _("Players ({n}):", n=len(room.seats)),
             *(f"  {i + 1}. {self.name(i)}" for i in range(len(room.seats))),
         ]
-        if len(room.seats) < 2:
+        if room.private:
+            lines += ["", _("Add bots (up to 7), choose the game in Settings, then Start.")]
+        elif len(room.seats) < 2:
             lines += ["", _("Tap Join to sit down. The game starts with 2 or more players.")]
-        rows: list[tuple[Button, ...]] = [
-            (self.button(_("✋ Join"), "J"), self.button(_("🚪 Leave"), "L")),
-            (self.button(_("🤖 Add bot"), "B"), self.button(_("📖 Rules"), "R")),
-            (self.button(_("⚙️ Settings"), "C"), self.button(_("▶️ Start"), "S")),
-        ]
+        if room.private:
+            rows = [
+                (self.button(_("🤖 Add bot"), "B"), self.button(_("➖ Remove bot"), "X")),
+                (self.button(_("⚙️ Settings"), "C"), self.button(_("▶️ Start"), "S")),
+            ]
+        else:
+            rows = [
+                (self.button(_("✋ Join"), "J"), self.button(_("🚪 Leave"), "L")),
+                (self.button(_("🤖 Add bot"), "B"), self.button(_("📖 Rules"), "R")),
+                (self.button(_("⚙️ Settings"), "C"), self.button(_("▶️ Start"), "S")),
+            ]
         return Screen("\n".join(lines), tuple(rows))
 
     def rules_line(self) -> str:
@@ -198,7 +206,10 @@ class Painter:
         """The log in words, a turn's draws and play told as one line."""
         lines: list[str] = []
         pending_draws: dict[int, int] = {}
+        hand_no = self.room.game.hand_no if self.room.game else 0
         for line in self.room.log:
+            if line.hand_no != hand_no and not (line.hand_no == hand_no - 1 and line.kind in RESULTS):
+                continue  # cards of an earlier hand may be in hands again: show only results
             if line.kind == "draw":
                 pending_draws[line.seat] = pending_draws.get(line.seat, 0) + line.count
                 continue
@@ -326,6 +337,7 @@ class Painter:
         return Screen(text, tuple(rows))
 
 
+RESULTS = ("burro", "winner", "no_burro", "trick_cap")
 EMPTY_STOCK = {
     "pass": _("pass"),
     "pickup_after_trick": _("pick up the trick"),

@@ -62,9 +62,12 @@ def turn_timeout(room_id: str, version: str) -> None:
             return Outcome()
         player = fresh.seats[seat]
         player.timeouts += 1
-        gone = fresh.settings.timeout_action == "remove" and player.timeouts >= fresh.settings.max_timeouts
+        limit = fresh.settings.max_timeouts
+        gone = fresh.settings.timeout_action == "remove" and player.timeouts >= limit
         player.removed = player.removed or gone
-        fresh.add_log(LogLine(kind="removed" if gone else "timeout", seat=seat))
+        assert fresh.game is not None
+        kind = "removed" if gone else "timeout"
+        fresh.add_log(LogLine(kind=kind, seat=seat, hand_no=fresh.game.hand_no))
         return moves.play(fresh, seat, action, now, delay)
 
     rt.svc.store.update(room_id, change)

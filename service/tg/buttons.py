@@ -37,6 +37,11 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     if press.action in ("C", "o:done") or press.action.startswith("o:") or press.action == "S":
         actor = Actor(actor.user_id, actor.name, actor.lang,
                       await is_admin(context, room, actor.user_id))
+    if press.action == "J" and not room.private and not svc.store.user(actor.user_id).get("started"):
+        # The bot cannot write to someone who never opened its private chat: send them
+        # there first; their /start j<room> seats them (see commands.start).
+        await query.answer(url=f"https://t.me/{svc.bot_username}?start=j{room.id}")
+        return
     change = choose_change(svc, room, press, actor)
     if isinstance(change, Outcome):  # refused before touching the room
         await answer(query, tr, change)
@@ -64,6 +69,7 @@ def choose_change(svc: Services, room: Room, press: callbacks.Press, actor: Acto
         "J": lambda r: lobby.join(r, actor),
         "L": lambda r: lobby.leave(r, actor),
         "B": lambda r: lobby.add_bot(r, actor),
+        "X": lambda r: lobby.remove_bot(r, actor),
         "S": lambda r: lobby.start(r, actor, now, delay),
         "C": lambda r: open_settings(r, actor, True),
         "o:done": lambda r: open_settings(r, actor, False),

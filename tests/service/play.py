@@ -1,0 +1,71 @@
+"""Playing whole games through the emulator as the family, and checking secrecy."""
+
+from __future__ import annotations
+
+import re
+
+from cli.stack import TOKEN, Stack
+from emulator.driver import Button, ChatMessage
+from emulator.server import RunningEmulator
+from engine.cards import SUIT_SYMBOLS
+from engine.game import GameState
+from service.redis_server import connect
+from service.room import Room
+from service.store import Store
+
+GAME_BUTTON = re.compile(r"^[a-z0-9]{8}\.\d+\.(p[0-9AJQK]{1,2}[SHDC]|pJK|d|dl|dr|x)$")
+FAMILY = ("Ana", "Ben", "Carla", "Dan")
+BOT_ID = int(TOKEN.split(":")[0])
+GROUP = "Family"
+
+
+def game_buttons(message: ChatMessage | None) -> list[Button]:
+    if message is None:
+        return []
+    return [b for row in message.buttons for b in row
+            if b.kind == "callback_data" and GAME_BUTTON.match(str(b.value))]
+
+
+def store_of(stack: Stack) -> Store:
+    return Store(connect(stack.redis.url), 3600, 3600)
+
+
+def room_in(stack: Stack, chat_id: int) -> Room:
+    room = store_of(stack).room_in_chat(chat_id, None)
+    assert room is not None
+    return room
+
+
+def shown_cards(game: GameState, mask: int) -> set[str]:
+    """How the table shows the cards of a bit set (French suits, as the default style)."""
+    codes = game.table.codec.codes(mask)
+    return {code[:-1] + SUIT_SYMBOLS[code[-1]] for code in codes if code != "JK"}
+
+
+def assert_no_hand_leaks(emu: RunningEmulator, stack: Stack, room: Room, group: int) -> None:
+    """No message of this room now shown in the group or in a player's private chat shows
+    a card that is still hidden in another player's hand."""
+    game = room.game
+    assert game is not None
+    shown = room_messages(stack, room)
+    for seat, info in enumerate(room.seats):
+        hidden = shown_cards(game, game.hand.hands[seat] & ~game.hand.known[seat])
+        for (chat, message_id), target in shown.items():
+            if not hidden or target == f"hand:{info.user_id}":
+                continue
+            message = emu.message(chat, message_id)
+            words = set(re.findall(r"[0-9AJQK]{1,2}[♠♥♦♣]", message.text))
+            words |= {b.text for row in message.buttons for b in row}
+            leaked = words & hidden
+            assert not leaked, f"{info.name}'s {leaked} shown to {target}: {message.text!r}"
+
+
+def room_messages(stack: Stack, room: Room) -> dict[tuple[int, int], str]:
+    """(chat, message id) -> target of every message the outbox keeps for the room."""
+    raw = connect(stack.redis.url).hgetall(f"game:{{{room.id}}}:msgs")
+    found = {}
+    for target, message_id in raw.items():
+        name = target.decode()
+        chat = int(name.split(":")[1]) if name.startswith("hand:") else room.chat_id
+        found[(chat, int(message_id))] = name
+    return found

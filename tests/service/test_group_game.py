@@ -1,0 +1,88 @@
+"""A four-player group game across the family, played to the end through the emulator:
+lobby, joining through the deep link, hands in private and through the inline query."""
+
+from __future__ import annotations
+
+import pytest
+
+import re
+
+from cli.stack import Stack
+from engine.game import to_move
+from emulator.driver import ChatMessage
+from emulator.server import RunningEmulator
+from tests.service.play import (
+    BOT_ID,
+    FAMILY,
+    GROUP,
+    assert_no_hand_leaks,
+    game_buttons,
+    room_in,
+)
+
+
+GAME_RESULT = re.compile(r"^[a-z0-9]{8}\.\d+\.(p.+|d|dl|dr|x)$")
+
+
+def open_lobby(emu: RunningEmulator, stack: Stack, preset: str) -> int:
+    emu.send_message("Ana", GROUP, f"/burro {preset}")
+    lobby = emu.wait_for_message(GROUP, lambda m: "✋" in " ".join(m.button_texts))
+    for user in FAMILY[1:]:
+        tap = emu.tap(user, lobby, lobby.buttons[0][0].text)  # Join
+        if tap.answer is not None and tap.answer.url:
+            emu.open_link(user, tap.answer.url)  # never started the bot: deep link
+    emu.wait_for(lambda: len(room_in(stack, lobby.chat_id).seats) == 4 or None,
+                 what="four players seated")
+    return lobby.chat_id
+
+
+def bot_messages(emu: RunningEmulator) -> list[ChatMessage]:
+    return [m for m in emu.messages_in(GROUP) if m.sender_id == BOT_ID]
+
+
+@pytest.mark.parametrize("preset", ["spanish", "cangkul"])
+def test_four_player_group_game(emu: RunningEmulator, stack: Stack, preset: str) -> None:
+    group = open_lobby(emu, stack, preset)
+    lobby = next(m for m in reversed(bot_messages(emu)) if m.buttons)
+    emu.tap("Ana", lobby, lobby.buttons[2][1].text)  # Start
+    moves = inline_moves = 0
+    for _ in range(3000):
+        room = room_in(stack, group)
+        if room.status == "over":
+            break
+        assert room.game is not None
+        seat = to_move(room.game)
+        assert seat is not None
+        mover = room.seats[seat].name
+        if moves % 25 == 0:
+            assert_no_hand_leaks(emu, stack, room, group)
+        if mover == "Ana":  # she never opened a private chat: she plays inline
+            inline_moves += play_inline(emu, mover, room.id, room.version)
+        else:
+            mark = f".{room.version}."
+
+            def keyboard(user: str = mover, mark: str = mark) -> tuple[object, str] | None:
+                message = emu.last_message(user)
+                current = [b for b in game_buttons(message) if mark in str(b.value)]
+                return (message, current[0].value) if current else None
+
+            message, data = emu.wait_for(keyboard, what=f"{mover}'s keyboard")
+            emu.tap(mover, message, data)  # type: ignore[arg-type]
+        moves += 1
+        emu.wait_for(lambda v=room.version: room_in(stack, group).version > v or None,
+                     what="the move to be applied")
+    room = room_in(stack, group)
+    assert room.status == "over", "the game did not end"
+    emu.wait_for(lambda: any("🔁" in " ".join(m.button_texts) for m in bot_messages(emu)) or None,
+                 what="the final table with its rematch button")
+    assert moves > 10
+
+
+def play_inline(emu: RunningEmulator, user: str, room_id: str, version: int) -> int:
+    """Play through the group's inline query instead of the private keyboard."""
+    answer = emu.inline_query(user, GROUP, f"g{room_id}")
+    playable = [r for r in answer.results if GAME_RESULT.match(r.id)]
+    assert answer.is_personal and playable
+    assert all(r.id.split(".")[1] == str(version) for r in answer.results)
+    emu.choose_inline_result(user, answer, playable[0].id)
+    return 1
