@@ -122,6 +122,25 @@ def start(room: Room, actor: Actor, now: float, bot_delay: float = 0.0) -> Outco
     return outcome
 
 
+def rematch(room: Room, actor: Actor, now: float,
+            bot_delay: float = 0.0) -> tuple[Room, Outcome] | Outcome:
+    """A new room for the same table: same seats and settings; a one-to-one game starts
+    at once, a group gets a lobby (players may leave or join before Start)."""
+    if room.status != "over":
+        return Outcome().say(_("The game is not over yet."))
+    if room.seat_of(actor.user_id) is None and not actor.admin:
+        return Outcome().say(_("You are not playing in this game."))
+    fresh = create_room(room.chat_id, room.thread_id, actor, now, room.private,
+                        room.settings.model_copy(deep=True))
+    fresh.creator = room.creator
+    fresh.seats = [seat.model_copy(update={"timeouts": 0, "removed": False}) for seat in room.seats]
+    outcome = Outcome(changed=True)
+    if room.private:
+        outcome = start(fresh, Actor(room.creator, actor.name, actor.lang), now, bot_delay)
+    outcome.sync = {"table:new"}
+    return fresh, outcome
+
+
 def changed(room: Room) -> Outcome:
     room.version += 1
     return Outcome(changed=True, sync={"table"})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 from telegram.ext import ContextTypes
 
 from engine.errors import IllegalAction
@@ -42,6 +42,9 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
         # there first; their /start j<room> seats them (see commands.start).
         await query.answer(url=f"https://t.me/{svc.bot_username}?start=j{room.id}")
         return
+    if press.action == "N":
+        await rematch(svc, query, tr, room, actor, update.update_id)
+        return
     change = choose_change(svc, room, press, actor)
     if isinstance(change, Outcome):  # refused before touching the room
         await answer(query, tr, change)
@@ -74,7 +77,6 @@ def choose_change(svc: Services, room: Room, press: callbacks.Press, actor: Acto
         "C": lambda r: open_settings(r, actor, True),
         "o:done": lambda r: open_settings(r, actor, False),
         "R": lambda r: Outcome(),
-        "N": lambda r: Outcome().say(_("Send /burro to start a new game.")),
         "K": lambda r: cancel(r, actor, now),
         "k": lambda r: Outcome().say(_("The game goes on.")),
     }
@@ -107,6 +109,19 @@ def game_change(room: Room, press: callbacks.Press, actor: Actor, action: str, n
             return Outcome().say(REFUSALS.get(exc.code, _("That move is not allowed now.")))
 
     return change
+
+
+async def rematch(svc: Services, query: CallbackQuery, tr: Translator, room: Room, actor: Actor,
+                  update_id: int) -> None:
+    made = lobby.rematch(room, actor, svc.now(), svc.settings.bot_delay)
+    if isinstance(made, Outcome):
+        await answer(query, tr, made)
+        return
+    fresh, outcome = made
+    if svc.store.create(fresh, outcome, update_id):
+        await answer(query, tr, Outcome().say(_("A new game!")))
+    else:
+        await answer(query, tr, Outcome().say(_("A game is already open here.")))
 
 
 def open_settings(room: Room, actor: Actor, show: bool) -> Outcome:

@@ -39,3 +39,15 @@ def test_play_against_bots_to_the_end(emu: RunningEmulator, stack: Stack, preset
     final = emu.wait_for_message("Carla", lambda m: "🔁 Play again" in m.button_texts)
     assert "🏁" in final.text or "🏆" in final.text
     assert room.seats[0].name == "Carla" and all(s.bot for s in room.seats[1:])
+
+
+def test_play_again_starts_a_new_game_at_once(emu: RunningEmulator, stack: Stack) -> None:
+    final = emu.wait_for_message("Carla", lambda m: "🔁 Play again" in m.button_texts)
+    chat = final.chat_id
+    old = room_in(stack, chat)
+    emu.tap("Carla", final, "🔁 Play again")
+    emu.wait_for(lambda: room_in(stack, chat).id != old.id or None, what="a new room")
+    fresh = room_in(stack, chat)
+    assert fresh.status == "playing" and [s.name for s in fresh.seats] == [s.name for s in old.seats]
+    emu.wait_for(lambda: f".{room_in(stack, chat).version}." in str(
+        [b.value for b in game_buttons(emu.last_message("Carla"))]) or None, what="a new keyboard")
