@@ -23,10 +23,12 @@ that are not English (the Spanish card names): an empty `en` entry is not missin
 from __future__ import annotations
 
 import argparse
+import ast
 import io
 import string
 import sys
-from collections.abc import Iterator
+import tokenize
+from collections.abc import Collection, Iterator, Mapping
 from datetime import datetime
 from pathlib import Path
 
@@ -76,6 +78,74 @@ def catalog_path(lang: str) -> Path:
 
 # ----- extraction ----------------------------------------------------------------------
 
+Extracted = tuple[int, str, "str | tuple[str | None, ...] | None", list[str]]
+
+
+def extract(
+    fileobj: io.BufferedIOBase | io.BytesIO,
+    keywords: Mapping[str, object],
+    comment_tags: Collection[str],
+    options: Mapping[str, object],
+) -> Iterator[Extracted]:
+    """A Babel extraction method (`tools.i18n.extract` in babel.cfg) for Python source.
+
+    Babel's own `python` method reads tokens and loses a marked string nested in an
+    unmarked call inside a marked one, as in `_("Language: {v}", v=names.get(k, _("auto")))`.
+    This one walks the syntax tree, so it finds every call of a keyword (`_(...)`,
+    `tr.ngettext(...)`, `self._(...)`) at any depth. It yields what Babel's methods
+    yield: line, keyword, the positional arguments (None where one is not a string
+    literal) and the translator comments (`# TRANSLATORS: ...`) on the lines just
+    above the call or on its line.
+    """
+    source = fileobj.read()
+    # A file that does not parse stops the extraction (Babel's reader fails on it too).
+    tree = ast.parse(source, filename=str(getattr(fileobj, "name", "<source>")))
+    comments = _comments(source)
+    calls = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else (
+            func.attr if isinstance(func, ast.Attribute) else None)
+        if name is None or name not in keywords:
+            continue
+        args: list[str | None] = [
+            arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
+            for arg in node.args
+        ]
+        calls.append((node.lineno, node.col_offset, name, args))
+    for lineno, _col, name, args in sorted(calls, key=lambda call: (call[0], call[1])):
+        messages: str | tuple[str | None, ...] | None = args[0] if len(args) == 1 else tuple(args)
+        yield lineno, name, messages, _comments_for(comments, lineno, comment_tags)
+
+
+def _comments(source: bytes) -> dict[int, str]:
+    """Line number → the text of the comment on it."""
+    found = {}
+    try:
+        for token in tokenize.tokenize(io.BytesIO(source).readline):
+            if token.type == tokenize.COMMENT:
+                found[token.start[0]] = token.string.lstrip("#").strip()
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return found
+
+
+def _comments_for(comments: dict[int, str], lineno: int, tags: Collection[str]) -> list[str]:
+    """The tagged comment block ending on `lineno` or just above it."""
+    if lineno in comments and comments[lineno].startswith(tuple(tags)):
+        return [comments[lineno]]
+    block: list[str] = []
+    line = lineno - 1
+    while line in comments:
+        block.insert(0, comments[line])
+        if comments[line].startswith(tuple(tags)):
+            return block
+        line -= 1
+    return []
+
+
 
 def _in_sources(dirpath: str) -> bool:
     relative = Path(dirpath).resolve().relative_to(ROOT).parts
@@ -119,6 +189,10 @@ def extract_template() -> Catalog:
             auto_comments=comments,
             context=context,
         )
+    if not len(template):
+        # A mapping that matches no file, or a method Babel cannot load, extracts nothing
+        # without a word; merging that would throw every translation away.
+        raise RuntimeError(f"no messages extracted with {MAPPING.name}: check its sections")
     return template
 
 
