@@ -70,7 +70,9 @@ def main() -> None:
         per_hand, per_action = playouts(preset, seats, args.seconds)
         api = public_api_action_us(preset, seats, args.seconds / 2)
         name = f"{preset} ×{seats}"
-        print(f"{name:<16}{per_hand:>12,.0f}{per_action:>12,.0f}{1e6 / per_action:>13.2f}{api:>12.1f}")
+        print(
+            f"{name:<16}{per_hand:>12,.0f}{per_action:>12,.0f}{1e6 / per_action:>13.2f}{api:>12.1f}"
+        )
 
 
 if __name__ == "__main__":

@@ -80,7 +80,10 @@ class Stack:
         log = (self.data_dir / f"{name}.log").open("ab")
         self.processes[name] = subprocess.Popen(
             [sys.executable, "-m", "cli.main", *args],
-            env=self.env(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            env=self.env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
 
     def start_serve(self) -> None:
@@ -96,8 +99,13 @@ class Stack:
             json={
                 "url": f"{self.serve_url}/telegram/webhook",
                 "secret_token": SECRET,
-                "allowed_updates": ["message", "callback_query", "inline_query",
-                                    "chosen_inline_result", "my_chat_member"],
+                "allowed_updates": [
+                    "message",
+                    "callback_query",
+                    "inline_query",
+                    "chosen_inline_result",
+                    "my_chat_member",
+                ],
             },
             timeout=10,
         )

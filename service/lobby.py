@@ -32,11 +32,23 @@ class Actor:
     admin: bool = False
 
 
-def create_room(chat_id: int, thread_id: int | None, actor: Actor, now: float,
-                private: bool = False, settings: RoomSettings | None = None) -> Room:
+def create_room(
+    chat_id: int,
+    thread_id: int | None,
+    actor: Actor,
+    now: float,
+    private: bool = False,
+    settings: RoomSettings | None = None,
+) -> Room:
     room = Room(
-        id=new_room_id(), chat_id=chat_id, thread_id=thread_id, private=private,
-        creator=actor.user_id, settings=settings or RoomSettings(), created=now, updated=now,
+        id=new_room_id(),
+        chat_id=chat_id,
+        thread_id=thread_id,
+        private=private,
+        creator=actor.user_id,
+        settings=settings or RoomSettings(),
+        created=now,
+        updated=now,
         seed=random.SystemRandom().randrange(1 << 62),
     )
     room.seats.append(Seat(user_id=actor.user_id, name=actor.name, lang=actor.lang))
@@ -109,8 +121,9 @@ def start(room: Room, actor: Actor, now: float, bot_delay: float = 0.0) -> Outco
         rules = room.settings.rules()
         room.game = new_game(rules, len(room.seats), room.seed, dealer=len(room.seats) - 1)
     except RulesError as exc:
-        return Outcome().say(_("These settings cannot be played: {problem}"), alert=True,
-                             problem=str(exc))
+        return Outcome().say(
+            _("These settings cannot be played: {problem}"), alert=True, problem=str(exc)
+        )
     room.status = "playing"
     outcome = Outcome(changed=True)
     touched: set[int] = set(range(len(room.seats)))
@@ -122,16 +135,18 @@ def start(room: Room, actor: Actor, now: float, bot_delay: float = 0.0) -> Outco
     return outcome
 
 
-def rematch(room: Room, actor: Actor, now: float,
-            bot_delay: float = 0.0) -> tuple[Room, Outcome] | Outcome:
+def rematch(
+    room: Room, actor: Actor, now: float, bot_delay: float = 0.0
+) -> tuple[Room, Outcome] | Outcome:
     """A new room for the same table: same seats and settings; a one-to-one game starts
     at once, a group gets a lobby (players may leave or join before Start)."""
     if room.status != "over":
         return Outcome().say(_("The game is not over yet."))
     if room.seat_of(actor.user_id) is None and not actor.admin:
         return Outcome().say(_("You are not playing in this game."))
-    fresh = create_room(room.chat_id, room.thread_id, actor, now, room.private,
-                        room.settings.model_copy(deep=True))
+    fresh = create_room(
+        room.chat_id, room.thread_id, actor, now, room.private, room.settings.model_copy(deep=True)
+    )
     fresh.creator = room.creator
     fresh.seats = [seat.model_copy(update={"timeouts": 0, "removed": False}) for seat in room.seats]
     outcome = Outcome(changed=True)
@@ -160,8 +175,9 @@ def change_setting(room: Room, actor: Actor, key: str) -> Outcome:
     if room.status != "lobby":
         return Outcome().say(_("The game has already started."))
     if not may_manage(room, actor):
-        return Outcome().say(_("Only the player who opened the table (or an admin) can change "
-                               "the settings."))
+        return Outcome().say(
+            _("Only the player who opened the table (or an admin) can change the settings.")
+        )
     settings = room.settings.model_copy(deep=True)
     if not cycle(settings, key):
         return Outcome().say(_("Unknown setting."))
@@ -174,7 +190,12 @@ def change_setting(room: Room, actor: Actor, key: str) -> Outcome:
     return changed(room)
 
 
-_OPTION_OF = {"hand": "hand_size", "target": "target", "empty": "empty_stock", "suits": "suit_style"}
+_OPTION_OF = {
+    "hand": "hand_size",
+    "target": "target",
+    "empty": "empty_stock",
+    "suits": "suit_style",
+}
 
 
 def cycle(settings: RoomSettings, key: str) -> bool:

@@ -199,8 +199,11 @@ class Painter:
         losers = ", ".join(self.room.seats[s].name for s in view.losers) or "—"
         if self.rules().scoring == "wins":
             return _("🏆 Game over: {winners} won. Last: {losers}.", winners=winners, losers=losers)
-        return _("🏁 Game over: {losers} is the burro! 🫏 Winners: {winners}.", winners=winners,
-                 losers=losers)
+        return _(
+            "🏁 Game over: {losers} is the burro! 🫏 Winners: {winners}.",
+            winners=winners,
+            losers=losers,
+        )
 
     def recent_events(self, keep: int = 5) -> list[str]:
         """The log in words, a turn's draws and play told as one line."""
@@ -208,7 +211,9 @@ class Painter:
         pending_draws: dict[int, int] = {}
         hand_no = self.room.game.hand_no if self.room.game else 0
         for line in self.room.log:
-            if line.hand_no != hand_no and not (line.hand_no == hand_no - 1 and line.kind in RESULTS):
+            if line.hand_no != hand_no and not (
+                line.hand_no == hand_no - 1 and line.kind in RESULTS
+            ):
                 continue  # cards of an earlier hand may be in hands again: show only results
             if line.kind == "draw":
                 pending_draws[line.seat] = pending_draws.get(line.seat, 0) + line.count
@@ -218,8 +223,11 @@ class Painter:
             if text:
                 lines.append(text)
         for seat, drawn in pending_draws.items():
-            lines.append(self.tr.ngettext("{name} drew {n} card.", "{name} drew {n} cards.",
-                                          drawn, name=self.name(seat)))
+            lines.append(
+                self.tr.ngettext(
+                    "{name} drew {n} card.", "{name} drew {n} cards.", drawn, name=self.name(seat)
+                )
+            )
         return lines[-keep:]
 
     def event_text(self, line: LogLine, drawn: int) -> str:
@@ -228,31 +236,45 @@ class Painter:
         card = self.card(line.card) if line.card else ""
         if line.kind == "play":
             if drawn:
-                return ng("{name} drew {n} card and played {card}.",
-                          "{name} drew {n} cards and played {card}.", drawn, name=who, card=card)
+                return ng(
+                    "{name} drew {n} card and played {card}.",
+                    "{name} drew {n} cards and played {card}.",
+                    drawn,
+                    name=who,
+                    card=card,
+                )
             return _("{name} played {card}.", name=who, card=card)
         if line.kind == "pass":
             if drawn:
-                return ng("{name} drew {n} card and passed.", "{name} drew {n} cards and passed.",
-                          drawn, name=who)
+                return ng(
+                    "{name} drew {n} card and passed.",
+                    "{name} drew {n} cards and passed.",
+                    drawn,
+                    name=who,
+                )
             return _("{name} passed.", name=who)
         return self.other_event_text(line, who, card)
 
     def other_event_text(self, line: LogLine, who: str, card: str) -> str:
         _, ng = self._, self.tr.ngettext
         texts = {
-            "pickup": lambda: ng("{name} picked up {n} card.", "{name} picked up {n} cards.",
-                                 line.count, name=who),
+            "pickup": lambda: ng(
+                "{name} picked up {n} card.", "{name} picked up {n} cards.", line.count, name=who
+            ),
             "trick": lambda: _("{name} won the trick.", name=who),
             "out": lambda: _("{name} is out of cards! ✅", name=who),
-            "topple": lambda: ng("{name} knocked the tent over and took {n} card!",
-                                 "{name} knocked the tent over and took {n} cards!",
-                                 line.count, name=who),
+            "topple": lambda: ng(
+                "{name} knocked the tent over and took {n} card!",
+                "{name} knocked the tent over and took {n} cards!",
+                line.count,
+                name=who,
+            ),
             "burro": lambda: _("🫏 {name} is the burro of hand {n}!", name=who, n=line.hand_no),
             "winner": lambda: _("🏆 {name} won hand {n}!", name=who, n=line.hand_no),
             "no_burro": lambda: _("Hand {n} ended with no burro.", n=line.hand_no),
-            "trick_cap": lambda: _("Hand {n} was stopped after too many tricks: no result.",
-                                   n=line.hand_no),
+            "trick_cap": lambda: _(
+                "Hand {n} was stopped after too many tricks: no result.", n=line.hand_no
+            ),
             "timeout": lambda: _("⏰ {name} ran out of time; a bot played for them.", name=who),
             "removed": lambda: _("{name} timed out too often; a bot takes the seat.", name=who),
         }
@@ -271,11 +293,16 @@ class Painter:
             lines += [*self.table_lines(view), ""]
         else:
             if view.trick:
-                lines.append(_("On the table: {cards}", cards="  ".join(
-                    self.card(c) for _s, c in view.trick)))
+                lines.append(
+                    _(
+                        "On the table: {cards}",
+                        cards="  ".join(self.card(c) for _s, c in view.trick),
+                    )
+                )
             lines.append(self.stock_line(view))
-        lines.append(_("Your cards: {cards}", cards=" ".join(self.card(c) for c in view.hand)
-                       or "—"))
+        lines.append(
+            _("Your cards: {cards}", cards=" ".join(self.card(c) for c in view.hand) or "—")
+        )
         lines.append(self.prompt(view))
         return Screen("\n".join(lines), self.action_rows(view))
 
@@ -320,16 +347,29 @@ class Painter:
         rules = self.rules()
         rows = [
             (self.button(_("Game: {v}", v=self.preset_name()), "o:preset"),),
-            (self.button(_("Cards each: {v}", v=rules.hand_size), "o:hand"),
-             self.button(_("Goal: {v}", v=self.goal_text(rules)), "o:target")),
-            (self.button(_("Empty stock: {v}", v=self._(EMPTY_STOCK[rules.empty_stock])),
-                         "o:empty"),),
-            (self.button(_("Turn time: {v}", v=duration(s.turn_timeout, self.tr)), "o:timeout"),
-             self.button(_("Reminder: {v}", v=duration(s.reminder_after, self.tr)), "o:remind")),
-            (self.button(_("Language: {v}", v=LANGUAGE_NAMES.get(s.language or "", _("chat's"))),
-                         "o:lang"),
-             self.button(_("Suits: {v}", v=_("Spanish") if rules.suit_style == "spanish"
-                                            else "♠♥♦♣"), "o:suits")),
+            (
+                self.button(_("Cards each: {v}", v=rules.hand_size), "o:hand"),
+                self.button(_("Goal: {v}", v=self.goal_text(rules)), "o:target"),
+            ),
+            (
+                self.button(
+                    _("Empty stock: {v}", v=self._(EMPTY_STOCK[rules.empty_stock])), "o:empty"
+                ),
+            ),
+            (
+                self.button(_("Turn time: {v}", v=duration(s.turn_timeout, self.tr)), "o:timeout"),
+                self.button(_("Reminder: {v}", v=duration(s.reminder_after, self.tr)), "o:remind"),
+            ),
+            (
+                self.button(
+                    _("Language: {v}", v=LANGUAGE_NAMES.get(s.language or "", _("chat's"))),
+                    "o:lang",
+                ),
+                self.button(
+                    _("Suits: {v}", v=_("Spanish") if rules.suit_style == "spanish" else "♠♥♦♣"),
+                    "o:suits",
+                ),
+            ),
             (self.button(_("Bot level: {v}", v=self._(BOT_LEVEL_NAMES[s.bot_level])), "o:bot"),),
             (self.button(_("✔️ Done"), "o:done"),),
         ]
@@ -360,33 +400,45 @@ def rules_text(rules: Rules, tr: Translator) -> str:
     lines = [
         _("🫏 {preset}", preset=_(PRESET_NAMES[rules.preset])),
         _("Each player gets {n} cards; the rest is the stock.", n=rules.hand_size),
-        _("Follow the suit that was led. No trumps: the highest card of the led suit wins "
-          "the trick, and its winner leads next."),
+        _(
+            "Follow the suit that was led. No trumps: the highest card of the led suit wins "
+            "the trick, and its winner leads next."
+        ),
     ]
     if rules.drawing == "strict":
-        lines.append(_("Can't follow? Draw from the stock until the suit turns up, and play "
-                       "that card."))
+        lines.append(
+            _("Can't follow? Draw from the stock until the suit turns up, and play that card.")
+        )
     else:
-        lines.append(_("You may draw from the stock even when you could play, and stop once "
-                       "you hold a card of the led suit."))
+        lines.append(
+            _(
+                "You may draw from the stock even when you could play, and stop once "
+                "you hold a card of the led suit."
+            )
+        )
     if rules.tent:
-        lines.append(_("The stock stands as a tent in two halves: draw from the left or the "
-                       "right. Knock it over and you take it all!"))
+        lines.append(
+            _(
+                "The stock stands as a tent in two halves: draw from the left or the "
+                "right. Knock it over and you take it all!"
+            )
+        )
     lines.append(
         {
             "pass": _("Stock empty and no card of the suit? Pass."),
-            "pickup_after_trick": _("Stock empty and no card of the suit? Pass, and pick up "
-                                    "the trick's cards at its end."),
-            "take_the_table": _("Stock empty and no card of the suit? Take the cards on the "
-                                "table."),
+            "pickup_after_trick": _(
+                "Stock empty and no card of the suit? Pass, and pick up "
+                "the trick's cards at its end."
+            ),
+            "take_the_table": _(
+                "Stock empty and no card of the suit? Take the cards on the table."
+            ),
         }[rules.empty_stock]
     )
     if rules.hand_end == "first_out_wins":
         lines.append(_("The first player to get rid of all their cards wins the hand."))
     else:
-        lines.append(_("Players out of cards are safe; the last one holding cards is the "
-                       "burro."))
+        lines.append(_("Players out of cards are safe; the last one holding cards is the burro."))
     order = " ".join(rules.ranks)
     lines.append(_("Card order, high to low: {order}", order=order))
     return "\n".join(lines)
-

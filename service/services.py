@@ -36,5 +36,7 @@ class Services:
         creator = room.seat_of(room.creator)
         return room.seats[creator].lang if creator is not None else "en"
 
-    def actor(self, user_id: int, name: str, telegram_code: str | None, admin: bool = False) -> Actor:
+    def actor(
+        self, user_id: int, name: str, telegram_code: str | None, admin: bool = False
+    ) -> Actor:
         return Actor(user_id, name, self.user_lang(user_id, telegram_code), admin)

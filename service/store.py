@@ -25,6 +25,11 @@ from workers.queue import schedule
 MAX_ATTEMPTS = 20
 
 
+def text(value: object) -> str:
+    """A Redis reply as text (the client answers bytes)."""
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
 def room_key(room_id: str) -> str:
     return f"game:{{{room_id}}}:room"
 
@@ -55,7 +60,7 @@ class Store:
 
     def room_in_chat(self, chat_id: int, thread_id: int | None) -> Room | None:
         room_id = self.redis.get(chat_key(chat_id, thread_id))
-        return self.load(room_id.decode()) if room_id else None
+        return self.load(text(room_id)) if room_id else None
 
     def seen(self, update_id: int | None) -> bool:
         return update_id is not None and bool(self.redis.exists(update_key(update_id)))
@@ -66,9 +71,9 @@ class Store:
         """Save a new room as its chat's game, unless the chat has a live game already."""
         chat = chat_key(room.chat_id, room.thread_id)
         with self.redis.pipeline() as pipe:
-            pipe.watch(chat, *self._mark(update_id))
+            pipe.watch(chat, *self._mark(update_id))  # type: ignore[no-untyped-call]
             current = pipe.get(chat)
-            if current and self._live(current.decode()):
+            if current and self._live(text(current)):
                 pipe.reset()
                 return False
             pipe.multi()
@@ -91,7 +96,7 @@ class Store:
         key = room_key(room_id)
         for _ in range(MAX_ATTEMPTS):
             with self.redis.pipeline() as pipe:
-                pipe.watch(key, *self._mark(update_id))
+                pipe.watch(key, *self._mark(update_id))  # type: ignore[no-untyped-call]
                 if update_id is not None and pipe.exists(update_key(update_id)):
                     pipe.reset()
                     return None
@@ -113,8 +118,9 @@ class Store:
     def _mark(self, update_id: int | None) -> list[str]:
         return [] if update_id is None else [update_key(update_id)]
 
-    def _write(self, pipe: redis.client.Pipeline, room: Room, outcome: Outcome,
-               update_id: int | None) -> None:
+    def _write(
+        self, pipe: redis.client.Pipeline, room: Room, outcome: Outcome, update_id: int | None
+    ) -> None:
         if update_id is not None:
             pipe.set(update_key(update_id), 1, ex=self.dedupe_ttl)
         if not outcome.changed:
@@ -153,21 +159,24 @@ class Store:
     # ----- users -------------------------------------------------------------------
 
     def remember_user(self, user_id: int, name: str, lang: str, started: bool = False) -> None:
-        fields = {"name": name, "lang_tg": lang}
-        if started:
-            fields["started"] = "1"
-        self.redis.hset(f"user:{user_id}", mapping=fields)
+        key = f"user:{user_id}"
+        with self.redis.pipeline() as pipe:
+            pipe.hset(key, "name", name)
+            pipe.hset(key, "lang_tg", lang)
+            if started:
+                pipe.hset(key, "started", "1")
+            pipe.execute()
 
     def user(self, user_id: int) -> dict[str, str]:
         raw = self.redis.hgetall(f"user:{user_id}")
-        return {k.decode(): v.decode() for k, v in raw.items()}
+        return {text(k): text(v) for k, v in raw.items()}
 
     def set_user_language(self, user_id: int, lang: str) -> None:
         self.redis.hset(f"user:{user_id}", "lang", lang)
 
     def stats(self, key: str) -> dict[str, int]:
         raw = self.redis.hgetall(key)
-        return {k.decode(): int(v) for k, v in raw.items()}
+        return {text(k): int(v) for k, v in raw.items()}
 
 
 def _sync_job(room: Room, target: str) -> Job:

@@ -92,8 +92,16 @@ def nudge_screen(room: Room, painter: Painter) -> Screen:
     return Screen(painter.tr.gettext(_("⏰ {name}, it is your turn in Burro!"), name=name))
 
 
-def send(rt: Runtime, room: Room, target: str, chat_id: int, params: dict[str, Any],
-         digest: str, keys: tuple[str, str], fresh: bool) -> None:
+def send(
+    rt: Runtime,
+    room: Room,
+    target: str,
+    chat_id: int,
+    params: dict[str, Any],
+    digest: str,
+    keys: tuple[str, str],
+    fresh: bool,
+) -> None:
     msgs, sent = keys
     old = rt.redis.hget(msgs, target)
     if not fresh and old is not None and rt.redis.hget(sent, target) == digest.encode():
@@ -114,8 +122,9 @@ def send(rt: Runtime, room: Room, target: str, chat_id: int, params: dict[str, A
     rt.redis.expire(sent, retention)
 
 
-def deliver(rt: Runtime, room: Room, chat_id: int, params: dict[str, Any],
-            old: bytes | None) -> int:
+def deliver(
+    rt: Runtime, room: Room, chat_id: int, params: dict[str, Any], old: bytes | str | None
+) -> int:
     """Edit the old message if there is one, else send a new one; its message id."""
     if old is not None:
         try:
@@ -133,8 +142,9 @@ def deliver(rt: Runtime, room: Room, chat_id: int, params: dict[str, Any],
 
 def handle_error(rt: Runtime, room: Room, target: str, fresh: bool, error: ApiError) -> None:
     if error.retry_after:
-        later(rt, "sync", room.id, target + (":new" if fresh else ""),
-              time.time() + error.retry_after)
+        later(
+            rt, "sync", room.id, target + (":new" if fresh else ""), time.time() + error.retry_after
+        )
         return
     if error.blocked and target.startswith("hand:"):
         record_blocked(rt, room, int(target.split(":")[1]))
@@ -158,8 +168,13 @@ def record_blocked(rt: Runtime, room: Room, user_id: int) -> None:
     name = room.seats[seat].name if seat is not None else str(user_id)
     tr = Translator(rt.svc.room_lang(room))
     text = tr.gettext(
-        _("{name}, I cannot send you your cards: open a private chat with @{bot} and press "
-          "Start, then tap “🃏 My cards” here."), name=name, bot=rt.svc.bot_username)
+        _(
+            "{name}, I cannot send you your cards: open a private chat with @{bot} and press "
+            "Start, then tap “🃏 My cards” here."
+        ),
+        name=name,
+        bot=rt.svc.bot_username,
+    )
     try:
         rt.api.call("sendMessage", chat_id=room.chat_id, text=text)
     except ApiError as error:
@@ -170,5 +185,11 @@ def later(rt: Runtime, kind: str, room_id: str, arg: str, at: float | None) -> N
     """Run a job again at `at` (ids get a `-later` suffix: the running job keeps its own)."""
     when = datetime.fromtimestamp(at or time.time() + 1, UTC)
     queue = Queue(QUEUE, connection=rt.redis)
-    queue.enqueue_at(when, f"workers.jobs.{kind}", room_id, arg,
-                     job_id=job_id(Job(kind, room_id, arg, 0)) + "-later", retry=RETRY)
+    queue.enqueue_at(
+        when,
+        f"workers.jobs.{kind}",
+        room_id,
+        arg,
+        job_id=job_id(Job(kind, room_id, arg, 0)) + "-later",
+        retry=RETRY,
+    )

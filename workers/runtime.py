@@ -11,7 +11,7 @@ import redis
 from service.redis_server import connect
 from service.services import Services
 from service.settings import Settings
-from service.store import Store
+from service.store import Store, text
 from service.tg.botapi import BotApi
 from workers import limits
 
@@ -33,6 +33,6 @@ def runtime() -> Runtime:
     svc = Services(settings, Store(client, settings.retention, settings.dedupe_ttl))
     name = client.get("bot:username")
     if name:
-        svc.bot_username = name.decode()
+        svc.bot_username = text(name)
     api = BotApi(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
     return Runtime(svc, client, api)

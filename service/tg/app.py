@@ -4,7 +4,7 @@ webhook feeds it), handlers registered in one place, no per-process game state."
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from telegram import Update
@@ -43,8 +43,11 @@ COMMANDS: dict[str, Handler] = {
 }
 
 
-def bind(handler: Handler, svc: Services) -> Callable[[Update, Any], Awaitable[None]]:
-    async def run(update: Update, context: Any) -> None:
+Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+
+
+def bind(handler: Handler, svc: Services) -> Callback:
+    async def run(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await handler(update, context, svc)
 
     return run

@@ -48,8 +48,9 @@ class BotApi:
             raise ApiError(response.status_code, response.text[:200]) from None
         if not body.get("ok"):
             retry = (body.get("parameters") or {}).get("retry_after")
-            raise ApiError(body.get("error_code", response.status_code),
-                           body.get("description", ""), retry)
+            raise ApiError(
+                body.get("error_code", response.status_code), body.get("description", ""), retry
+            )
         return body["result"]
 
     def close(self) -> None:

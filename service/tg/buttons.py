@@ -35,9 +35,14 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
         await query.answer(tr.gettext(_("This game is over.")))
         return
     if press.action in ("C", "o:done") or press.action.startswith("o:") or press.action == "S":
-        actor = Actor(actor.user_id, actor.name, actor.lang,
-                      await is_admin(context, room, actor.user_id))
-    if press.action == "J" and not room.private and not svc.store.user(actor.user_id).get("started"):
+        actor = Actor(
+            actor.user_id, actor.name, actor.lang, await is_admin(context, room, actor.user_id)
+        )
+    if (
+        press.action == "J"
+        and not room.private
+        and not svc.store.user(actor.user_id).get("started")
+    ):
         # The bot cannot write to someone who never opened its private chat: send them
         # there first; their /start j<room> seats them (see commands.start).
         await query.answer(url=f"https://t.me/{svc.bot_username}?start=j{room.id}")
@@ -51,7 +56,8 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
         return
     if press.action == "R":
         await context.bot.send_message(
-            room.chat_id, Painter(room, actor.lang).rules_text(),
+            room.chat_id,
+            Painter(room, actor.lang).rules_text(),
             message_thread_id=room.thread_id,
         )
     result = svc.store.update(press.room, change, update.update_id)
@@ -61,7 +67,9 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
         await query.answer()
 
 
-def choose_change(svc: Services, room: Room, press: callbacks.Press, actor: Actor) -> Change | Outcome:
+def choose_change(
+    svc: Services, room: Room, press: callbacks.Press, actor: Actor
+) -> Change | Outcome:
     """The change a press asks for, or an Outcome that refuses it at once."""
     now, delay = svc.now(), svc.settings.bot_delay
     token = press.action
@@ -90,8 +98,9 @@ def choose_change(svc: Services, room: Room, press: callbacks.Press, actor: Acto
     return Outcome().say(_("This button is not one of ours."))
 
 
-def game_change(room: Room, press: callbacks.Press, actor: Actor, action: str, now: float,
-                delay: float) -> Change | Outcome:
+def game_change(
+    room: Room, press: callbacks.Press, actor: Actor, action: str, now: float, delay: float
+) -> Change | Outcome:
     seat = room.seat_of(actor.user_id)
     if seat is None:
         return Outcome().say(_("You are not playing in this game."))
@@ -111,8 +120,9 @@ def game_change(room: Room, press: callbacks.Press, actor: Actor, action: str, n
     return change
 
 
-async def rematch(svc: Services, query: CallbackQuery, tr: Translator, room: Room, actor: Actor,
-                  update_id: int) -> None:
+async def rematch(
+    svc: Services, query: CallbackQuery, tr: Translator, room: Room, actor: Actor, update_id: int
+) -> None:
     made = lobby.rematch(room, actor, svc.now(), svc.settings.bot_delay)
     if isinstance(made, Outcome):
         await answer(query, tr, made)
@@ -128,8 +138,9 @@ def open_settings(room: Room, actor: Actor, show: bool) -> Outcome:
     if room.status != "lobby":
         return Outcome().say(_("The game has already started."))
     if not lobby.may_manage(room, actor):
-        return Outcome().say(_("Only the player who opened the table (or an admin) can change "
-                               "the settings."))
+        return Outcome().say(
+            _("Only the player who opened the table (or an admin) can change the settings.")
+        )
     room.settings_open = show
     return lobby.changed(room)
 

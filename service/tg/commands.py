@@ -49,18 +49,21 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Serv
         return
     preset = preset_argument(context.args)
     if preset is None:
-        await reply(update, tr.gettext(_("Unknown game. Choose one of: {names}"),
-                                       names=", ".join(PRESETS)))
+        await reply(
+            update, tr.gettext(_("Unknown game. Choose one of: {names}"), names=", ".join(PRESETS))
+        )
         return
     existing = svc.store.room_in_chat(chat.id, thread_of(update))
     if existing is not None and existing.status in ("lobby", "playing"):
-        await reply(update, tr.gettext(_("A game is already open here. Finish it or /cancel it "
-                                         "first.")))
+        await reply(
+            update, tr.gettext(_("A game is already open here. Finish it or /cancel it first."))
+        )
         svc.store.update(existing.id, lambda r: resync(r), update.update_id)
         return
     actor = actor_of(svc, user)
-    room = lobby.create_room(chat.id, thread_of(update), actor, svc.now(),
-                             settings=RoomSettings(preset=preset))
+    room = lobby.create_room(
+        chat.id, thread_of(update), actor, svc.now(), settings=RoomSettings(preset=preset)
+    )
     svc.store.create(room, Outcome(changed=True, sync={"table"}), update.update_id)
 
 
@@ -83,13 +86,18 @@ async def play_bots(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
         return
     tr = translator(svc, update)
     if chat.type != "private":
-        await reply(update, tr.gettext(_("Play against bots in a private chat with me; here, "
-                                         "use /burro to open a table.")))
+        await reply(
+            update,
+            tr.gettext(
+                _("Play against bots in a private chat with me; here, use /burro to open a table.")
+            ),
+        )
         return
     preset = preset_argument(context.args)
     if preset is None:
-        await reply(update, tr.gettext(_("Unknown game. Choose one of: {names}"),
-                                       names=", ".join(PRESETS)))
+        await reply(
+            update, tr.gettext(_("Unknown game. Choose one of: {names}"), names=", ".join(PRESETS))
+        )
         return
     svc.store.remember_user(user.id, display_name(user), user.language_code or "", started=True)
     existing = svc.store.room_in_chat(chat.id, None)
@@ -145,17 +153,22 @@ WELCOME = _(
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
     tr = translator(svc, update)
-    await reply(update, tr.gettext(_(
-        "🫏 Burro commands\n"
-        "/burro [game] — open a table in a group (games: spanish, spanish48, brazilian, "
-        "portuguese, burro_em_pe, cangkul)\n"
-        "/play [game] — play against bots here in private\n"
-        "/rules [game] — the rules, short\n"
-        "/stats — games, wins and burros\n"
-        "/export [hand] — the record of a finished hand, as a file\n"
-        "/cancel — end the open game (its creator or an admin)\n"
-        "/language — choose your language"
-    )))
+    await reply(
+        update,
+        tr.gettext(
+            _(
+                "🫏 Burro commands\n"
+                "/burro [game] — open a table in a group (games: spanish, spanish48, brazilian, "
+                "portuguese, burro_em_pe, cangkul)\n"
+                "/play [game] — play against bots here in private\n"
+                "/rules [game] — the rules, short\n"
+                "/stats — games, wins and burros\n"
+                "/export [hand] — the record of a finished hand, as a file\n"
+                "/cancel — end the open game (its creator or an admin)\n"
+                "/language — choose your language"
+            )
+        ),
+    )
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
@@ -165,8 +178,10 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
     if context.args:
         preset = preset_argument(context.args)
         if preset is None:
-            await reply(update, tr.gettext(_("Unknown game. Choose one of: {names}"),
-                                           names=", ".join(PRESETS)))
+            await reply(
+                update,
+                tr.gettext(_("Unknown game. Choose one of: {names}"), names=", ".join(PRESETS)),
+            )
             return
         game_rules = make_rules(preset)
     elif room is not None and room.status in ("lobby", "playing"):
@@ -185,14 +200,22 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
     if chat is None or user is None:
         return
     mine = svc.store.stats(f"stats:user:{user.id}")
-    lines = [tr.gettext(_("📊 {name}: {games} games, {wins} won, {burro} times burro."),
-                        name=display_name(user), games=mine.get("games", 0),
-                        wins=mine.get("wins", 0), burro=mine.get("burro", 0))]
+    lines = [
+        tr.gettext(
+            _("📊 {name}: {games} games, {wins} won, {burro} times burro."),
+            name=display_name(user),
+            games=mine.get("games", 0),
+            wins=mine.get("wins", 0),
+            burro=mine.get("burro", 0),
+        )
+    ]
     if chat.type != "private":
         group = svc.store.stats(f"stats:chat:{chat.id}")
         lines.append(tr.gettext(_("This group has finished {n} games."), n=group.get("games", 0)))
-        burros = sorted(((int(k[6:]), v) for k, v in group.items() if k.startswith("burro:")),
-                        key=lambda kv: -kv[1])[:5]
+        burros = sorted(
+            ((int(k[6:]), v) for k, v in group.items() if k.startswith("burro:")),
+            key=lambda kv: -kv[1],
+        )[:5]
         for user_id, count in burros:
             name = svc.store.user(user_id).get("name", str(user_id))
             lines.append(tr.gettext(_("  🫏 {name}: burro {n} times"), name=name, n=count))
@@ -236,15 +259,24 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Servic
         await reply(update, tr.gettext(_("There is no open game here.")))
         return
     if not (user.id == room.creator or await is_admin(context, room, user.id)):
-        await reply(update, tr.gettext(_("Only the player who opened the table (or an admin) "
-                                         "can cancel.")))
+        await reply(
+            update, tr.gettext(_("Only the player who opened the table (or an admin) can cancel."))
+        )
         return
-    markup = InlineKeyboardMarkup([[
-        InlineKeyboardButton(tr.gettext(_("Yes, cancel the game")),
-                             callback_data=callbacks.encode(room.id, room.version, "K")),
-        InlineKeyboardButton(tr.gettext(_("No, keep playing")),
-                             callback_data=callbacks.encode(room.id, room.version, "k")),
-    ]])
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    tr.gettext(_("Yes, cancel the game")),
+                    callback_data=callbacks.encode(room.id, room.version, "K"),
+                ),
+                InlineKeyboardButton(
+                    tr.gettext(_("No, keep playing")),
+                    callback_data=callbacks.encode(room.id, room.version, "k"),
+                ),
+            ]
+        ]
+    )
     await reply(update, tr.gettext(_("Cancel this game for everyone?")), reply_markup=markup)
 
 
@@ -257,17 +289,28 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Serv
         code = context.args[0].replace("-", "_")
         match = next((lang for lang in LANGUAGES if lang.lower() == code.lower()), None)
         if match is None:
-            await reply(update, tr.gettext(_("Unknown language. Choose one of: {names}"),
-                                           names=", ".join(LANGUAGES)))
+            await reply(
+                update,
+                tr.gettext(
+                    _("Unknown language. Choose one of: {names}"), names=", ".join(LANGUAGES)
+                ),
+            )
             return
         svc.store.set_user_language(user.id, match)
-        await reply(update, Translator(match).gettext(_("I will speak {language} with you."),
-                                                      language=LANGUAGE_NAMES[match]))
+        await reply(
+            update,
+            Translator(match).gettext(
+                _("I will speak {language} with you."), language=LANGUAGE_NAMES[match]
+            ),
+        )
         return
-    rows = [[InlineKeyboardButton(LANGUAGE_NAMES[lang], callback_data=f"lang:{lang}")]
-            for lang in LANGUAGES]
-    await reply(update, tr.gettext(_("Choose your language:")),
-                reply_markup=InlineKeyboardMarkup(rows))
+    rows = [
+        [InlineKeyboardButton(LANGUAGE_NAMES[lang], callback_data=f"lang:{lang}")]
+        for lang in LANGUAGES
+    ]
+    await reply(
+        update, tr.gettext(_("Choose your language:")), reply_markup=InlineKeyboardMarkup(rows)
+    )
 
 
 async def set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
@@ -280,7 +323,7 @@ async def set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: 
         await query.answer()
         return
     svc.store.set_user_language(query.from_user.id, code)
-    text = Translator(code).gettext(_("I will speak {language} with you."),
-                                    language=LANGUAGE_NAMES[code])
+    text = Translator(code).gettext(
+        _("I will speak {language} with you."), language=LANGUAGE_NAMES[code]
+    )
     await query.answer(text)
-

@@ -18,7 +18,9 @@ from service.tg.people import actor_of
 PAGE = 50  # Telegram's limit on results per answer
 
 
-async def on_inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+async def on_inline_query(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services
+) -> None:
     query = update.inline_query
     if query is None:
         return
@@ -36,26 +38,55 @@ async def on_inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE, sv
     playable = {a.removeprefix("play:") for a in view.legal if a.startswith("play:")}
     for action in view.legal:
         if not action.startswith("play:"):
-            label = {"draw": _("🂠 Draw"), "draw:left": _("⬅️ Draw left"),
-                     "draw:right": _("Draw right ➡️"), "pass": _("⏭ Pass")}[action]
-            results.append(article(room.id, room.version, callbacks.game_token(action),
-                                   tr.gettext(label), "", tr.gettext(label)))
+            label = {
+                "draw": _("🂠 Draw"),
+                "draw:left": _("⬅️ Draw left"),
+                "draw:right": _("Draw right ➡️"),
+                "pass": _("⏭ Pass"),
+            }[action]
+            results.append(
+                article(
+                    room.id,
+                    room.version,
+                    callbacks.game_token(action),
+                    tr.gettext(label),
+                    "",
+                    tr.gettext(label),
+                )
+            )
     for index, card in enumerate(view.hand):
         shown = painter.card(card)
         if card in playable:
-            results.append(article(room.id, room.version, "p" + card, shown,
-                                   tr.gettext(_("Play this card")), f"🃏 {shown}"))
+            results.append(
+                article(
+                    room.id,
+                    room.version,
+                    "p" + card,
+                    shown,
+                    tr.gettext(_("Play this card")),
+                    f"🃏 {shown}",
+                )
+            )
         else:
-            results.append(article(room.id, room.version, f"n{index}", shown,
-                                   tr.gettext(_("Not playable now")), "🃏"))
+            results.append(
+                article(
+                    room.id,
+                    room.version,
+                    f"n{index}",
+                    shown,
+                    tr.gettext(_("Not playable now")),
+                    "🃏",
+                )
+            )
     offset = int(query.offset or 0)
     page = results[offset : offset + PAGE]
     next_offset = str(offset + PAGE) if offset + PAGE < len(results) else ""
     await query.answer(page, cache_time=0, is_personal=True, next_offset=next_offset)
 
 
-def article(room: str, version: int, token: str, title: str, description: str,
-            message: str) -> InlineQueryResultArticle:
+def article(
+    room: str, version: int, token: str, title: str, description: str, message: str
+) -> InlineQueryResultArticle:
     return InlineQueryResultArticle(
         id=callbacks.encode(room, version, token),
         title=title,

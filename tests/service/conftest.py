@@ -21,6 +21,7 @@ def emu(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningEmulator]:
 @pytest.fixture(scope="module")
 def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     data: Path = tmp_path_factory.mktemp("stack")
-    with Stack(data, flood_limits=False, bot_delay=0.0, persist=False,
-               emulator_url=emu.api_url) as running:
+    with Stack(
+        data, flood_limits=False, bot_delay=0.0, persist=False, emulator_url=emu.api_url
+    ) as running:
         yield running

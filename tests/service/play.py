@@ -22,8 +22,24 @@ GROUP = "Family"
 def game_buttons(message: ChatMessage | None) -> list[Button]:
     if message is None:
         return []
-    return [b for row in message.buttons for b in row
-            if b.kind == "callback_data" and GAME_BUTTON.match(str(b.value))]
+    return [
+        b
+        for row in message.buttons
+        for b in row
+        if b.kind == "callback_data" and GAME_BUTTON.match(str(b.value))
+    ]
+
+
+def action_button(message: ChatMessage | None, token: str) -> str | None:
+    """The data of the message's button for a compact action (`S` start, `B` add bot …),
+    whatever the language of its label."""
+    if message is None:
+        return None
+    for row in message.buttons:
+        for b in row:
+            if b.kind == "callback_data" and str(b.value).endswith(f".{token}"):
+                return str(b.value)
+    return None
 
 
 def store_of(stack: Stack) -> Store:

@@ -3,14 +3,14 @@ lobby, joining through the deep link, hands in private and through the inline qu
 
 from __future__ import annotations
 
-import pytest
-
 import re
 
+import pytest
+
 from cli.stack import Stack
-from engine.game import to_move
 from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
+from engine.game import to_move
 from tests.service.play import (
     BOT_ID,
     FAMILY,
@@ -19,7 +19,6 @@ from tests.service.play import (
     game_buttons,
     room_in,
 )
-
 
 GAME_RESULT = re.compile(r"^[a-z0-9]{8}\.\d+\.(p.+|d|dl|dr|x)$")
 
@@ -31,8 +30,9 @@ def open_lobby(emu: RunningEmulator, stack: Stack, preset: str) -> int:
         tap = emu.tap(user, lobby, lobby.buttons[0][0].text)  # Join
         if tap.answer is not None and tap.answer.url:
             emu.open_link(user, tap.answer.url)  # never started the bot: deep link
-    emu.wait_for(lambda: len(room_in(stack, lobby.chat_id).seats) == 4 or None,
-                 what="four players seated")
+    emu.wait_for(
+        lambda: len(room_in(stack, lobby.chat_id).seats) == 4 or None, what="four players seated"
+    )
     return lobby.chat_id
 
 
@@ -69,12 +69,16 @@ def test_four_player_group_game(emu: RunningEmulator, stack: Stack, preset: str)
             message, data = emu.wait_for(keyboard, what=f"{mover}'s keyboard")
             emu.tap(mover, message, data)  # type: ignore[arg-type]
         moves += 1
-        emu.wait_for(lambda v=room.version: room_in(stack, group).version > v or None,
-                     what="the move to be applied")
+        emu.wait_for(
+            lambda v=room.version: room_in(stack, group).version > v or None,
+            what="the move to be applied",
+        )
     room = room_in(stack, group)
     assert room.status == "over", "the game did not end"
-    emu.wait_for(lambda: any("🔁" in " ".join(m.button_texts) for m in bot_messages(emu)) or None,
-                 what="the final table with its rematch button")
+    emu.wait_for(
+        lambda: any("🔁" in " ".join(m.button_texts) for m in bot_messages(emu)) or None,
+        what="the final table with its rematch button",
+    )
     assert moves > 10
 
 

@@ -27,9 +27,14 @@ def test_play_against_bots_to_the_end(emu: RunningEmulator, stack: Stack, preset
         mark = f".{room.version}."
         current = [b for b in game_buttons(emu.last_message("Carla")) if mark in str(b.value)]
         if not current:  # a bot is thinking, or the keyboard is not updated yet
-            emu.wait_for(lambda v=room.version: room_in(stack, chat).version != v
-                         or any(mark in str(b.value) for b in game_buttons(emu.last_message("Carla")))
-                         or None, what="Carla's turn")
+            emu.wait_for(
+                lambda v=room.version, mark=mark: (
+                    room_in(stack, chat).version != v
+                    or any(mark in str(b.value) for b in game_buttons(emu.last_message("Carla")))
+                    or None
+                ),
+                what="Carla's turn",
+            )
             continue
         message = emu.last_message("Carla")
         assert message is not None
@@ -48,6 +53,14 @@ def test_play_again_starts_a_new_game_at_once(emu: RunningEmulator, stack: Stack
     emu.tap("Carla", final, "🔁 Play again")
     emu.wait_for(lambda: room_in(stack, chat).id != old.id or None, what="a new room")
     fresh = room_in(stack, chat)
-    assert fresh.status == "playing" and [s.name for s in fresh.seats] == [s.name for s in old.seats]
-    emu.wait_for(lambda: f".{room_in(stack, chat).version}." in str(
-        [b.value for b in game_buttons(emu.last_message("Carla"))]) or None, what="a new keyboard")
+    assert fresh.status == "playing" and [s.name for s in fresh.seats] == [
+        s.name for s in old.seats
+    ]
+    emu.wait_for(
+        lambda: (
+            f".{room_in(stack, chat).version}."
+            in str([b.value for b in game_buttons(emu.last_message("Carla"))])
+            or None
+        ),
+        what="a new keyboard",
+    )
