@@ -33,7 +33,9 @@ class Stack:
         workers: int = 1,
         persist: bool = True,
         emulator_url: str | None = None,
+        env: dict[str, str] | None = None,
     ) -> None:
+        self.extra_env = env or {}
         self.data_dir = Path(data_dir)
         self.redis = RedisServer(self.data_dir / "redis", persist=persist)
         self.emulator_port = emulator_port
@@ -62,6 +64,7 @@ class Stack:
             "BURRO_BOT_DELAY": str(self.bot_delay),
             "BURRO_RATE_LIMITS": "1" if self.flood_limits else "0",
             "PYTHONUNBUFFERED": "1",
+            **self.extra_env,
         }
 
     def start(self) -> Stack:

@@ -23,6 +23,7 @@ def run(args: argparse.Namespace) -> int:
     from service.redis_server import connect
     from service.settings import Settings
     from workers.queue import QUEUE
+    from workers.sweeper import ensure_chain
 
     settings = Settings()
     if settings.redis_url is None:
@@ -30,6 +31,8 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     # SimpleWorker runs jobs in this process (no fork per job): jobs are short, and the
     # Redis and Bot API clients are reused. A killed worker's job is retried (Retry).
-    worker = SimpleWorker([QUEUE], connection=connect(settings.redis_url))
+    connection = connect(settings.redis_url)
+    ensure_chain(connection, settings.sweep_every)  # one sweeper chain, however many workers
+    worker = SimpleWorker([QUEUE], connection=connection)
     worker.work(with_scheduler=True, burst=args.burst, logging_level="WARNING")
     return 0

@@ -6,6 +6,7 @@ Each handler takes the calling bot and its parameters and returns the `result`, 
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import mimetypes
 import re
@@ -72,6 +73,8 @@ class BotApi:
         self.delivery = delivery
         # Errors injected by tests: method (lowercase) -> list of errors to raise next.
         self.injected: dict[str, list[ApiError]] = {}
+        # Delays injected by tests: method (lowercase) -> seconds to hold the next calls.
+        self.delays: dict[str, list[float]] = {}
         self.methods: dict[str, Handler] = {
             "getme": self.get_me,
             "logout": self.ok,
@@ -112,6 +115,9 @@ class BotApi:
             handler = self.methods.get(name)
             if handler is None:
                 raise not_found()
+            delays = self.delays.get(name)
+            if delays:
+                await asyncio.sleep(delays.pop(0))  # a slow Telegram, to catch work mid-call
             injected = self.injected.get(name)
             if injected:
                 raise injected.pop(0)

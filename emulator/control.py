@@ -284,6 +284,12 @@ def control_routes(emu: Emulator) -> list[Route]:
         queue.extend([error] * int(args.get("times", 1)))
         return True
 
+    def inject_delay(args: Args) -> bool:
+        """Hold the next `times` calls of `method` for `seconds` before answering."""
+        queue = emu.api.delays.setdefault(str(args["method"]).lower(), [])
+        queue.extend([float(args.get("seconds", 1.0))] * int(args.get("times", 1)))
+        return True
+
     def webhook(args: Args) -> JSON:
         delivery = emu.delivery(world.find_bot(args.get("bot")))
         return {**delivery.info(), "pending": [p.update for p in delivery.pending]}
@@ -343,6 +349,7 @@ def control_routes(emu: Emulator) -> list[Route]:
         Route("/log", endpoint(log), methods=get),
         Route("/settings", endpoint(settings), methods=[*get, *post]),
         Route("/inject_error", endpoint(inject_error), methods=post),
+        Route("/inject_delay", endpoint(inject_delay), methods=post),
         Route("/webhook", endpoint(webhook), methods=get),
         Route("/events", events, methods=get),
         Route("/files/{file_id}", file_content, methods=get),

@@ -466,3 +466,7 @@ class EmulatorDriver:
             description=description,
             times=times,
         )
+
+    def inject_delay(self, method: str, seconds: float, *, times: int = 1) -> None:
+        """Hold the next `times` calls of `method` for `seconds` (a slow Telegram)."""
+        self._post("/inject_delay", method=method, seconds=seconds, times=times)

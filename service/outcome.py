@@ -23,6 +23,7 @@ class Job:
     room: str
     arg: str  # the version for timers, the target chat for sync
     at: float
+    tag: str = ""  # distinguishes a second job of the same kind and arg (e.g. "sweep")
 
 
 @dataclass

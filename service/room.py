@@ -105,5 +105,15 @@ class Room(BaseModel):
     def is_bot_seat(self, seat: int) -> bool:
         return self.seats[seat].bot is not None or self.seats[seat].removed
 
+    def next_due(self) -> float:
+        """When this room next needs a timer or a bot: the sweeper's clock for it."""
+        if self.deadline is None:  # a bot's turn: due as soon as it began
+            return self.updated
+        started = self.turn_started or self.updated
+        reminder = started + self.settings.reminder_after
+        if not self.reminded and reminder < self.deadline:
+            return reminder
+        return self.deadline
+
     def add_log(self, line: LogLine, keep: int = 12) -> None:
         self.log = [*self.log, line][-keep:]

@@ -23,6 +23,10 @@ class Settings(BaseSettings):
     retention: int = 7 * 24 * 3600  # seconds a finished game is kept
     bot_delay: float = 1.5  # seconds a bot "thinks" before moving (0 in tests)
     bot_username: str = "burro_bot"  # used in deep links until getMe answers
+    turn_timeout: int = 12 * 3600  # seconds, for new tables (each table may change it)
+    reminder_after: int = 3 * 3600  # seconds, for new tables
+    sweep_every: int = 30  # seconds between sweeps for lost jobs
+    sweep_grace: int = 30  # seconds a job may be late before the sweeper reschedules it
     rate_limits: bool = True  # hold Telegram's send limits (off for fast local tests)
 
     def require_serve(self) -> tuple[str, str]:

@@ -6,6 +6,8 @@ Keys (the `{…}` hash tags keep a room's keys together if Redis is ever sharded
   user:<id>                   hash: lang, name, started (the user opened a private chat)
   update:<update_id>          the dedupe mark of a handled update (expires)
   stats:chat:<chat>, stats:user:<id>   hashes of counters
+  rooms:due                   playing rooms by when their next timer or bot move is due
+  sync:pending                chat messages waiting for the outbox, by since when
 
 `update()` WATCHes the room and the update's dedupe mark, runs a change, and writes the
 room, the mark, the chat index and the jobs in one MULTI/EXEC; a concurrent writer
@@ -23,6 +25,8 @@ from service.room import Room
 from workers.queue import schedule
 
 MAX_ATTEMPTS = 20
+DUE_KEY = "rooms:due"  # sorted set: playing room id -> when it next needs a job
+PENDING_SYNC = "sync:pending"  # sorted set: "<room>|<target>" -> since when it waits
 
 
 def text(value: object) -> str:
@@ -61,6 +65,10 @@ class Store:
     def room_in_chat(self, chat_id: int, thread_id: int | None) -> Room | None:
         room_id = self.redis.get(chat_key(chat_id, thread_id))
         return self.load(text(room_id)) if room_id else None
+
+    def overdue(self, before: float, limit: int = 1000) -> list[str]:
+        """Playing rooms whose next timer or bot move was due before `before`."""
+        return [text(r) for r in self.redis.zrangebyscore(DUE_KEY, "-inf", before, 0, limit)]
 
     def seen(self, update_id: int | None) -> bool:
         return update_id is not None and bool(self.redis.exists(update_key(update_id)))
@@ -132,10 +140,15 @@ class Store:
             pipe.delete(chat)
         else:
             pipe.set(chat, room.id, ex=self.retention if ended else None)
+        if room.status == "playing":
+            pipe.zadd(DUE_KEY, {room.id: room.next_due()})
+        else:
+            pipe.zrem(DUE_KEY, room.id)
         if outcome.finished:
             self._count_finished(pipe, room)
         for target in sorted(outcome.sync):
             outcome.jobs.append(_sync_job(room, target))
+            pipe.zadd(PENDING_SYNC, {f"{room.id}|{target}": room.updated or 1.0}, nx=True)
         for job in outcome.jobs:
             schedule(self.redis, pipe, job)
 

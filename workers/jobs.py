@@ -12,7 +12,7 @@ from engine.game import to_move
 from service import moves
 from service.outcome import Outcome
 from service.room import LogLine, Room
-from workers import outbox
+from workers import outbox, sweeper
 from workers.runtime import runtime
 
 log = logging.getLogger("burro.worker")
@@ -87,7 +87,7 @@ def remind(room_id: str, version: str) -> None:
             return Outcome()
         fresh.reminded = True
         user = fresh.seats[seat].user_id
-        targets = {"table"} if fresh.private else {f"hand:{user}:new", "nudge"}
+        targets = {"table:new"} if fresh.private else {f"hand:{user}:new", "nudge"}
         return Outcome(changed=True, sync=targets)
 
     rt.svc.store.update(room_id, change)
@@ -100,3 +100,13 @@ def current_seat(room: Room | None, version: str) -> int | None:
     if str(room.version) != version:
         return None
     return to_move(room.game)
+
+
+def sweep(slot: str) -> None:
+    """The periodic sweep (see workers.sweeper), then the next one in the chain."""
+    rt = runtime()
+    settings = rt.svc.settings
+    found = sweeper.sweep_once(rt.svc.store, rt.svc.now(), settings.sweep_grace)
+    if found:
+        log.info("sweep %s: scheduled %d missing jobs", slot, found)
+    sweeper.ensure_chain(rt.redis, settings.sweep_every)

@@ -24,6 +24,7 @@ from service.i18n import Translator, _
 from service.outcome import Job, Outcome
 from service.room import Room
 from service.screens import Painter, Screen
+from service.store import PENDING_SYNC
 from service.tg.botapi import ApiError
 from service.tg.render import message_params
 from workers import limits
@@ -39,11 +40,13 @@ LOCK_MS = 30_000
 def sync(rt: Runtime, room_id: str, target: str) -> None:
     room = rt.svc.store.load(room_id)
     if room is None:
+        done(rt, room_id, target)
         return
     fresh = target.endswith(":new")
     base = target.removesuffix(":new")
     plan = plan_message(rt, room, base)
     if plan is None:
+        done(rt, room_id, target)
         return
     chat_id, lang_screen = plan
     params = message_params(lang_screen)
@@ -54,9 +57,15 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         later(rt, "sync", room_id, target, time.time() + 1)  # another worker is on it
         return
     try:
-        send(rt, room, base, chat_id, params, digest, keys, fresh)
+        if send(rt, room, base, chat_id, params, digest, keys, fresh):
+            done(rt, room_id, target)
     finally:
         rt.redis.delete(lock)
+
+
+def done(rt: Runtime, room_id: str, target: str) -> None:
+    """The target is up to date: the sweeper need not look at it again."""
+    rt.redis.zrem(PENDING_SYNC, f"{room_id}|{target}")
 
 
 def plan_message(rt: Runtime, room: Room, target: str) -> tuple[int, Screen] | None:
@@ -101,25 +110,26 @@ def send(
     digest: str,
     keys: tuple[str, str],
     fresh: bool,
-) -> None:
+) -> bool:
+    """Send or edit; False when it must be tried again later (rescheduled already)."""
     msgs, sent = keys
     old = rt.redis.hget(msgs, target)
     if not fresh and old is not None and rt.redis.hget(sent, target) == digest.encode():
-        return  # this very screen is already showing
+        return True  # this very screen is already showing
     wait = limits.reserve(rt.redis, chat_id, group=chat_id < 0)
     if wait > 0:
         later(rt, "sync", room.id, target + (":new" if fresh else ""), time.time() + wait)
-        return
+        return False
     try:
         message_id = deliver(rt, room, chat_id, params, None if fresh or target == "nudge" else old)
     except ApiError as error:
-        handle_error(rt, room, target, fresh, error)
-        return
+        return handle_error(rt, room, target, fresh, error)
     rt.redis.hset(msgs, target, message_id)
     rt.redis.hset(sent, target, digest)
     retention = rt.svc.settings.retention
     rt.redis.expire(msgs, retention)
     rt.redis.expire(sent, retention)
+    return True
 
 
 def deliver(
@@ -140,16 +150,17 @@ def deliver(
     return int(result["message_id"])
 
 
-def handle_error(rt: Runtime, room: Room, target: str, fresh: bool, error: ApiError) -> None:
+def handle_error(rt: Runtime, room: Room, target: str, fresh: bool, error: ApiError) -> bool:
+    """Act on a refused call; False when it will be tried again later."""
     if error.retry_after:
-        later(
-            rt, "sync", room.id, target + (":new" if fresh else ""), time.time() + error.retry_after
-        )
-        return
+        again = target + (":new" if fresh else "")
+        later(rt, "sync", room.id, again, time.time() + error.retry_after)
+        return False
     if error.blocked and target.startswith("hand:"):
         record_blocked(rt, room, int(target.split(":")[1]))
-        return
+        return True
     log.warning("room %s target %s: %s", room.id, target, error)
+    return True
 
 
 def record_blocked(rt: Runtime, room: Room, user_id: int) -> None:

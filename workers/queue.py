@@ -22,7 +22,8 @@ RETRY = Retry(max=5, interval=[1, 2, 5, 10, 30])
 
 def job_id(job: Job) -> str:
     arg = job.arg.replace(":", "_")
-    return f"{job.kind}-{job.room}-{arg}"
+    tag = f"-{job.tag}" if job.tag else ""
+    return f"{job.kind}-{job.room}-{arg}{tag}"
 
 
 def queue_for(connection: redis.Redis) -> Queue:

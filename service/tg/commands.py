@@ -105,7 +105,11 @@ async def play_bots(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
         svc.store.update(existing.id, lambda r: resync(r), update.update_id)
         return
     actor = actor_of(svc, user)
-    settings = RoomSettings(preset=preset, turn_timeout=24 * 3600, reminder_after=24 * 3600)
+    settings = RoomSettings(
+        preset=preset,
+        turn_timeout=svc.settings.turn_timeout,
+        reminder_after=svc.settings.reminder_after,
+    )
     room = lobby.create_room(chat.id, None, actor, svc.now(), private=True, settings=settings)
     lobby.add_bot(room, actor)
     svc.store.create(room, Outcome(changed=True, sync={"table"}), update.update_id)

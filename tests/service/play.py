@@ -11,7 +11,7 @@ from engine.cards import SUIT_SYMBOLS
 from engine.game import GameState
 from service.redis_server import connect
 from service.room import Room
-from service.store import Store
+from service.store import PENDING_SYNC, Store, text
 
 GAME_BUTTON = re.compile(r"^[a-z0-9]{8}\.\d+\.(p[0-9AJQK]{1,2}[SHDC]|pJK|d|dl|dr|x)$")
 FAMILY = ("Ana", "Ben", "Carla", "Dan")
@@ -61,6 +61,11 @@ def shown_cards(game: GameState, mask: int) -> set[str]:
 def assert_no_hand_leaks(emu: RunningEmulator, stack: Stack, room: Room, group: int) -> None:
     """No message of this room now shown in the group or in a player's private chat shows
     a card that is still hidden in another player's hand."""
+    client = connect(stack.redis.url)
+    emu.wait_for(lambda: not any(text(m).startswith(room.id) for m in
+                                 client.zrange(PENDING_SYNC, 0, -1)) or None,
+                 what="the outbox to catch up")
+    room = room_in(stack, group)  # the state the messages now show
     game = room.game
     assert game is not None
     shown = room_messages(stack, room)

@@ -1,0 +1,127 @@
+"""Turn timers with real workers: reminders and timeouts fire once, after their time;
+a move just before wins; workers stopped for a while catch up, nothing twice."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+from rq.registry import StartedJobRegistry
+
+from cli.stack import TOKEN, Stack
+from emulator.server import RunningEmulator
+from engine.game import to_move
+from service.redis_server import connect
+from service.room import Room
+from workers.queue import QUEUE
+from tests.service.play import action_button, game_buttons, room_in
+
+TIMEOUT, REMINDER = 4, 2  # seconds: short tables for the test
+
+
+@pytest.fixture(scope="module")
+def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    env = {
+        "BURRO_TURN_TIMEOUT": str(TIMEOUT),
+        "BURRO_REMINDER_AFTER": str(REMINDER),
+        "BURRO_SWEEP_EVERY": "1",
+        "BURRO_SWEEP_GRACE": "2",
+    }
+    with Stack(tmp_path_factory.mktemp("timers"), flood_limits=False, bot_delay=0.0,
+               persist=False, emulator_url=emu.api_url, env=env) as running:
+        yield running
+
+
+def start_game(emu: RunningEmulator, stack: Stack, user: str) -> int:
+    emu.send_message(user, user, "/play spanish")
+    lobby = emu.wait_for_message(user, lambda m: action_button(m, "S") is not None)
+    emu.tap(user, lobby, action_button(lobby, "S"))  # type: ignore[arg-type]
+    return lobby.chat_id
+
+
+def human_turn(stack: Stack, chat: int) -> Room | None:
+    room = room_in(stack, chat)
+    if room.game is not None and room.status == "playing" and to_move(room.game) == 0:
+        return room
+    return None
+
+
+def wait_until(emu: RunningEmulator, moment: float) -> None:
+    emu.wait_for(lambda: time.time() >= moment or None, timeout=moment - time.time() + 5,
+                 what="the clock")
+
+
+def bot_messages(emu: RunningEmulator, user: str) -> int:
+    return sum(1 for m in emu.messages_in(user) if m.sender_id == int(TOKEN.split(":")[0]))
+
+
+def test_timeout_plays_once_after_its_time(emu: RunningEmulator, stack: Stack) -> None:
+    chat = start_game(emu, stack, "Ben")
+    room = emu.wait_for(lambda: human_turn(stack, chat), what="Ben's turn")
+    assert room.deadline is not None and room.game is not None
+    before_messages = bot_messages(emu, "Ben")
+    moved = emu.wait_for(lambda: (r := room_in(stack, chat)).version > room.version and r,
+                         timeout=TIMEOUT + 10, what="the timeout's move")
+    assert time.time() >= room.deadline - 1.5  # not before its time (a job may fire ~1 s early)
+    assert moved.updated >= room.deadline - 1.5
+    assert moved.seats[0].timeouts == 1
+    assert bot_messages(emu, "Ben") == before_messages + 1  # the reminder, once
+
+
+def test_a_move_just_before_the_deadline_wins(emu: RunningEmulator, stack: Stack) -> None:
+    chat = start_game(emu, stack, "Dan")
+    room = emu.wait_for(lambda: human_turn(stack, chat), what="Dan's turn")
+    assert room.deadline is not None
+    wait_until(emu, room.deadline - 1.0)
+    message = emu.last_message("Dan")
+    mine = [b for b in game_buttons(message) if f".{room.version}." in str(b.value)]
+    emu.tap("Dan", message, mine[0].value)  # type: ignore[arg-type]
+    wait_until(emu, room.deadline + 3)
+    after = room_in(stack, chat)
+    assert after.seats[0].timeouts == 0
+
+
+def test_workers_stopped_for_a_while_catch_up_once(emu: RunningEmulator, stack: Stack) -> None:
+    chat = start_game(emu, stack, "Carla")
+    room = emu.wait_for(lambda: human_turn(stack, chat), what="Carla's turn")
+    assert room.deadline is not None
+    for name in [n for n in stack.processes if n.startswith("worker")]:
+        stack.kill(name)
+    before_messages = bot_messages(emu, "Carla")
+    wait_until(emu, room.deadline + 2)  # the reminder and the timeout are both due now
+    assert room_in(stack, chat).version == room.version  # nobody ran them
+    stack.start_worker(0)
+    moved = emu.wait_for(lambda: (r := room_in(stack, chat)).version > room.version and r,
+                         timeout=30, what="the late timeout")
+    emu.wait_for(lambda: bot_messages(emu, "Carla") > before_messages or None, timeout=15,
+                 what="the late reminder")
+    assert moved.seats[0].timeouts == 1
+    assert bot_messages(emu, "Carla") == before_messages + 1  # one reminder, not two
+
+
+def test_worker_killed_mid_job_the_message_still_comes_once(
+    emu: RunningEmulator, stack: Stack
+) -> None:
+    chat = start_game(emu, stack, "Ana")
+    room = emu.wait_for(lambda: human_turn(stack, chat), what="Ana's turn")
+    messages = bot_messages(emu, "Ana")
+    emu.inject_delay("editMessageText", 3.0)  # Telegram answers slowly: the job hangs in it
+    started = StartedJobRegistry(QUEUE, connection=connect(stack.redis.url))
+    message = emu.last_message("Ana")
+    mine = [b for b in game_buttons(message) if f".{room.version}." in str(b.value)]
+    emu.tap("Ana", message, mine[0].value)  # type: ignore[arg-type]
+    emu.wait_for(lambda: any(j.startswith("sync-") for j in started.get_job_ids()) or None,
+                 what="the sync job to start")
+    stack.kill("worker0")  # SIGKILL, mid-call
+    stack.start_worker(0)
+
+    def shows_current() -> bool | None:
+        current = room_in(stack, chat)
+        if current.status != "playing":
+            return True
+        shown = emu.last_message("Ana")
+        return any(f".{current.version}." in str(b.value) for b in game_buttons(shown)) or None
+
+    emu.wait_for(shows_current, timeout=30, what="Ana's message brought up to date")
+    assert bot_messages(emu, "Ana") == messages  # edited in place: no second message
