@@ -83,7 +83,9 @@ class Bot:
     webhook: Webhook | None = None
     commands: dict[str, list[JSON]] = field(default_factory=dict)
     profile: dict[str, str] = field(default_factory=dict)
-    next_update_id: int = 100000001
+    # Like Telegram, update ids go on growing across restarts (a bot dedupes by them):
+    # start from the clock, so a restarted emulator never repeats an earlier run's ids.
+    next_update_id: int = field(default_factory=lambda: int(time.time() * 10) % 2**31)
 
     @property
     def id(self) -> int:
