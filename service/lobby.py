@@ -17,6 +17,7 @@ from engine.rules import PRESETS, make_rules
 from service.i18n import LANGUAGES, _
 from service.moves import play_forced, settle
 from service.outcome import Outcome
+from service.quiet import TIMEZONES, WINDOWS
 from service.room import BOT_LEVELS, MAX_SEATS, Room, RoomSettings, Seat, new_room_id
 
 BOT_NAMES = ("Rocinante", "Platero", "Burrito", "Pancho", "Lucero", "Canela", "Trueno")
@@ -223,6 +224,10 @@ def cycle(settings: RoomSettings, key: str) -> bool:
         settings.language = _next(choices, settings.language)
     elif key == "bot":
         settings.bot_level = _next(BOT_LEVELS, settings.bot_level)
+    elif key == "quiet":
+        settings.quiet_hours = _next(WINDOWS, settings.quiet_hours)
+    elif key == "tz":
+        settings.timezone = _next(TIMEZONES, settings.timezone)
     else:
         return False
     return True

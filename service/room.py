@@ -53,6 +53,8 @@ class RoomSettings(BaseModel):
     language: str | None = None  # the group's language; None: the creator's
     auto_forced: bool = True  # play forced moves (a single legal action) at once
     bot_level: str = "heuristic"  # the level of bots added in the lobby
+    quiet_hours: tuple[int, int] | None = None  # (from, to) local hours: no reminders then
+    timezone: str = "UTC"  # the group's time zone, for quiet hours
 
     def rules(self) -> Rules:
         return make_rules(self.preset, self.options)

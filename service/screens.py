@@ -64,7 +64,7 @@ class Painter:
         rules = self.rules()
         if rules.suit_style == "spanish" and rules.deck.startswith("spanish"):
             face = self._(SPANISH_FACES[rank]) if rank in SPANISH_FACES else rank
-            return f"{face} {self._(SPANISH_SUITS[suit])}"
+            return self._("{rank} of {suit}", rank=face, suit=self._(SPANISH_SUITS[suit]))
         return rank + SUIT_SYMBOLS[suit]
 
     def rules(self) -> Rules:
@@ -131,7 +131,7 @@ class Painter:
             return _("first to {n} wins", n=rules.target)
         if rules.scoring == "single":
             return _("one hand")
-        return _("{n} points lose", n=rules.target)
+        return self.tr.ngettext("{n} point loses", "{n} points lose", rules.target)
 
     # ----- the table ---------------------------------------------------------------
 
@@ -341,6 +341,12 @@ class Painter:
     def rules_text(self) -> str:
         return rules_text(self.rules(), self.tr)
 
+    def quiet_text(self) -> str:
+        hours = self.room.settings.quiet_hours
+        if hours is None:
+            return self._("off")
+        return self._("{start}:00–{end}:00", start=hours[0], end=hours[1])
+
     def settings(self) -> Screen:
         _ = self._
         s = self.room.settings
@@ -362,15 +368,23 @@ class Painter:
             ),
             (
                 self.button(
-                    _("Language: {v}", v=LANGUAGE_NAMES.get(s.language or "", _("chat's"))),
+                    _("Language: {v}", v=LANGUAGE_NAMES[s.language])
+                    if s.language
+                    else _("Language: as the opener's"),
                     "o:lang",
                 ),
                 self.button(
-                    _("Suits: {v}", v=_("Spanish") if rules.suit_style == "spanish" else "♠♥♦♣"),
+                    _("Suits: Spanish (oros, copas…)")
+                    if rules.suit_style == "spanish"
+                    else _("Suits: French ♠♥♦♣"),
                     "o:suits",
                 ),
             ),
             (self.button(_("Bot level: {v}", v=self._(BOT_LEVEL_NAMES[s.bot_level])), "o:bot"),),
+            (
+                self.button(_("Quiet hours: {v}", v=self.quiet_text()), "o:quiet"),
+                self.button(_("Time zone: {v}", v=s.timezone), "o:tz"),
+            ),
             (self.button(_("✔️ Done"), "o:done"),),
         ]
         text = "\n".join([_("⚙️ Settings (tap to change)"), self.rules_line()])

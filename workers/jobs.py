@@ -11,6 +11,7 @@ import logging
 from engine.game import to_move
 from service import moves
 from service.outcome import Outcome
+from service.quiet import quiet_until
 from service.room import LogLine, Room
 from workers import outbox, sweeper
 from workers.runtime import runtime
@@ -80,6 +81,10 @@ def remind(room_id: str, version: str) -> None:
     room = rt.svc.store.load(room_id)
     seat = current_seat(room, version)
     if room is None or seat is None or room.is_bot_seat(seat) or room.reminded:
+        return
+    until = quiet_until(room.settings, rt.svc.now())
+    if until is not None:  # the group's night: nudge in the morning (moves never wait)
+        outbox.later(rt, "remind", room_id, version, until)
         return
 
     def change(fresh: Room) -> Outcome:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from workers.runtime import Runtime
 
 log = logging.getLogger("burro.outbox")
-LOCK_MS = 30_000
+LOCK_MS = 12_000  # longer than a Bot API call may take (10 s); a killed worker's lock lapses
 
 
 def sync(rt: Runtime, room_id: str, target: str) -> None:

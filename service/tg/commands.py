@@ -205,24 +205,34 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
         return
     mine = svc.store.stats(f"stats:user:{user.id}")
     lines = [
-        tr.gettext(
-            _("📊 {name}: {games} games, {wins} won, {burro} times burro."),
-            name=display_name(user),
-            games=mine.get("games", 0),
-            wins=mine.get("wins", 0),
-            burro=mine.get("burro", 0),
-        )
+        tr.gettext(_("📊 {name}"), name=display_name(user)),
+        tr.ngettext("{n} game played", "{n} games played", mine.get("games", 0)),
+        tr.ngettext("{n} game won", "{n} games won", mine.get("wins", 0)),
+        tr.ngettext("{n} time the burro", "{n} times the burro", mine.get("burro", 0)),
     ]
     if chat.type != "private":
         group = svc.store.stats(f"stats:chat:{chat.id}")
-        lines.append(tr.gettext(_("This group has finished {n} games."), n=group.get("games", 0)))
+        lines.append(
+            tr.ngettext(
+                "This group has finished {n} game.",
+                "This group has finished {n} games.",
+                group.get("games", 0),
+            )
+        )
         burros = sorted(
             ((int(k[6:]), v) for k, v in group.items() if k.startswith("burro:")),
             key=lambda kv: -kv[1],
         )[:5]
         for user_id, count in burros:
             name = svc.store.user(user_id).get("name", str(user_id))
-            lines.append(tr.gettext(_("  🫏 {name}: burro {n} times"), name=name, n=count))
+            lines.append(
+                tr.ngettext(
+                    "  🫏 {name}: the burro {n} time",
+                    "  🫏 {name}: the burro {n} times",
+                    count,
+                    name=name,
+                )
+            )
     await reply(update, "\n".join(lines))
 
 
@@ -249,7 +259,7 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Servic
     if message is not None:
         await message.reply_document(
             InputFile(data, filename=f"burro-{room.id}-hand{number}.json"),
-            caption=tr.gettext(_("Hand {n}: replay it with `burro replay`."), n=number),
+            caption=tr.gettext(_("Hand {n}: replay it with burro replay."), n=number),
         )
 
 

@@ -24,8 +24,13 @@ def emu() -> Iterator[RunningEmulator]:
 
 @pytest.fixture(scope="module")
 def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    with Stack(tmp_path_factory.mktemp("limits"), flood_limits=True, bot_delay=0.0,
-               persist=False, emulator_url=emu.api_url) as running:
+    with Stack(
+        tmp_path_factory.mktemp("limits"),
+        flood_limits=True,
+        bot_delay=0.0,
+        persist=False,
+        emulator_url=emu.api_url,
+    ) as running:
         yield running
 
 
@@ -55,11 +60,16 @@ def test_one_to_one_against_three_bots_within_limits(emu: RunningEmulator, stack
             continue
         emu.tap("Carla", emu.last_message("Carla"), found[0].value)  # type: ignore[index, arg-type]
         taps += 1
-    calls = [c for c in emu.calls(since=start)
-             if c["method"] == "answerCallbackQuery" or c["params"].get("chat_id") in (CARLA, str(CARLA))]
+    calls = [
+        c
+        for c in emu.calls(since=start)
+        if c["method"] == "answerCallbackQuery" or c["params"].get("chat_id") in (CARLA, str(CARLA))
+    ]
     refused = [c for c in emu.calls(since=start) if c.get("error_code") == 429]
     assert not refused, refused[:3]
     per_move = len(calls) / taps
-    print(f"\nBot API calls per human move (one-to-one vs 3 bots): {per_move:.2f} "
-          f"({len(calls)} calls, {taps} taps)")
+    print(
+        f"\nBot API calls per human move (one-to-one vs 3 bots): {per_move:.2f} "
+        f"({len(calls)} calls, {taps} taps)"
+    )
     assert per_move <= 2.5

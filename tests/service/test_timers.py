@@ -14,8 +14,8 @@ from emulator.server import RunningEmulator
 from engine.game import to_move
 from service.redis_server import connect
 from service.room import Room
-from workers.queue import QUEUE
 from tests.service.play import action_button, game_buttons, room_in
+from workers.queue import QUEUE
 
 TIMEOUT, REMINDER = 4, 2  # seconds: short tables for the test
 
@@ -28,8 +28,14 @@ def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Ite
         "BURRO_SWEEP_EVERY": "1",
         "BURRO_SWEEP_GRACE": "2",
     }
-    with Stack(tmp_path_factory.mktemp("timers"), flood_limits=False, bot_delay=0.0,
-               persist=False, emulator_url=emu.api_url, env=env) as running:
+    with Stack(
+        tmp_path_factory.mktemp("timers"),
+        flood_limits=False,
+        bot_delay=0.0,
+        persist=False,
+        emulator_url=emu.api_url,
+        env=env,
+    ) as running:
         yield running
 
 
@@ -48,8 +54,9 @@ def human_turn(stack: Stack, chat: int) -> Room | None:
 
 
 def wait_until(emu: RunningEmulator, moment: float) -> None:
-    emu.wait_for(lambda: time.time() >= moment or None, timeout=moment - time.time() + 5,
-                 what="the clock")
+    emu.wait_for(
+        lambda: time.time() >= moment or None, timeout=moment - time.time() + 5, what="the clock"
+    )
 
 
 def bot_messages(emu: RunningEmulator, user: str) -> int:
@@ -61,8 +68,11 @@ def test_timeout_plays_once_after_its_time(emu: RunningEmulator, stack: Stack) -
     room = emu.wait_for(lambda: human_turn(stack, chat), what="Ben's turn")
     assert room.deadline is not None and room.game is not None
     before_messages = bot_messages(emu, "Ben")
-    moved = emu.wait_for(lambda: (r := room_in(stack, chat)).version > room.version and r,
-                         timeout=TIMEOUT + 10, what="the timeout's move")
+    moved = emu.wait_for(
+        lambda: (r := room_in(stack, chat)).version > room.version and r,
+        timeout=TIMEOUT + 10,
+        what="the timeout's move",
+    )
     assert time.time() >= room.deadline - 1.5  # not before its time (a job may fire ~1 s early)
     assert moved.updated >= room.deadline - 1.5
     assert moved.seats[0].timeouts == 1
@@ -92,10 +102,16 @@ def test_workers_stopped_for_a_while_catch_up_once(emu: RunningEmulator, stack: 
     wait_until(emu, room.deadline + 2)  # the reminder and the timeout are both due now
     assert room_in(stack, chat).version == room.version  # nobody ran them
     stack.start_worker(0)
-    moved = emu.wait_for(lambda: (r := room_in(stack, chat)).version > room.version and r,
-                         timeout=30, what="the late timeout")
-    emu.wait_for(lambda: bot_messages(emu, "Carla") > before_messages or None, timeout=15,
-                 what="the late reminder")
+    moved = emu.wait_for(
+        lambda: (r := room_in(stack, chat)).version > room.version and r,
+        timeout=30,
+        what="the late timeout",
+    )
+    emu.wait_for(
+        lambda: bot_messages(emu, "Carla") > before_messages or None,
+        timeout=15,
+        what="the late reminder",
+    )
     assert moved.seats[0].timeouts == 1
     assert bot_messages(emu, "Carla") == before_messages + 1  # one reminder, not two
 
@@ -111,8 +127,10 @@ def test_worker_killed_mid_job_the_message_still_comes_once(
     message = emu.last_message("Ana")
     mine = [b for b in game_buttons(message) if f".{room.version}." in str(b.value)]
     emu.tap("Ana", message, mine[0].value)  # type: ignore[arg-type]
-    emu.wait_for(lambda: any(j.startswith("sync-") for j in started.get_job_ids()) or None,
-                 what="the sync job to start")
+    emu.wait_for(
+        lambda: any(j.startswith("sync-") for j in started.get_job_ids()) or None,
+        what="the sync job to start",
+    )
     stack.kill("worker0")  # SIGKILL, mid-call
     stack.start_worker(0)
 

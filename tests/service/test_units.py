@@ -1,0 +1,115 @@
+"""Fast unit tests of the service's pure parts: button data, lobby rules, settings,
+quiet hours, and screens built from views (no Redis, no Telegram)."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.game import legal_actions, to_move
+from service import callbacks, lobby, moves
+from service.lobby import Actor
+from service.quiet import quiet_until
+from service.room import RoomSettings
+from service.screens import Painter
+
+ANA, BEN, CARLA = Actor(1, "Ana", "es"), Actor(2, "Ben", "pt_BR"), Actor(3, "Carla", "en")
+
+
+def test_button_data_fits_64_bytes_for_every_action() -> None:
+    for action in ["draw", "draw:left", "draw:right", "pass", "play:10H", "play:JK"]:
+        data = callbacks.encode("abcdefgh", 999_999_999, callbacks.game_token(action))
+        assert len(data.encode()) <= 64
+        press = callbacks.decode(data)
+        assert press is not None and callbacks.game_action(press.action) == action
+
+
+@given(st.text(max_size=80))
+def test_junk_button_data_is_refused(data: str) -> None:
+    press = callbacks.decode(data)
+    if press is not None:
+        assert callbacks.encode(press.room, press.version, press.action) == data
+
+
+def test_lobby_rules() -> None:
+    room = lobby.create_room(-5, None, ANA, 0.0)
+    assert lobby.start(room, ANA, 0.0).popup is not None and room.status == "lobby"  # alone
+    assert lobby.join(room, BEN).changed and not lobby.join(room, BEN).changed
+    assert lobby.start(room, CARLA, 0.0).popup is not None  # not the creator
+    assert lobby.change_setting(room, BEN, "preset").changed is False
+    assert lobby.leave(room, BEN).changed and room.seat_of(2) is None
+    for _ in range(7):
+        lobby.add_bot(room, ANA)
+    assert len(room.seats) == 8 and not lobby.add_bot(room, ANA).changed  # full
+    assert len({s.name for s in room.seats}) == 8
+    assert lobby.remove_bot(room, ANA).changed and len(room.seats) == 7
+    outcome = lobby.start(room, Actor(9, "Admin", "en", admin=True), 0.0)
+    assert room.status == "playing" and outcome.jobs
+
+
+def test_settings_cycle_and_skip_what_cannot_be_played() -> None:
+    room = lobby.create_room(-5, None, ANA, 0.0)
+    seen = set()
+    for _ in range(len(lobby.TIMEOUTS)):
+        lobby.change_setting(room, ANA, "timeout")
+        seen.add(room.settings.turn_timeout)
+    assert seen == set(lobby.TIMEOUTS)
+    for key in (
+        "preset",
+        "hand",
+        "target",
+        "empty",
+        "suits",
+        "remind",
+        "lang",
+        "bot",
+        "quiet",
+        "tz",
+    ):
+        for _ in range(9):
+            assert lobby.change_setting(room, ANA, key).changed
+            room.settings.rules()  # always a playable rule set
+    assert not lobby.change_setting(room, ANA, "wings").changed
+
+
+@pytest.mark.parametrize(
+    ("utc_hour", "quiet"), [(20, False), (22, True), (3, True), (7, False), (12, False)]
+)
+def test_quiet_hours_in_the_group_time_zone(utc_hour: int, quiet: bool) -> None:
+    settings = RoomSettings(quiet_hours=(22, 8), timezone="Europe/Madrid")  # UTC+1 in winter
+    now = datetime(2026, 11, 29, utc_hour, 30, tzinfo=UTC).timestamp()
+    until = quiet_until(settings, now)
+    assert (until is not None) == quiet
+    if until is not None:
+        assert datetime.fromtimestamp(until, UTC).hour == 7  # 08:00 in Madrid
+
+
+@pytest.mark.parametrize("preset", ["spanish", "cangkul", "burro_em_pe"])
+@pytest.mark.parametrize("lang", ["en", "es", "pt_BR", "pt_PT", "id"])
+def test_screens_show_no_hidden_card(preset: str, lang: str) -> None:
+    room = lobby.create_room(-5, None, ANA, 0.0, settings=RoomSettings(preset=preset))
+    lobby.join(room, BEN)
+    lobby.join(room, CARLA)
+    lobby.start(room, ANA, 0.0)
+    rnd = random.Random(7)
+    for _ in range(120):
+        assert room.game is not None
+        seat = to_move(room.game)
+        if seat is None:
+            break
+        painter = Painter(room, lang)
+        table = painter.table().text
+        for other in range(3):
+            hidden = room.game.hand.hands[other] & ~room.game.hand.known[other]
+            cards = {painter.card(c) for c in room.game.table.codec.codes(hidden)}
+            assert not any(f" {card}" in table or f"{card} " in table for card in cards)
+            for viewer in range(3):
+                if viewer != other:
+                    shown = painter.hand(viewer)
+                    labels = {b.label for row in shown.rows for b in row}
+                    assert not labels & cards
+        moves.play(room, seat, rnd.choice(legal_actions(room.game, seat)), 0.0)
