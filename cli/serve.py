@@ -22,12 +22,13 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from service.redis_server import embedded_url
     from service.settings import Settings
     from service.web import create_app
 
     settings = Settings()
-    if settings.redis_url is None:
-        raise SystemExit("burro serve: set BURRO_REDIS_URL (or use `burro local`)")
+    if settings.redis_url is None:  # the embedded default, shared through a unix socket
+        settings.redis_url = embedded_url(settings.data_dir)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     app = create_app(settings)
     uvicorn.run(

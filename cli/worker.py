@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 from typing import Any
 
 
@@ -20,14 +21,15 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from rq import SimpleWorker
 
-    from service.redis_server import connect
+    from service.redis_server import connect, embedded_url
     from service.settings import Settings
     from workers.queue import QUEUE
     from workers.sweeper import ensure_chain
 
     settings = Settings()
-    if settings.redis_url is None:
-        raise SystemExit("burro worker: set BURRO_REDIS_URL (or use `burro local`)")
+    if settings.redis_url is None:  # the embedded default, shared through a unix socket
+        settings.redis_url = embedded_url(settings.data_dir)
+        os.environ["BURRO_REDIS_URL"] = settings.redis_url  # for the jobs' runtime
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     # SimpleWorker runs jobs in this process (no fork per job): jobs are short, and the
     # Redis and Bot API clients are reused. A killed worker's job is retried (Retry).

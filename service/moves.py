@@ -86,12 +86,12 @@ def _log_line(event: ev.Event, hand_no: int) -> LogLine | None:
             return LogLine(kind="trick", seat=seat)
         case ev.PlayerOut(seat=seat):
             return LogLine(kind="out", seat=seat)
-        case ev.HandOver(seat=burro, winner=winner, reason=reason):
+        case ev.HandOver(seat=burro, winner=winner, reason=reason, out=out):
             if burro >= 0:
-                return LogLine(kind="burro", seat=burro, hand_no=hand_no)
+                return LogLine(kind="burro", seat=burro, order=list(out))
             if winner >= 0:
-                return LogLine(kind="winner", seat=winner, hand_no=hand_no)
-            return LogLine(kind=reason, hand_no=hand_no)
+                return LogLine(kind="winner", seat=winner)
+            return LogLine(kind=reason, order=list(out))
     return None
 
 

