@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,10 +19,14 @@ def emu(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningEmulator]:
         yield emulator
 
 
+def make_stack(emu: RunningEmulator, folder: Path, **options: Any) -> Stack:
+    """A throwaway product stack on the test's emulator (no flood limits, bots at once,
+    Redis in memory), with `options` overriding those choices."""
+    choices: dict[str, Any] = {"flood_limits": False, "bot_delay": 0.0, "persist": False}
+    return Stack(folder, emulator_url=emu.api_url, **{**choices, **options})
+
+
 @pytest.fixture(scope="module")
 def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    data: Path = tmp_path_factory.mktemp("stack")
-    with Stack(
-        data, flood_limits=False, bot_delay=0.0, persist=False, emulator_url=emu.api_url
-    ) as running:
+    with make_stack(emu, tmp_path_factory.mktemp("stack")) as running:
         yield running

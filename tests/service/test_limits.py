@@ -11,6 +11,7 @@ from cli.stack import Stack
 from emulator.config import fast_config
 from emulator.limits import FloodLimits
 from emulator.server import RunningEmulator, running_emulator
+from tests.service.conftest import make_stack
 from tests.service.play import action_button, game_buttons, room_in
 
 CARLA = 100003
@@ -24,13 +25,7 @@ def emu() -> Iterator[RunningEmulator]:
 
 @pytest.fixture(scope="module")
 def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    with Stack(
-        tmp_path_factory.mktemp("limits"),
-        flood_limits=True,
-        bot_delay=0.0,
-        persist=False,
-        emulator_url=emu.api_url,
-    ) as running:
+    with make_stack(emu, tmp_path_factory.mktemp("limits"), flood_limits=True) as running:
         yield running
 
 

@@ -14,6 +14,7 @@ from emulator.server import RunningEmulator
 from engine.game import to_move
 from service.redis_server import connect
 from service.room import Room
+from tests.service.conftest import make_stack
 from tests.service.play import action_button, game_buttons, room_in
 from workers.queue import QUEUE
 
@@ -28,14 +29,7 @@ def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Ite
         "BURRO_SWEEP_EVERY": "1",
         "BURRO_SWEEP_GRACE": "2",
     }
-    with Stack(
-        tmp_path_factory.mktemp("timers"),
-        flood_limits=False,
-        bot_delay=0.0,
-        persist=False,
-        emulator_url=emu.api_url,
-        env=env,
-    ) as running:
+    with make_stack(emu, tmp_path_factory.mktemp("timers"), env=env) as running:
         yield running
 
 

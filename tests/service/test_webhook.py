@@ -18,6 +18,7 @@ from service import callbacks
 from service.redis_server import connect, free_port
 from service.room import Room
 from service.store import Store
+from tests.service.conftest import make_stack
 from tests.service.play import action_button, game_buttons, room_in
 
 _ids = itertools.count(900_000_000)
@@ -82,13 +83,7 @@ def command(text: str, user: dict[str, Any] = CARLA, chat_id: int | None = None)
 @pytest.fixture(scope="module")
 def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """Bots here think for an hour, so nothing moves but what a test sends."""
-    with Stack(
-        tmp_path_factory.mktemp("webhook"),
-        flood_limits=False,
-        bot_delay=3600,
-        persist=False,
-        emulator_url=emu.api_url,
-    ) as running:
+    with make_stack(emu, tmp_path_factory.mktemp("webhook"), bot_delay=3600) as running:
         yield running
 
 
