@@ -186,8 +186,15 @@ def record_blocked(rt: Runtime, room: Room, user_id: int) -> None:
         name=name,
         bot=rt.svc.bot_username,
     )
+    link = f"https://t.me/{rt.svc.bot_username}?start=g{room.id}"
+    button = {"text": tr.gettext(_("💬 Open my cards")), "url": link}
     try:
-        rt.api.call("sendMessage", chat_id=room.chat_id, text=text)
+        rt.api.call(
+            "sendMessage",
+            chat_id=room.chat_id,
+            text=text,
+            reply_markup={"inline_keyboard": [[button]]},
+        )
     except ApiError as error:
         log.warning("room %s: could not tell the group about %s: %s", room.id, user_id, error)
 

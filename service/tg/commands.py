@@ -144,6 +144,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
 def show_hand(room: Room, user_id: int) -> Outcome:
     if room.seat_of(user_id) is None or room.status != "playing":
         return Outcome().say(_("You are not playing in this game."))
+    room.blocked = [u for u in room.blocked if u != user_id]  # we can write to them now
     return Outcome(changed=True, sync={f"hand:{user_id}:new"})
 
 
