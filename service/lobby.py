@@ -224,6 +224,8 @@ def cycle(settings: RoomSettings, key: str) -> bool:
         settings.language = _next(choices, settings.language)
     elif key == "bot":
         settings.bot_level = _next(BOT_LEVELS, settings.bot_level)
+    elif key == "ontimeout":
+        settings.timeout_action = "remove" if settings.timeout_action == "bot" else "bot"
     elif key == "quiet":
         settings.quiet_hours = _next(WINDOWS, settings.quiet_hours)
     elif key == "tz":

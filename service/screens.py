@@ -345,6 +345,16 @@ class Painter:
     def rules_text(self) -> str:
         return rules_text(self.rules(), self.tr)
 
+    def timeout_text(self) -> str:
+        settings = self.room.settings
+        if settings.timeout_action == "remove":
+            return self.tr.ngettext(
+                "Late players: a bot takes the seat after {n} timeout",
+                "Late players: a bot takes the seat after {n} timeouts",
+                settings.max_timeouts,
+            )
+        return self._("Late players: a bot plays their turn")
+
     def quiet_text(self) -> str:
         hours = self.room.settings.quiet_hours
         if hours is None:
@@ -385,6 +395,7 @@ class Painter:
                 ),
             ),
             (self.button(_("Bot level: {v}", v=self._(BOT_LEVEL_NAMES[s.bot_level])), "o:bot"),),
+            (self.button(self.timeout_text(), "o:ontimeout"),),
             (
                 self.button(_("Quiet hours: {v}", v=self.quiet_text()), "o:quiet"),
                 self.button(_("Time zone: {v}", v=s.timezone), "o:tz"),

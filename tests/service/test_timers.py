@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 from rq.registry import StartedJobRegistry
@@ -12,10 +13,11 @@ from rq.registry import StartedJobRegistry
 from cli.stack import TOKEN, Stack
 from emulator.server import RunningEmulator
 from engine.game import to_move
+from service.outcome import Outcome
 from service.redis_server import connect
 from service.room import Room
 from tests.service.conftest import make_stack
-from tests.service.play import action_button, game_buttons, room_in
+from tests.service.play import action_button, game_buttons, room_in, store_of
 from workers.queue import QUEUE
 
 TIMEOUT, REMINDER = 4, 2  # seconds: short tables for the test
@@ -137,3 +139,22 @@ def test_worker_killed_mid_job_the_message_still_comes_once(
 
     emu.wait_for(shows_current, timeout=30, what="Ana's message brought up to date")
     assert bot_messages(emu, "Ana") == messages  # edited in place: no second message
+
+
+def test_quiet_hours_hold_the_reminder_but_not_the_timeout(
+    emu: RunningEmulator, stack: Stack
+) -> None:
+    chat = start_game(emu, stack, "Ben")
+    room = emu.wait_for(lambda: human_turn(stack, chat), what="Ben's turn")
+    hour = datetime.now(UTC).hour
+
+    def quiet_now(fresh: Room) -> Outcome:
+        fresh.settings.quiet_hours = (hour, (hour + 2) % 24)
+        return Outcome(changed=True)
+
+    store_of(stack).update(room.id, quiet_now)
+    messages = bot_messages(emu, "Ben")
+    moved = emu.wait_for(lambda: (r := room_in(stack, chat)).version > room.version and r,
+                         timeout=TIMEOUT + 10, what="the timeout's move")
+    assert moved.seats[0].timeouts >= 1  # the move was not held
+    assert bot_messages(emu, "Ben") == messages  # the nudge was
