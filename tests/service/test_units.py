@@ -69,6 +69,7 @@ def test_settings_cycle_and_skip_what_cannot_be_played() -> None:
         "bot",
         "quiet",
         "tz",
+        "ontimeout",
     ):
         for _ in range(9):
             assert lobby.change_setting(room, ANA, key).changed
