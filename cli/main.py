@@ -14,7 +14,9 @@ import sys
 from collections.abc import Sequence
 
 # Module names under cli/, in the order `burro --help` lists them.
-COMMANDS: tuple[str, ...] = ("local", "serve", "worker", "replay", "arena", "emulator")
+COMMANDS: tuple[str, ...] = (
+    "local", "serve", "worker", "replay", "arena", "emulator", "admin", "set_webhook",
+)  # fmt: skip
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

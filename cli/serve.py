@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 from typing import Any
 
 
@@ -22,6 +21,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from service import logs
     from service.redis_server import embedded_url
     from service.settings import Settings
     from service.web import create_app
@@ -29,13 +29,15 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings()
     if settings.redis_url is None:  # the embedded default, shared through a unix socket
         settings.redis_url = embedded_url(settings.data_dir)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logs.setup("serve", settings.log_format, settings.log_level)
     app = create_app(settings)
     uvicorn.run(
         app,
         host=args.host or settings.host,
         port=args.port or settings.port,
         log_level="warning",
-        timeout_graceful_shutdown=20,
+        log_config=None,  # uvicorn's lines go through our formatter (service.logs)
+        # On SIGTERM: stop accepting, let in-flight updates commit and answer, then exit.
+        timeout_graceful_shutdown=settings.shutdown_grace,
     )
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 from typing import Any
 
@@ -21,6 +20,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from rq import SimpleWorker
 
+    from service import logs, metrics
     from service.redis_server import connect, embedded_url
     from service.settings import Settings
     from workers.queue import QUEUE
@@ -30,11 +30,23 @@ def run(args: argparse.Namespace) -> int:
     if settings.redis_url is None:  # the embedded default, shared through a unix socket
         settings.redis_url = embedded_url(settings.data_dir)
         os.environ["BURRO_REDIS_URL"] = settings.redis_url  # for the jobs' runtime
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logs.setup("worker", settings.log_format, settings.log_level)
     # SimpleWorker runs jobs in this process (no fork per job): jobs are short, and the
     # Redis and Bot API clients are reused. A killed worker's job is retried (Retry).
     connection = connect(settings.redis_url)
     ensure_chain(connection, settings.sweep_every)  # one sweeper chain, however many workers
+    metrics.watch_redis(connection)
+    if settings.worker_metrics_port is not None:
+        metrics.serve_http(settings.host, settings.worker_metrics_port, lambda: _pings(connection))
     worker = SimpleWorker([QUEUE], connection=connection)
+    # SIGTERM is RQ's warm shutdown: the job in hand finishes, then the worker exits (a
+    # second SIGTERM or SIGINT stops it at once; the job is then retried, see Retry).
     worker.work(with_scheduler=True, burst=args.burst, logging_level="WARNING")
     return 0
+
+
+def _pings(connection: Any) -> bool:
+    try:
+        return bool(connection.ping())
+    except Exception:  # any failure to reach Redis makes the worker unhealthy
+        return False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -28,6 +29,12 @@ class Settings(BaseSettings):
     sweep_every: int = 30  # seconds between sweeps for lost jobs
     sweep_grace: int = 30  # seconds a job may be late before the sweeper reschedules it
     rate_limits: bool = True  # hold Telegram's send limits (off for fast local tests)
+    log_format: Literal["json", "console"] = "json"  # JSON lines for log collectors
+    log_level: str = "INFO"
+    worker_metrics_port: int | None = None  # a worker's /metrics and /healthz (None: off)
+    shutdown_grace: int = 20  # seconds `serve` lets in-flight requests finish on SIGTERM
+    public_url: str | None = None  # where Telegram reaches `serve` (for `burro set-webhook`)
+    webhook_max_connections: int = 40  # Telegram's parallel webhook connections (1-100)
 
     def require_serve(self) -> tuple[str, str]:
         """The token and webhook secret, or a clear error naming what is missing."""

@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 import redis
 
+from service import logs, metrics
 from service.outcome import Job, Outcome
 from service.room import Room
 from workers.queue import schedule
@@ -59,6 +60,7 @@ class Store:
     # ----- reads -------------------------------------------------------------------
 
     def load(self, room_id: str) -> Room | None:
+        logs.bind_game(room_id)
         data = self.redis.get(room_key(room_id))
         return Room.model_validate_json(data) if data else None
 
@@ -89,7 +91,9 @@ class Store:
             try:
                 pipe.execute()
             except redis.WatchError:
+                metrics.conflict("create", retried=False)
                 return False
+        logs.bind(game_id=room.id)  # the update is about the new game from here on
         return True
 
     def _live(self, room_id: str) -> bool:
@@ -102,7 +106,8 @@ class Store:
         """Run `change` on a fresh copy of the room and commit what it did, atomically.
         None when the room does not exist or the update was handled already."""
         key = room_key(room_id)
-        for _ in range(MAX_ATTEMPTS):
+        logs.bind_game(room_id)
+        for attempt in range(1, MAX_ATTEMPTS + 1):
             with self.redis.pipeline() as pipe:
                 pipe.watch(key, *self._mark(update_id))  # type: ignore[no-untyped-call]
                 if update_id is not None and pipe.exists(update_key(update_id)):
@@ -119,6 +124,7 @@ class Store:
                 try:
                     pipe.execute()
                 except redis.WatchError:
+                    metrics.conflict("update", retried=attempt < MAX_ATTEMPTS)
                     continue  # someone else changed the room first: read it again
                 return room, outcome
         raise Conflict(room_id)

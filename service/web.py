@@ -11,6 +11,7 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -22,6 +23,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 from telegram import Update
 
+from service import logs, metrics
 from service.redis_server import connect
 from service.services import Services
 from service.settings import Settings
@@ -29,6 +31,7 @@ from service.store import Conflict, Store
 from service.tg.app import build_application, handler_error
 
 log = logging.getLogger("burro.serve")
+slog = logs.get("burro.serve")
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
 
 
@@ -55,6 +58,7 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
     client = client or connect(settings.redis_url)
     svc = Services(settings, Store(client, settings.retention, settings.dedupe_ttl))
     application = build_application(svc, token, settings.telegram_api_url)
+    metrics.watch_redis(client)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -69,31 +73,51 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
     async def webhook(request: Request) -> Response:
         given = request.headers.get(SECRET_HEADER, "")
         if not hmac.compare_digest(given.encode(), secret.encode()):
+            metrics.UPDATES.labels("invalid", "forbidden").inc()
             return PlainTextResponse("forbidden", status_code=403)
         try:
             body = await read_body(request, settings.max_body_bytes)
         except BodyTooLarge:
+            metrics.UPDATES.labels("invalid", "too_large").inc()
             return PlainTextResponse("body too large", status_code=413)
         update = parse_update(body, application)
         if update is None:
+            metrics.UPDATES.labels("invalid", "bad_request").inc()
             return PlainTextResponse("not a Telegram update", status_code=400)
         return await process(update)
 
     async def process(update: Update) -> Response:
+        """Handle one update, counted, timed and logged with its update, chat and game."""
+        chat, user = update.effective_chat, update.effective_user
+        logs.new_context(
+            update_id=update.update_id,
+            chat_id=chat.id if chat else None,
+            user_id=user.id if user else None,
+        )
+        kind, started = metrics.update_kind(update), time.perf_counter()
+        with metrics.UPDATES_IN_PROGRESS.track_inprogress():
+            outcome, response = await handle(update)
+        seconds = time.perf_counter() - started
+        metrics.observe_update(kind, outcome, seconds)
+        slog.info("update", kind=kind, outcome=outcome, seconds=round(seconds, 4))
+        return response
+
+    async def handle(update: Update) -> tuple[str, Response]:
         try:
             if svc.store.seen(update.update_id):
-                return PlainTextResponse("duplicate")
+                return "duplicate", PlainTextResponse("duplicate")
         except redis.RedisError:
-            return PlainTextResponse("storage unavailable", status_code=503)
+            return "retry", PlainTextResponse("storage unavailable", status_code=503)
         handler_error.set(None)
         await application.process_update(update)
         error = handler_error.get()
         if isinstance(error, redis.RedisError | Conflict):
             log.warning("update %s not committed: %r", update.update_id, error)
-            return PlainTextResponse("storage unavailable", status_code=503)
+            return "retry", PlainTextResponse("storage unavailable", status_code=503)
         if error is not None:
             log.error("update %s failed permanently", update.update_id, exc_info=error)
-        return PlainTextResponse("ok")
+            return "failed", PlainTextResponse("ok")
+        return "ok", PlainTextResponse("ok")
 
     async def healthz(request: Request) -> Response:
         try:
@@ -102,10 +126,15 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
             return JSONResponse({"ok": False, "redis": "unreachable"}, status_code=503)
         return JSONResponse({"ok": True})
 
+    async def metrics_page(request: Request) -> Response:
+        body, content_type = metrics.render()
+        return Response(body, media_type=content_type)
+
     return Starlette(
         routes=[
             Route("/telegram/webhook", webhook, methods=["POST"]),
             Route("/healthz", healthz, methods=["GET"]),
+            Route("/metrics", metrics_page, methods=["GET"]),
         ],
         lifespan=lifespan,
     )

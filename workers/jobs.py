@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 
 from engine.game import to_move
-from service import moves
+from service import metrics, moves
 from service.outcome import Outcome
 from service.quiet import quiet_until
 from service.room import LogLine, Room
@@ -19,11 +19,13 @@ from workers.runtime import runtime
 log = logging.getLogger("burro.worker")
 
 
+@metrics.job("sync")
 def sync(room_id: str, target: str) -> None:
     """Bring one chat's message for a room up to the room's current state."""
     outbox.sync(runtime(), room_id, target)
 
 
+@metrics.job("bot_move")
 def bot_move(room_id: str, version: str) -> None:
     """A bot's turn: choose from the bot's own view, then commit if nothing moved on."""
     rt = runtime()
@@ -43,6 +45,7 @@ def bot_move(room_id: str, version: str) -> None:
     rt.svc.store.update(room_id, change)
 
 
+@metrics.job("turn_timeout")
 def turn_timeout(room_id: str, version: str) -> None:
     """A human's turn ran out: a bot plays it for them; with the `remove` setting, after
     `max_timeouts` the seat goes to a bot for good. Announced in the group's log."""
@@ -74,6 +77,7 @@ def turn_timeout(room_id: str, version: str) -> None:
     rt.svc.store.update(room_id, change)
 
 
+@metrics.job("remind")
 def remind(room_id: str, version: str) -> None:
     """Nudge the player to move: their hand again in private, and (once per turn) a
     gentle mention in the group."""
@@ -107,6 +111,7 @@ def current_seat(room: Room | None, version: str) -> int | None:
     return to_move(room.game)
 
 
+@metrics.job("sweep", about_game=False)
 def sweep(slot: str) -> None:
     """The periodic sweep (see workers.sweeper), then the next one in the chain."""
     rt = runtime()

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from rq import Queue
 
 from engine.game import to_move
+from service import logs
 from service.i18n import Translator, _
 from service.outcome import Job, Outcome
 from service.room import Room
@@ -49,6 +50,7 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         done(rt, room_id, target)
         return
     chat_id, lang_screen = plan
+    logs.bind(chat_id=chat_id)
     params = message_params(lang_screen)
     digest = hashlib.sha1(json.dumps(params, sort_keys=True).encode()).hexdigest()
     keys = f"game:{{{room_id}}}:msgs", f"game:{{{room_id}}}:sent"

@@ -7,6 +7,8 @@ from typing import Any
 
 import httpx
 
+from service import metrics
+
 
 class ApiError(Exception):
     """Telegram answered ok=false."""
@@ -40,6 +42,19 @@ class BotApi:
         self.calls = 0  # calls made by this client (benchmarks count them)
 
     def call(self, method: str, **params: Any) -> Any:
+        """Call `method`; counted in `burro_bot_api_calls` by its outcome."""
+        try:
+            result = self._call(method, **params)
+        except ApiError as error:
+            metrics.bot_api_call(method, error.code)
+            raise
+        except httpx.HTTPError:
+            metrics.bot_api_call(method, network=True)
+            raise
+        metrics.bot_api_call(method)
+        return result
+
+    def _call(self, method: str, **params: Any) -> Any:
         self.calls += 1
         response = self.http.post(self.url + method, json=params)
         try:

@@ -1,0 +1,108 @@
+"""Structured logs: one JSON object per line on stderr, for log collectors to index.
+
+Every line carries the game, chat and update it is about (`game_id`, `chat_id`,
+`update_id`; null when there is none), so one query follows a game across every
+`serve` and `worker` process. The values live in context variables: `serve` sets them
+per request (each request is its own asyncio task, so they never leak between
+requests), a worker per job, and the store names the game when it first loads one.
+Lines from the standard `logging` module (ours, uvicorn's, RQ's) go through the same
+formatter, so they carry the same fields.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any, Literal, TextIO
+
+import structlog
+from structlog.contextvars import bind_contextvars, clear_contextvars, get_contextvars
+from structlog.typing import EventDict, Processor, WrappedLogger
+
+CONTEXT_KEYS = ("game_id", "chat_id", "update_id")
+Format = Literal["json", "console"]
+
+
+def _context_keys(logger: WrappedLogger, method: str, event: EventDict) -> EventDict:
+    """Name the game, chat and update on every line, null when the line has none."""
+    for key in CONTEXT_KEYS:
+        event.setdefault(key, None)
+    return event
+
+
+def _processors(process: str) -> list[Processor]:
+    def name_process(logger: WrappedLogger, method: str, event: EventDict) -> EventDict:
+        event.setdefault("process", process)
+        return event
+
+    return [
+        structlog.contextvars.merge_contextvars,
+        structlog.stdlib.add_log_level,
+        structlog.stdlib.add_logger_name,
+        structlog.stdlib.ExtraAdder(),
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+        name_process,
+        _context_keys,
+    ]
+
+
+def setup(
+    process: str, fmt: Format = "json", level: str = "INFO", stream: TextIO | None = None
+) -> None:
+    """Send every log line of this process (structlog's and the `logging` module's)
+    through one formatter: JSON lines, or readable ones with `fmt="console"`."""
+    shared = _processors(process)
+    renderer: Processor = (
+        structlog.processors.JSONRenderer()
+        if fmt == "json"
+        else structlog.dev.ConsoleRenderer(colors=False)
+    )
+    formatter = structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=shared,
+        processors=[
+            structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+            structlog.processors.format_exc_info,
+            renderer,
+        ],
+    )
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(formatter)
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+    for chatty in ("httpx", "httpcore"):  # one line per request, with the bot token in its URL
+        logging.getLogger(chatty).setLevel(logging.WARNING)
+    structlog.configure(
+        processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=True,
+    )
+
+
+def get(name: str) -> structlog.stdlib.BoundLogger:
+    """A logger whose keyword arguments become fields of the line."""
+    logger: structlog.stdlib.BoundLogger = structlog.stdlib.get_logger(name)
+    return logger
+
+
+def new_context(**values: Any) -> None:
+    """Start the context of a new request or job: forget the last one's values."""
+    clear_contextvars()
+    bind_contextvars(**values)
+
+
+def bind(**values: Any) -> None:
+    bind_contextvars(**values)
+
+
+def bind_game(room_id: str) -> None:
+    """Name the game of this request or job, unless one is named already (the first
+    room an update touches is the one it is about) or the context says it is about no
+    one game (the sweeper binds None)."""
+    if "game_id" not in get_contextvars():
+        bind_contextvars(game_id=room_id)
+
+
+def clear() -> None:
+    clear_contextvars()
