@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import RecordError
-from engine.records import read_record
-from engine.replay import ReplayStop, story, trace
+from engine.records import read_any_record
+from engine.replay import ReplayStop, story_of, trace_of
 
 
 def register(subparsers: Any) -> None:
@@ -36,11 +36,11 @@ def replay_file(path: Path, trace_mode: bool) -> int:
         print(f"burro replay: cannot read {path}: {exc}", file=sys.stderr)
         return 2
     try:
-        record = read_record(text)
+        record = read_any_record(text)
     except RecordError as exc:
         print(f"burro replay: malformed record: {exc}", file=sys.stderr)
         return 2
-    lines = (json.dumps(line) for line in trace(record)) if trace_mode else story(record)
+    lines = (json.dumps(line) for line in trace_of(record)) if trace_mode else story_of(record)
     try:
         for line in lines:
             print(line, flush=trace_mode)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
@@ -17,6 +17,9 @@ from engine.errors import RecordError, RulesError
 from engine.game import GameState, start_hand
 from engine.hand import HandSim, HandState, Table, table_for
 from engine.rules import Rules, make_rules
+
+if TYPE_CHECKING:
+    from engine.passing.records import PassingRecord
 
 FORMAT = "burro-record/1"
 
@@ -82,6 +85,23 @@ def read_record(text: str) -> Record:
         where = ".".join(str(p) for p in error["loc"])
         raise RecordError(f"{where}: {error['msg']}") from None
     return _check(doc)
+
+
+def read_any_record(text: str) -> Record | PassingRecord:
+    """A record of either family: a passing-game preset (`cuartetos`) is read by
+    `engine.passing.records`, anything else as above."""
+    from engine.passing.records import read_passing_record
+    from engine.passing.rules import is_passing
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None
+    rules = data.get("rules") if isinstance(data, dict) else None
+    preset = rules.get("preset") if isinstance(rules, dict) else None
+    if isinstance(preset, str) and is_passing(preset):
+        return read_passing_record(text)
+    return read_record(text)
 
 
 def _check(doc: _RecordDoc) -> Record:

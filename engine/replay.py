@@ -7,7 +7,7 @@ stops the walk with a `ReplayStop` naming the step, the seat and the action.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import errors
 from engine import events as ev
@@ -17,9 +17,30 @@ from engine.hand import HandSim
 from engine.records import Record
 from engine.refusals import refusal
 
+if TYPE_CHECKING:
+    from engine.passing.records import PassingRecord
+
 
 class ReplayStop(Exception):
     """An action the record cannot make: one line for stderr."""
+
+
+def trace_of(record: Record | PassingRecord) -> Iterator[dict[str, Any]]:
+    """The trace of a record of either family."""
+    if isinstance(record, Record):
+        return trace(record)
+    from engine.passing.replay import trace as passing_trace
+
+    return passing_trace(record)
+
+
+def story_of(record: Record | PassingRecord) -> Iterator[str]:
+    """The story of a record of either family."""
+    if isinstance(record, Record):
+        return story(record)
+    from engine.passing.replay import story as passing_story
+
+    return passing_story(record)
 
 
 def trace(record: Record) -> Iterator[dict[str, Any]]:
