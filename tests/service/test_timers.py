@@ -36,10 +36,23 @@ def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Ite
 
 
 def start_game(emu: RunningEmulator, stack: Stack, user: str) -> int:
+    """A new one-to-one game for `user` (an earlier one in their chat is cancelled)."""
+    store = store_of(stack)
+    old = store.room_in_chat(USERS[user], None)
+    if old is not None and old.status in ("lobby", "playing"):
+        store.update(old.id, cancel)
     emu.send_message(user, user, "/play spanish")
     lobby = emu.wait_for_message(user, lambda m: action_button(m, "S") is not None)
     emu.tap(user, lobby, action_button(lobby, "S"))  # type: ignore[arg-type]
     return lobby.chat_id
+
+
+USERS = {"Ana": 100001, "Ben": 100002, "Carla": 100003, "Dan": 100004}
+
+
+def cancel(room: Room) -> Outcome:
+    room.status = "cancelled"
+    return Outcome(changed=True)
 
 
 def human_turn(stack: Stack, chat: int) -> Room | None:
@@ -112,11 +125,21 @@ def test_workers_stopped_for_a_while_catch_up_once(emu: RunningEmulator, stack: 
     assert bot_messages(emu, "Carla") == before_messages + 1  # one reminder, not two
 
 
+def no_reminder(room: Room) -> Outcome:
+    """No timers for an hour, this turn and the next ones."""
+    room.reminded = True
+    room.deadline = (room.deadline or 0) + 3600
+    room.settings.reminder_after = room.settings.turn_timeout = 3600
+    return Outcome(changed=True)
+
+
 def test_worker_killed_mid_job_the_message_still_comes_once(
     emu: RunningEmulator, stack: Stack
 ) -> None:
     chat = start_game(emu, stack, "Ana")
     room = emu.wait_for(lambda: human_turn(stack, chat), what="Ana's turn")
+    store_of(stack).update(room.id, no_reminder)  # only the move's own edit is in play
+    room = room_in(stack, chat)
     messages = bot_messages(emu, "Ana")
     emu.inject_delay("editMessageText", 3.0)  # Telegram answers slowly: the job hangs in it
     started = StartedJobRegistry(QUEUE, connection=connect(stack.redis.url))
