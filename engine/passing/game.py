@@ -197,7 +197,13 @@ def close_window(game: GameState, at: float) -> tuple[GameState, list[ev.Event]]
     return apply(game, SYSTEM, "close", at)
 
 
+MAX_TIME = 1e11  # seconds after 1970: up to the year 5138, well inside ISO 8601 records
+
+
 def _time(at: float) -> float:
-    if isinstance(at, bool) or not isinstance(at, int | float) or not math.isfinite(at):
+    """A receive time in seconds since 1970 (a server's clock), finite and within reach."""
+    if isinstance(at, bool) or not isinstance(at, int | float):
         raise perr.BadTime(f"a receive time in seconds is needed, not {at!r}")
+    if not (math.isfinite(at) and 0 <= at < MAX_TIME):
+        raise perr.BadTime(f"{at!r} is not a receive time in seconds")
     return float(at)

@@ -107,6 +107,8 @@ def story(record: PassingRecord) -> Iterator[str]:
         game, events = _apply(game, k, seat, action, at)
         clock = f"[{(at - start) / 1_000_000:7.2f}s]"
         for event in events:
+            if isinstance(event, ev.HandStarted):
+                break  # the next hand: not this record's
             line = _tell(event)
             if line:
                 yield f"{clock} {line}"
@@ -139,6 +141,8 @@ def _tell(event: ev.Event) -> str:
             return f"  {s} is absent"
         case ev.PlayerRemoved():
             return f"  {s} is removed from the game"
+        case ev.HandOver(shown=shown) if shown:
+            return "  the caller shows " + " ".join(display(c) for c in shown)
         case ev.GameEnded(losers=losers):
             return "The game is over: " + ", ".join(f"seat {x}" for x in losers) + " lost."
     return ""

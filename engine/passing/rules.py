@@ -31,6 +31,7 @@ PassingDeck = Literal["spanish40", "spanish48", "french52"]
 SuitStyle = Literal["french", "spanish"]
 
 LETTERS = "BURRO"
+MAX_WINDOW = 10_000_000.0  # seconds (some 115 days): slow games take hours, not years
 REAL_WORD = "Burro"  # the word of a real call; `burro` in actions
 
 # The deck's ranks in the order a table takes them (first n for n players).
@@ -88,8 +89,8 @@ class PassingRules(BaseModel):
     @field_validator("pass_window", "response_window")
     @classmethod
     def _seconds(cls, value: float) -> float:
-        if not value > 0:
-            raise ValueError("must be a positive number of seconds")
+        if not 0 < value <= MAX_WINDOW:
+            raise ValueError(f"must be a positive number of seconds, at most {MAX_WINDOW:.0f}")
         return value
 
     @field_validator("target")
