@@ -58,11 +58,16 @@ def word(game: GameState) -> str:
 
 def deadline(game: GameState) -> float | None:
     """When the server may `close` the current phase (float seconds), None when over."""
+    due = _deadline_micros(game)
+    return None if due is None else to_seconds(due)
+
+
+def _deadline_micros(game: GameState) -> int | None:
     if game.over:
         return None
     hand = game.hand
     window = game.rules.response_window if hand.call else game.rules.pass_window
-    return to_seconds(hand.phase_at + to_micros(window))
+    return hand.phase_at + to_micros(window)
 
 
 def phase(game: GameState) -> str:
@@ -149,10 +154,10 @@ def check(game: GameState, seat: int, action: str, at: float) -> tuple[str, str,
             "only the server closes a window" if seat != SYSTEM else "the server only closes"
         )
     if kind == "close":
-        due = deadline(game)
+        due = _deadline_micros(game)
         assert due is not None
-        if to_micros(at) < to_micros(due):
-            raise perr.TooEarly(f"the window closes at {due:.6f}, not before")
+        if to_micros(at) < due:
+            raise perr.TooEarly(f"the window closes at {to_seconds(due):.6f}, not before")
         return kind, arg, canonical
     if seat not in hand.players:
         raise perr.NotPlaying()

@@ -12,6 +12,23 @@ The flow of a hand:
 - A call (`burro` with four of a kind, or `fake:<word>`) opens a response window: the
   others `respond`; the call resolves when all have, or at `close`.
 - After each pass: absences, then the rotation cap.
+
+Decisions where the sources are silent or loose (each a rule option where it can be):
+- Real call, window closed with someone silent: the silent ones take the letter, the last
+  responder does not (Ludoteka: "si algún jugador no llega a responder ... será quien
+  pierda"). Everyone responded: the last by receive time; equal times, the later applied.
+- A call replaces nothing: after a false or fake call the caller still chooses a card,
+  and cards already chosen stay chosen. A second call while one is open is refused.
+- The rotation cap counts passes without a real ¡Burro! (false and fake calls do not
+  stop it); every seat tied for the smallest largest-group takes a letter.
+- Absent: no action of one's own (a choice, a call or a response) for `absent_after`
+  passes in a row, counted across hands. Each time: a letter, until the
+  `remove_after_absences`-th time, which removes the player instead. A removal ends the
+  hand (the pack must shrink by a rank) and the cards are dealt again without them.
+- Below three players the game ends at once: the removed players lose, those left with
+  the fewest letters win. A letter that completes a word ends the game at once, even
+  mid-hand; everyone it completes loses together.
+- The dealer's right deals the next hand (as in Spain), whatever the passing direction.
 """
 
 from __future__ import annotations

@@ -129,7 +129,7 @@ def test_views_never_show_hidden_cards(table: tuple[PassingRules, int, int], rnd
             assert card_strings(view) & every_card <= allowed | public, "a hidden card leaked"
             for event in events:
                 seen = ev.redact(event, viewer)
-                if event.seat != viewer and isinstance(event, ev.CardChosen | ev.CardReceived):
+                if event.seat != viewer and isinstance(seen, ev.CardChosen | ev.CardReceived):
                     assert seen.card is None
 
 

@@ -15,6 +15,7 @@ from cli.main import main
 from engine.passing.game import word
 from engine.passing.records import hand_record, iso, read_passing_record
 from engine.passing.replay import trace
+from engine.passing.rules import PASSING_PRESETS
 from engine.records import Record, read_any_record
 from tests.passing.playthroughs.regenerate import GOLDEN, play_hand
 from tests.passing.tables import ODD_CARDS, act, table
@@ -204,3 +205,8 @@ def test_console_script_runs(tmp_path: Path) -> None:
     )
     assert done.returncode == 0 and done.stderr == ""
     assert all(json.loads(line) for line in done.stdout.splitlines())
+
+
+def test_every_passing_preset_has_a_golden_playthrough() -> None:
+    covered = {golden(name)["rules"]["preset"] for name in GOLDEN}
+    assert set(PASSING_PRESETS) <= covered
