@@ -167,6 +167,7 @@ class Sim:
         self.over, self.game_end = game.over, game.end
         self.winners, self.game_losers = game.winners, game.losers
         self.events: list[ev.Event] = []
+        self.now = hand.phase_at  # the latest receive time seen (µs), set by `step`
         self._key = sort_key(self.rules.ranks_for(len(hand.players)))
 
     # ----- freezing ------------------------------------------------------------------
@@ -233,12 +234,15 @@ class Sim:
     def step(self, seat: int, kind: str, arg: str, action: str, at: int) -> None:
         """Apply one checked action: `kind` pass/burro/fake/respond/close, `arg` the card
         or the word, `action` its canonical string for the log."""
+        # Phases start at the latest receive time seen, so deadlines never go back even
+        # when a server applies two actions out of their receive order.
+        self.now = max(at, self.phase_at, *(t for _, _, t in self.actions))
         self.actions.append((seat, action, at))
         if seat >= 0:
             self.acted[seat] = True
             self.idle[seat] = 0
         if kind == "pass":
-            self._choose(seat, arg, at, auto=False)
+            self._choose(seat, arg, auto=False)
         elif kind == "burro":
             self._call_burro(seat, at)
         elif kind == "fake":
@@ -246,13 +250,13 @@ class Sim:
         elif kind == "respond":
             self._respond(seat, at)
         else:
-            self._close(at)
+            self._close()
 
-    def _choose(self, seat: int, card: str, at: int, auto: bool) -> None:
+    def _choose(self, seat: int, card: str, auto: bool) -> None:
         self.chosen[seat] = card
         self.events.append(ev.CardChosen(seat, card, auto))
         if not auto and all(self.chosen[s] for s in self.hand.players):
-            self._pass_cards(at)
+            self._pass_cards()
 
     def _call_burro(self, seat: int, at: int) -> None:
         if is_four_of_a_kind(tuple(self.hands[seat])):
@@ -261,7 +265,7 @@ class Sim:
         self.events.append(ev.FalseCall(seat))
         self._give([seat], "false_call")
         if self._someone_lost():
-            self._end_hand(GAME_OVER, at)
+            self._end_hand(GAME_OVER)
 
     def _call_fake(self, seat: int, word: str, at: int) -> None:
         self.fakes[seat] += 1
@@ -280,23 +284,23 @@ class Sim:
         self.call = call
         self.events.append(ev.Responded(seat, to_seconds(at)))
         if len(call.responses) == len(self.hand.players) - 1:
-            self._resolve(at)
+            self._resolve()
 
-    def _close(self, at: int) -> None:
+    def _close(self) -> None:
         if self.call is not None:
-            self._resolve(at)
+            self._resolve()
             return
         # Time to choose is over: pick a card for each seat that has not chosen.
         for seat in self.hand.players:
             if not self.chosen[seat]:
                 cards = self.hands[seat]
                 _, k = below(derive(self.hand.seed, 1, self.rotation, seat), len(cards))
-                self._choose(seat, cards[k], at, auto=True)
-        self._pass_cards(at)
+                self._choose(seat, cards[k], auto=True)
+        self._pass_cards()
 
     # ----- calls ---------------------------------------------------------------------
 
-    def _resolve(self, at: int) -> None:
+    def _resolve(self) -> None:
         call = self.call
         assert call is not None
         responders = call.in_receive_order()
@@ -313,19 +317,19 @@ class Sim:
                 self.fooled[seat] += 1
         self.events.append(ev.CallResolved(call.caller, call.word, responders, missing, losers))
         self.call = None
-        self.phase_at = at
+        self.phase_at = self.now
         self._give(list(losers), reason)
         if call.real:
             self.caller = call.caller
             self.out = (call.caller, *(s for s in responders if s not in losers))
             self.losers = losers
-            self._end_hand(BURRO, at, shown=tuple(self.hands[call.caller]))
+            self._end_hand(BURRO, shown=tuple(self.hands[call.caller]))
         elif self._someone_lost():
-            self._end_hand(GAME_OVER, at)
+            self._end_hand(GAME_OVER)
 
     # ----- the pass ------------------------------------------------------------------
 
-    def _pass_cards(self, at: int) -> None:
+    def _pass_cards(self) -> None:
         players, direction = self.hand.players, self.hand.direction
         gifts = {seat: self.chosen[seat] for seat in players}
         for seat, card in gifts.items():
@@ -339,9 +343,9 @@ class Sim:
             self.passed[giver] = (*self.passed[giver], card)
             self.received[taker] = (*self.received[taker], card)
             self.events.append(ev.CardReceived(taker, card, giver))
-        self._after_pass(at)
+        self._after_pass()
 
-    def _after_pass(self, at: int) -> None:
+    def _after_pass(self) -> None:
         rules = self.rules
         absent: list[int] = []
         removing: list[int] = []
@@ -361,24 +365,24 @@ class Sim:
             self.removed.append(seat)
             self.events.append(ev.PlayerRemoved(seat))
         if self._someone_lost():
-            self._end_hand(GAME_OVER, at)
+            self._end_hand(GAME_OVER)
         elif removing:
-            self._end_hand(REMOVED, at)
+            self._end_hand(REMOVED)
         elif self.rotation >= rules.max_rotations:
             groups = {s: matching(tuple(self.hands[s])) for s in self.hand.players}
             fewest = min(groups.values())
             self.losers = tuple(s for s in self.hand.players if groups[s] == fewest)
             self._give(list(self.losers), "fewest")
             counts = tuple(groups.get(s, 0) for s in range(self.game.seats))
-            self._end_hand(CAP, at, matching_counts=counts)
+            self._end_hand(CAP, matching_counts=counts)
         else:
-            self._start_rotation(at)
+            self._start_rotation()
 
-    def _start_rotation(self, at: int) -> None:
+    def _start_rotation(self) -> None:
         seats = self.game.seats
         self.chosen = [""] * seats
         self.acted = [False] * seats
-        self.phase_at = at
+        self.phase_at = self.now
         word = word_for(self.rules, self.hand.seed, self.rotation)
         self.events.append(ev.RotationStarted(-1, self.rotation + 1, word))
 
@@ -396,7 +400,6 @@ class Sim:
     def _end_hand(
         self,
         reason: str,
-        at: int,
         shown: tuple[str, ...] = (),
         matching_counts: tuple[int, ...] = (),
     ) -> None:
@@ -412,7 +415,7 @@ class Sim:
         elif len(playing) < MIN_TO_PLAY:
             self._end_game("too_few_players", playing, tuple(self.removed))
         else:
-            self._deal_next(playing, at)
+            self._deal_next(playing)
 
     def _end_game(self, reason: str, playing: list[int], losers: tuple[int, ...]) -> None:
         rest = [s for s in playing if s not in losers]
@@ -422,7 +425,7 @@ class Sim:
         self.game_losers = losers
         self.events.append(ev.GameEnded(-1, self.winners, losers, reason))
 
-    def _deal_next(self, playing: list[int], at: int) -> None:
+    def _deal_next(self, playing: list[int]) -> None:
         """The dealer's right deals next (the seat before in seat order, still playing)."""
         dealer = self.hand.dealer
         for k in range(1, self.game.seats + 1):
@@ -432,7 +435,7 @@ class Sim:
                 break
         hand_no = self.game.hand_no + 1
         standing = self.standing(hand_no)
-        nxt = shuffled_deal(self.rules, self.game.seats, self.game.seed, standing, dealer, at)
+        nxt = shuffled_deal(self.rules, self.game.seats, self.game.seed, standing, dealer, self.now)
         self.next_hand = nxt
         self.events.append(
             ev.HandStarted(dealer, hand_no, direction_name(nxt.direction), nxt.players)

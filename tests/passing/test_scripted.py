@@ -35,6 +35,13 @@ def test_everyone_passes_their_odd_card_and_holds_four() -> None:
     assert deadline(game) == pytest.approx(31.4)
 
 
+def test_phases_start_at_the_latest_receive_time_seen() -> None:
+    """Two servers may apply actions out of receive order: deadlines never go back."""
+    game, _ = act(table(), "0:pass:7C@5.0", "1:pass:AC@4.0", "2:pass:KC@3.0", "3:pass:QC@2.0")
+    game, _ = act(game, "4:pass:JC@1.0")
+    assert game.hand.rotation == 1 and deadline(game) == pytest.approx(35.0)
+
+
 def test_a_real_call_the_last_by_receive_time_takes_the_letter() -> None:
     game, _ = act(table(), *ODD_CARDS)
     game, events = act(game, "2:burro@2.0")
