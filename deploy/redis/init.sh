@@ -10,7 +10,8 @@ HEADLESS="${REDIS_HEADLESS:-burro-redis-headless.burro.svc.cluster.local}"
 NODES="${REDIS_NODES:-3}"
 MASTER_SET="${SENTINEL_MASTER_SET:-burro}"
 QUORUM="${SENTINEL_QUORUM:-2}"
-CONF_DIR="${CONF_DIR:-/data/conf}"
+DATA_DIR="${DATA_DIR:-/data}"
+CONF_DIR="${CONF_DIR:-$DATA_DIR/conf}"
 POD="${POD_NAME:-$(hostname)}"
 ME="$POD.$HEADLESS"
 : "${REDIS_PASSWORD:?REDIS_PASSWORD is required}"
@@ -34,7 +35,7 @@ mkdir -p "$CONF_DIR"
 
 cat > "$CONF_DIR/redis.conf" <<CONF
 port 6379
-dir /data
+dir $DATA_DIR
 appendonly yes
 appendfsync everysec
 save ""

@@ -74,7 +74,9 @@ def test_the_webhook_is_registered_by_the_command(compose: dict[str, Any]) -> No
     assert job["command"] == ["set-webhook"] and job["restart"] == "on-failure"
     env = job["environment"]
     assert env["BURRO_PUBLIC_URL"].startswith("https://${BURRO_DOMAIN")
-    assert {"BURRO_TELEGRAM_TOKEN", "BURRO_WEBHOOK_SECRET", "BURRO_WEBHOOK_MAX_CONNECTIONS"} <= set(env)
+    assert {"BURRO_TELEGRAM_TOKEN", "BURRO_WEBHOOK_SECRET", "BURRO_WEBHOOK_MAX_CONNECTIONS"} <= set(
+        env
+    )
     assert job["depends_on"]["serve"]["condition"] == "service_healthy"
 
 
@@ -104,7 +106,9 @@ def test_only_the_proxy_is_public_and_the_dashboard_is_optional(compose: dict[st
     assert "handle /telegram/webhook" in caddyfile and "dynamic a serve 8080" in caddyfile
 
 
-@pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy not installed (apt-get install caddy)")
+@pytest.mark.skipif(
+    shutil.which("caddy") is None, reason="caddy not installed (apt-get install caddy)"
+)
 def test_the_caddyfile_is_valid(compose: dict[str, Any], tmp_path: Path) -> None:
     caddyfile = tmp_path / "Caddyfile"
     caddyfile.write_text(compose["configs"]["caddyfile"]["content"].replace("$$", "$"))

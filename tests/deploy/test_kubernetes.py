@@ -120,13 +120,14 @@ def test_every_container_requests_resources_and_runs_unprivileged() -> None:
 
 def test_services_hpas_and_pdbs_point_at_real_pods() -> None:
     pods = {
-        w["metadata"]["name"]: (w["spec"]["template"]["metadata"]["labels"], w)
-        for w in workloads()
+        w["metadata"]["name"]: (w["spec"]["template"]["metadata"]["labels"], w) for w in workloads()
     }
     for doc in applied():
         kind = doc["kind"]
         if kind == "Service":
-            chosen = [n for n, (labels, _) in pods.items() if selects(doc["spec"]["selector"], labels)]
+            chosen = [
+                n for n, (labels, _) in pods.items() if selects(doc["spec"]["selector"], labels)
+            ]
             assert chosen, doc["metadata"]["name"]
             ports = {p.get("name") for n in chosen
                      for c in pods[n][1]["spec"]["template"]["spec"]["containers"]
