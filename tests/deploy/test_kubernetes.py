@@ -54,7 +54,7 @@ def selects(selector: dict[str, str], labels: dict[str, str]) -> bool:
 @pytest.mark.parametrize("version", VERSIONS)
 def test_every_manifest_is_valid(version: str) -> None:
     count = 0
-    for path, doc in resources():
+    for _path, doc in resources():
         kubernetes_validate.validate(doc, version, strict=True)
         count += 1
     assert count >= 19
