@@ -133,7 +133,7 @@ def test_the_context_builds_a_complete_wheel(tmp_path: Path) -> None:
     # The installed console script runs from the wheel alone (not from this checkout).
     unpacked = tmp_path / "unpacked"
     zipfile.ZipFile(wheel).extractall(unpacked)
-    for command in (["serve", "--help"], ["worker", "--help"], ["admin", "--help"],
+    for command in (["--help"], ["serve", "--help"], ["worker", "--help"], ["admin", "--help"],
                     ["set-webhook", "--help"]):  # fmt: skip
         ran = subprocess.run(
             [sys.executable, "-c", "import sys, cli.main; sys.exit(cli.main.main(sys.argv[1:]))",
