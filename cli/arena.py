@@ -37,7 +37,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--games", type=int, default=400, help="hands to play (whole rotations)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--options", default="{}", help='rule options as JSON, e.g. \'{"hand_size": 5}\'')
+    parser.add_argument(
+        "--options", default="{}", help='rule options as JSON, e.g. \'{"hand_size": 5}\''
+    )
     parser.add_argument("--rollouts", type=int, default=Budget().rollouts,
                         help="the strong bot's rollouts per decision")
     parser.add_argument("--cap-ms", type=float, default=None,

@@ -117,6 +117,53 @@ def infer_voids(view: PlayerView, tricks: list[TrickLog]) -> list[int]:
     return voids
 
 
+def infer_habits(view: PlayerView, tricks: list[TrickLog], codec: CardCodec) -> list[int]:
+    """Per seat, a bit set of cards its unseen cards probably lack, judging by how it
+    followed: most players (and our own bots) follow with their highest card when it
+    can win the trick, as cheaply as possible when last to play, and with their lowest
+    when they cannot win. So a seat that followed low held nothing higher than the
+    trick's best card and nothing lower than its own; one that won held nothing above
+    its card (or, last to play, nothing between the old best and its card).
+
+    Unlike voids this is a habit, not a rule: samplers drop it when it cannot hold.
+    A draw brings unseen cards and forgets what is known of the other suits.
+    """
+    strict = view.rules.drawing == "strict" and not view.rules.tent
+    unlikely = [0] * view.seats
+    history = view.history
+    for trick in tricks:
+        best, closed = -1, 0
+        for offset, led in enumerate(trick.led):
+            seat, action = history[trick.start + offset]
+            if action.startswith("draw"):
+                keep = SUIT_MASKS[led] if strict and led >= 0 else 0
+                unlikely[seat] &= keep
+                continue
+            if action == "pass":
+                closed += 1
+                continue
+            card = codec.index_of[action[5:]]
+            if led >= 0 and card != JOKER:
+                last = closed == trick.seats - 1
+                unlikely[seat] |= _unlikely_after_follow(card, best, last)
+            best = max(best, card)
+            closed += 1
+    return unlikely
+
+
+def _unlikely_after_follow(card: int, best: int, last: bool) -> int:
+    suit = SUIT_MASKS[card // 13]
+    above = suit & ~((1 << (card + 1)) - 1)
+    below = suit & ((1 << card) - 1)
+    if best == JOKER:
+        return below  # nothing can win: the lowest card
+    if card < best:
+        return (suit & ~((1 << (best + 1)) - 1)) | below  # could not win: the lowest
+    if last:
+        return suit & ((1 << card) - (1 << (best + 1)))  # the cheapest winner
+    return above  # the highest
+
+
 class Knowledge:
     """The cards as one seat sees them: its own, the gone, the known and the unseen."""
 
@@ -149,6 +196,17 @@ class Knowledge:
     @cached_property
     def voids(self) -> list[int]:
         return infer_voids(self.view, self.tricks)
+
+    @cached_property
+    def unlikely(self) -> list[int]:
+        return infer_habits(self.view, self.tricks, self.codec)
+
+    @cached_property
+    def void_cards(self) -> list[int]:
+        """The voids as bit sets of cards."""
+        return [
+            sum(SUIT_MASKS[s] for s in range(4) if v >> s & 1) for v in self.voids
+        ]
 
     @property
     def outside(self) -> int:

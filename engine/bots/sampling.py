@@ -15,37 +15,44 @@ from engine.bots.knowledge import Knowledge
 from engine.cards import SUITS, bits
 from engine.hand import PLAYING, HandSim, HandState
 
-# Greedy dealing can corner itself when voids are tight; a few fresh tries always do in
-# practice, and past them we drop the voids rather than fail (a weaker sample, still legal).
-_TRIES = 8
+# Greedy dealing can corner itself when constraints are tight: a few fresh tries, then
+# weaker constraints (habits first, then voids) rather than fail.
+_TRIES = 4
 
 
-def deal_unseen(know: Knowledge, rng: random.Random) -> tuple[list[int], list[int]]:
+def deal_unseen(
+    know: Knowledge, rng: random.Random, habits: bool = True
+) -> tuple[list[int], list[int]]:
     """(hidden cards per seat as bit sets, the rest in a random stock order)."""
     unseen = bits(know.unseen)
-    for attempt in range(_TRIES + 1):
-        voids = know.voids if attempt < _TRIES else [0] * len(know.voids)
-        dealt = _try_deal(unseen, know.hidden_counts, voids, rng)
-        if dealt is not None:
-            return dealt
+    voids = know.void_cards
+    tiers = [voids, [0] * len(voids)]
+    if habits:
+        tiers.insert(0, [v | u for v, u in zip(voids, know.unlikely, strict=True)])
+    for forbidden in tiers:
+        for _ in range(_TRIES):
+            dealt = _try_deal(unseen, know.hidden_counts, forbidden, rng)
+            if dealt is not None:
+                return dealt
     raise AssertionError("the unseen cards do not match the hand counts")  # pragma: no cover
 
 
 def _try_deal(
-    unseen: list[int], counts: list[int], voids: list[int], rng: random.Random
+    unseen: list[int], counts: list[int], forbidden: list[int], rng: random.Random
 ) -> tuple[list[int], list[int]] | None:
+    """Deal each seat its count of unseen cards it is not forbidden, the stock the rest."""
     pool = unseen[:]
     rng.shuffle(pool)
     hidden = [0] * len(counts)
-    # The seats with the fewest cards they may take go first.
+    # The seats with the least room to spare go first.
     seats = [s for s in range(len(counts)) if counts[s]]
-    seats.sort(key=lambda s: sum(1 for c in pool if not voids[s] >> (c // 13) & 1) - counts[s])
+    seats.sort(key=lambda s: sum(1 for c in pool if not forbidden[s] >> c & 1) - counts[s])
     for seat in seats:
-        need, void = counts[seat], voids[seat]
+        need, banned = counts[seat], forbidden[seat]
         taken: list[int] = []
         rest: list[int] = []
         for card in pool:
-            if len(taken) < need and not void >> (card // 13) & 1:
+            if len(taken) < need and not banned >> card & 1:
                 taken.append(card)
             else:
                 rest.append(card)
@@ -57,10 +64,11 @@ def _try_deal(
     return hidden, pool
 
 
-def determinize(know: Knowledge, rng: random.Random) -> HandSim:
-    """A `HandSim` of the current position with the unseen cards dealt at random."""
+def determinize(know: Knowledge, rng: random.Random, habits: bool = True) -> HandSim:
+    """A `HandSim` of the current position with the unseen cards dealt at random
+    (respecting the voids, and the follow habits unless `habits` is off)."""
     view = know.view
-    hidden, stock = deal_unseen(know, rng)
+    hidden, stock = deal_unseen(know, rng, habits)
     hands = [hidden[s] | know.known[s] for s in range(view.seats)]
     hands[know.seat] = know.hand
     piles: list[tuple[int, ...]] = []

@@ -35,11 +35,13 @@ class SearchBot:
         budget: Budget = DEFAULT_BUDGET,
         greedy_rollouts: bool = True,
         epsilon: float = 0.1,
+        habits: bool = True,
     ) -> None:
         self.seed = seed
         self.budget = budget
         self.greedy = greedy_rollouts
         self.epsilon_in_1024 = round(epsilon * 1024)
+        self.habits = habits
 
     def choose(self, view: PlayerView) -> str:
         only = forced(view)
@@ -58,7 +60,7 @@ class SearchBot:
         """The mean outcome of each action for the seat to move, all actions tried on
         each sampled deal."""
         rng = decision_rng(self.seed, know.view)
-        randbelow = rng._randbelow  # the fastest seeded integer source in the stdlib
+        randbelow = rng._randbelow  # type: ignore[attr-defined]  # the fastest seeded source
         policy = greedy_action if self.greedy else None
         cap = self.budget.seconds
         deadline = None if cap is None else time.perf_counter() + cap
@@ -67,7 +69,7 @@ class SearchBot:
         while samples * len(actions) < self.budget.rollouts or samples == 0:
             if deadline is not None and samples and time.perf_counter() > deadline:
                 break
-            deal = determinize(know, rng)
+            deal = determinize(know, rng, self.habits)
             for i, action in enumerate(actions):
                 sim = deal.clone()
                 voids = know.voids[:]
