@@ -8,8 +8,8 @@ A game here is a whole game, to the first B-U-R-R-O. Games are duplicated: each 
 seed is played once per rotation of the bots round the table, so every level plays
 every seat of the same deals. Bots are driven as the service drives them: through
 `player_view` and `apply`, at receive times the arena makes up as the service would
-(a human-looking delay per decision, times the bot's `pace`), with `close` at each
-deadline nobody beat.
+(a human-looking delay per decision; to pick a card, times the bot's `pick_pace`), with
+`close` at each deadline nobody beat.
 
 The JSON report has the shape of `burro arena --json` (cli/arena.py): `metric` is
 "loser", a level's `rate` the share of its seats that lost the game (lower is better),
@@ -45,9 +45,9 @@ MAX_ACTIONS = 200_000  # a safety bound on one game's actions
 
 @dataclass(frozen=True)
 class Delays:
-    """The service's human-looking delays, in seconds (before the bot's pace)."""
+    """The service's human-looking delays, in seconds."""
 
-    choose: tuple[float, float] = (0.6, 2.5)  # from when choosing opens
+    choose: tuple[float, float] = (0.6, 2.5)  # from when choosing opens, times pick_pace
     react: tuple[float, float] = (0.35, 1.6)  # from the call
 
 
@@ -123,9 +123,10 @@ def play_game(
             opened = to_seconds(hand.phase_at)
             for seat in to_move(game):
                 if hand.call is None:
-                    schedule[seat] = opened + rnd.uniform(*delays.choose) * players[seat].pace
+                    pace = players[seat].pick_pace
+                    schedule[seat] = opened + rnd.uniform(*delays.choose) * pace
                 elif decide(seat) == "respond":
-                    schedule[seat] = opened + rnd.uniform(*delays.react) * players[seat].pace
+                    schedule[seat] = opened + rnd.uniform(*delays.react)
         waiting = set(to_move(game))
         live = {s: at for s, at in schedule.items() if s in waiting}
         due = deadline(game)
