@@ -6,6 +6,9 @@ confidence interval, its decision times, and the rate pure chance would give.
 
 The strong bot thinks for a fixed number of rollouts (`--rollouts`), with no clock cap
 unless `--cap-ms` is given, so a run is reproducible for its seed.
+
+A passing preset (`--preset cuartetos`) plays whole games instead and reports each
+level's loser rate, in the same JSON shape: see engine/passing/arena.py.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any, TextIO
 from engine.bots.arena import ArenaConfig, run_arena
 from engine.bots.registry import LEVELS, Budget
 from engine.errors import RulesError
+from engine.passing.rules import PASSING_PRESETS, is_passing
 from engine.rules import ALIASES, PRESETS
 
 
@@ -28,7 +32,9 @@ def register(subparsers: Any) -> None:
         help="bots play each other: rates with confidence intervals",
         description="Play duplicate deals between bot levels and report their rates.",
     )
-    parser.add_argument("--preset", default="spanish", choices=sorted([*PRESETS, *ALIASES]))
+    parser.add_argument(
+        "--preset", default="spanish", choices=sorted([*PRESETS, *ALIASES, *PASSING_PRESETS])
+    )
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument(
         "--bots",
@@ -50,6 +56,15 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if is_passing(args.preset):  # whole games of the passing Burro: engine/passing/arena.py
+        from engine.passing.arena import run_command
+
+        bar = None if args.quiet else ProgressBar(sys.stderr)
+        status = run_command(args.preset, args.seats, args.bots, args.games, args.seed,
+                             args.options, args.json, bar)
+        if bar:
+            bar.done()
+        return status
     try:
         options = json.loads(args.options)
         if not isinstance(options, dict):

@@ -309,6 +309,42 @@ def report(preset: str, seats: int, results: Sequence[GameResult]) -> ArenaRepor
 # ----- command line --------------------------------------------------------------------
 
 
+def run_command(
+    preset: str,
+    seats: int,
+    bots: str,
+    games: int,
+    seed: int,
+    options: str,
+    as_json: bool,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
+    """Run the arena from command-line values (`burro arena` for a passing preset, and
+    `python -m engine.passing.arena`): 0 with the report on stdout, 2 with one line on
+    stderr for bad values."""
+    try:
+        table_options = json.loads(options)
+        if not isinstance(table_options, dict):
+            raise ValueError("--options must be a JSON object")
+        if games < 1:
+            raise ValueError("--games must be at least 1")
+        config = ArenaConfig(
+            seats=seats,
+            bots=tuple(b.strip() for b in bots.split(",")),
+            games=games,
+            seed=seed,
+            options=table_options,
+            preset=preset,
+        )
+        config.rules()
+    except (ValueError, RulesError) as exc:
+        print(f"burro arena: {exc}", file=sys.stderr)
+        return 2
+    result = run_arena(config, progress)
+    print(json.dumps(result.to_json()) if as_json else "\n".join(result.lines()))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.passing.arena",
@@ -327,32 +363,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args(argv)
-    try:
-        options = json.loads(args.options)
-        if not isinstance(options, dict):
-            raise ValueError("--options must be a JSON object")
-        if args.games < 1:
-            raise ValueError("--games must be at least 1")
-        config = ArenaConfig(
-            seats=args.seats,
-            bots=tuple(b.strip() for b in args.bots.split(",")),
-            games=args.games,
-            seed=args.seed,
-            options=options,
-            preset=args.preset,
-        )
-        config.rules()
-    except (ValueError, RulesError) as exc:
-        print(f"arena: {exc}", file=sys.stderr)
-        return 2
 
     def progress(done: int, total: int) -> None:
-        if not args.quiet and (done == total or done % max(1, total // 10) == 0):
+        if done == total or done % max(1, total // 10) == 0:
             print(f"{done}/{total} games", file=sys.stderr, flush=True)
 
-    result = run_arena(config, progress)
-    print(json.dumps(result.to_json()) if args.json else "\n".join(result.lines()))
-    return 0
+    return run_command(
+        args.preset,
+        args.seats,
+        args.bots,
+        args.games,
+        args.seed,
+        args.options,
+        args.json,
+        None if args.quiet else progress,
+    )
 
 
 if __name__ == "__main__":

@@ -136,3 +136,12 @@ def test_arena_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--seats", "3", "--bots", "strong,easy", "--quiet"]) == 2
     assert main(["--seats", "3", "--bots", "strong,easy,genius", "--quiet"]) == 2
     assert "genius" in capsys.readouterr().err
+
+
+def test_burro_arena_runs_the_passing_game(capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main as burro
+
+    argv = ["arena", "--preset", "cuartetos", "--seats", "3", "--bots", "strong,easy,random"]
+    assert burro([*argv, "--games", "3", "--json", "--quiet"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["preset"] == "cuartetos" and report["metric"] == "loser"
