@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from engine.passing.records import PassingRecord
 
 FORMAT = "burro-record/1"
+Doc = TypeVar("Doc", bound=BaseModel)
 
 
 class _RulesPart(BaseModel):
@@ -68,8 +69,9 @@ class Record:
         return start_hand(self.table, self.dealer, list(self.deck), self.seed or 0)
 
 
-def read_record(text: str) -> Record:
-    """Parse and check a record's JSON text."""
+def parse_document(text: str, shape: type[Doc]) -> Doc:
+    """A record's JSON text as `shape` (either family's document model), or RecordError
+    naming the first problem in one line."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -79,12 +81,16 @@ def read_record(text: str) -> Record:
     if data.get("format") != FORMAT:
         raise RecordError(f"'format' must be {FORMAT!r} (got {data.get('format')!r})")
     try:
-        doc = _RecordDoc.model_validate(data)
+        return shape.model_validate(data)
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(p) for p in error["loc"])
         raise RecordError(f"{where}: {error['msg']}") from None
-    return _check(doc)
+
+
+def read_record(text: str) -> Record:
+    """Parse and check a record's JSON text."""
+    return _check(parse_document(text, _RecordDoc))
 
 
 def read_any_record(text: str) -> Record | PassingRecord:

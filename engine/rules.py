@@ -99,16 +99,18 @@ class Rules(BaseModel):
 
     def check_seats(self, seats: int) -> None:
         """Raise RulesError if this rule set cannot be dealt to `seats` players."""
-        if not self.min_players <= seats <= self.max_players:
-            raise RulesError(
-                f"{self.preset} is for {self.min_players} to {self.max_players} players, "
-                f"not {seats}"
-            )
+        check_players(self.preset, self.min_players, self.max_players, seats)
         if seats * self.hand_size >= self.deck_size:
             raise RulesError(
                 f"{seats} players × {self.hand_size} cards need more than the "
                 f"{self.deck_size} cards of the {self.deck} deck (the stock must keep one)"
             )
+
+
+def check_players(preset: str, least: int, most: int, seats: int) -> None:
+    """Raise RulesError naming the preset's player range if `seats` is outside it."""
+    if not least <= seats <= most:
+        raise RulesError(f"{preset} is for {least} to {most} players, not {seats}")
 
 
 @dataclass(frozen=True)

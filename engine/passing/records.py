@@ -24,19 +24,18 @@ what Family B needs on top:
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr
 
 from engine.errors import RecordError, RulesError
 from engine.passing.rules import PassingRules, make_rules
 from engine.passing.sim import deal_hand, pack_for
 from engine.passing.state import GameState, HandState, Standing
+from engine.records import FORMAT, parse_document
 
-FORMAT = "burro-record/1"
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MICROSECOND = timedelta(microseconds=1)
 
@@ -121,21 +120,7 @@ class PassingRecord:
 
 def read_passing_record(text: str) -> PassingRecord:
     """Parse and check a passing-game record's JSON text; RecordError names the problem."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    if not isinstance(data, dict):
-        raise RecordError("a record is a JSON object")
-    if data.get("format") != FORMAT:
-        raise RecordError(f"'format' must be {FORMAT!r} (got {data.get('format')!r})")
-    try:
-        doc = _RecordDoc.model_validate(data)
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        where = ".".join(str(p) for p in error["loc"])
-        raise RecordError(f"{where}: {error['msg']}") from None
-    return _check(doc)
+    return _check(parse_document(text, _RecordDoc))
 
 
 def _check(doc: _RecordDoc) -> PassingRecord:

@@ -18,13 +18,13 @@ with an explicit `close` action, which the engine refuses before the deadline.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from engine.cards import DECKS
 from engine.errors import RulesError
+from engine.rules import Preset, check_players
 
 PassDirection = Literal["alternate", "clockwise", "anticlockwise"]
 PassingDeck = Literal["spanish40", "spanish48", "french52"]
@@ -131,24 +131,11 @@ class PassingRules(BaseModel):
 
     def check_seats(self, seats: int) -> None:
         """Raise RulesError if this rule set cannot be played by `seats` players."""
-        if not self.min_players <= seats <= self.max_players:
-            raise RulesError(
-                f"{self.preset} is for {self.min_players} to {self.max_players} players, "
-                f"not {seats}"
-            )
+        check_players(self.preset, self.min_players, self.max_players, seats)
         if len(self.rank_choice) < seats:
             raise RulesError(
                 f"{seats} players need {seats} ranks; option 'ranks' lists {len(self.rank_choice)}"
             )
-
-
-@dataclass(frozen=True)
-class PassingPreset:
-    name: str
-    players: tuple[int, int]
-    options: dict[str, Any]
-    aliases: tuple[str, ...] = ()
-    source: str = ""
 
 
 _CUARTETOS: dict[str, Any] = {
@@ -168,8 +155,8 @@ _CUARTETOS: dict[str, Any] = {
     "suit_style": "spanish",
 }
 
-PASSING_PRESETS: dict[str, PassingPreset] = {
-    "cuartetos": PassingPreset(
+PASSING_PRESETS: dict[str, Preset] = {
+    "cuartetos": Preset(
         "cuartetos", (3, 8), _CUARTETOS, source="seed 003 (Ludoteka, Spain)"
     ),
 }
