@@ -20,6 +20,7 @@ from telegram.ext import (
 
 from service.services import Services
 from service.tg import buttons, commands, inline
+from service.tg.counting import CountingRequest
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE, Services], Awaitable[None]]
 
@@ -70,6 +71,7 @@ def build_application(svc: Services, token: str, api_url: str) -> Application:  
         .base_url(f"{api_url.rstrip('/')}/bot")
         .base_file_url(f"{api_url.rstrip('/')}/file/bot")
         .updater(None)
+        .request(CountingRequest())
         .build()
     )
     for name, handler in COMMANDS.items():
