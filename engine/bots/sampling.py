@@ -3,7 +3,8 @@
 Our own hand, the trick, the discard and the cards seen going into hands (pick-ups)
 are placed as they are; the unseen cards are dealt at random to the other hands (as
 many as each holds beyond its known cards) and to the stock, never giving a seat a
-suit it is known to lack. The tent's topple generator gets a fresh random state:
+suit it is known to lack (nor, when possible, a card its way of following suggests
+it lacks). The tent's topple generator gets a fresh random state:
 its real state is hidden information like the stock's order.
 """
 
@@ -15,53 +16,101 @@ from engine.bots.knowledge import Knowledge
 from engine.cards import SUITS, bits
 from engine.hand import PLAYING, HandSim, HandState
 
-# Greedy dealing can corner itself when constraints are tight: a few fresh tries, then
-# weaker constraints (habits first, then voids) rather than fail.
-_TRIES = 4
-
 
 def deal_unseen(
     know: Knowledge, rng: random.Random, habits: bool = True
 ) -> tuple[list[int], list[int]]:
-    """(hidden cards per seat as bit sets, the rest in a random stock order)."""
-    unseen = bits(know.unseen)
+    """(hidden cards per seat as bit sets, the rest in a random stock order).
+
+    The constraints are the voids, plus the follow habits unless `habits` is off; if
+    no deal can meet them (a player who does not follow the habits), the habits go,
+    and in the last resort the voids too."""
     voids = know.void_cards
     tiers = [voids, [0] * len(voids)]
     if habits:
         tiers.insert(0, [v | u for v, u in zip(voids, know.unlikely, strict=True)])
+    unseen = bits(know.unseen)
+    stock = know.view.stock
     for forbidden in tiers:
-        for _ in range(_TRIES):
-            dealt = _try_deal(unseen, know.hidden_counts, forbidden, rng)
-            if dealt is not None:
-                return dealt
+        dealt = deal(unseen, know.hidden_counts, stock, forbidden, rng)
+        if dealt is not None:
+            return dealt
     raise AssertionError("the unseen cards do not match the hand counts")  # pragma: no cover
 
 
-def _try_deal(
-    unseen: list[int], counts: list[int], forbidden: list[int], rng: random.Random
+def deal(
+    cards: list[int], counts: list[int], stock: int, forbidden: list[int], rng: random.Random
 ) -> tuple[list[int], list[int]] | None:
-    """Deal each seat its count of unseen cards it is not forbidden, the stock the rest."""
-    pool = unseen[:]
-    rng.shuffle(pool)
-    hidden = [0] * len(counts)
-    # The seats with the least room to spare go first.
-    seats = [s for s in range(len(counts)) if counts[s]]
-    seats.sort(key=lambda s: sum(1 for c in pool if not forbidden[s] >> c & 1) - counts[s])
-    for seat in seats:
-        need, banned = counts[seat], forbidden[seat]
-        taken: list[int] = []
-        rest: list[int] = []
-        for card in pool:
-            if len(taken) < need and not banned >> card & 1:
-                taken.append(card)
-            else:
-                rest.append(card)
-        if len(taken) < need:
+    """Deal `cards` so that each seat gets its count of cards it is not forbidden and
+    the stock the rest, or None if no such deal exists.
+
+    Cards go one at a time, in random order, to a place with room, chosen in
+    proportion to the room left (without constraints that is a uniformly random deal).
+    A card with no place left takes one from a card that can move elsewhere, along the
+    shortest chain of such moves (an augmenting path), so a deal is found whenever one
+    exists."""
+    stock_slot = len(counts)
+    room = [*counts, stock]
+    places: list[list[int]] = [[] for _ in room]
+    order = cards[:]
+    rng.shuffle(order)
+    for card in order:
+        fits = [s for s in range(len(room)) if s == stock_slot or not forbidden[s] >> card & 1]
+        free = [s for s in fits if len(places[s]) < room[s]]
+        if free:
+            pick = rng.randrange(sum(room[s] - len(places[s]) for s in free))
+            for slot in free:
+                pick -= room[slot] - len(places[slot])
+                if pick < 0:
+                    places[slot].append(card)
+                    break
+        elif not _make_room(card, fits, places, room, forbidden, stock_slot):
             return None
-        for card in taken:
+    hidden = [0] * len(counts)
+    for seat in range(len(counts)):
+        for card in places[seat]:
             hidden[seat] |= 1 << card
-        pool = rest
-    return hidden, pool
+    return hidden, places[stock_slot]
+
+
+def _make_room(
+    card: int,
+    fits: list[int],
+    places: list[list[int]],
+    room: list[int],
+    forbidden: list[int],
+    stock_slot: int,
+) -> bool:
+    """Place `card` by moving others along a shortest chain ending at a place with room."""
+    came_from: dict[int, tuple[int, int] | None] = {slot: None for slot in fits}
+    queue = list(fits)
+    for slot in queue:
+        for moved in places[slot]:
+            for target in range(len(room)):
+                if target in came_from:
+                    continue
+                if target != stock_slot and forbidden[target] >> moved & 1:
+                    continue
+                came_from[target] = (moved, slot)
+                if len(places[target]) < room[target]:
+                    places[_shift(target, came_from, places)].append(card)
+                    return True
+                queue.append(target)
+    return False
+
+
+def _shift(
+    target: int, came_from: dict[int, tuple[int, int] | None], places: list[list[int]]
+) -> int:
+    """Move each card of the chain one step on, from its end back to its start; return
+    the place at the start, which now has room."""
+    step = came_from[target]
+    while step is not None:
+        moved, source = step
+        places[source].remove(moved)
+        places[target].append(moved)
+        target, step = source, came_from[source]
+    return target
 
 
 def determinize(know: Knowledge, rng: random.Random, habits: bool = True) -> HandSim:
