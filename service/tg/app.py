@@ -4,6 +4,8 @@ webhook feeds it), handlers registered in one place, no per-process game state."
 from __future__ import annotations
 
 import contextvars
+import importlib.util
+import sys
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -23,6 +25,13 @@ from service.tg import buttons, commands, inline
 from service.tg.counting import CountingRequest
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE, Services], Awaitable[None]]
+
+# httpcore runs `import sniffio` on every request to tell asyncio from trio, and falls
+# back to asyncio when the import fails. Without sniffio installed, each Bot API call paid
+# for a failed import (a search of sys.path: 13% of serve's time at saturation, see
+# BENCHMARKS.md). A None entry makes the import fail at once, with the same outcome.
+if importlib.util.find_spec("sniffio") is None:
+    sys.modules.setdefault("sniffio", None)  # type: ignore[arg-type]
 
 # The exception a handler raised while processing the current update, so the webhook
 # can answer 503 (Redis down: Telegram retries) instead of 200.
@@ -71,7 +80,10 @@ def build_application(svc: Services, token: str, api_url: str) -> Application:  
         .base_url(f"{api_url.rstrip('/')}/bot")
         .base_file_url(f"{api_url.rstrip('/')}/file/bot")
         .updater(None)
-        .request(CountingRequest())
+        # At most as many connections as Telegram sends updates at once: each update
+        # makes one call or two, and every idle connection in a bigger pool is scanned on
+        # every call (httpcore), which cost serve a fifth of its time at saturation.
+        .request(CountingRequest(connection_pool_size=svc.settings.webhook_max_connections))
         .build()
     )
     for name, handler in COMMANDS.items():

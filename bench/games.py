@@ -1,0 +1,142 @@
+"""Games for the load benchmarks: made in Redis through the service's own code, and
+mirrored in the load generator so that it always sends the next legal move.
+
+Every game is a group table of human players only (no bot or timer moves while the
+webhook is measured): seats are users `USER0 + 10 * n + seat` in group chat
+`GROUP0 - n`. A move is the callback query Telegram sends when the player to move taps
+a card in their private chat: `<room>.<version>.<action>` as the hand keyboard has it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis
+
+from engine.game import GameState, apply, legal_actions, to_move
+from service import callbacks, lobby
+from service.lobby import Actor
+from service.room import Room, RoomSettings
+from service.store import Store, room_key
+
+USER0 = 300_000_000
+GROUP0 = -1_003_000_000_000
+BOT_USER = {"id": 100000001, "is_bot": True, "first_name": "Burro", "username": "burro_bot"}
+
+
+def user_id(game_no: int, seat: int) -> int:
+    return USER0 + 10 * game_no + seat
+
+
+def new_group_room(game_no: int, preset: str = "spanish", seats: int = 4) -> tuple[Room, Any]:
+    """A started group game of `seats` humans, and the Outcome its start produced."""
+    now = time.time()
+    names = ("Ana", "Ben", "Carla", "Dan", "Eve", "Fay", "Gil", "Hal")
+    actors = [Actor(user_id(game_no, s), names[s], "en") for s in range(seats)]
+    room = lobby.create_room(
+        GROUP0 - game_no, None, actors[0], now, settings=RoomSettings(preset=preset)
+    )
+    for actor in actors[1:]:
+        lobby.join(room, actor)
+    outcome = lobby.start(room, actors[0], now, 0.0)
+    return room, outcome
+
+
+def make_games(
+    client: redis.Redis, count: int, first: int = 0, preset: str = "spanish", batch: int = 200
+) -> list[str]:
+    """Create `count` playing group games with the store's own write (`Store._write`:
+    room, chat index, due-set entry, pending syncs and RQ jobs), `batch` per MULTI."""
+    store = Store(client, 7 * 24 * 3600, 24 * 3600)
+    ids: list[str] = []
+    for start in range(first, first + count, batch):
+        with client.pipeline() as pipe:
+            pipe.multi()
+            for n in range(start, min(first + count, start + batch)):
+                room, outcome = new_group_room(n, preset)
+                store._write(pipe, room, outcome, None)
+                ids.append(room.id)
+            pipe.execute()
+    return ids
+
+
+@dataclass
+class Mirror:
+    """The load generator's copy of one game: enough to send the next legal move."""
+
+    room_id: str
+    version: int
+    game: GameState
+    users: list[int]
+    rnd: random.Random
+    pending: tuple[int, str] | None = None
+    moves: int = 0
+    sent: list[int] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, client: redis.Redis, room_id: str) -> Mirror | None:
+        data = client.get(room_key(room_id))
+        if data is None:
+            return None
+        room = Room.model_validate_json(data)
+        if room.status != "playing" or room.game is None:
+            return None
+        users = [s.user_id or 0 for s in room.seats]
+        return cls(room_id, room.version, room.game, users, random.Random(room.seed))
+
+    @property
+    def over(self) -> bool:
+        return to_move(self.game) is None
+
+    def next_update(self, update_id: int, query_id: int) -> bytes:
+        """The JSON of the callback query that plays a legal move for the seat to move."""
+        seat = to_move(self.game)
+        assert seat is not None
+        action = self.rnd.choice(legal_actions(self.game, seat))
+        self.pending = (seat, action)
+        data = callbacks.encode(self.room_id, self.version, callbacks.game_token(action))
+        user = {
+            "id": self.users[seat],
+            "is_bot": False,
+            "first_name": f"P{seat}",
+            "language_code": "en",
+        }
+        update = {
+            "update_id": update_id,
+            "callback_query": {
+                "id": str(query_id),
+                "from": user,
+                "chat_instance": str(self.users[seat]),
+                "data": data,
+                "message": {
+                    "message_id": 2,
+                    "date": int(time.time()),
+                    "chat": {"id": self.users[seat], "type": "private", "first_name": "P"},
+                    "from": BOT_USER,
+                    "text": "Your cards",
+                },
+            },
+        }
+        return json.dumps(update).encode()
+
+    def applied(self) -> None:
+        """The pending move was committed: apply it and the forced moves after it, as
+        `service.moves.play` does, and bump the version."""
+        assert self.pending is not None
+        seat, action = self.pending
+        self.game, _ = apply(self.game, seat, action)
+        for _ in range(200):
+            mover = to_move(self.game)
+            if mover is None:
+                break
+            legal = legal_actions(self.game, mover)
+            if len(legal) != 1:
+                break
+            self.game, _ = apply(self.game, mover, legal[0])
+        self.version += 1
+        self.moves += 1
+        self.pending = None

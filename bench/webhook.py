@@ -1,0 +1,125 @@
+"""Webhook speed, against the floor of the same stack, measured side by side in one run.
+
+    python -m bench.webhook [--games 2000] [--seconds 10] [--rounds 2] [--json out.json]
+
+One Redis (real, no persistence), one null Bot API (bench.sink), and in turn: 1 and 2
+`burro serve` processes, and 1 and 2 processes of the floor app (bench.floor: the same
+uvicorn settings, parse the same JSON, one Redis read and one write). A load generator
+in its own process (bench.loadgen) plays `--games` four-player group games at once,
+each update a valid move (the player to move taps a legal card).
+
+1. Saturation: 40 connections in a closed loop (Telegram's default max_connections):
+   updates/s, the median of `--rounds`.
+2. Latency at a fixed offered load: half of what one `serve` sustained in step 1, the
+   same rate for every configuration; p50 and p99 from the scheduled send time.
+
+Our figures are also given as a ratio to the floor's. Every answered move is checked
+against Redis afterwards (`mismatched` must be 0: each 200 was exactly one applied move).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from bench.games import make_games
+from bench.procs import Procs, loadgen, machine, procs, settle, start_servers, start_sink
+from service.redis_server import RedisServer, connect
+
+CONFIGS = [("ours", 1), ("floor", 1), ("ours", 2), ("floor", 2)]
+
+
+def phase(
+    running: Procs,
+    kind: str,
+    count: int,
+    redis_url: str,
+    api_url: str,
+    games_file: Path,
+    *args: str,
+) -> dict[str, Any]:
+    targets = start_servers(running, kind, count, redis_url, api_url)
+    try:
+        settle(0.5)
+        return loadgen(targets, redis_url, games_file, *args)
+    finally:
+        for index in range(count):
+            running.stop(f"{kind}{index}")
+        settle(0.5)
+
+
+def run(
+    games: int, seconds: float, rounds: int, rate: float | None, folder: Path
+) -> dict[str, Any]:
+    report: dict[str, Any] = {"machine": machine(), "games": games, "seconds": seconds}
+    with RedisServer(folder / "redis", persist=False) as redis, procs(folder) as running:
+        api_url = start_sink(running)
+        client = connect(redis.url)
+        ids = make_games(client, games)
+        games_file = folder / "games.json"
+        games_file.write_text(json.dumps(ids))
+        window = ["--warmup", "2", "--seconds", str(seconds)]
+        saturation: dict[str, list[float]] = {f"{k}{c}": [] for k, c in CONFIGS}
+        checks: list[dict[str, Any]] = []
+        for _ in range(rounds):
+            for kind, count in CONFIGS:
+                result = phase(
+                    running, kind, count, redis.url, api_url, games_file,
+                    "--mode", "saturate", "--concurrency", "40", *window,
+                    *(["--verify"] if kind == "ours" else []),
+                )  # fmt: skip
+                saturation[f"{kind}{count}"].append(result["per_second"])
+                checks.append({"config": f"{kind}{count}", **result})
+        sat = {name: statistics.median(values) for name, values in saturation.items()}
+        offered = rate or round(sat["ours1"] / 2)
+        latency: dict[str, Any] = {}
+        for kind, count in CONFIGS:
+            result = phase(
+                running, kind, count, redis.url, api_url, games_file,
+                "--mode", "rate", "--rate", str(offered), *window,
+                *(["--verify"] if kind == "ours" else []),
+            )  # fmt: skip
+            latency[f"{kind}{count}"] = result
+            checks.append({"config": f"{kind}{count}@{offered}/s", **result})
+        report.update(
+            saturation=sat,
+            saturation_runs=saturation,
+            offered_rate=offered,
+            latency={k: v["latency_ms"] for k, v in latency.items()},
+            ratio={f"throughput_{c}": round(sat[f"ours{c}"] / sat[f"floor{c}"], 3) for c in (1, 2)}
+            | {
+                f"p50_{c}": round(
+                    latency[f"ours{c}"]["latency_ms"]["p50"]
+                    / latency[f"floor{c}"]["latency_ms"]["p50"],
+                    2,
+                )
+                for c in (1, 2)
+            },
+            checks=checks,
+            redis_used_memory=int(client.info("memory")["used_memory"]),
+        )
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--rate", type=float, default=None, help="fixed offered load (1/s)")
+    parser.add_argument("--json", type=Path, default=None, help="also write the report here")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="burro-bench-") as folder:
+        report = run(args.games, args.seconds, args.rounds, args.rate, Path(folder))
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.json:
+        args.json.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
