@@ -13,10 +13,12 @@ from typing import Any
 
 from engine.errors import RulesError
 from engine.game import new_game, to_move
-from engine.rules import PRESETS, make_rules
+from engine.passing import PASSING_PRESETS
+from engine.rules import PRESETS, Rules, make_rules
 from service.i18n import LANGUAGES, _
 from service.moves import play_forced, settle
 from service.outcome import Outcome
+from service.passing import lobby as passing_lobby
 from service.quiet import TIMEZONES, WINDOWS
 from service.room import BOT_LEVELS, MAX_SEATS, Room, RoomSettings, Seat, new_room_id
 
@@ -108,6 +110,8 @@ def remove_bot(room: Room, actor: Actor) -> Outcome:
 
 
 def seat_limit(room: Room) -> int:
+    if room.settings.passing:
+        return min(MAX_SEATS, PASSING_PRESETS[room.settings.preset].players[1])
     return min(MAX_SEATS, PRESETS[room.settings.preset].players[1])
 
 
@@ -116,10 +120,13 @@ def start(room: Room, actor: Actor, now: float, bot_delay: float = 0.0) -> Outco
         return Outcome().say(_("The game has already started."))
     if not may_manage(room, actor):
         return Outcome().say(_("Only the player who opened the table (or an admin) can start."))
+    if room.settings.passing:
+        return passing_lobby.start(room, now, bot_delay)
     if len(room.seats) < 2:
         return Outcome().say(_("Two or more players are needed to start."), alert=True)
     try:
         rules = room.settings.rules()
+        assert isinstance(rules, Rules)
         room.game = new_game(rules, len(room.seats), room.seed, dealer=len(room.seats) - 1)
     except RulesError as exc:
         return Outcome().say(
@@ -183,7 +190,7 @@ def change_setting(room: Room, actor: Actor, key: str) -> Outcome:
     if not cycle(settings, key):
         return Outcome().say(_("Unknown setting."))
     try:
-        make_rules(settings.preset, settings.options)
+        settings.rules()
     except RulesError:
         # A value this preset cannot take (e.g. 7 cards for many players): skip it.
         settings.options.pop(_OPTION_OF.get(key, ""), None)
@@ -200,13 +207,17 @@ _OPTION_OF = {
 
 
 def cycle(settings: RoomSettings, key: str) -> bool:
-    options = settings.options
-    rules = make_rules(settings.preset, options)
     if key == "preset":
-        names = list(PRESETS)
+        names = [*PRESETS, *PASSING_PRESETS]  # both families, follow-suit first
         settings.preset = names[(names.index(settings.preset) + 1) % len(names)]
         settings.options = {}
-    elif key == "hand":
+        return True
+    if settings.passing:
+        mine = passing_lobby.cycle(settings, key)
+        return mine if mine is not None else cycle_shared(settings, key)
+    options = settings.options
+    rules = make_rules(settings.preset, options)
+    if key == "hand":
         options["hand_size"] = _next(HAND_SIZES, rules.hand_size)
     elif key == "target":
         limit = 5 if rules.scoring == "letters" else max(TARGETS)
@@ -217,15 +228,22 @@ def cycle(settings: RoomSettings, key: str) -> bool:
         options["suit_style"] = "french" if rules.suit_style == "spanish" else "spanish"
     elif key == "timeout":
         settings.turn_timeout = _next(TIMEOUTS, settings.turn_timeout)
-    elif key == "remind":
+    elif key == "ontimeout":
+        settings.timeout_action = "remove" if settings.timeout_action == "bot" else "bot"
+    else:
+        return cycle_shared(settings, key)
+    return True
+
+
+def cycle_shared(settings: RoomSettings, key: str) -> bool:
+    """The settings both families have: reminders, language, bots, quiet hours."""
+    if key == "remind":
         settings.reminder_after = _next(REMINDERS, settings.reminder_after)
     elif key == "lang":
         choices: tuple[Any, ...] = (None, *LANGUAGES)
         settings.language = _next(choices, settings.language)
     elif key == "bot":
         settings.bot_level = _next(BOT_LEVELS, settings.bot_level)
-    elif key == "ontimeout":
-        settings.timeout_action = "remove" if settings.timeout_action == "bot" else "bot"
     elif key == "quiet":
         settings.quiet_hours = _next(WINDOWS, settings.quiet_hours)
     elif key == "tz":
@@ -236,6 +254,7 @@ def cycle(settings: RoomSettings, key: str) -> bool:
 
 
 def _next(choices: tuple[Any, ...], current: Any) -> Any:
+    """The value after `current` in `choices`, round and round (the first if unknown)."""
     if current not in choices:
         return choices[0]
     return choices[(choices.index(current) + 1) % len(choices)]

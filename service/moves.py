@@ -7,7 +7,7 @@ says in an `Outcome` what else must happen: chats to sync, jobs to schedule.
 from __future__ import annotations
 
 from engine import events as ev
-from engine.game import apply, legal_actions, to_move
+from engine.game import GameState, apply, legal_actions, to_move
 from engine.views import player_view
 from service.outcome import Job, Outcome
 from service.room import LogLine, Room
@@ -17,7 +17,7 @@ MAX_FORCED = 200  # a safety bound on forced moves applied in one go
 
 def play(room: Room, seat: int, action: str, now: float, bot_delay: float = 0.0) -> Outcome:
     """Apply `seat`'s action (raises engine.IllegalAction), then any forced moves."""
-    assert room.game is not None
+    assert isinstance(room.game, GameState)
     outcome = Outcome(changed=True)
     touched = {seat}
     room.game, events = apply(room.game, seat, action)
@@ -33,7 +33,7 @@ def play_forced(room: Room, outcome: Outcome, touched: set[int]) -> None:
     if not room.settings.auto_forced:
         return
     for _ in range(MAX_FORCED):
-        assert room.game is not None
+        assert isinstance(room.game, GameState)
         seat = to_move(room.game)
         if seat is None:
             return
@@ -47,7 +47,7 @@ def play_forced(room: Room, outcome: Outcome, touched: set[int]) -> None:
 
 def record(room: Room, events: list[ev.Event], outcome: Outcome, touched: set[int]) -> None:
     """Keep the public events in the room's log; note the seats whose hand changed."""
-    assert room.game is not None
+    assert isinstance(room.game, GameState)
     started = any(isinstance(e, ev.HandStarted) for e in events)
     hand_no = room.game.hand_no - (1 if started else 0)  # the hand these events began in
     for event in events:
@@ -97,7 +97,7 @@ def _log_line(event: ev.Event, hand_no: int) -> LogLine | None:
 
 def settle(room: Room, now: float, outcome: Outcome, touched: set[int], bot_delay: float) -> None:
     """After a change: bump the version, pick who syncs, schedule the next turn's jobs."""
-    assert room.game is not None
+    assert isinstance(room.game, GameState)
     room.version += 1
     room.updated = now
     outcome.changed = True
@@ -136,6 +136,6 @@ def bot_action(room: Room, seat: int, level: str) -> str:
     """What the bot of `level` plays for `seat`: it sees only that seat's view."""
     from engine.bots.registry import make_bot  # loads the search code only when needed
 
-    assert room.game is not None
+    assert isinstance(room.game, GameState)
     view = player_view(room.game, seat)
     return make_bot(level, seed=room.seed ^ seat).choose(view)

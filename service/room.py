@@ -14,6 +14,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.game import GameState
+from engine.passing import GameState as PassingGame
+from engine.passing import PassingRules, is_passing
+from engine.passing import make_rules as make_passing_rules
+from engine.passing import to_move as passing_to_move
 from engine.rules import Rules, make_rules
 
 Status = Literal["lobby", "playing", "over", "cancelled"]
@@ -56,7 +60,15 @@ class RoomSettings(BaseModel):
     quiet_hours: tuple[int, int] | None = None  # (from, to) local hours: no reminders then
     timezone: str = "UTC"  # the group's time zone, for quiet hours
 
-    def rules(self) -> Rules:
+    @property
+    def passing(self) -> bool:
+        """Whether the preset is of the passing family (`cuartetos`), not follow-suit."""
+        return is_passing(self.preset)
+
+    def rules(self) -> Rules | PassingRules:
+        """The chosen rule set, of the preset's family (RulesError if it cannot be)."""
+        if self.passing:
+            return make_passing_rules(self.preset, self.options)
         return make_rules(self.preset, self.options)
 
 
@@ -71,6 +83,8 @@ class LogLine(BaseModel):
     count: int = 0
     hand_no: int = 0
     order: list[int] = Field(default_factory=list)  # a hand's result: seats in the order out
+    word: str = ""  # passing game: the word of a call
+    losers: list[int] = Field(default_factory=list)  # passing game: who took a letter for it
 
 
 class Room(BaseModel):
@@ -85,13 +99,14 @@ class Room(BaseModel):
     status: Status = "lobby"
     settings: RoomSettings = Field(default_factory=RoomSettings)
     seats: list[Seat] = Field(default_factory=list)
-    game: GameState | None = None
+    game: GameState | PassingGame | None = None  # of the preset's family
     seed: int = 0
     settings_open: bool = False  # the lobby message shows the settings keyboard
     log: list[LogLine] = Field(default_factory=list)
     deadline: float | None = None  # when the player to move times out
     turn_started: float | None = None
     reminded: bool = False  # the current turn's group mention went out
+    phase_version: int = 0  # passing game: the version its current phase began at
     blocked: list[int] = Field(default_factory=list)  # users whose private chat refused us
     created: float = 0.0
     updated: float = 0.0
@@ -108,9 +123,21 @@ class Room(BaseModel):
     def is_bot_seat(self, seat: int) -> bool:
         return self.seats[seat].bot is not None or self.seats[seat].removed
 
+    def passing_bots_waiting(self) -> list[int]:
+        """Passing game: the bot seats whose action this phase is still to come (all of
+        them choose a card; only a real ¡Burro! is sure to get a response from them)."""
+        game = self.game
+        if not isinstance(game, PassingGame) or game.over:
+            return []
+        call = game.hand.call
+        if call is not None and not call.real:
+            return []
+        return [s for s in passing_to_move(game) if self.is_bot_seat(s)]
+
     def next_due(self) -> float:
         """When this room next needs a timer or a bot: the sweeper's clock for it."""
-        if self.deadline is None:  # a bot's turn: due as soon as it began
+        if self.deadline is None or self.passing_bots_waiting():
+            # a bot's turn: due as soon as it began
             return self.updated
         started = self.turn_started or self.updated
         reminder = started + self.settings.reminder_after

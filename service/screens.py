@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import SUIT_SYMBOLS
+from engine.game import GameState
 from engine.rules import LETTERS, Rules
 from engine.views import PlayerView, PublicView, player_view, public_view
 from service import callbacks
@@ -23,6 +24,7 @@ PRESET_NAMES = {
     "portuguese": _("Portuguese Burro (Burro Deitado)"),
     "burro_em_pe": _("Burro em Pé (the tent)"),
     "cangkul": _("Cangkul / Donkey"),
+    "cuartetos": _("Cuartetos (pass the cards)"),
 }
 SPANISH_SUITS = {"D": _("oros"), "H": _("copas"), "S": _("espadas"), "C": _("bastos")}
 SPANISH_FACES = {"J": _("Sota"), "Q": _("Caballo"), "K": _("Rey")}
@@ -68,7 +70,9 @@ class Painter:
         return rank + SUIT_SYMBOLS[suit]
 
     def rules(self) -> Rules:
-        return self.room.game.rules if self.room.game else self.room.settings.rules()
+        rules = self.room.game.rules if self.room.game else self.room.settings.rules()
+        assert isinstance(rules, Rules), "a follow-suit painter for a passing game"
+        return rules
 
     def name(self, seat: int) -> str:
         seat_info = self.room.seats[seat]
@@ -101,18 +105,21 @@ class Painter:
             lines += ["", _("Add bots (up to 7), choose the game in Settings, then Start.")]
         elif len(room.seats) < 2:
             lines += ["", _("Tap Join to sit down. The game starts with 2 or more players.")]
-        if room.private:
-            rows = [
+        return Screen("\n".join(lines), self.lobby_rows())
+
+    def lobby_rows(self) -> tuple[tuple[Button, ...], ...]:
+        """The lobby's buttons (both families have the same)."""
+        _ = self._
+        if self.room.private:
+            return (
                 (self.button(_("🤖 Add bot"), "B"), self.button(_("➖ Remove bot"), "X")),
                 (self.button(_("⚙️ Settings"), "C"), self.button(_("▶️ Start"), "S")),
-            ]
-        else:
-            rows = [
-                (self.button(_("✋ Join"), "J"), self.button(_("🚪 Leave"), "L")),
-                (self.button(_("🤖 Add bot"), "B"), self.button(_("📖 Rules"), "R")),
-                (self.button(_("⚙️ Settings"), "C"), self.button(_("▶️ Start"), "S")),
-            ]
-        return Screen("\n".join(lines), tuple(rows))
+            )
+        return (
+            (self.button(_("✋ Join"), "J"), self.button(_("🚪 Leave"), "L")),
+            (self.button(_("🤖 Add bot"), "B"), self.button(_("📖 Rules"), "R")),
+            (self.button(_("⚙️ Settings"), "C"), self.button(_("▶️ Start"), "S")),
+        )
 
     def rules_line(self) -> str:
         rules, settings = self.rules(), self.room.settings
@@ -137,7 +144,7 @@ class Painter:
 
     def table(self) -> Screen:
         """The group's table message: everything public, nobody's cards."""
-        assert self.room.game is not None
+        assert isinstance(self.room.game, GameState)
         view = public_view(self.room.game)
         lines = self.table_lines(view)
         rows: list[tuple[Button, ...]] = []
@@ -289,7 +296,7 @@ class Painter:
 
     def hand(self, seat: int) -> Screen:
         """A player's private hand: every card, and only the legal actions as buttons."""
-        assert self.room.game is not None
+        assert isinstance(self.room.game, GameState)
         view = player_view(self.room.game, seat)
         _ = self._
         lines = []

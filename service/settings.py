@@ -26,6 +26,8 @@ class Settings(BaseSettings):
     bot_username: str = "burro_bot"  # used in deep links until getMe answers
     turn_timeout: int = 12 * 3600  # seconds, for new tables (each table may change it)
     reminder_after: int = 3 * 3600  # seconds, for new tables
+    pass_window: float | None = None  # passing game, new tables: seconds to choose a card
+    response_window: float | None = None  # passing game, new tables: seconds to respond
     sweep_every: int = 30  # seconds between sweeps for lost jobs
     sweep_grace: int = 30  # seconds a job may be late before the sweeper reschedules it
     rate_limits: bool = True  # hold Telegram's send limits (off for fast local tests)

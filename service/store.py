@@ -20,6 +20,8 @@ from collections.abc import Callable
 
 import redis
 
+from engine.game import GameState
+from engine.passing import GameState as PassingGame
 from service import logs, metrics
 from service.outcome import Job, Outcome
 from service.room import Room
@@ -170,7 +172,7 @@ class Store:
                 pipe.hincrby(key, "wins", 1)
             if seat in room.game.losers:
                 pipe.hincrby(key, "lost", 1)
-            burros = sum(1 for hand in room.game.past if hand.burro == seat)
+            burros = burro_count(room.game, seat)
             if burros:
                 pipe.hincrby(key, "burro", burros)
                 pipe.hincrby(f"stats:chat:{room.chat_id}", f"burro:{info.user_id}", burros)
@@ -196,6 +198,14 @@ class Store:
     def stats(self, key: str) -> dict[str, int]:
         raw = self.redis.hgetall(key)
         return {text(k): int(v) for k, v in raw.items()}
+
+
+def burro_count(game: GameState | PassingGame, seat: int) -> int:
+    """Hands a seat was the burro of: the follow-suit burro, or in the passing game the
+    one who took the hand's last letter (the slowest, or fewest matching cards)."""
+    if isinstance(game, PassingGame):
+        return sum(1 for hand in (*game.past, game.hand) if hand.end and seat in hand.losers)
+    return sum(1 for hand in game.past if hand.burro == seat)
 
 
 def _sync_job(room: Room, target: str) -> Job:

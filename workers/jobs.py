@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import logging
 
-from engine.game import to_move
+from engine.errors import IllegalAction
+from engine.game import GameState, to_move
 from service import metrics, moves
 from service.outcome import Outcome
+from service.passing import moves as passing
 from service.quiet import quiet_until
 from service.room import LogLine, Room
 from workers import outbox, sweeper
@@ -69,7 +71,7 @@ def turn_timeout(room_id: str, version: str) -> None:
         limit = fresh.settings.max_timeouts
         gone = fresh.settings.timeout_action == "remove" and player.timeouts >= limit
         player.removed = player.removed or gone
-        assert fresh.game is not None
+        assert isinstance(fresh.game, GameState)
         kind = "removed" if gone else "timeout"
         fresh.add_log(LogLine(kind=kind, seat=seat, hand_no=fresh.game.hand_no))
         return moves.play(fresh, seat, action, now, delay)
@@ -104,11 +106,90 @@ def remind(room_id: str, version: str) -> None:
 
 def current_seat(room: Room | None, version: str) -> int | None:
     """The seat to move if the room is still at `version` and playing, else None."""
-    if room is None or room.status != "playing" or room.game is None:
+    if room is None or room.status != "playing" or not isinstance(room.game, GameState):
         return None
     if str(room.version) != version:
         return None
     return to_move(room.game)
+
+
+# ----- the passing game: jobs named after its phases (see service.passing.moves) -------
+
+
+def passing_phase(room: Room | None, version: str) -> bool:
+    """Whether the room is a passing game still in the phase that began at `version`."""
+    return (
+        room is not None
+        and room.status == "playing"
+        and room.settings.passing
+        and str(room.phase_version) == version
+    )
+
+
+@metrics.job("passing_close")
+def passing_close(room_id: str, version: str) -> None:
+    """A phase's time is up: the engine's `close` at the server's time (a card passes
+    for each player who did not choose; an open call is settled)."""
+    rt = runtime()
+    room = rt.svc.store.load(room_id)
+    if room is None or not passing_phase(room, version):
+        return
+    due, now = room.deadline, rt.svc.now()
+    if due is None or now < due:  # a scheduled job may fire early
+        outbox.later(rt, "passing_close", room_id, version, due)
+        return
+    delay = rt.svc.settings.bot_delay
+
+    def change(fresh: Room) -> Outcome:
+        if not passing_phase(fresh, version):
+            return Outcome()
+        try:
+            return passing.close(fresh, now, delay)
+        except IllegalAction:  # not due after all (the phase's clock is the engine's)
+            return Outcome()
+
+    rt.svc.store.update(room_id, change)
+
+
+@metrics.job("passing_bot")
+def passing_bot(room_id: str, arg: str) -> None:
+    """A bot's choice, call or response in a phase (`<phase version>:<seat>`)."""
+    rt = runtime()
+    version, _, seat_text = arg.partition(":")
+    room = rt.svc.store.load(room_id)
+    if room is None or not passing_phase(room, version) or not seat_text.isdigit():
+        return
+    seat = int(seat_text)
+    if not room.is_bot_seat(seat):
+        return
+    now, delay = rt.svc.now(), rt.svc.settings.bot_delay
+
+    def change(fresh: Room) -> Outcome:
+        if not passing_phase(fresh, version):
+            return Outcome()
+        return passing.bot_turn(fresh, seat, now, delay)
+
+    rt.svc.store.update(room_id, change)
+
+
+@metrics.job("passing_remind")
+def passing_remind(room_id: str, version: str) -> None:
+    """Slow tables: nudge the players yet to choose (quiet hours hold it)."""
+    rt = runtime()
+    room = rt.svc.store.load(room_id)
+    if room is None or not passing_phase(room, version) or room.reminded:
+        return
+    until = quiet_until(room.settings, rt.svc.now())
+    if until is not None:
+        outbox.later(rt, "passing_remind", room_id, version, until)
+        return
+
+    def change(fresh: Room) -> Outcome:
+        if not passing_phase(fresh, version):
+            return Outcome()
+        return passing.remind(fresh)
+
+    rt.svc.store.update(room_id, change)
 
 
 @metrics.job("sweep", about_game=False)

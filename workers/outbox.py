@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from rq import Queue
 
-from engine.game import to_move
-from service import logs
+from engine.game import GameState, to_move
+from service import family, logs
 from service.i18n import Translator, _
 from service.outcome import Job, Outcome
+from service.passing.screens import PassingPainter
 from service.room import Room
-from service.screens import Painter, Screen
+from service.screens import Screen
 from service.store import PENDING_SYNC
 from service.tg.botapi import ApiError
 from service.tg.render import message_params
@@ -74,7 +75,7 @@ def plan_message(rt: Runtime, room: Room, target: str) -> tuple[int, Screen] | N
     """(chat id, screen) for a target, or None when there is nothing to show."""
     name = rt.svc.bot_username
     if target in ("table", "nudge"):
-        painter = Painter(room, rt.svc.room_lang(room), name)
+        painter = family.painter(room, rt.svc.room_lang(room), name)
         if target == "nudge":
             return room.chat_id, nudge_screen(room, painter)
         return room.chat_id, table_screen(room, painter)
@@ -82,10 +83,10 @@ def plan_message(rt: Runtime, room: Room, target: str) -> tuple[int, Screen] | N
     seat = room.seat_of(user_id)
     if seat is None or room.game is None or room.private:
         return None
-    return user_id, Painter(room, room.seats[seat].lang, name).hand(seat)
+    return user_id, family.painter(room, room.seats[seat].lang, name).hand(seat)
 
 
-def table_screen(room: Room, painter: Painter) -> Screen:
+def table_screen(room: Room, painter: family.Screens) -> Screen:
     if room.status == "cancelled":
         return Screen(painter.tr.gettext(_("🫏 This game of Burro was cancelled.")))
     if room.status == "lobby":
@@ -96,8 +97,10 @@ def table_screen(room: Room, painter: Painter) -> Screen:
     return painter.table()
 
 
-def nudge_screen(room: Room, painter: Painter) -> Screen:
-    assert room.game is not None
+def nudge_screen(room: Room, painter: family.Screens) -> Screen:
+    if isinstance(painter, PassingPainter):
+        return painter.nudge()
+    assert isinstance(room.game, GameState)
     seat = to_move(room.game)
     name = room.seats[seat].name if seat is not None else ""
     return Screen(painter.tr.gettext(_("⏰ {name}, it is your turn in Burro!"), name=name))

@@ -14,7 +14,9 @@ import redis
 from rq import Queue
 
 from engine.game import to_move
+from engine.passing import GameState as PassingGame
 from service.outcome import Job
+from service.passing import moves as passing
 from service.room import Room
 from service.store import DUE_KEY, PENDING_SYNC, Store, text
 from workers.queue import QUEUE, RETRY, job_id, schedule
@@ -27,6 +29,8 @@ def missing_job(room: Room, now: float) -> Job | None:
     scheduling one that is merely late does no harm)."""
     if room.status != "playing" or room.game is None:
         return None
+    if isinstance(room.game, PassingGame):
+        return passing.missing_job(room, now)
     seat = to_move(room.game)
     if seat is None:
         return None

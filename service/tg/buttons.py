@@ -8,12 +8,13 @@ from telegram import CallbackQuery, Update
 from telegram.ext import ContextTypes
 
 from engine.errors import IllegalAction
-from service import callbacks, lobby, moves
+from service import callbacks, family, lobby, moves
 from service.i18n import Translator, _
 from service.lobby import Actor
 from service.outcome import Outcome
+from service.passing import actions as passing_actions
+from service.passing import moves as passing_moves
 from service.room import Room
-from service.screens import Painter
 from service.services import Services
 from service.tg.people import actor_of, is_admin
 
@@ -57,7 +58,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     if press.action == "R":
         await context.bot.send_message(
             room.chat_id,
-            Painter(room, actor.lang).rules_text(),
+            family.painter(room, actor.lang).rules_text(),
             message_thread_id=room.thread_id,
         )
     result = svc.store.update(press.room, change, update.update_id)
@@ -74,6 +75,13 @@ def choose_change(
     now, delay = svc.now(), svc.settings.bot_delay
     token = press.action
     game_action = callbacks.game_action(token)
+    if room.settings.passing:
+        passing_action = passing_actions.action(token)
+        if passing_action is not None:
+            return passing_moves.press_change(
+                room, press.version, actor.user_id, passing_action, now, delay
+            )
+        game_action = None  # a follow-suit move means nothing at this table
     if game_action is not None:
         return game_change(room, press, actor, game_action, now, delay)
     simple: dict[str, Change] = {

@@ -9,13 +9,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Upda
 from telegram.ext import ContextTypes
 
 from engine.errors import RulesError
-from engine.records import hand_record
-from engine.rules import ALIASES, PRESETS, make_rules
-from service import callbacks, lobby
+from service import callbacks, family, lobby
 from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
 from service.outcome import Outcome
 from service.room import Room, RoomSettings
-from service.screens import rules_text
 from service.services import Services
 from service.tg.people import actor_of, display_name, is_admin
 
@@ -50,7 +47,10 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Serv
     preset = preset_argument(context.args)
     if preset is None:
         await reply(
-            update, tr.gettext(_("Unknown game. Choose one of: {names}"), names=", ".join(PRESETS))
+            update,
+            tr.gettext(
+                _("Unknown game. Choose one of: {names}"), names=", ".join(family.preset_names())
+            ),
         )
         return
     existing = svc.store.room_in_chat(chat.id, thread_of(update))
@@ -61,9 +61,8 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Serv
         svc.store.update(existing.id, lambda r: resync(r), update.update_id)
         return
     actor = actor_of(svc, user)
-    room = lobby.create_room(
-        chat.id, thread_of(update), actor, svc.now(), settings=RoomSettings(preset=preset)
-    )
+    settings = RoomSettings(preset=preset, options=family.initial_options(preset, svc.settings))
+    room = lobby.create_room(chat.id, thread_of(update), actor, svc.now(), settings=settings)
     svc.store.create(room, Outcome(changed=True, sync={"table"}), update.update_id)
 
 
@@ -75,8 +74,7 @@ def resync(room: Room) -> Outcome:
 def preset_argument(args: list[str] | None) -> str | None:
     if not args:
         return "spanish"
-    name = args[0].lower()
-    return ALIASES.get(name, name) if ALIASES.get(name, name) in PRESETS else None
+    return family.preset_named(args[0])
 
 
 async def play_bots(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
@@ -96,7 +94,10 @@ async def play_bots(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     preset = preset_argument(context.args)
     if preset is None:
         await reply(
-            update, tr.gettext(_("Unknown game. Choose one of: {names}"), names=", ".join(PRESETS))
+            update,
+            tr.gettext(
+                _("Unknown game. Choose one of: {names}"), names=", ".join(family.preset_names())
+            ),
         )
         return
     svc.store.remember_user(user.id, display_name(user), user.language_code or "", started=True)
@@ -107,6 +108,7 @@ async def play_bots(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     actor = actor_of(svc, user)
     settings = RoomSettings(
         preset=preset,
+        options=family.initial_options(preset, svc.settings),
         turn_timeout=svc.settings.turn_timeout,
         reminder_after=svc.settings.reminder_after,
     )
@@ -164,7 +166,7 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: 
             _(
                 "🫏 Burro commands\n"
                 "/burro [game] — open a table in a group (games: spanish, spanish48, brazilian, "
-                "portuguese, burro_em_pe, cangkul)\n"
+                "portuguese, burro_em_pe, cangkul, cuartetos)\n"
                 "/play [game] — play against bots here in private\n"
                 "/rules [game] — the rules, short\n"
                 "/stats — games, wins and burros\n"
@@ -185,18 +187,21 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
         if preset is None:
             await reply(
                 update,
-                tr.gettext(_("Unknown game. Choose one of: {names}"), names=", ".join(PRESETS)),
+                tr.gettext(
+                    _("Unknown game. Choose one of: {names}"),
+                    names=", ".join(family.preset_names()),
+                ),
             )
             return
-        game_rules = make_rules(preset)
+        game_rules = family.rules_for(preset)
     elif room is not None and room.status in ("lobby", "playing"):
         try:
             game_rules = room.settings.rules()
         except RulesError:
-            game_rules = make_rules(room.settings.preset)
+            game_rules = family.rules_for(room.settings.preset)
     else:
-        game_rules = make_rules()
-    await reply(update, rules_text(game_rules, tr))
+        game_rules = family.rules_for("spanish")
+    await reply(update, family.rules_text(game_rules, tr))
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
@@ -243,18 +248,18 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Servic
     tr = translator(svc, update)
     chat = update.effective_chat
     room = svc.store.room_in_chat(chat.id, thread_of(update)) if chat else None
-    if room is None or room.game is None or not room.game.past:
+    finished = family.finished_hands(room.game) if room and room.game else 0
+    if room is None or room.game is None or not finished:
         await reply(update, tr.gettext(_("No finished hand to export yet.")))
         return
-    past = room.game.past
     try:
-        number = int(context.args[0]) if context.args else len(past)
+        number = int(context.args[0]) if context.args else finished
     except ValueError:
         number = -1
-    if not 1 <= number <= len(past):
-        await reply(update, tr.gettext(_("Choose a finished hand from 1 to {n}."), n=len(past)))
+    if not 1 <= number <= finished:
+        await reply(update, tr.gettext(_("Choose a finished hand from 1 to {n}."), n=finished))
         return
-    record = hand_record(room.game, number - 1)
+    record = family.hand_record(room.game, number - 1)
     data = json.dumps(record, indent=1).encode()
     message = update.effective_message
     if message is not None:

@@ -90,3 +90,39 @@ def room_messages(stack: Stack, room: Room) -> dict[tuple[int, int], str]:
         chat = int(name.split(":")[1]) if name.startswith("hand:") else room.chat_id
         found[(chat, int(message_id))] = name
     return found
+
+
+def assert_no_passing_leaks(emu: RunningEmulator, stack: Stack, group: int) -> None:
+    """Passing game: no message of the room shows a card still in a hand except to the
+    one who may know it: its holder, or whoever passed it to them (a player's screen
+    names what they gave and got). Cards are matched by how the painter names them."""
+    from engine.passing import GameState as PassingGame
+    from service.passing.screens import PassingPainter
+
+    client = connect(stack.redis.url)
+    emu.wait_for(lambda: not any(text(m).startswith(room_in(stack, group).id) for m in
+                                 client.zrange(PENDING_SYNC, 0, -1)) or None,
+                 what="the outbox to catch up")
+    room = room_in(stack, group)
+    game = room.game
+    assert isinstance(game, PassingGame)
+    held = {card: seat for seat, hand in enumerate(game.hand.hands) for card in hand}
+    for (chat, message_id), target in room_messages(stack, room).items():
+        message = emu.message(chat, message_id)
+        shown = message.text + " " + " ".join(b.text for row in message.buttons for b in row)
+        viewer = room.seat_of(int(target.split(":")[1])) if target.startswith("hand:") else None
+        if room.private and target.startswith("table"):  # the one-to-one game's one message
+            viewer = next(i for i, s in enumerate(room.seats) if s.user_id is not None)
+        knows: set[str] = set()
+        if viewer is not None:
+            hand = game.hand
+            knows = {*hand.hands[viewer], *hand.passed[viewer], *hand.received[viewer]}
+        for lang in {info.lang for info in room.seats} | {"en"}:
+            painter = PassingPainter(room, lang)
+            for card, seat in held.items():
+                if card in knows:
+                    continue
+                label = painter.card(card)
+                assert not re.search(rf"(^|[\s:(]){re.escape(label)}($|[\s.,)])", shown), (
+                    f"{room.seats[seat].name}'s {label} shown to {target}: {shown!r}"
+                )

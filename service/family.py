@@ -1,0 +1,89 @@
+"""The seam between the two families of Burro: follow-suit (`spanish` … `cangkul`) and
+passing (`cuartetos`). A room's family is its preset's; the few places that differ ask
+here instead of branching on preset names, and each family keeps its own modules
+(`service.moves`/`service.screens`, `service.passing.*`)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from engine import records as follow_records
+from engine.game import GameState
+from engine.passing import PASSING_PRESETS, PassingRules
+from engine.passing import GameState as PassingGame
+from engine.passing import make_rules as make_passing_rules
+from engine.passing.records import hand_record as passing_hand_record
+from engine.passing.rules import PASSING_ALIASES
+from engine.rules import ALIASES, PRESETS, Rules, make_rules
+from service.i18n import Translator
+from service.passing import lobby as passing_lobby
+from service.passing.screens import PassingPainter
+from service.passing.screens import rules_text as passing_rules_text
+from service.room import Room
+from service.screens import Painter, Screen
+from service.screens import rules_text as follow_rules_text
+from service.settings import Settings
+
+
+class Screens(Protocol):
+    """What the outbox and the handlers ask a family's painter for."""
+
+    tr: Translator
+
+    def lobby(self) -> Screen: ...
+    def settings(self) -> Screen: ...
+    def table(self) -> Screen: ...
+    def hand(self, seat: int) -> Screen: ...
+    def rules_text(self) -> str: ...
+
+
+def preset_names() -> list[str]:
+    """Every preset a table can choose, follow-suit first."""
+    return [*PRESETS, *PASSING_PRESETS]
+
+
+def preset_named(name: str) -> str | None:
+    """The preset a name or alias means (`donkey` -> `cangkul`), or None."""
+    name = name.lower()
+    for known, aliases in ((PRESETS, ALIASES), (PASSING_PRESETS, PASSING_ALIASES)):
+        canonical = aliases.get(name, name)
+        if canonical in known:
+            return canonical
+    return None
+
+
+def painter(room: Room, lang: str, bot_username: str = "burro_bot") -> Screens:
+    if room.settings.passing:
+        return PassingPainter(room, lang, bot_username)
+    return Painter(room, lang, bot_username)
+
+
+def initial_options(preset: str, settings: Settings) -> dict[str, Any]:
+    """Rule options a new table of `preset` starts with, from the environment."""
+    if preset in PASSING_PRESETS:
+        return passing_lobby.initial_options(settings)
+    return {}
+
+
+def rules_for(preset: str) -> Rules | PassingRules:
+    return make_passing_rules(preset) if preset in PASSING_PRESETS else make_rules(preset)
+
+
+def rules_text(rules: Rules | PassingRules, tr: Translator) -> str:
+    if isinstance(rules, PassingRules):
+        return passing_rules_text(rules, tr)
+    return follow_rules_text(rules, tr)
+
+
+def finished_hands(game: GameState | PassingGame) -> int:
+    """How many hands of the game are over (a passing game's last one stays in play)."""
+    if isinstance(game, PassingGame):
+        return len(game.past) + (1 if game.hand.end else 0)
+    return len(game.past)
+
+
+def hand_record(game: GameState | PassingGame, index: int) -> dict[str, Any]:
+    """The `burro-record/1` record of finished hand `index` (0-based)."""
+    if isinstance(game, PassingGame):
+        return passing_hand_record(game, index if index < len(game.past) else None)
+    return follow_records.hand_record(game, index)
