@@ -318,6 +318,10 @@ def test_group_game_with_calls_fakes_and_a_timeout(emu: RunningEmulator, stack: 
         GROUP, lambda m: m.sender_id == BOT_ID and action_button(m, "N") is not None
     )
     assert "🏁" in final.text
+    emu.send_message("Carla", GROUP, "/export")  # the last hand's record, with receive times
+    record = emu.wait_for_message(GROUP, lambda m: m.document is not None)
+    assert record.document is not None
+    assert record.document["file_name"] == f"burro-{room.id}-hand{game.hand_no}.json"
 
 
 def test_one_to_one_against_bots_to_the_end(emu: RunningEmulator, stack: Stack) -> None:

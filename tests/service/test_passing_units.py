@@ -4,6 +4,7 @@ rooms stored as JSON."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -12,6 +13,8 @@ import pytest
 from engine.passing import GameState, legal_actions, to_move
 from engine.passing import deadline as deadline_of
 from engine.passing.cards import pack
+from engine.passing.records import read_passing_record
+from engine.passing.replay import trace
 from service import callbacks, family, lobby
 from service.lobby import Actor
 from service.outcome import Outcome
@@ -181,6 +184,12 @@ def test_bots_answer_a_real_call_and_call_when_they_can(seed: int) -> None:
             break
     lines = [line for line in room.log if line.kind == "real_call"]
     assert lines and lines[0].losers and len(lines[0].order) == 3  # everyone answered
+    # /export's record of the won hand replays to the same result, receive times and all.
+    g = game(room)
+    number = next(i for i in range(family.finished_hands(g)) if g.past[i].end == "burro")
+    record = read_passing_record(json.dumps(family.hand_record(g, number)))
+    result = list(trace(record))[-1]["result"]
+    assert result["finished"] and result["losers"] == list(g.past[number].losers)
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "pt_BR", "pt_PT", "id"])
