@@ -1,0 +1,457 @@
+"""Cost per move: Redis round trips, Redis bytes per game, Bot API calls per move, and
+the latency from a tap to the updated keyboard.
+
+    python -m bench.cost [--games 3] [--taps 150] [--json out.json]
+
+1. Counts (exact, in one process): the webhook app (`service.web.create_app`) served on
+   a thread, the emulator on another, and the jobs run by an RQ worker in burst mode
+   after each tap, each with a Redis client that counts its round trips
+   (bench.counting). Whole games are played through the emulator: one-to-one against
+   two bots, and a four-player group game. Per applied move (a player's or a bot's):
+   serve's and the worker's round trips, the Bot API calls by method; the worker's fixed
+   cost of a burst (its start and end, measured on an empty queue) is subtracted.
+   Redis bytes (`MEMORY USAGE` of every key of the game, RQ jobs included) while the
+   game is in play and once it is over.
+2. Latency (real processes: `burro serve` and one `burro worker`, the emulator, Redis):
+   in four-player group games, the time from a tap to the editMessageText that updates
+   the tapper's keyboard and to the one that updates the table, from the emulator's
+   call log (same clock); in one-to-one games against a bot that moves at once, the
+   time from a tap to the player's keyboard back in their hands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import redis
+
+from bench.counting import counting_client, since, snapshot
+from bench.procs import machine
+from cli.stack import SECRET, TOKEN, Stack
+from emulator.driver import ChatMessage, EmulatorDriver
+from emulator.server import RunningEmulator, ServerThread, running_emulator
+from engine.game import to_move
+from service.redis_server import RedisServer, connect
+from service.room import Room
+from service.store import room_key
+
+GAME_ACTION = ("p", "d", "x")
+FAMILY = ("Ana", "Ben", "Carla", "Dan")
+GROUP = "Family"
+
+
+def buttons_for(message: ChatMessage | None, version: int) -> list[str]:
+    """The callback data of the message's game buttons for `version`."""
+    if message is None:
+        return []
+    found = []
+    for row in message.buttons:
+        for button in row:
+            value = str(button.value)
+            parts = value.split(".")
+            if (
+                button.kind == "callback_data"
+                and len(parts) == 3
+                and parts[1] == str(version)
+                and parts[2][:1] in GAME_ACTION
+            ):
+                found.append(value)
+    return found
+
+
+def action_data(message: ChatMessage | None, token: str) -> str | None:
+    if message is None:
+        return None
+    for row in message.buttons:
+        for button in row:
+            if button.kind == "callback_data" and str(button.value).endswith(f".{token}"):
+                return str(button.value)
+    return None
+
+
+def load(client: redis.Redis, room_id: str) -> Room:
+    data = client.get(room_key(room_id))
+    assert data is not None
+    return Room.model_validate_json(data)
+
+
+def hand_message(emu: EmulatorDriver, client: redis.Redis, room: Room, user: int) -> ChatMessage:
+    message_id = client.hget(f"game:{{{room.id}}}:msgs", f"hand:{user}")
+    assert message_id is not None, f"no hand message for {user}"
+    return emu.message(user, int(message_id))
+
+
+def room_bytes(client: redis.Redis, room: Room) -> dict[str, int]:
+    """MEMORY USAGE of the game's keys, by family (RQ jobs by kind)."""
+    families: Counter[str] = Counter()
+    keys = [*client.scan_iter(match=f"*{room.id}*", count=1000), f"chat:{room.chat_id}:0"]
+    for key in keys:
+        name = key.decode() if isinstance(key, bytes) else key
+        size = client.memory_usage(name) or 0
+        if name.startswith("rq:job:"):
+            family = "rq:job:" + name[7:].split("-")[0]
+        elif name.startswith("game:"):
+            family = "game:" + name.split("}:", 1)[1].split(":")[0]
+        else:
+            family = name.split(":")[0]
+        families[family] += size
+    families["total"] = sum(families.values())
+    return dict(families)
+
+
+# ----- 1. counts, in one process ---------------------------------------------------
+
+
+class Counted:
+    """Redis, the emulator, the webhook app on a thread, and a burst worker."""
+
+    def __init__(self, redis_url: str, emu: RunningEmulator) -> None:
+        from rq import SimpleWorker
+
+        import workers.runtime
+        from service.settings import Settings
+        from service.web import create_app
+        from workers.queue import QUEUE
+
+        os.environ.update(
+            BURRO_TELEGRAM_TOKEN=TOKEN,
+            BURRO_WEBHOOK_SECRET=SECRET,
+            BURRO_TELEGRAM_API_URL=emu.api_url,
+            BURRO_REDIS_URL=redis_url,
+            BURRO_BOT_DELAY="0",
+            BURRO_RATE_LIMITS="0",
+        )
+        self.client = connect(redis_url)
+        self.emu = emu
+        workers.runtime.connect = lambda url: counting_client(url, "worker")  # type: ignore[attr-defined]
+        workers.runtime.runtime.cache_clear()
+        app = create_app(Settings(), client=counting_client(redis_url, "serve"))
+        self.server = ServerThread(app).start()
+        httpx.post(
+            f"{emu.api_url}/bot{TOKEN}/setWebhook",
+            json={"url": f"{self.server.url}/telegram/webhook", "secret_token": SECRET},
+            timeout=10,
+        ).raise_for_status()
+        connection = counting_client(redis_url, "worker")
+        self.worker = lambda: SimpleWorker([QUEUE], connection=connection)
+        self.burst_cost = Counter[str]()
+        before = snapshot()
+        for _ in range(5):
+            self.drain()
+        self.burst_cost = Counter(
+            {k: v // 5 for k, v in since(before, "worker").items()}
+        )  # the start and end of a burst, with nothing to do
+
+    def drain(self) -> None:
+        """Run the queued jobs, and those they enqueue, in this process."""
+        self.worker().work(burst=True, logging_level="WARNING", with_scheduler=False)
+
+    def delivered(self, seq: int) -> None:
+        """Wait until every update queued since `seq` was answered 200 by the webhook."""
+
+        def done() -> bool | None:
+            queued = {e["update_id"] for e in self.emu.log("update", since=seq)}
+            answered = {
+                e["update_id"] for e in self.emu.log("delivery", since=seq) if e["status"] == 200
+            }
+            return queued <= answered or None
+
+        self.emu.wait_for(done, timeout=30, what="the webhook to answer")
+
+    def act(self, action: Callable[[], object]) -> None:
+        """A user's action, then everything it causes: the webhook, then the jobs."""
+        seq = self.emu.last_seq()
+        action()
+        self.delivered(seq)
+        self.drain()
+
+    def close(self) -> None:
+        self.server.stop()
+
+
+@contextmanager
+def counted(folder: Path) -> Iterator[Counted]:
+    with RedisServer(folder / "redis", persist=False) as server, running_emulator() as emu:
+        setup = Counted(server.url, emu)
+        try:
+            yield setup
+        finally:
+            setup.close()
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.moves = 0
+        self.taps = 0
+        self.serve: Counter[str] = Counter()
+        self.worker: Counter[str] = Counter()
+        self.calls: Counter[str] = Counter()
+
+    def add(self, setup: Counted, play: Callable[[], None], room_id: str) -> None:
+        before = snapshot()
+        seq = setup.emu.last_seq()
+        version = load(setup.client, room_id).version
+        play()
+        setup.delivered(seq)
+        self.serve += since(before, "serve")
+        setup.drain()
+        worker = since(before, "worker")
+        worker.subtract(setup.burst_cost)
+        self.worker += +worker
+        self.calls += Counter(c["method"] for c in setup.emu.calls(since=seq))
+        self.moves += load(setup.client, room_id).version - version
+        self.taps += 1
+
+    def report(self) -> dict[str, Any]:
+        moves = max(1, self.moves)
+        return {
+            "taps": self.taps,
+            "moves": self.moves,
+            "serve_round_trips_per_tap": round(self.serve["round_trips"] / max(1, self.taps), 2),
+            "serve_bytes_sent_per_tap": round(self.serve["bytes_sent"] / max(1, self.taps)),
+            "worker_round_trips_per_move": round(self.worker["round_trips"] / moves, 2),
+            "worker_bytes_sent_per_move": round(self.worker["bytes_sent"] / moves),
+            "round_trips_per_move": round(
+                (self.serve["round_trips"] + self.worker["round_trips"]) / moves, 2
+            ),
+            "bot_api_calls_per_move": round(sum(self.calls.values()) / moves, 2),
+            "bot_api_calls_by_method": dict(self.calls),
+        }
+
+
+def private_game(setup: Counted, preset: str, tally: Tally) -> dict[str, Any]:
+    emu = setup.emu
+    setup.act(lambda: emu.send_message("Carla", "Carla", f"/play {preset}"))
+    lobby = emu.wait_for_message("Carla", lambda m: action_data(m, "S") is not None)
+    setup.act(lambda: emu.tap("Carla", lobby, action_data(lobby, "B") or ""))
+    lobby = emu.wait_for_message("Carla", lambda m: action_data(m, "S") is not None)
+    room_id = (action_data(lobby, "S") or "").split(".")[0]
+    setup.act(lambda: emu.tap("Carla", lobby, action_data(lobby, "S") or ""))
+    sizes: dict[str, Any] = {}
+    for _ in range(2000):
+        room = load(setup.client, room_id)
+        if room.status != "playing":
+            break
+        message = emu.last_message("Carla")
+        data = buttons_for(message, room.version)
+        assert message is not None and data, "Carla has no keyboard for the current version"
+        tally.add(setup, lambda m=message, d=data[0]: emu.tap("Carla", m, d) and None, room_id)
+        if tally.taps == 5:
+            sizes["active"] = room_bytes(setup.client, load(setup.client, room_id))
+    sizes["finished"] = room_bytes(setup.client, load(setup.client, room_id))
+    return sizes
+
+
+def group_game(setup: Counted, preset: str, tally: Tally) -> dict[str, Any]:
+    emu, client = setup.emu, setup.client
+    for name in FAMILY:
+        setup.act(lambda n=name: emu.start(n))
+    setup.act(lambda: emu.send_message("Ana", GROUP, f"/burro {preset}"))
+    lobby = emu.wait_for_message(GROUP, lambda m: action_data(m, "J") is not None)
+    room_id = (action_data(lobby, "J") or "").split(".")[0]
+    for name in FAMILY[1:]:
+        lobby = emu.wait_for_message(GROUP, lambda m: action_data(m, "J") is not None)
+        setup.act(lambda n=name, m=lobby: emu.tap(n, m, action_data(m, "J") or ""))
+    lobby = emu.wait_for_message(GROUP, lambda m: action_data(m, "S") is not None)
+    setup.act(lambda: emu.tap("Ana", lobby, action_data(lobby, "S") or ""))
+    sizes: dict[str, Any] = {}
+    for _ in range(5000):
+        room = load(client, room_id)
+        if room.status != "playing":
+            break
+        assert room.game is not None
+        seat = to_move(room.game)
+        assert seat is not None
+        user = room.seats[seat].user_id
+        assert user is not None
+        message = hand_message(emu, client, room, user)
+        data = buttons_for(message, room.version)
+        assert data, f"{user} has no keyboard for version {room.version}"
+        tally.add(setup, lambda u=user, m=message, d=data[0]: emu.tap(u, m, d) and None, room_id)
+        if tally.taps == 5:
+            sizes["active"] = room_bytes(client, load(client, room_id))
+    sizes["finished"] = room_bytes(client, load(client, room_id))
+    return sizes
+
+
+def counts(folder: Path, games: int) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    presets = ["spanish", "cangkul", "portuguese", "burro_em_pe", "brazilian", "spanish48"]
+    with counted(folder) as setup:
+        for kind, play in (("one_to_one", private_game), ("group", group_game)):
+            tally = Tally()
+            sizes = [play(setup, presets[n % len(presets)], tally) for n in range(games)]
+            results[kind] = tally.report()
+            results[kind]["redis_bytes_active"] = statistics.median(
+                s["active"]["total"] for s in sizes if "active" in s
+            )
+            results[kind]["redis_bytes_finished"] = statistics.median(
+                s["finished"]["total"] for s in sizes
+            )
+            results[kind]["redis_bytes_detail"] = sizes[0]
+        marks = [k for k in setup.client.scan_iter(match="update:*", count=1000)]
+        results["dedupe_mark_bytes"] = setup.client.memory_usage(marks[0]) if marks else None
+        results["burst_fixed_cost"] = dict(setup.burst_cost)
+    return results
+
+
+# ----- 2. latency, real processes ----------------------------------------------------
+
+
+def first_call(
+    emu: EmulatorDriver, since_seq: int, match: Callable[[dict[str, Any]], bool], timeout: float
+) -> dict[str, Any]:
+    return emu.wait_for(
+        lambda: next((c for c in emu.calls(since=since_seq) if c.get("ok") and match(c)), None),
+        timeout=timeout,
+        what="the edit",
+    )
+
+
+def open_group_game(emu: EmulatorDriver, client: redis.Redis, preset: str) -> str:
+    """Ana opens a table in the group, the others join, Ana starts; the room id."""
+    emu.send_message("Ana", GROUP, f"/burro {preset}")
+    lobby = emu.wait_for_message(GROUP, lambda m: action_data(m, "J") is not None)
+    room_id = (action_data(lobby, "J") or "").split(".")[0]
+    for name in FAMILY[1:]:
+        message = emu.wait_for_message(GROUP, lambda m: action_data(m, "J") is not None)
+        emu.tap(name, message, action_data(message, "J") or "")
+        emu.wait_for(lambda n=name: load_seated(client, room_id, n), what=f"{name} seated")
+    message = emu.wait_for_message(GROUP, lambda m: action_data(m, "S") is not None)
+    emu.tap("Ana", message, action_data(message, "S") or "")
+    emu.wait_for(lambda: load(client, room_id).status == "playing" or None, what="the start")
+    return room_id
+
+
+def load_seated(client: redis.Redis, room_id: str, name: str) -> bool | None:
+    return any(s.name == name for s in load(client, room_id).seats) or None
+
+
+def hand_keyboard(
+    emu: EmulatorDriver, client: redis.Redis, room_id: str, user: int, version: int
+) -> tuple[ChatMessage, str] | None:
+    raw = client.hget(f"game:{{{room_id}}}:msgs", f"hand:{user}")
+    if raw is None:
+        return None
+    message = emu.message(user, int(raw))
+    data = buttons_for(message, version)
+    return (message, data[0]) if data else None
+
+
+def edit_of(chat: int, version: int | None = None) -> Callable[[dict[str, Any]], bool]:
+    """Matches an editMessageText of `chat` (showing a version after `version`)."""
+
+    def match(call: dict[str, Any]) -> bool:
+        params = call["params"]
+        if call["method"] != "editMessageText" or int(params.get("chat_id", 0)) != chat:
+            return False
+        if version is None:
+            return True
+        markup = json.dumps(params.get("reply_markup"))
+        return any(f".{later}." in markup for later in range(version + 1, version + 50))
+
+    return match
+
+
+def timed_group_taps(emu: EmulatorDriver, client: redis.Redis, taps: int) -> dict[str, list[float]]:
+    own: list[float] = []
+    table: list[float] = []
+    while len(own) < taps:
+        room_id = open_group_game(emu, client, "spanish")
+        while len(own) < taps:
+            room = load(client, room_id)
+            if room.status != "playing" or room.game is None:
+                break
+            seat = to_move(room.game)
+            user = room.seats[seat or 0].user_id or 0
+            message, data = emu.wait_for(
+                lambda u=user, v=room.version, r=room_id: hand_keyboard(emu, client, r, u, v),
+                timeout=30,
+                what="a keyboard",
+            )
+            seq, started = emu.last_seq(), time.time()
+            emu.tap(user, message, data, wait=False)
+            own.append(first_call(emu, seq, edit_of(user), 30)["time"] - started)
+            table.append(first_call(emu, seq, edit_of(room.chat_id), 30)["time"] - started)
+    return {"group_tapper_keyboard": own, "group_table": table}
+
+
+def timed_private_taps(emu: EmulatorDriver, client: redis.Redis, taps: int) -> list[float]:
+    """One-to-one against a bot that moves at once: tap -> my keyboard back."""
+    back: list[float] = []
+    while len(back) < taps:
+        emu.send_message("Carla", "Carla", "/play spanish")
+        lobby = emu.wait_for_message("Carla", lambda m: action_data(m, "S") is not None)
+        room_id = (action_data(lobby, "S") or "").split(".")[0]
+        emu.tap("Carla", lobby, action_data(lobby, "S") or "")
+        emu.wait_for(lambda r=room_id: load(client, r).status == "playing" or None, what="start")
+        while len(back) < taps:
+            room = load(client, room_id)
+            if room.status != "playing":
+                break
+            message = emu.last_message("Carla")
+            data = buttons_for(message, room.version)
+            if message is None or not data:
+                time.sleep(0.01)  # the bot's move or the edit is on its way
+                continue
+            seq, started = emu.last_seq(), time.time()
+            emu.tap("Carla", message, data[0], wait=False)
+            back.append(first_call(emu, seq, edit_of(100003, room.version), 30)["time"] - started)
+            emu.wait_for(lambda v=room.version, r=room_id: load(client, r).version > v or None)
+    return back
+
+
+def latency(folder: Path, taps: int) -> dict[str, Any]:
+    with running_emulator() as emu, Stack(
+        folder / "stack", emulator_url=emu.api_url, flood_limits=False, bot_delay=0.0,
+        persist=False, workers=1,
+    ) as stack:  # fmt: skip
+        client = connect(stack.redis.url)
+        for name in FAMILY:
+            emu.start(name)
+        samples = timed_group_taps(emu, client, taps)
+        samples["one_to_one_keyboard_after_bot"] = timed_private_taps(emu, client, taps)
+
+    def summary(values: list[float]) -> dict[str, float]:
+        ordered = sorted(values)
+        return {
+            "taps": len(values),
+            "p50_ms": round(ordered[len(ordered) // 2] * 1000, 1),
+            "p95_ms": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000, 1),
+        }
+
+    return {name: summary(values) for name, values in samples.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=3, help="games of each kind counted")
+    parser.add_argument("--taps", type=int, default=150, help="taps timed for the latency")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    from service import logs
+
+    logs.setup("bench", "console", "WARNING")  # the app and the jobs run in this process
+    report: dict[str, Any] = {"machine": machine()}
+    with tempfile.TemporaryDirectory(prefix="burro-cost-") as tmp:
+        report["counts"] = counts(Path(tmp), args.games)
+        report["latency"] = latency(Path(tmp), args.taps)
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.json:
+        args.json.write_text(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""Counting what a process asks of Redis: round trips and bytes sent, per client label.
+
+A round trip is one `send_packed_command` of redis-py: one command, or one whole
+pipeline (MULTI … EXEC goes out in one write and its answers come back together).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import redis
+
+COUNTS: dict[str, Counter[str]] = {}
+
+
+class CountingConnection(redis.Connection):
+    label = "unlabelled"
+
+    def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        stats = COUNTS.setdefault(self.label, Counter())
+        stats["round_trips"] += 1
+        if isinstance(command, bytes | str):
+            stats["bytes_sent"] += len(command)
+        else:
+            stats["bytes_sent"] += sum(len(part) for part in command)
+        super().send_packed_command(command, check_health)
+
+
+def counting_client(url: str, label: str) -> redis.Redis:
+    """A client like `service.redis_server.connect` makes, counted under `label`."""
+    connection_class = type(f"Counting_{label}", (CountingConnection,), {"label": label})
+    client: redis.Redis = redis.Redis.from_url(
+        url, health_check_interval=30, connection_class=connection_class
+    )
+    return client
+
+
+def snapshot() -> dict[str, Counter[str]]:
+    return {label: Counter(stats) for label, stats in COUNTS.items()}
+
+
+def since(before: dict[str, Counter[str]], label: str) -> Counter[str]:
+    now = COUNTS.get(label, Counter())
+    return now - before.get(label, Counter())
