@@ -74,6 +74,9 @@ def ensure_chain(connection: redis.Redis, every: int, now: float | None = None) 
     slot = (int(now or time.time()) // every + 1) * every
     queue = Queue(QUEUE, connection=connection)
     queue.enqueue_at(
-        datetime.fromtimestamp(slot, UTC), "workers.jobs.sweep", str(int(slot)),
-        job_id=job_id(Job("sweep", "all", str(int(slot)), 0.0)), retry=RETRY,
+        datetime.fromtimestamp(slot, UTC),
+        "workers.jobs.sweep",
+        str(int(slot)),
+        job_id=job_id(Job("sweep", "all", str(int(slot)), 0.0)),
+        retry=RETRY,
     )
