@@ -94,7 +94,7 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
             chat_id=chat.id if chat else None,
             user_id=user.id if user else None,
         )
-        kind, started = metrics.update_kind(update), time.perf_counter()
+        kind, started = update_kind(update), time.perf_counter()
         with metrics.UPDATES_IN_PROGRESS.track_inprogress():
             outcome, response = await handle(update)
         seconds = time.perf_counter() - started
@@ -109,7 +109,10 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
         except redis.RedisError:
             return "retry", PlainTextResponse("storage unavailable", status_code=503)
         handler_error.set(None)
-        await application.process_update(update)
+        try:
+            await application.process_update(update)
+        except Exception as raised:  # PTB routing an update whose fields have odd types
+            handler_error.set(raised)
         error = handler_error.get()
         if isinstance(error, redis.RedisError | Conflict):
             log.warning("update %s not committed: %r", update.update_id, error)
@@ -140,11 +143,20 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
     )
 
 
+def update_kind(update: Update) -> str:
+    """The metrics label of an update; "other" when its fields are not what Telegram
+    sends (PTB does not check their types: a `"text": true` is kept as it is)."""
+    try:
+        return metrics.update_kind(update)
+    except (AttributeError, TypeError):
+        return "other"
+
+
 def parse_update(body: bytes, application: Any) -> Update | None:
     """An Update from a request body, or None if it is not one."""
     try:
         data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # nested past the parser's depth
         return None
     if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
         return None

@@ -1,0 +1,130 @@
+"""The webhook app for fuzzing: `service.web.create_app` served on a thread (the real
+uvicorn, Starlette and python-telegram-bot path), real Redis, and the emulator as the
+Bot API (so replies and popups land in chats we can read). A two-player group game is in
+play, so that fuzzed presses meet a live table."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from cli.stack import SECRET, TOKEN
+from emulator.server import RunningEmulator, ServerThread, running_emulator
+from engine.game import legal_actions, to_move
+from service import callbacks
+from service.redis_server import RedisServer, connect
+from service.room import Room
+from service.settings import Settings
+from service.store import Store
+from service.web import create_app
+
+GROUP = -1001000000001  # the emulator's "Family"
+ANA = {"id": 100001, "is_bot": False, "first_name": "Ana", "language_code": "es"}
+BEN = {"id": 100002, "is_bot": False, "first_name": "Ben", "language_code": "pt-br"}
+BOT = {"id": int(TOKEN.split(":")[0]), "is_bot": True, "first_name": "Burro"}
+_ids = itertools.count(2_000_000_000)
+
+
+@dataclass
+class Webhook:
+    url: str
+    store: Store
+    emu: RunningEmulator
+    http: httpx.Client
+
+    def post(self, body: bytes, headers: dict[str, str] | None = None) -> httpx.Response:
+        sent = {"content-type": "application/json", "X-Telegram-Bot-Api-Secret-Token": SECRET}
+        return self.http.post(f"{self.url}/telegram/webhook", content=body, headers=headers or sent)
+
+    def send(self, update: dict[str, Any]) -> httpx.Response:
+        return self.post(json.dumps(update).encode())
+
+    def room(self) -> Room:
+        room = self.store.room_in_chat(GROUP, None)
+        assert room is not None
+        return room
+
+    def legal_presses(self, room: Room) -> list[tuple[int, str]]:
+        """(user id, button data) of every legal move now."""
+        assert room.game is not None
+        seat = to_move(room.game)
+        if seat is None or room.status != "playing":
+            return []
+        user = room.seats[seat].user_id or 0
+        return [
+            (user, callbacks.encode(room.id, room.version, callbacks.game_token(action)))
+            for action in legal_actions(room.game, seat)
+        ]
+
+
+def command(text: str, user: dict[str, Any] = ANA, chat: int = GROUP) -> dict[str, Any]:
+    kind = "private" if chat > 0 else "supergroup"
+    return {
+        "update_id": next(_ids),
+        "message": {
+            "message_id": next(_ids) % 1_000_000,
+            "date": 1_700_000_000,
+            "chat": {"id": chat, "type": kind, "title": "Family"},
+            "from": user,
+            "text": text,
+            "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}],
+        },
+    }
+
+
+def press(user: dict[str, Any], data: str, chat: int | None = None) -> dict[str, Any]:
+    chat_id = chat if chat is not None else user["id"]
+    return {
+        "update_id": next(_ids),
+        "callback_query": {
+            "id": str(next(_ids)),
+            "from": user,
+            "chat_instance": "1",
+            "data": data,
+            "message": {
+                "message_id": 1,
+                "date": 1_700_000_000,
+                "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "supergroup"},
+                "from": BOT,
+                "text": "…",
+            },
+        },
+    }
+
+
+@pytest.fixture(scope="package")
+def webhook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Webhook]:
+    folder: Path = tmp_path_factory.mktemp("fuzz")
+    with RedisServer(folder / "redis", persist=False) as redis, running_emulator() as emu:
+        settings = Settings(
+            telegram_token=TOKEN,
+            webhook_secret=SECRET,
+            telegram_api_url=emu.api_url,
+            redis_url=redis.url,
+            bot_delay=3600,  # nothing moves but what a request sends
+            max_body_bytes=64 * 1024,
+        )
+        client = connect(redis.url)
+        with ServerThread(create_app(settings, client)) as server, httpx.Client(
+            timeout=30
+        ) as http:  # fmt: skip
+            hook = Webhook(server.url, Store(client, 3600, 3600), emu, http)
+            for user in (ANA, BEN):  # both opened the bot's private chat
+                emu.start(user["first_name"])
+                assert hook.send(command("/start", user, user["id"])).status_code == 200
+            assert hook.send(command("/burro spanish")).status_code == 200
+            room = hook.room()
+            join = callbacks.encode(room.id, room.version, "J")
+            assert hook.send(press(BEN, join, GROUP)).status_code == 200
+            room = hook.room()
+            start = callbacks.encode(room.id, room.version, "S")
+            assert hook.send(press(ANA, start, GROUP)).status_code == 200
+            assert hook.room().status == "playing"
+            yield hook
