@@ -285,6 +285,23 @@ def group_game(setup: Counted, preset: str, tally: Tally) -> dict[str, Any]:
     return sizes
 
 
+def rq_overhead(setup: Counted, jobs: int = 50) -> float:
+    """A worker's round trips for one job that itself makes two (a sync of a room that
+    is gone: one GET, one ZREM): what RQ adds around every job."""
+    from rq import Queue
+
+    from workers.queue import QUEUE
+
+    queue = Queue(QUEUE, connection=setup.client)
+    for n in range(jobs):
+        queue.enqueue_call("workers.jobs.sync", args=(f"gone{n:04d}", "table"), result_ttl=600)
+    before = snapshot()
+    setup.drain()
+    spent = since(before, "worker")
+    spent.subtract(setup.burst_cost)
+    return round(spent["round_trips"] / jobs, 1)
+
+
 def counts(folder: Path, games: int) -> dict[str, Any]:
     results: dict[str, Any] = {}
     presets = ["spanish", "cangkul", "portuguese", "burro_em_pe", "brazilian", "spanish48"]
@@ -300,6 +317,7 @@ def counts(folder: Path, games: int) -> dict[str, Any]:
                 s["finished"]["total"] for s in sizes
             )
             results[kind]["redis_bytes_detail"] = sizes[0]
+        results["rq_round_trips_per_job"] = rq_overhead(setup)
         marks = [k for k in setup.client.scan_iter(match="update:*", count=1000)]
         results["dedupe_mark_bytes"] = setup.client.memory_usage(marks[0]) if marks else None
         results["burst_fixed_cost"] = dict(setup.burst_cost)

@@ -46,10 +46,17 @@ class Procs:
         self.folder = folder
         self.running: dict[str, subprocess.Popen[bytes]] = {}
 
-    def spawn(self, name: str, args: list[str], env: dict[str, str] | None = None) -> None:
+    def spawn(
+        self,
+        name: str,
+        args: list[str],
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
+    ) -> None:
         log = (self.folder / f"{name}.log").open("ab")
         self.running[name] = subprocess.Popen(
             [sys.executable, *args],
+            cwd=cwd,
             env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -105,18 +112,27 @@ def start_sink(running: Procs) -> str:
 
 
 def start_servers(
-    running: Procs, kind: str, count: int, redis_url: str, api_url: str, **env: str
+    running: Procs,
+    kind: str,
+    count: int,
+    redis_url: str,
+    api_url: str,
+    baseline: Path | None = None,
+    **env: str,
 ) -> list[str]:
-    """`count` copies of `burro serve` (kind "ours") or of the floor app; their host:port."""
+    """`count` copies of `burro serve` (kind "ours"; "base": the same command run from
+    the `baseline` source tree, e.g. a `git worktree` of an older commit) or of the floor
+    app; their host:port."""
     targets = []
     for index in range(count):
         port = free_port()
         name = f"{kind}{index}"
-        if kind == "ours":
+        if kind in ("ours", "base"):
             args = ["-m", "cli.main", "serve", "--port", str(port)]
         else:
             args = ["-m", "bench.floor", "--port", str(port), "--redis", redis_url]
-        running.spawn(name, args, serve_env(redis_url, api_url, **env))
+        cwd = baseline if kind == "base" else None
+        running.spawn(name, args, serve_env(redis_url, api_url, **env), cwd=cwd)
         targets.append(f"127.0.0.1:{port}")
     for target in targets:
         wait_http(f"http://{target}/healthz", timeout=60)

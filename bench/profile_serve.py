@@ -24,6 +24,40 @@ from bench.games import make_games
 from bench.procs import loadgen, procs, start_servers, start_sink
 from service.redis_server import RedisServer, connect
 
+# Where an update's time goes, by the function that spends it (inclusive shares).
+PARTS = {
+    "HTTP server (uvicorn h11, Starlette)": "RequestResponseCycle.run_asgi",
+    "the webhook handler (web.py webhook)": "create_app.<locals>.webhook",
+    "  parse: Update.de_json": "Update.de_json",
+    "  PTB process_update": "Application.process_update",
+    "    answerCallbackQuery (PTB → httpx)": "Bot.answer_callback_query",
+    "    Store.update (WATCH, read, apply, MULTI)": "Store.update",
+    "      RQ jobs into the MULTI (workers.queue.schedule)": "schedule",
+    "      Room.model_validate_json": "BaseModel.model_validate_json",
+    "    Store.load": "Store.load",
+    "    actor_of (user's language: HGETALL)": "actor_of",
+    "  dedupe check (Store.seen)": "Store.seen",
+    "  log line (structlog)": "BoundLogger.info",
+    "redis-py: sending commands": "AbstractConnection.send_packed_command",
+    "redis-py: reading answers": "read_response",
+}
+
+
+def parts(raw: str) -> str:
+    inclusive: Counter[str] = Counter()
+    total = 0
+    for line in raw.splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        total += int(count_text)
+        names = {frame.split(" (")[0] for frame in stack.split(";")}
+        for label, name in PARTS.items():
+            if name in names:
+                inclusive[label] += int(count_text)
+    rows = [f"{100 * inclusive[label] / max(1, total):6.1f}%  {label}" for label in PARTS]
+    return "\n".join(["share of serve's samples, by part", *rows])
+
 
 def summarize(raw: str, top: int) -> str:
     """Inclusive and self shares from py-spy's collapsed stacks ("a;b;c count")."""
@@ -86,6 +120,8 @@ def main() -> None:
             if args.raw:
                 args.raw.write_text(raw)
     print(f"load: {result.get('per_second')} updates/s, latency {result.get('latency_ms')}")
+    print(parts(raw))
+    print()
     print(summarize(raw, args.top))
 
 

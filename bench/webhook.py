@@ -13,6 +13,9 @@ each update a valid move (the player to move taps a legal card).
 2. Latency at a fixed offered load: half of what one `serve` sustained in step 1, the
    same rate for every configuration; p50 and p99 from the scheduled send time.
 
+With `--baseline-tree DIR` (a `git worktree add DIR <commit>`), `burro serve` as it was
+at that commit runs too, side by side ("base"): the before and after of a fix.
+
 Our figures are also given as a ratio to the floor's. Every answered move is checked
 against Redis afterwards (`mismatched` must be 0: each 200 was exactly one applied move).
 """
@@ -41,8 +44,9 @@ def phase(
     api_url: str,
     games_file: Path,
     *args: str,
+    baseline: Path | None = None,
 ) -> dict[str, Any]:
-    targets = start_servers(running, kind, count, redis_url, api_url)
+    targets = start_servers(running, kind, count, redis_url, api_url, baseline)
     try:
         settle(0.5)
         return loadgen(targets, redis_url, games_file, *args)
@@ -53,9 +57,15 @@ def phase(
 
 
 def run(
-    games: int, seconds: float, rounds: int, rate: float | None, folder: Path
+    games: int,
+    seconds: float,
+    rounds: int,
+    rate: float | None,
+    folder: Path,
+    baseline: Path | None = None,
 ) -> dict[str, Any]:
     report: dict[str, Any] = {"machine": machine(), "games": games, "seconds": seconds}
+    configs = CONFIGS + ([("base", 1), ("base", 2)] if baseline else [])
     with RedisServer(folder / "redis", persist=False) as redis, procs(folder) as running:
         api_url = start_sink(running)
         client = connect(redis.url)
@@ -63,25 +73,25 @@ def run(
         games_file = folder / "games.json"
         games_file.write_text(json.dumps(ids))
         window = ["--warmup", "2", "--seconds", str(seconds)]
-        saturation: dict[str, list[float]] = {f"{k}{c}": [] for k, c in CONFIGS}
+        saturation: dict[str, list[float]] = {f"{k}{c}": [] for k, c in configs}
         checks: list[dict[str, Any]] = []
         for _ in range(rounds):
-            for kind, count in CONFIGS:
+            for kind, count in configs:
                 result = phase(
                     running, kind, count, redis.url, api_url, games_file,
                     "--mode", "saturate", "--concurrency", "40", *window,
-                    *(["--verify"] if kind == "ours" else []),
+                    *(["--verify"] if kind != "floor" else []), baseline=baseline,
                 )  # fmt: skip
                 saturation[f"{kind}{count}"].append(result["per_second"])
                 checks.append({"config": f"{kind}{count}", **result})
         sat = {name: statistics.median(values) for name, values in saturation.items()}
         offered = rate or round(sat["ours1"] / 2)
         latency: dict[str, Any] = {}
-        for kind, count in CONFIGS:
+        for kind, count in configs:
             result = phase(
                 running, kind, count, redis.url, api_url, games_file,
                 "--mode", "rate", "--rate", str(offered), *window,
-                *(["--verify"] if kind == "ours" else []),
+                *(["--verify"] if kind != "floor" else []), baseline=baseline,
             )  # fmt: skip
             latency[f"{kind}{count}"] = result
             checks.append({"config": f"{kind}{count}@{offered}/s", **result})
@@ -90,7 +100,9 @@ def run(
             saturation_runs=saturation,
             offered_rate=offered,
             latency={k: v["latency_ms"] for k, v in latency.items()},
-            ratio={f"throughput_{c}": round(sat[f"ours{c}"] / sat[f"floor{c}"], 3) for c in (1, 2)}
+            ratio={  # ours / floor; with a baseline, also ours / base
+                f"throughput_{c}": round(sat[f"ours{c}"] / sat[f"floor{c}"], 3) for c in (1, 2)
+            }
             | {
                 f"p50_{c}": round(
                     latency[f"ours{c}"]["latency_ms"]["p50"]
@@ -98,7 +110,15 @@ def run(
                     2,
                 )
                 for c in (1, 2)
-            },
+            }
+            | (
+                {
+                    f"vs_base_throughput_{c}": round(sat[f"ours{c}"] / sat[f"base{c}"], 3)
+                    for c in (1, 2)
+                }
+                if baseline
+                else {}
+            ),
             checks=checks,
             redis_used_memory=int(client.info("memory")["used_memory"]),
         )
@@ -112,9 +132,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--rate", type=float, default=None, help="fixed offered load (1/s)")
     parser.add_argument("--json", type=Path, default=None, help="also write the report here")
+    parser.add_argument("--baseline-tree", type=Path, default=None, help="serve from here too")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="burro-bench-") as folder:
-        report = run(args.games, args.seconds, args.rounds, args.rate, Path(folder))
+        report = run(
+            args.games, args.seconds, args.rounds, args.rate, Path(folder), args.baseline_tree
+        )
     text = json.dumps(report, indent=2)
     print(text)
     if args.json:

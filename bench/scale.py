@@ -1,0 +1,130 @@
+"""Scale: Redis memory and the sweeper with 100,000 active games, and the webhook's
+latency with 100 and with 100,000 active games.
+
+    python -m bench.scale [--games 100000] [--rate 50] [--seconds 10] [--json out.json]
+
+1. 100 four-player group games are made in Redis (bench.games: the store's own write),
+   and one `burro serve` is timed on them at a fixed offered load (bench.loadgen, rate
+   mode: p50/p99 from the scheduled send time).
+2. The rest of the games are made the same way. Each is then brought to the state a
+   game rests in between moves: its message syncs done (the queued sync jobs and the
+   pending marks removed, and each message's id and digest written as `workers.outbox`
+   writes them), its turn timeout and reminder scheduled in RQ as the move left them.
+3. Redis `used_memory` per active game (and `MEMORY USAGE` by key family for one game).
+4. One sweep (`workers.sweeper.sweep_once`) when no game is overdue, as every 30 s; and
+   one when every game is overdue (workers down for half a day: it takes up to 1000).
+5. The same 100 hot games timed again, now among all the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import redis
+
+from bench.games import make_games, user_id
+from bench.procs import loadgen, machine, procs, start_servers, start_sink
+from service.redis_server import RedisServer, connect
+from service.store import PENDING_SYNC, Store
+
+
+def rest(client: redis.Redis, first: int, ids: list[str], batch: int = 500) -> None:
+    """Bring freshly made games to their resting state: syncs done, messages recorded."""
+    client.delete("rq:queue:burro", PENDING_SYNC)
+    for start in range(0, len(ids), batch):
+        with client.pipeline(transaction=False) as pipe:
+            for offset, room_id in enumerate(ids[start : start + batch]):
+                n = first + start + offset
+                pipe.delete(f"rq:job:sync-{room_id}-table")
+                for seat in range(4):
+                    pipe.delete(f"rq:job:sync-{room_id}-hand_{user_id(n, seat)}")
+                targets = ["table", *(f"hand:{user_id(n, seat)}" for seat in range(4))]
+                for index, target in enumerate(targets):
+                    digest = hashlib.sha1(f"{room_id}{target}".encode()).hexdigest()
+                    pipe.hset(f"game:{{{room_id}}}:msgs", target, 1000 + index)
+                    pipe.hset(f"game:{{{room_id}}}:sent", target, digest)
+                pipe.expire(f"game:{{{room_id}}}:msgs", 7 * 24 * 3600)
+                pipe.expire(f"game:{{{room_id}}}:sent", 7 * 24 * 3600)
+            pipe.execute()
+
+
+def families(client: redis.Redis, room_id: str) -> dict[str, int]:
+    sizes: dict[str, int] = {}
+    for key in client.scan_iter(match=f"*{room_id}*", count=10_000):
+        name = key.decode()
+        family = name.replace(room_id, "<room>").split("-<room>")[0]
+        sizes[family] = sizes.get(family, 0) + (client.memory_usage(name) or 0)
+    return sizes
+
+
+def timed_sweep(store: Store, now: float) -> tuple[float, int]:
+    from workers.sweeper import sweep_once
+
+    started = time.perf_counter()
+    found = sweep_once(store, now, 30)
+    return time.perf_counter() - started, found
+
+
+def run(games: int, rate: float, seconds: float, folder: Path) -> dict[str, Any]:
+    report: dict[str, Any] = {"machine": machine(), "games": games}
+    with RedisServer(folder / "redis", persist=False) as server, procs(folder) as running:
+        client = connect(server.url)
+        api_url = start_sink(running)
+        base = int(client.info("memory")["used_memory"])
+        hot = make_games(client, 100)
+        rest(client, 0, hot)
+        hot_file = folder / "hot.json"
+        hot_file.write_text(json.dumps(hot))
+        window = ["--mode", "rate", "--rate", str(rate), "--warmup", "2", "--seconds", str(seconds)]
+        targets = start_servers(running, "ours", 1, server.url, api_url)
+        report["latency_100"] = loadgen(targets, server.url, hot_file, *window, "--verify")
+        running.stop("ours0")
+        started = time.perf_counter()
+        made, ids = 100, hot
+        while made < games:
+            count = min(5000, games - made)
+            ids = make_games(client, count, first=made)
+            rest(client, made, ids)
+            made += count
+        report["make_seconds"] = round(time.perf_counter() - started, 1)
+        used = int(client.info("memory")["used_memory"])
+        report["redis_used_memory"] = used
+        report["bytes_per_active_game"] = round((used - base) / games)
+        report["one_resting_game_by_key_family"] = families(client, ids[-1])
+        report["keys"] = client.dbsize()
+        store = Store(client, 7 * 24 * 3600, 24 * 3600)
+        quiet = [timed_sweep(store, time.time())[0] for _ in range(5)]
+        report["sweep_seconds_nothing_due"] = round(statistics.median(quiet), 4)
+        late, found = timed_sweep(store, time.time() + 13 * 3600)
+        report["sweep_seconds_all_overdue"] = round(late, 3)
+        report["sweep_jobs_scheduled_all_overdue"] = found
+        targets = start_servers(running, "ours", 1, server.url, api_url)
+        report["latency_all"] = loadgen(targets, server.url, hot_file, *window, "--verify")
+        running.stop("ours0")
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--rate", type=float, default=50.0)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="burro-scale-") as tmp:
+        report = run(args.games, args.rate, args.seconds, Path(tmp))
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.json:
+        args.json.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
