@@ -100,10 +100,17 @@ def assert_no_passing_leaks(emu: RunningEmulator, stack: Stack, group: int) -> N
     from service.passing.screens import PassingPainter
 
     client = connect(stack.redis.url)
-    emu.wait_for(lambda: not any(text(m).startswith(room_in(stack, group).id) for m in
-                                 client.zrange(PENDING_SYNC, 0, -1)) or None,
-                 what="the outbox to catch up")
-    room = room_in(stack, group)
+
+    def settled() -> Room | None:
+        """The room once the outbox has shown its current state (bots and windows may
+        still move it on: then look again)."""
+        before = room_in(stack, group)
+        if any(text(m).startswith(before.id) for m in client.zrange(PENDING_SYNC, 0, -1)):
+            return None
+        after = room_in(stack, group)
+        return after if after.version == before.version else None
+
+    room = emu.wait_for(settled, timeout=30, what="the outbox to catch up")
     game = room.game
     assert isinstance(game, PassingGame)
     held = {card: seat for seat, hand in enumerate(game.hand.hands) for card in hand}

@@ -13,6 +13,7 @@ Windows are short (BURRO_PASS_WINDOW, BURRO_RESPONSE_WINDOW) and bots act at onc
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from cli.stack import Stack
-from emulator.driver import ChatMessage
+from emulator.driver import ChatMessage, EmulatorError
 from emulator.server import RunningEmulator
 from engine.passing import GameState as PassingGame
 from engine.passing import legal_actions, to_move
@@ -112,7 +113,8 @@ class Table:
 
         message = self.emu.wait_for(button, what=f"{name}'s button {data} in {chat}")
         if isinstance(message, ChatMessage):
-            self.emu.tap(name, message, data)
+            with contextlib.suppress(EmulatorError):  # redrawn for a newer phase meanwhile
+                self.emu.tap(name, message, data)
 
     def wait_for_change(self, room: Room, timeout: float) -> None:
         self.emu.wait_for(
@@ -202,9 +204,8 @@ def play(table: Table, script: list[Step], until_done: bool = False) -> Room:
                     break
                 if step.kind == "false" and not is_four_of_a_kind(cards):
                     table.press(room, name, "b")
-                    step.begun = here
-                    check_step(table, step)
-                    script.pop(0)
+                    if any(line["seat"] == seat for line in table.lines("false_call")):
+                        script.pop(0)  # else a bot called first: try again
                     break
             if is_four_of_a_kind(cards):
                 table.press(room, name, "b")
@@ -243,8 +244,6 @@ def check_step(table: Table, step: Step) -> None:
         assert told, f"no fake call by {step.who} that {step.fooled or 'nobody'} fell for"
         losers = set(told[-1]["losers"])  # type: ignore[arg-type]
         assert losers == (fooled or {seat})
-    elif step.kind == "false":
-        assert any(line["seat"] == seat for line in table.lines("false_call"))
 
 
 # ----- the games -----------------------------------------------------------------------
