@@ -14,6 +14,7 @@ Windows are short (BURRO_PASS_WINDOW, BURRO_RESPONSE_WINDOW) and bots act at onc
 from __future__ import annotations
 
 import contextlib
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -72,6 +73,7 @@ class Table:
     chat: int
     chat_name: str  # the group, or the player's name for a one-to-one game
     seen: dict[tuple[object, ...], dict[str, object]] = field(default_factory=dict)
+    response_labels: set[str] = field(default_factory=set)  # the big buttons pressed
 
     def room(self) -> Room:
         room = room_in(self.stack, self.chat)
@@ -113,6 +115,9 @@ class Table:
 
         message = self.emu.wait_for(button, what=f"{name}'s button {data} in {chat}")
         if isinstance(message, ChatMessage):
+            if token == "r":
+                found = [b.text for row in message.buttons for b in row if b.value == data]
+                self.response_labels.update(found)
             with contextlib.suppress(EmulatorError):  # redrawn for a newer phase meanwhile
                 self.emu.tap(name, message, data)
 
@@ -299,6 +304,11 @@ def test_group_game_with_calls_fakes_and_a_timeout(emu: RunningEmulator, stack: 
         Step("false", "Carla"),  # ¡Burro! without four of a kind
         Step("timeout", "Ben"),  # lets the time to choose run out
     ]
+    # The group's table shows who has chosen: Ben does, the others not yet.
+    ben = table.seat(room, "Ben")
+    table.press(room, "Ben", "c" + heuristic_card(table.game(room).hand.hands[ben]))
+    emu.wait_for_message(GROUP, lambda m: "✅ Ben:" in m.text and "⏳ Carla:" in m.text)
+
     played = play(table, script, until_done=True)
     assert played.status == "playing" and not script, f"not done: {script}"
     assert_no_passing_leaks(emu, stack, table.chat)
@@ -310,8 +320,10 @@ def test_group_game_with_calls_fakes_and_a_timeout(emu: RunningEmulator, stack: 
     real = table.lines("real_call")
     assert real, "no hand was won with ¡Burro!"
     assert all(line["losers"] for line in real)  # each names who was last (or too slow)
-    ben = table.seat(room, "Ben")
     assert room.seats[ben].timeouts >= 1
+    # One big button for every call, real or fake: only the word tells them apart.
+    assert all(re.fullmatch(r"🫳 ¡[A-Z]+!", label) for label in table.response_labels)
+    assert "🫳 ¡BURRO!" in table.response_labels and len(table.response_labels) >= 2
     assert_no_passing_leaks(emu, stack, table.chat)
     final = emu.wait_for_message(
         GROUP, lambda m: m.sender_id == BOT_ID and action_button(m, "N") is not None
