@@ -428,18 +428,30 @@ class Players:
             self.forge(game, room, user, data)
 
     def forge(self, game: Game, room: Room, user: int, data: str) -> None:
+        """A press that must change nothing. Each is refused whatever happens meanwhile:
+        a version a thousand moves ahead never becomes current, and a card another
+        player holds never becomes this one's to play."""
         version = room.version
         stranger = USER0 - 1 - self.rnd.randrange(1000)
         others = [s.user_id for s in room.seats if s.user_id not in (None, user)]
         token = data.split(".")[2]
+        assert room.game is not None
+        seat = room.seat_of(user)
+        held = [
+            code
+            for other in range(room.game.seats)
+            if other != seat
+            for code in room.game.table.codec.codes(room.game.hand.hands[other])
+        ]
+        foreign = f"p{self.rnd.choice(held)}" if held else "pZZ"
         forged = self.rnd.choice(
             [
                 (stranger, data),  # someone not at the table
-                (others[0] if others else stranger, data),  # another player's turn
-                (user, f"{room.id}.{version + 1}.{token}"),  # a future version
+                (others[0] if others else stranger, data),  # another player, the mover's button
+                (user, f"{room.id}.{version + 1000 + self.rnd.randrange(1000)}.{token}"),
                 (user, f"{room.id}.{max(0, version - 1)}.{token}"),  # an old version
                 (user, f"{room.id}.{version}.pZZ"),  # a card that does not exist
-                (user, f"{room.id}.{version}.p2C"),  # a card they may not hold
+                (user, f"{room.id}.{version}.{foreign}"),  # a card someone else holds
                 (user, f"zzzzzzzz.{version}.{token}"),  # no such room
                 (user, "".join(self.rnd.choice("ab.:9-_x") for _ in range(20))),  # junk
                 (user, "x" * 64),
