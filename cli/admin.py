@@ -110,9 +110,17 @@ def all_rooms(store: Store) -> Iterator[Room]:
 
 def summary(room: Room, due: float | None, now: float) -> dict[str, Any]:
     """One line's worth about a room (no cards)."""
-    from engine.game import to_move
+    from engine.game import GameState
+    from engine.game import to_move as follow_to_move
+    from engine.passing import to_move as passing_to_move
 
-    seat = to_move(room.game) if room.game is not None and room.status == "playing" else None
+    game = room.game if room.status == "playing" else None
+    movers: list[int] = []
+    if isinstance(game, GameState):
+        seat = follow_to_move(game)
+        movers = [seat] if seat is not None else []
+    elif game is not None:
+        movers = list(passing_to_move(game))
     return {
         "id": room.id,
         "status": room.status,
@@ -121,7 +129,7 @@ def summary(room: Room, due: float | None, now: float) -> dict[str, Any]:
         "preset": room.settings.preset,
         "players": [s.name + (" (bot)" if s.bot else "") for s in room.seats],
         "hand_no": room.game.hand_no if room.game else None,
-        "to_move": room.seats[seat].name if seat is not None else None,
+        "to_move": ", ".join(room.seats[s].name for s in movers) or None,
         "version": room.version,
         "idle_seconds": round(now - room.updated) if room.updated else None,
         "due_in_seconds": round(due - now) if due is not None else None,
@@ -131,7 +139,9 @@ def summary(room: Room, due: float | None, now: float) -> dict[str, Any]:
 def describe(room: Room, show_hands: bool) -> dict[str, Any]:
     """A room for an operator: the public view of its game, each hand as a count, and
     the cards themselves only when `show_hands`."""
+    from engine.game import GameState
     from engine.views import public_view
+    from service.family import finished_hands
 
     out: dict[str, Any] = {
         "id": room.id,
@@ -148,13 +158,24 @@ def describe(room: Room, show_hands: bool) -> dict[str, Any]:
         "settings": room.settings.model_dump(mode="json"),
         "seats": [],
     }
-    view = public_view(room.game) if room.game is not None else None
+    game = room.game
+    if not isinstance(game, GameState):  # a passing game: four cards each, its own view
+        for index, seat in enumerate(room.seats):
+            entry = seat.model_dump(mode="json")
+            if game is not None and index < len(game.hand.hands):
+                entry["cards"] = len(game.hand.hands[index])
+                if show_hands:
+                    entry["hand"] = list(game.hand.hands[index])
+            out["seats"].append(entry)
+        if game is not None:
+            out["game"] = {"finished_hands": finished_hands(game), "over": game.over}
+        return out
+    view = public_view(game)
     for index, seat in enumerate(room.seats):
         entry = seat.model_dump(mode="json")
-        if view is not None:
-            entry["cards"] = view.counts[index]
-        if show_hands and room.game is not None:
-            entry["hand"] = list(room.game.table.codec.codes(room.game.hand.hands[index]))
+        entry["cards"] = view.counts[index]
+        if show_hands:
+            entry["hand"] = list(game.table.codec.codes(game.hand.hands[index]))
         out["seats"].append(entry)
     if view is not None:
         out["game"] = {
@@ -164,7 +185,7 @@ def describe(room: Room, show_hands: bool) -> dict[str, Any]:
             "stock": view.stock,
             "trick": [{"seat": s, "card": c} for s, c in view.trick],
             "out": list(view.out),
-            "finished_hands": len(room.game.past) if room.game else 0,
+            "finished_hands": len(game.past),
             "over": view.game_over,
         }
     return out
@@ -199,14 +220,22 @@ def end_game(store: Store, room_id: str, now: float) -> tuple[Room | None, bool]
 
 def hand_records(room: Room, include_current: bool) -> list[tuple[int, dict[str, Any]]]:
     """(hand number, record) for each finished hand, and the hand in play if asked."""
-    from engine.records import hand_record
+    from engine.game import GameState
+    from engine.passing.records import hand_record as passing_record
+    from engine.records import hand_record as follow_record
+    from service.family import finished_hands, hand_record
 
     game = room.game
     if game is None:
         return []
-    found = [(number, hand_record(game, number - 1)) for number in range(1, len(game.past) + 1)]
-    if include_current and not game.hand.end and not game.over:
-        found.append((game.hand_no, hand_record(game)))
+    done = finished_hands(game)
+    found = [(number, hand_record(game, number - 1)) for number in range(1, done + 1)]
+    if include_current and not game.over:
+        if isinstance(game, GameState):
+            if not game.hand.end:
+                found.append((game.hand_no, follow_record(game)))
+        elif not game.hand.end:
+            found.append((done + 1, passing_record(game)))
     return found
 
 

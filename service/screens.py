@@ -151,7 +151,7 @@ class Painter:
         if not view.game_over and not self.room.private:
             rows.append(
                 (
-                    Button(self._("🃏 My cards"), switch_inline="cards"),
+                    Button(self._("🃏 My cards"), switch_inline=f"g{self.room.id}"),
                     Button(self._("💬 Play in private"), url=self.deep_link()),
                 )
             )

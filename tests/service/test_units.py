@@ -114,3 +114,11 @@ def test_screens_show_no_hidden_card(preset: str, lang: str) -> None:
                     labels = {b.label for row in shown.rows for b in row}
                     assert not labels & cards
         moves.play(room, seat, rnd.choice(legal_actions(room.game, seat)), 0.0)
+
+
+def test_my_cards_button_opens_this_rooms_inline_query() -> None:
+    room = lobby.create_room(-5, None, ANA, 0.0)
+    lobby.join(room, BEN)
+    lobby.start(room, ANA, 0.0)
+    buttons = [b for row in Painter(room, "en").table().rows for b in row]
+    assert any(b.switch_inline == f"g{room.id}" for b in buttons)
