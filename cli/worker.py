@@ -38,7 +38,11 @@ def run(args: argparse.Namespace) -> int:
     metrics.watch_redis(connection)
     if settings.worker_metrics_port is not None:
         metrics.serve_http(settings.host, settings.worker_metrics_port, lambda: _pings(connection))
-    worker = SimpleWorker([QUEUE], connection=connection)
+    # RQ restarts a scheduler that died (e.g. across a Redis restart) only at its
+    # maintenance, so that runs often: timers must not wait ten minutes.
+    worker = SimpleWorker(
+        [QUEUE], connection=connection, maintenance_interval=settings.worker_maintenance
+    )
     # SIGTERM is RQ's warm shutdown: the job in hand finishes, then the worker exits (a
     # second SIGTERM or SIGINT stops it at once; the job is then retried, see Retry).
     worker.work(with_scheduler=True, burst=args.burst, logging_level="WARNING")
