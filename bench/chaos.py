@@ -52,6 +52,7 @@ if __package__ in (None, ""):  # run as `python bench/chaos.py`
 import httpx
 import redis
 
+from bench.games import follow_suit
 from bench.procs import Procs
 from cli.stack import SECRET, TOKEN, Stack, wait_http
 from emulator.driver import ChatMessage, EmulatorDriver, EmulatorError
@@ -346,7 +347,7 @@ class Players:
 
     def play(self, game: Game, room: Room) -> None:
         assert room.game is not None
-        seat = to_move(room.game)
+        seat = to_move(follow_suit(room))
         if seat is None or room.is_bot_seat(seat) or room.version in game.taps:
             return
         user = room.seats[seat].user_id
@@ -435,13 +436,13 @@ class Players:
         stranger = USER0 - 1 - self.rnd.randrange(1000)
         others = [s.user_id for s in room.seats if s.user_id not in (None, user)]
         token = data.split(".")[2]
-        assert room.game is not None
+        state = follow_suit(room)
         seat = room.seat_of(user)
         held = [
             code
-            for other in range(room.game.seats)
+            for other in range(state.seats)
             if other != seat
-            for code in room.game.table.codec.codes(room.game.hand.hands[other])
+            for code in state.table.codec.codes(state.hand.hands[other])
         ]
         foreign = f"p{self.rnd.choice(held)}" if held else "pZZ"
         forged = self.rnd.choice(
@@ -520,44 +521,49 @@ class Players:
 def card_labels(room: Room, lang: str, mask: int) -> set[str]:
     assert room.game is not None
     painter = Painter(room, lang)
-    return {painter.card(code) for code in room.game.table.codec.codes(mask) if code != "JK"}
+    codes = follow_suit(room).table.codec.codes(mask)
+    return {painter.card(code) for code in codes if code != "JK"}
 
 
 def hand_leaks(
     emu: EmulatorDriver, room: Room, raw: bytes, client: redis.Redis
 ) -> list[str] | None:
-    """Cards hidden in a hand that a chat of someone else shows (None: the room changed
-    while we looked)."""
-    game = room.game
-    assert game is not None
-    chats: dict[int, str] = {}  # chat -> the language its messages are in
-    if not room.private:
-        chats[room.chat_id] = room.settings.language or room.seats[0].lang
-    for seat in room.seats:
-        if seat.user_id is not None:
-            chats[seat.user_id] = seat.lang
-    shown: dict[int, list[str]] = {}
-    for chat in chats:
-        shown[chat] = [
-            m.text + " " + " ".join(m.button_texts)
-            for m in emu.messages_in(chat)
-            if m.sender_id == BOT_ID  # not what players posted through inline mode
-        ]
+    """Cards hidden in a hand that a message of the game shows to someone else (None:
+    the room changed while we looked). The messages are the ones the game keeps up to
+    date (the table, each hand, the nudge): a message it has replaced by a new one still
+    shows an earlier state, perhaps of an earlier hand, whose cards are dealt again."""
+    game = follow_suit(room)
+    kept = client.hgetall(f"game:{{{room.id}}}:msgs")
+    creator = room.seat_of(room.creator)
+    table_lang = room.settings.language or room.seats[creator or 0].lang
+    shown: list[tuple[int, str, str]] = []  # (chat, language, what it shows)
+    for target_raw, message_id in kept.items():
+        target = text(target_raw).removesuffix(":new")
+        if target.startswith("hand:"):
+            chat = int(target.split(":")[1])
+            seat = room.seat_of(chat)
+            lang = room.seats[seat].lang if seat is not None else table_lang
+        else:
+            chat = room.chat_id
+            lang = room.seats[creator or 0].lang if room.private else table_lang
+        try:
+            message = emu.message(chat, int(message_id))
+        except KeyError:
+            continue
+        shown.append((chat, lang, message.text + " " + " ".join(message.button_texts)))
     if client.get(room_key(room.id)) != raw:
         return None
     found = []
-    for index, seat in enumerate(room.seats):
+    for index, seat_info in enumerate(room.seats):
         hidden_mask = game.hand.hands[index] & ~game.hand.known[index]
         if not hidden_mask:
             continue
-        for chat, lang in chats.items():
-            if chat == seat.user_id:
+        for chat, lang, body in shown:
+            if chat == seat_info.user_id:
                 continue
-            labels = card_labels(room, lang, hidden_mask)
-            for body in shown[chat]:
-                leaked = {label for label in labels if label in body}
-                if leaked:
-                    found.append(f"room {room.id}: {seat.name}'s {leaked} shown in chat {chat}")
+            leaked = {label for label in card_labels(room, lang, hidden_mask) if label in body}
+            if leaked:
+                found.append(f"room {room.id}: {seat_info.name}'s {leaked} shown in chat {chat}")
     return found
 
 
@@ -647,7 +653,7 @@ def replay_decisions(room: Room) -> list[tuple[GameState, int, str, bool]]:
     """(state before, seat, action, decided) for every action of the game, replayed from
     its seed; `decided` is False for a forced move (the only legal one)."""
     assert room.game is not None
-    final = room.game
+    final = follow_suit(room)
     state = new_game(final.rules, final.seats, final.seed, dealer=final.seats - 1)
     codec = final.table.codec
     out = []
@@ -670,7 +676,7 @@ def check_game(game: Game, books: Books, client: redis.Redis, emu: EmulatorDrive
         return
     room = Room.model_validate_json(raw)
     if room.status != "over" or room.game is None or not room.game.over:
-        seat = to_move(room.game) if room.game else None
+        seat = to_move(follow_suit(room)) if room.game else None
         who = room.seats[seat] if seat is not None else None
         books.violation(
             f"game {spec.n} ({room.id}, {spec.kind}): not finished ({room.status}, v"
@@ -849,6 +855,7 @@ def soak(
     full: float,
     folder: Path,
     group_naps: bool = True,
+    settle: float = 60.0,
 ) -> Books:
     books = Books()
     specs = make_plan(games, seed, full, group_naps)
@@ -899,7 +906,7 @@ def soak(
             finally:
                 monkey.stop()
             players.posts.shutdown(wait=True)
-            quiesce(client, books, 60)
+            quiesce(client, books, settle)
             books.count("rounds", rounds)
             for game in players.games:
                 check_game(game, books, client, emu)

@@ -30,6 +30,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ import httpx
 import redis
 
 from bench.counting import counting_client, since, snapshot
+from bench.games import follow_suit
 from bench.procs import machine
 from cli.stack import SECRET, TOKEN, Stack
 from emulator.driver import ChatMessage, EmulatorDriver
@@ -155,7 +157,7 @@ class Counted:
 
     def drain(self) -> None:
         """Run the queued jobs, and those they enqueue, in this process."""
-        self.worker().work(burst=True, logging_level="WARNING", with_scheduler=False)
+        self.worker().work(burst=True, logging_level="WARNING", with_scheduler=False)  # type: ignore[no-untyped-call]
 
     def delivered(self, seq: int) -> None:
         """Wait until every update queued since `seq` was answered 200 by the webhook."""
@@ -198,7 +200,7 @@ class Tally:
         self.worker: Counter[str] = Counter()
         self.calls: Counter[str] = Counter()
 
-    def add(self, setup: Counted, play: Callable[[], None], room_id: str) -> None:
+    def add(self, setup: Counted, play: Callable[[], object], room_id: str) -> None:
         before = snapshot()
         seq = setup.emu.last_seq()
         version = load(setup.client, room_id).version
@@ -246,7 +248,7 @@ def private_game(setup: Counted, preset: str, tally: Tally) -> dict[str, Any]:
         message = emu.last_message("Carla")
         data = buttons_for(message, room.version)
         assert message is not None and data, "Carla has no keyboard for the current version"
-        tally.add(setup, lambda m=message, d=data[0]: emu.tap("Carla", m, d) and None, room_id)
+        tally.add(setup, partial(emu.tap, "Carla", message, data[0]), room_id)
         if tally.taps == 5:
             sizes["active"] = room_bytes(setup.client, load(setup.client, room_id))
     sizes["finished"] = room_bytes(setup.client, load(setup.client, room_id))
@@ -256,13 +258,13 @@ def private_game(setup: Counted, preset: str, tally: Tally) -> dict[str, Any]:
 def group_game(setup: Counted, preset: str, tally: Tally) -> dict[str, Any]:
     emu, client = setup.emu, setup.client
     for name in FAMILY:
-        setup.act(lambda n=name: emu.start(n))
+        setup.act(partial(emu.start, name))
     setup.act(lambda: emu.send_message("Ana", GROUP, f"/burro {preset}"))
     lobby = emu.wait_for_message(GROUP, lambda m: action_data(m, "J") is not None)
     room_id = (action_data(lobby, "J") or "").split(".")[0]
     for name in FAMILY[1:]:
         lobby = emu.wait_for_message(GROUP, lambda m: action_data(m, "J") is not None)
-        setup.act(lambda n=name, m=lobby: emu.tap(n, m, action_data(m, "J") or ""))
+        setup.act(partial(emu.tap, name, lobby, action_data(lobby, "J") or ""))
     lobby = emu.wait_for_message(GROUP, lambda m: action_data(m, "S") is not None)
     setup.act(lambda: emu.tap("Ana", lobby, action_data(lobby, "S") or ""))
     sizes: dict[str, Any] = {}
@@ -271,14 +273,14 @@ def group_game(setup: Counted, preset: str, tally: Tally) -> dict[str, Any]:
         if room.status != "playing":
             break
         assert room.game is not None
-        seat = to_move(room.game)
+        seat = to_move(follow_suit(room))
         assert seat is not None
         user = room.seats[seat].user_id
         assert user is not None
         message = hand_message(emu, client, room, user)
         data = buttons_for(message, room.version)
         assert data, f"{user} has no keyboard for version {room.version}"
-        tally.add(setup, lambda u=user, m=message, d=data[0]: emu.tap(u, m, d) and None, room_id)
+        tally.add(setup, partial(emu.tap, user, message, data[0]), room_id)
         if tally.taps == 5:
             sizes["active"] = room_bytes(client, load(client, room_id))
     sizes["finished"] = room_bytes(client, load(client, room_id))
@@ -345,11 +347,19 @@ def open_group_game(emu: EmulatorDriver, client: redis.Redis, preset: str) -> st
     for name in FAMILY[1:]:
         message = emu.wait_for_message(GROUP, lambda m: action_data(m, "J") is not None)
         emu.tap(name, message, action_data(message, "J") or "")
-        emu.wait_for(lambda n=name: load_seated(client, room_id, n), what=f"{name} seated")
+        emu.wait_for(partial(load_seated, client, room_id, name), what=f"{name} seated")
     message = emu.wait_for_message(GROUP, lambda m: action_data(m, "S") is not None)
     emu.tap("Ana", message, action_data(message, "S") or "")
     emu.wait_for(lambda: load(client, room_id).status == "playing" or None, what="the start")
     return room_id
+
+
+def status_is(client: redis.Redis, room_id: str, status: str) -> bool | None:
+    return load(client, room_id).status == status or None
+
+
+def moved_past(client: redis.Redis, room_id: str, version: int) -> bool | None:
+    return load(client, room_id).version > version or None
 
 
 def load_seated(client: redis.Redis, room_id: str, name: str) -> bool | None:
@@ -391,10 +401,10 @@ def timed_group_taps(emu: EmulatorDriver, client: redis.Redis, taps: int) -> dic
             room = load(client, room_id)
             if room.status != "playing" or room.game is None:
                 break
-            seat = to_move(room.game)
+            seat = to_move(follow_suit(room))
             user = room.seats[seat or 0].user_id or 0
             message, data = emu.wait_for(
-                lambda u=user, v=room.version, r=room_id: hand_keyboard(emu, client, r, u, v),
+                partial(hand_keyboard, emu, client, room_id, user, room.version),
                 timeout=30,
                 what="a keyboard",
             )
@@ -413,7 +423,7 @@ def timed_private_taps(emu: EmulatorDriver, client: redis.Redis, taps: int) -> l
         lobby = emu.wait_for_message("Carla", lambda m: action_data(m, "S") is not None)
         room_id = (action_data(lobby, "S") or "").split(".")[0]
         emu.tap("Carla", lobby, action_data(lobby, "S") or "")
-        emu.wait_for(lambda r=room_id: load(client, r).status == "playing" or None, what="start")
+        emu.wait_for(partial(status_is, client, room_id, "playing"), what="start")
         while len(back) < taps:
             room = load(client, room_id)
             if room.status != "playing":
@@ -426,7 +436,7 @@ def timed_private_taps(emu: EmulatorDriver, client: redis.Redis, taps: int) -> l
             seq, started = emu.last_seq(), time.time()
             emu.tap("Carla", message, data[0], wait=False)
             back.append(first_call(emu, seq, edit_of(100003, room.version), 30)["time"] - started)
-            emu.wait_for(lambda v=room.version, r=room_id: load(client, r).version > v or None)
+            emu.wait_for(partial(moved_past, client, room_id, room.version))
     return back
 
 

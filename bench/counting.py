@@ -24,7 +24,7 @@ class CountingConnection(redis.Connection):
             stats["bytes_sent"] += len(command)
         else:
             stats["bytes_sent"] += sum(len(part) for part in command)
-        super().send_packed_command(command, check_health)
+        super().send_packed_command(command, check_health)  # type: ignore[no-untyped-call]
 
 
 def counting_client(url: str, label: str) -> redis.Redis:

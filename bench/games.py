@@ -28,6 +28,12 @@ GROUP0 = -1_003_000_000_000
 BOT_USER = {"id": 100000001, "is_bot": True, "first_name": "Burro", "username": "burro_bot"}
 
 
+def follow_suit(room: Room) -> GameState:
+    """The room's game, a follow-suit one (every game these benchmarks make is)."""
+    assert isinstance(room.game, GameState), f"room {room.id} holds no follow-suit game"
+    return room.game
+
+
 def user_id(game_no: int, seat: int) -> int:
     return USER0 + 10 * game_no + seat
 
@@ -86,7 +92,7 @@ class Mirror:
         if room.status != "playing" or room.game is None:
             return None
         users = [s.user_id or 0 for s in room.seats]
-        return cls(room_id, room.version, room.game, users, random.Random(room.seed))
+        return cls(room_id, room.version, follow_suit(room), users, random.Random(room.seed))
 
     @property
     def over(self) -> bool:

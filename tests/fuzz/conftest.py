@@ -14,7 +14,9 @@ from typing import Any
 
 import httpx
 import pytest
+from pydantic import SecretStr
 
+from bench.games import follow_suit
 from cli.stack import SECRET, TOKEN
 from emulator.server import RunningEmulator, ServerThread, running_emulator
 from engine.game import legal_actions, to_move
@@ -26,9 +28,9 @@ from service.store import Store
 from service.web import create_app
 
 GROUP = -1001000000001  # the emulator's "Family"
-ANA = {"id": 100001, "is_bot": False, "first_name": "Ana", "language_code": "es"}
-BEN = {"id": 100002, "is_bot": False, "first_name": "Ben", "language_code": "pt-br"}
-BOT = {"id": int(TOKEN.split(":")[0]), "is_bot": True, "first_name": "Burro"}
+ANA: dict[str, Any] = {"id": 100001, "is_bot": False, "first_name": "Ana", "language_code": "es"}
+BEN: dict[str, Any] = {"id": 100002, "is_bot": False, "first_name": "Ben", "language_code": "pt-br"}
+BOT: dict[str, Any] = {"id": int(TOKEN.split(":")[0]), "is_bot": True, "first_name": "Burro"}
 _ids = itertools.count(2_000_000_000)
 
 
@@ -53,14 +55,14 @@ class Webhook:
 
     def legal_presses(self, room: Room) -> list[tuple[int, str]]:
         """(user id, button data) of every legal move now."""
-        assert room.game is not None
-        seat = to_move(room.game)
+        game = follow_suit(room)
+        seat = to_move(game)
         if seat is None or room.status != "playing":
             return []
         user = room.seats[seat].user_id or 0
         return [
             (user, callbacks.encode(room.id, room.version, callbacks.game_token(action)))
-            for action in legal_actions(room.game, seat)
+            for action in legal_actions(game, seat)
         ]
 
 
@@ -104,8 +106,8 @@ def webhook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Webhook]:
     folder: Path = tmp_path_factory.mktemp("fuzz")
     with RedisServer(folder / "redis", persist=False) as redis, running_emulator() as emu:
         settings = Settings(
-            telegram_token=TOKEN,
-            webhook_secret=SECRET,
+            telegram_token=SecretStr(TOKEN),
+            webhook_secret=SecretStr(SECRET),
             telegram_api_url=emu.api_url,
             redis_url=redis.url,
             bot_delay=3600,  # nothing moves but what a request sends

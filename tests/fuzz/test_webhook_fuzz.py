@@ -22,7 +22,12 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 OK = (200, 400, 413)
-STRANGER = {"id": 100003, "is_bot": False, "first_name": "Carla", "language_code": "en"}
+STRANGER: dict[str, Any] = {
+    "id": 100003,
+    "is_bot": False,
+    "first_name": "Carla",
+    "language_code": "en",
+}
 
 ODD_TEXT = st.sampled_from(
     [
