@@ -374,8 +374,13 @@ class Players:
         action = callbacks.game_action(choice[len(mark) :])
         assert action is not None
         game.taps[room.version] = (seat, action)
-        self.mischief(game, room, user, message, choice)
-        self.emu.tap(f"U{user}", message, choice, wait=False)
+        pressed = self.mischief(game, room, user, message, choice)
+        try:
+            self.emu.tap(f"U{user}", message, choice, wait=False)
+        except (EmulatorError, httpx.HTTPError):
+            if not pressed:  # no press went out: this turn is still to be played
+                del game.taps[room.version]
+            raise
         self.books.count("taps")
 
     def play_inline(self, game: Game, room: Room, seat: int, user: int) -> None:
@@ -392,7 +397,11 @@ class Players:
         action = callbacks.game_action(choice[len(mark) :])
         assert action is not None
         game.taps[room.version] = (seat, action)
-        self.emu.choose_inline_result(f"U{user}", answer, choice)
+        try:
+            self.emu.choose_inline_result(f"U{user}", answer, choice)
+        except (EmulatorError, httpx.HTTPError):
+            del game.taps[room.version]
+            raise
         self.books.count("inline_taps")
 
     # ----- mischief --------------------------------------------------------------------
@@ -416,17 +425,24 @@ class Players:
 
         self.posts.submit(send)
 
-    def mischief(self, game: Game, room: Room, user: int, message: ChatMessage, data: str) -> None:
-        """Sometimes, around a real tap: the same press at once, a double tap, forgeries."""
+    def mischief(self, game: Game, room: Room, user: int, message: ChatMessage, data: str) -> bool:
+        """Sometimes, around a real tap: the same press at once, a double tap, forgeries.
+        True when the player's own press already went out."""
         roll = self.rnd.random()
         if roll < 0.06:  # two presses at once: this one straight to the other serve
             self.post(press_update(user, user, data, next(self.update_ids)), self.serve_urls[-1])
             self.books.count("concurrent_presses")
-        elif roll < 0.10:  # a double tap on the same button
-            self.emu.tap(f"U{user}", message, data, wait=False)
+            return True
+        if roll < 0.10:  # a double tap on the same button
+            try:
+                self.emu.tap(f"U{user}", message, data, wait=False)
+            except (EmulatorError, httpx.HTTPError):
+                return False
             self.books.count("double_taps")
-        elif roll < 0.20:
+            return True
+        if roll < 0.20:
             self.forge(game, room, user, data)
+        return False
 
     def forge(self, game: Game, room: Room, user: int, data: str) -> None:
         """A press that must change nothing. Each is refused whatever happens meanwhile:
@@ -657,7 +673,7 @@ def replay_decisions(room: Room) -> list[tuple[GameState, int, str, bool]]:
     state = new_game(final.rules, final.seats, final.seed, dealer=final.seats - 1)
     codec = final.table.codec
     out = []
-    for hand in final.past or (final.hand,):
+    for hand in final.past if final.over else (*final.past, final.hand):
         for seat, code in hand.actions:
             action = decode(code, codec)
             legal = legal_actions(state, seat)
@@ -668,14 +684,26 @@ def replay_decisions(room: Room) -> list[tuple[GameState, int, str, bool]]:
     return out
 
 
-def check_game(game: Game, books: Books, client: redis.Redis, emu: EmulatorDriver) -> None:
+def check_game(
+    game: Game, books: Books, client: redis.Redis, emu: EmulatorDriver, liveness: bool = True
+) -> None:
+    """The books of one game. With `liveness`, it must have finished and its messages
+    must show the end; without (a short soak), a game still waiting on a timer or a
+    delayed job is counted, and only what it did so far is checked."""
     spec = game.spec
     raw = client.get(room_key(game.room_id)) if game.room_id else None
     if raw is None:
         books.violation(f"game {spec.n}: no room")
         return
     room = Room.model_validate_json(raw)
-    if room.status != "over" or room.game is None or not room.game.over:
+    finished = room.status == "over" and room.game is not None and room.game.over
+    if not finished and room.status == "playing" and not liveness:
+        if game.taps.get(room.version) is not None:
+            books.violation(f"game {spec.n} ({room.id}): the tap at v{room.version} never applied")
+        books.count("games_unfinished_waiting")
+        check_moves(game, room, books)
+        return
+    if not finished:
         seat = to_move(follow_suit(room)) if room.game else None
         who = room.seats[seat] if seat is not None else None
         books.violation(
@@ -685,11 +713,22 @@ def check_game(game: Game, books: Books, client: redis.Redis, emu: EmulatorDrive
         )
         return
     books.count("games_finished")
+    if check_moves(game, room, books):
+        pending = [m for m in client.zrange(PENDING_SYNC, 0, -1) if text(m).startswith(room.id)]
+        if pending and not liveness:
+            books.count("games_with_messages_still_pending")
+        else:
+            check_messages(room, books, client, emu)
+
+
+def check_moves(game: Game, room: Room, books: Books) -> bool:
+    """Every decision so far: the player's own tap, the bot's choice or a timeout."""
+    spec = game.spec
     try:
         steps = replay_decisions(room)
     except AssertionError as error:
         books.violation(str(error))
-        return
+        return False
     decisions = [s for s in steps if s[3]]
     first_version = room.version - len(decisions)
     timeouts: Counter[int] = Counter()
@@ -739,7 +778,7 @@ def check_game(game: Game, books: Books, client: redis.Redis, emu: EmulatorDrive
     for version in game.taps:
         if not first_version <= version < room.version:
             books.violation(f"room {room.id}: a tap at v{version} outside the game")
-    check_messages(room, books, client, emu)
+    return True
 
 
 def check_messages(room: Room, books: Books, client: redis.Redis, emu: EmulatorDriver) -> None:
@@ -855,7 +894,9 @@ def soak(
     full: float,
     folder: Path,
     group_naps: bool = True,
-    settle: float = 60.0,
+    settle: float = 120.0,
+    liveness: bool = True,
+    bot_delay: float = 0.1,
 ) -> Books:
     books = Books()
     specs = make_plan(games, seed, full, group_naps)
@@ -875,7 +916,7 @@ def soak(
     try:
         wait_http(f"{emu_url}/_emulator/state", timeout=60)
         stack = Stack(
-            folder / "stack", emulator_url=emu_url, flood_limits=False, bot_delay=0.1,
+            folder / "stack", emulator_url=emu_url, flood_limits=False, bot_delay=bot_delay,
             workers=2, persist=True, env=env,
         )  # fmt: skip
         with stack, EmulatorDriver(emu_url, timeout=5) as emu:
@@ -909,7 +950,7 @@ def soak(
             quiesce(client, books, settle)
             books.count("rounds", rounds)
             for game in players.games:
-                check_game(game, books, client, emu)
+                check_game(game, books, client, emu, liveness)
             check_chats(emu, specs, books)
     finally:
         helpers.stop_all()
