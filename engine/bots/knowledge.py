@@ -17,7 +17,6 @@ from engine.hand import Table, table_for
 from engine.views import PlayerView
 
 NO_SUITS = 0
-ALL_SUITS = 0b1111
 
 
 def mask_of(codes: tuple[str, ...] | list[str], codec: CardCodec) -> int:
@@ -176,13 +175,13 @@ class Knowledge:
         self.trick = tuple((s, codec.index_of[c]) for s, c in view.trick)
         self.discard = mask_of(view.discard, codec)
         self.gone = self.discard | mask_of([c for _, c in view.trick], codec)  # in no hand
-        self.known = [mask_of(k, codec) for k in view.known]
-        known_others = 0
+        self.known = [mask_of(k, codec) for k in view.known]  # seen going into hands
+        self.others_known = 0
         for s, k in enumerate(self.known):
             if s != self.seat:
-                known_others |= k
-        self.unseen = pack_mask(codec) & ~self.hand & ~self.gone & ~known_others
-        # Cards of each other seat nobody has seen, and the stock: the unseen cards.
+                self.others_known |= k
+        # The unseen cards: the other hands' cards nobody has seen, and the stock.
+        self.unseen = pack_mask(codec) & ~self.hand & ~self.gone & ~self.others_known
         self.hidden_counts = [
             0 if s == self.seat else view.counts[s] - k.bit_count()
             for s, k in enumerate(self.known)
@@ -204,22 +203,12 @@ class Knowledge:
     @cached_property
     def void_cards(self) -> list[int]:
         """The voids as bit sets of cards."""
-        return [
-            sum(SUIT_MASKS[s] for s in range(4) if v >> s & 1) for v in self.voids
-        ]
+        return [sum(SUIT_MASKS[s] for s in range(4) if v >> s & 1) for v in self.voids]
 
     @property
     def outside(self) -> int:
         """Cards still in play that are not ours: the others' hands and the stock."""
         return self.unseen | self.others_known
-
-    @cached_property
-    def others_known(self) -> int:
-        mask = 0
-        for s, k in enumerate(self.known):
-            if s != self.seat:
-                mask |= k
-        return mask
 
     def active_opponents(self) -> list[int]:
         """The other seats still holding cards."""

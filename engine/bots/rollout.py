@@ -61,17 +61,15 @@ def _lead(sim: HandSim, voids: list[int]) -> int:
 
 def play_out(
     sim: HandSim,
-    policy: Policy | None,
+    policy: Policy,
     randbelow: Callable[[int], int],
     epsilon_in_1024: int,
     voids: list[int],
 ) -> None:
     """Play to the end of the hand: `policy` for each real choice, except a random
-    action with probability epsilon (in 1/1024ths); `policy` None plays all random.
-    `voids` (suit bit sets per seat, updated as seats draw and pass) is the policy's."""
-    if policy is None:
-        sim.playout(randbelow)
-        return
+    action with probability epsilon (in 1/1024ths), so that the rollouts also see
+    what other players might do. `voids` (suit bit sets per seat, updated as seats
+    draw and pass) is what the policy knows of who lacks what."""
     while not sim.end:
         acts = sim.legal()
         if len(acts) == 1:

@@ -58,3 +58,13 @@ def test_a_clock_cap_stops_a_huge_budget() -> None:
     bot = SearchBot(1, Budget(rollouts=10**9, seconds=0.01))
     view = view_of(sim)
     assert bot.choose(view) in view.legal
+
+
+def test_cards_either_side_of_a_card_on_the_table_differ() -> None:
+    """The 5H and the 7H around the 6H just played: one wins the trick, one does not."""
+    sim = position("spanish", 2, {0: "6H 2S", 1: "5H 7H KC"}, stock="7C", leader=0)
+    play(sim, "0:play:6H")
+    know = Knowledge(view_of(sim))
+    codec = know.codec
+    actions = [encode(a, codec) for a in ("play:5H", "play:7H")]
+    assert distinct_actions(know, actions) == actions
