@@ -151,4 +151,3 @@ def determinize(know: Knowledge, rng: random.Random, habits: bool = True) -> Han
     sim = HandSim.thaw(know.table, state)
     sim.actions = None  # searches need no record
     return sim
-

@@ -16,8 +16,9 @@ Actions, as strings (records and the chat use exactly these):
   and case are ignored). It opens the response window. One per hand, three per game.
 - `respond`: put one's hand on the pile, for a real or a fake call alike.
 - `close` (seat `SYSTEM` = -1, the server): the time is up. With a call open, it
-  resolves the call; while choosing, a card is chosen for each player who has not
-  (from the hand's seed) and the pass happens. Refused before `deadline(game)`.
+  resolves the call; while choosing, the heuristic bot's card is chosen for each player
+  who has not (ties broken by the hand's seed) and the pass happens. Refused before
+  `deadline(game)`.
 
 A real call resolves when everyone has responded or at `close`: whoever has not
 responded takes a letter, or, if all did, the last by receive time. A fake call: every

@@ -28,10 +28,9 @@ Levels:
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass
 
-from engine.passing.cards import is_four_of_a_kind, rank_of
+from engine.passing.cards import is_four_of_a_kind, plan_pass
 from engine.passing.rules import REAL_WORD
 from engine.passing.views import PlayerView
 from engine.rng import derive
@@ -118,15 +117,6 @@ class PassingBot:
     def _rng(self, view: PlayerView, salt: int) -> random.Random:
         """The randomness of one decision: fixed by the seed and the decision point."""
         return random.Random(derive(self.seed, view.hand_no, view.seat, view.step, salt))
-
-
-def plan_pass(hand: tuple[str, ...], rnd: random.Random) -> str:
-    """A card of a rank held fewest of, so the rank closest to four stays; ties at random
-    (the suit never matters)."""
-    counts = Counter(rank_of(c) for c in hand)
-    fewest = min(counts.values())
-    rank = rnd.choice(sorted(r for r in counts if counts[r] == fewest))
-    return rnd.choice([c for c in hand if rank_of(c) == rank])
 
 
 def unanswered_chance(view: PlayerView) -> float:

@@ -8,7 +8,9 @@ records, storage and tests.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from collections.abc import Sequence
 
 from engine.cards import SUITS
 
@@ -40,3 +42,13 @@ def matching(hand: tuple[str, ...]) -> int:
 
 def is_four_of_a_kind(hand: tuple[str, ...]) -> bool:
     return len(hand) == 4 and len({rank_of(c) for c in hand}) == 1
+
+
+def plan_pass(hand: Sequence[str], rnd: random.Random) -> str:
+    """The heuristic's pass: a card of a rank held fewest of, so the rank closest to four
+    stays; ties at random (the suit never matters). The engine passes it for a player
+    whose time ran out, the bots pass it by choice."""
+    counts = Counter(rank_of(c) for c in hand)
+    fewest = min(counts.values())
+    rank = rnd.choice(sorted(r for r in counts if counts[r] == fewest))
+    return rnd.choice([c for c in hand if rank_of(c) == rank])

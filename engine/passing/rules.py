@@ -156,9 +156,7 @@ _CUARTETOS: dict[str, Any] = {
 }
 
 PASSING_PRESETS: dict[str, Preset] = {
-    "cuartetos": Preset(
-        "cuartetos", (3, 8), _CUARTETOS, source="seed 003 (Ludoteka, Spain)"
-    ),
+    "cuartetos": Preset("cuartetos", (3, 8), _CUARTETOS, source="seed 003 (Ludoteka, Spain)"),
 }
 PASSING_ALIASES: dict[str, str] = {a: p.name for p in PASSING_PRESETS.values() for a in p.aliases}
 OPTION_NAMES: tuple[str, ...] = tuple(_CUARTETOS)

@@ -8,7 +8,8 @@ legality itself.
 The flow of a hand:
 - Choosing: every player still in chooses a card (`pass:<card>`); when the last one has
   chosen, or the server's `close` ends the time to choose, the cards go round at once
-  (a card is picked from the hand's seed for each seat that did not choose).
+  (for each seat that did not choose, the heuristic bot's card, ties broken by the
+  hand's seed).
 - A call (`burro` with four of a kind, or `fake:<word>`) opens a response window: the
   others `respond`; the call resolves when all have, or at `close`.
 - After each pass: absences, then the rotation cap.
@@ -33,8 +34,10 @@ Decisions where the sources are silent or loose (each a rule option where it can
 
 from __future__ import annotations
 
+import random
+
 from engine.passing import events as ev
-from engine.passing.cards import is_four_of_a_kind, matching, pack, sort_key
+from engine.passing.cards import is_four_of_a_kind, matching, pack, plan_pass, sort_key
 from engine.passing.rules import REAL_WORD, PassingRules
 from engine.passing.state import (
     Call,
@@ -293,9 +296,8 @@ class Sim:
         # Time to choose is over: pick a card for each seat that has not chosen.
         for seat in self.hand.players:
             if not self.chosen[seat]:
-                cards = self.hands[seat]
-                _, k = below(derive(self.hand.seed, 1, self.rotation, seat), len(cards))
-                self._choose(seat, cards[k], auto=True)
+                rnd = random.Random(derive(self.hand.seed, 1, self.rotation, seat))
+                self._choose(seat, plan_pass(self.hands[seat], rnd), auto=True)
         self._pass_cards()
 
     # ----- calls ---------------------------------------------------------------------

@@ -195,6 +195,32 @@ def test_an_absent_player_takes_a_letter_then_is_removed() -> None:
         apply(game, 4, "respond", t)
 
 
+def test_a_player_out_of_time_passes_the_heuristic_card() -> None:
+    """`close` chooses for the silent as the heuristic bot would: a card of the rank they
+    hold fewest of, so the pair stays; which of two such cards, by the hand's seed."""
+    hands = {
+        0: "AS AH KD QC",
+        1: "KS KH AD AC",
+        2: "QS QH QD KC",
+        3: "JS JH JD 7C",
+        4: "7S 7H 7D JC",
+    }
+    for seed in range(1, 9):
+        _, events = act(table(hands, seed=seed), "1:pass:KS@1.0", "S:close@30.0")
+        chosen = {e.seat: e.card for e in of(events, ev.CardChosen) if e.auto}
+        assert chosen[0] in ("KD", "QC")  # never one of the aces
+        assert (chosen[2], chosen[3], chosen[4]) == ("KC", "7C", "JC")
+    seen = {
+        {
+            e.seat: e.card
+            for e in act(table(hands, seed=s), "S:close@30.0")[1]
+            if isinstance(e, ev.CardChosen)
+        }[0]
+        for s in range(1, 30)
+    }
+    assert seen == {"KD", "QC"}  # the tie goes either way, by the seed
+
+
 def test_any_action_keeps_a_player_present() -> None:
     game = table(absent_after=2)
     game, _ = act(game, "4:fake@1.0", "S:close@11.0", "S:close@41.0")  # acted: not idle

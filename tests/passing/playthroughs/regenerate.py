@@ -31,7 +31,7 @@ START = 1_746_115_200.0  # 2025-05-01T16:00:00Z
 GOLDEN: dict[str, tuple[dict[str, Any], int, int, int]] = {
     "cuartetos": ({}, 5, 2, 0),
     "cuartetos_cap": ({"max_rotations": 5, "deck": "french52"}, 8, 1, 0),
-    "cuartetos_removed": ({"absent_after": 2}, 4, 18, 1),
+    "cuartetos_removed": ({"absent_after": 2}, 4, 92, 1),
 }
 
 
