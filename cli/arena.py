@@ -50,6 +50,8 @@ def register(subparsers: Any) -> None:
                         help="the strong bot's rollouts per decision")
     parser.add_argument("--cap-ms", type=float, default=None,
                         help="also cap the strong bot's thinking time (not reproducible)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes sharing the deals (same results, sooner)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
@@ -73,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
         unknown = [b for b in bots if b not in LEVELS]
         if unknown:
             raise ValueError(f"unknown bot level {unknown[0]!r}; levels are: {', '.join(LEVELS)}")
-        if args.games < 1 or args.rollouts < 1:
-            raise ValueError("--games and --rollouts must be at least 1")
+        if args.games < 1 or args.rollouts < 1 or args.jobs < 1:
+            raise ValueError("--games, --rollouts and --jobs must be at least 1")
         cap = None if args.cap_ms is None else args.cap_ms / 1000
         config = ArenaConfig(
             preset=args.preset, seats=args.seats, bots=bots, games=args.games, seed=args.seed,
@@ -85,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"burro arena: {exc}", file=sys.stderr)
         return 2
     bar = None if args.quiet else ProgressBar(sys.stderr)
-    report = run_arena(config, progress=bar)
+    report = run_arena(config, progress=bar, jobs=args.jobs)
     if bar:
         bar.done()
     if args.json:

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from engine.bots.registry import Bot, Budget, make_bot
@@ -88,27 +91,54 @@ def play_hand(
     return scored_seat(game)
 
 
+def play_deal(
+    config: ArenaConfig, deal: int, clock: Clock = time.perf_counter
+) -> tuple[list[HandResult], dict[str, list[float]]]:
+    """One deal, once per rotation of the bots: its hands' results and the decision
+    times (ms) of each level."""
+    rules = config.rules()
+    n = config.seats
+    results: list[HandResult] = []
+    timings: dict[str, list[float]] = {}
+    game_seed = derive(config.seed, deal)
+    for rotation in range(n):
+        levels = rotated(config.bots, rotation)
+        players = [
+            make_bot(level, derive(config.seed, deal, rotation, seat), config.budget)
+            for seat, level in enumerate(levels)
+        ]
+        times: list[list[float]] = [[] for _ in range(n)]
+        scored = play_hand(rules, n, game_seed, deal % n, players, times, clock)
+        for level, seat_times in zip(levels, times, strict=True):
+            timings.setdefault(level, []).extend(seat_times)
+        results.append(HandResult(levels, scored))
+    return results, timings
+
+
 def run_arena(
-    config: ArenaConfig, progress: Progress | None = None, clock: Clock = time.perf_counter
+    config: ArenaConfig,
+    progress: Progress | None = None,
+    clock: Clock = time.perf_counter,
+    jobs: int = 1,
 ) -> ArenaReport:
+    """Play every deal of `config`; `jobs` processes share the deals (one per core gives
+    the same results, only sooner: each deal depends only on the seed)."""
     rules = config.rules()
     n = config.seats
     results: list[HandResult] = []
     timings: dict[str, list[float]] = {}
     total = config.deals * n
-    for deal in range(config.deals):
-        game_seed = derive(config.seed, deal)
-        for rotation in range(n):
-            levels = rotated(config.bots, rotation)
-            players = [
-                make_bot(level, derive(config.seed, deal, rotation, seat), config.budget)
-                for seat, level in enumerate(levels)
-            ]
-            times: list[list[float]] = [[] for _ in range(n)]
-            scored = play_hand(rules, n, game_seed, deal % n, players, times, clock)
-            for level, seat_times in zip(levels, times, strict=True):
-                timings.setdefault(level, []).extend(seat_times)
-            results.append(HandResult(levels, scored))
+    deals = range(config.deals)
+    with ExitStack() as stack:
+        if jobs > 1:
+            pool = stack.enter_context(ProcessPoolExecutor(jobs))
+            played = pool.map(play_deal, repeat(config), deals, chunksize=4)
+        else:
+            played = (play_deal(config, deal, clock) for deal in deals)
+        for deal_results, deal_timings in played:
+            results.extend(deal_results)
+            for level, times in deal_timings.items():
+                timings.setdefault(level, []).extend(times)
             if progress:
                 progress(len(results), total)
     return ArenaReport(

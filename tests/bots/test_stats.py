@@ -66,8 +66,13 @@ def test_arena_report_on_scripted_outcomes(monkeypatch: pytest.MonkeyPatch) -> N
     hands: list[tuple[str, ...]] = []
 
     def fake_hand(
-        rules: Rules, seats: int, seed: int, dealer: int, players: list[Bot],
-        timings: list[list[float]], clock: object = None,
+        rules: Rules,
+        seats: int,
+        seed: int,
+        dealer: int,
+        players: list[Bot],
+        timings: list[list[float]],
+        clock: object = None,
     ) -> int | None:
         levels = tuple(p.level for p in players)
         hands.append(levels)
@@ -103,3 +108,16 @@ def test_a_real_arena_adds_up() -> None:
     assert sum(s.observations for s in report.levels) == decided * 2
     assert sum(s.scored for s in report.levels) == decided  # one winner per decided hand
     assert all(s.decisions > 0 for s in report.levels)
+
+
+def test_processes_sharing_the_deals_give_the_same_rates() -> None:
+    config = ArenaConfig("spanish", 4, ("heuristic", "random", "random", "random"), 40, seed=9)
+    one, two = run_arena(config), run_arena(config, jobs=2)
+    assert one.games == two.games == 40 and one.undecided == two.undecided
+    for a, b in zip(one.levels, two.levels, strict=True):
+        assert (a.level, a.observations, a.scored, a.decisions) == (
+            b.level,
+            b.observations,
+            b.scored,
+            b.decisions,
+        )
