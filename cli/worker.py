@@ -18,29 +18,27 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rq import SimpleWorker
-
     from service import logs, metrics
     from service.redis_server import connect, embedded_url
     from service.settings import Settings
     from workers.queue import QUEUE
     from workers.sweeper import ensure_chain
+    from workers.worker import BurroWorker
 
     settings = Settings()
     if settings.redis_url is None:  # the embedded default, shared through a unix socket
         settings.redis_url = embedded_url(settings.data_dir)
         os.environ["BURRO_REDIS_URL"] = settings.redis_url  # for the jobs' runtime
     logs.setup("worker", settings.log_format, settings.log_level)
-    # SimpleWorker runs jobs in this process (no fork per job): jobs are short, and the
-    # Redis and Bot API clients are reused. A killed worker's job is retried (Retry).
     connection = connect(settings.redis_url)
     ensure_chain(connection, settings.sweep_every)  # one sweeper chain, however many workers
     metrics.watch_redis(connection)
     if settings.worker_metrics_port is not None:
         metrics.serve_http(settings.host, settings.worker_metrics_port, lambda: _pings(connection))
     # RQ restarts a scheduler that died (e.g. across a Redis restart) only at its
-    # maintenance, so that runs often: timers must not wait ten minutes.
-    worker = SimpleWorker(
+    # maintenance, so that runs often: timers must not wait ten minutes. (A dead worker's
+    # scheduler lock is released there too: see workers.worker.)
+    worker = BurroWorker(
         [QUEUE], connection=connection, maintenance_interval=settings.worker_maintenance
     )
     # SIGTERM is RQ's warm shutdown: the job in hand finishes, then the worker exits (a

@@ -3,12 +3,18 @@ a move just before wins; workers stopped for a while catch up, nothing twice."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
+import redis
+from rq import Queue
 from rq.registry import StartedJobRegistry
+from rq.scheduler import RQScheduler
 
 from cli.stack import TOKEN, Stack
 from emulator.server import RunningEmulator
@@ -16,9 +22,11 @@ from engine.game import to_move
 from service.outcome import Outcome
 from service.redis_server import connect
 from service.room import Room
+from service.store import text
 from tests.service.conftest import make_stack
 from tests.service.play import action_button, game_buttons, room_in, store_of
 from workers.queue import QUEUE
+from workers.worker import LOCK_TTL, STALE_AFTER
 
 TIMEOUT, REMINDER = 4, 2  # seconds: short tables for the test
 
@@ -177,7 +185,45 @@ def test_quiet_hours_hold_the_reminder_but_not_the_timeout(
 
     store_of(stack).update(room.id, quiet_now)
     messages = bot_messages(emu, "Ben")
-    moved = emu.wait_for(lambda: (r := room_in(stack, chat)).version > room.version and r,
-                         timeout=TIMEOUT + 10, what="the timeout's move")
+    moved = emu.wait_for(
+        lambda: (r := room_in(stack, chat)).version > room.version and r,
+        timeout=TIMEOUT + 10,
+        what="the timeout's move",
+    )
     assert moved.seats[0].timeouts >= 1  # the move was not held
     assert bot_messages(emu, "Ben") == messages  # the nudge was
+
+
+def scheduler_owner(stack: Stack, client: redis.Redis) -> str | None:
+    """The name of the stack's worker whose scheduler process holds the lock."""
+    name = client.get(RQScheduler.get_locking_key(QUEUE))
+    pid = client.hget(f"rq:scheduler:{text(name)}", "pid") if name else None
+    if not pid or not int(pid):
+        return None
+    group = os.getpgid(int(pid))
+    return next((n for n, p in stack.processes.items() if p.pid == group), None)
+
+
+def test_a_dead_workers_scheduler_is_taken_over_before_its_lock_expires(
+    emu: RunningEmulator, tmp_path: Path
+) -> None:
+    """A worker killed with its scheduler (SIGKILL to the process group, as when a pod
+    dies) leaves RQ's scheduler lock for 61 s; the other worker releases it once it has
+    gone unrefreshed for 10 s, so a job due in 1 s runs well before the lock would
+    have expired."""
+    env = {"BURRO_WORKER_MAINTENANCE": "2"}
+    with make_stack(emu, tmp_path, workers=2, env=env) as stack:
+        client = connect(stack.redis.url)
+        owner = emu.wait_for(lambda: scheduler_owner(stack, client), what="a scheduler")
+        victim = stack.processes.pop(owner)
+        os.killpg(victim.pid, signal.SIGKILL)
+        victim.wait(timeout=10)
+        due = datetime.now(UTC) + timedelta(seconds=1)
+        job = Queue(QUEUE, connection=client).enqueue_at(
+            due, "workers.jobs.sync", "gone0000", "table"
+        )
+        emu.wait_for(
+            lambda: job.get_status(refresh=True) == "finished" or None,
+            timeout=LOCK_TTL - STALE_AFTER - 5,
+            what="the job due in 1 s, run by the surviving worker's new scheduler",
+        )

@@ -1,0 +1,64 @@
+"""The RQ worker class `burro worker` runs: RQ's SimpleWorker, plus a quicker takeover
+of the scheduler when the worker running it dies.
+
+One worker's scheduler process moves due jobs (timers, delayed bot moves, retries, the
+sweeper) to the queue, holding a lock in Redis that it refreshes every second with a
+TTL of 61 s. A worker killed with SIGKILL (an OOM kill, a lost node) leaves that lock
+behind: RQ's other workers can take over only once it expires, so every timer waits
+about a minute (bench.scheduler_stall measures it). At each of its maintenances a
+worker without a running scheduler deletes a lock nobody has refreshed for
+`STALE_AFTER` seconds (its TTL tells), and RQ's own maintenance then takes it. An idle
+worker wakes up for its maintenance on time (RQ's would sleep in its wait for a job).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+from rq import SimpleWorker
+from rq.scheduler import RQScheduler
+
+LOCK_TTL = 61  # seconds: what RQ's scheduler sets at each refresh (its interval + 60)
+STALE_AFTER = 10  # seconds without a refresh: the holder is gone (it refreshes every 1 s)
+
+# Delete the lock only if it is still the one found stale (same holder, still stale).
+_RELEASE_STALE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] and redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+def release_stale_lock(client: redis.Redis, queue: str, stale_after: float = STALE_AFTER) -> bool:
+    """Delete the queue's scheduler lock if its holder has not refreshed it for
+    `stale_after` seconds. Returns whether it did."""
+    key = RQScheduler.get_locking_key(queue)
+    holder = client.get(key)
+    if holder is None:
+        return False
+    threshold_ms = int((LOCK_TTL - stale_after) * 1000)
+    if client.pttl(key) >= threshold_ms:
+        return False
+    return bool(client.eval(_RELEASE_STALE, 1, key, holder, threshold_ms))
+
+
+class BurroWorker(SimpleWorker):
+    """SimpleWorker runs jobs in its own process (no fork per job): jobs are short, and
+    the Redis and Bot API clients are reused. A killed worker's job is retried (Retry)."""
+
+    @property
+    def dequeue_timeout(self) -> int:
+        # An idle RQ worker waits for a job up to its TTL (405 s) before its maintenance
+        # runs; a dead scheduler means no scheduled job arrives to wake it, so it must
+        # wake up by itself as often as its maintenance is due.
+        return max(1, min(int(self.maintenance_interval), self.worker_ttl - 15))
+
+    def run_maintenance_tasks(self) -> Any:
+        process = getattr(self.scheduler, "_process", None)  # RQ's scheduler process, if ours
+        if self.scheduler is not None and not (process and process.is_alive()):
+            for queue in self.queue_names():
+                if release_stale_lock(self.connection, queue):
+                    self.log.warning("released the scheduler lock of a dead worker (%s)", queue)
+        return super().run_maintenance_tasks()  # type: ignore[no-untyped-call]
