@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
@@ -30,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.bots.stats import percentile, wilson
 from engine.errors import IllegalAction, RulesError
 from engine.passing.bots import LEVELS, PassingBot, make_bot
 from engine.passing.game import apply, close_window, deadline, new_game, to_move
@@ -38,7 +38,6 @@ from engine.passing.state import GameState, to_seconds
 from engine.passing.views import player_view
 from engine.rng import derive
 
-Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 Clock = Callable[[], float]
 MAX_ACTIONS = 200_000  # a safety bound on one game's actions
 
@@ -177,25 +176,6 @@ def run_arena(
 
 
 # ----- statistics ----------------------------------------------------------------------
-
-
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for `successes` out of `n` (0..1 when n is 0): sound near
-    0 and 1 and for small counts, where the normal approximation is not."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """The nearest-rank percentile."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[max(1, math.ceil(q / 100 * len(ordered))) - 1]
 
 
 @dataclass(frozen=True)
