@@ -7,6 +7,7 @@ survive a restart); tests run it with a throwaway folder.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -115,9 +116,11 @@ class Stack:
         response.raise_for_status()
 
     def kill(self, name: str) -> None:
-        """SIGKILL one process (chaos and restart tests)."""
+        """SIGKILL one process and its children (chaos and restart tests), as when its
+        container dies: a worker's scheduler process goes with it."""
         process = self.processes.pop(name)
-        process.kill()
+        with contextlib.suppress(ProcessLookupError):  # already gone
+            os.killpg(process.pid, signal.SIGKILL)  # spawned in its own session: pgid = pid
         process.wait(timeout=10)
 
     def stop(self) -> None:

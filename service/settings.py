@@ -28,7 +28,7 @@ class Settings(BaseSettings):
     reminder_after: int = 3 * 3600  # seconds, for new tables
     pass_window: float | None = None  # passing game, new tables: seconds to choose a card
     response_window: float | None = None  # passing game, new tables: seconds to respond
-    worker_maintenance: int = 15  # seconds between a worker's upkeep (revives its scheduler)
+    worker_maintenance: int = 5  # seconds between a worker's upkeep (revives its scheduler)
     sweep_every: int = 30  # seconds between sweeps for lost jobs
     sweep_grace: int = 30  # seconds a job may be late before the sweeper reschedules it
     rate_limits: bool = True  # hold Telegram's send limits (off for fast local tests)

@@ -20,7 +20,7 @@ from rq import SimpleWorker
 from rq.scheduler import RQScheduler
 
 LOCK_TTL = 61  # seconds: what RQ's scheduler sets at each refresh (its interval + 60)
-STALE_AFTER = 10  # seconds without a refresh: the holder is gone (it refreshes every 1 s)
+STALE_AFTER = 5  # seconds without a refresh: the holder is gone (it refreshes every 1 s)
 
 # Delete the lock only if it is still the one found stale (same holder, still stale).
 _RELEASE_STALE = """
