@@ -64,8 +64,17 @@ class Emulator:
     def delivery(self, bot: Bot) -> Delivery:
         found = self._deliveries.get(bot.id)
         if found is None:
-            found = self._deliveries[bot.id] = Delivery(bot, self.world, self.http)
+            found = self._deliveries[bot.id] = Delivery(
+                bot, self.world, self.http, reply=self.webhook_reply
+            )
         return found
+
+    async def webhook_reply(self, bot: Bot, method: str, values: dict[str, Any]) -> Any:
+        """A Bot API call that came in a webhook's answer (logged with via="webhook")."""
+        # Nested values JSON-serialized, as in a form-encoded request.
+        flat = {k: json.dumps(v) if isinstance(v, dict | list) else v for k, v in values.items()}
+        params = Params(flat)
+        return await self.api.call(bot.token, method, params, via="webhook")
 
     def set_flood_limits(self, enabled: bool) -> None:
         self.flood.limits = dataclasses.replace(self.flood.limits, enabled=enabled)

@@ -106,11 +106,14 @@ class BotApi:
             "setchatmenubutton": self.ok,
         }
 
-    async def call(self, token: str, method: str, params: Params) -> Any:
-        """Run one call, log it, and return its result (or raise ApiError)."""
+    async def call(self, token: str, method: str, params: Params, via: str = "http") -> Any:
+        """Run one call, log it, and return its result (or raise ApiError). `via`: how it
+        came, a request of its own ("http") or in a webhook's answer ("webhook")."""
         bot = self.world.bot_for_token(token)
         name = method.lower()
         entry: JSON = {"bot_id": bot.id, "method": method, "params": params.as_log()}
+        if via != "http":
+            entry["via"] = via
         try:
             handler = self.methods.get(name)
             if handler is None:

@@ -3,8 +3,9 @@
 With a webhook set, each update is POSTed as JSON with the
 `X-Telegram-Bot-Api-Secret-Token` header. An answer other than 2xx (or none) is a
 failure: the update is retried with a growing delay, and later updates of the same chat
-wait behind it, so one chat's updates arrive in order while other chats go on. Without a
-webhook, updates wait for getUpdates.
+wait behind it, so one chat's updates arrive in order while other chats go on. A 2xx
+answer may carry one Bot API call ({"method": ..., parameters}), which is then run.
+Without a webhook, updates wait for getUpdates.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,10 @@ class Pending:
         return next(key for key in self.update if key != "update_id")
 
 
+# Runs a Bot API method for a bot: (bot, method, parameters).
+Reply = Callable[[Bot, str, dict[str, Any]], Awaitable[Any]]
+
+
 class Delivery:
     """The update queue of one bot."""
 
@@ -50,8 +55,10 @@ class Delivery:
         world: World,
         client: Callable[[], httpx.AsyncClient],
         clock: Callable[[], float] = time.monotonic,
+        reply: Reply | None = None,
     ) -> None:
         self.bot = bot
+        self._reply = reply
         self.world = world
         self._client = client
         self._clock = clock
@@ -200,6 +207,7 @@ class Delivery:
             if error is None:
                 if pending in self.pending:
                     self.pending.remove(pending)
+                await self._run_reply(response)
             else:
                 self.last_error_date = self.world.now()
                 self.last_error_message = error
@@ -212,6 +220,20 @@ class Delivery:
         finally:
             self.in_flight.discard(pending.chat_key)
             self._wake.set()
+
+    async def _run_reply(self, response: httpx.Response) -> None:
+        """Telegram runs a Bot API method the webhook put in its answer ("method" and
+        its parameters as JSON); its result or error goes nowhere."""
+        if self._reply is None or "json" not in response.headers.get("content-type", ""):
+            return
+        try:
+            body = response.json()
+        except ValueError:
+            return
+        if isinstance(body, dict) and isinstance(body.get("method"), str):
+            params = {k: v for k, v in body.items() if k != "method"}
+            with contextlib.suppress(Exception):  # as on Telegram: nobody hears of a failure
+                await self._reply(self.bot, body["method"], params)
 
     # ----- getUpdates --------------------------------------------------------
 

@@ -2,8 +2,9 @@
 
 POST /telegram/webhook: 403 without the right secret header, 413 for a body over the
 limit, 400 for a body that is not an Update, 503 while Redis is unreachable (Telegram
-retries), else the update is processed and committed before we answer 200. Permanent
-errors are logged and answered 200 too, so one bad update never stalls a chat.
+retries), else the update is processed and committed before we answer 200 (carrying
+a press's answerCallbackQuery, see tg/reply.py). Permanent errors are logged and
+answered 200 too, so one bad update never stalls a chat.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from service.services import Services
 from service.settings import Settings
 from service.store import Conflict, Store
 from service.tg.app import build_application, handler_error
+from service.tg.reply import open_reply
 
 log = logging.getLogger("burro.serve")
 slog = logs.get("burro.serve")
@@ -109,6 +111,7 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
         except redis.RedisError:
             return "retry", PlainTextResponse("storage unavailable", status_code=503)
         handler_error.set(None)
+        reply = open_reply()  # a press's answerCallbackQuery rides on our 200
         try:
             await application.process_update(update)
         except Exception as raised:  # PTB routing an update whose fields have odd types
@@ -117,10 +120,11 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
         if isinstance(error, redis.RedisError | Conflict):
             log.warning("update %s not committed: %r", update.update_id, error)
             return "retry", PlainTextResponse("storage unavailable", status_code=503)
+        answer = JSONResponse(reply) if reply else PlainTextResponse("ok")
         if error is not None:
             log.error("update %s failed permanently", update.update_id, exc_info=error)
-            return "failed", PlainTextResponse("ok")
-        return "ok", PlainTextResponse("ok")
+            return "failed", answer
+        return "ok", answer
 
     async def healthz(request: Request) -> Response:
         try:

@@ -17,6 +17,7 @@ from service.passing import moves as passing_moves
 from service.room import Room
 from service.services import Services
 from service.tg.people import actor_of, is_admin
+from service.tg.reply import answer_press
 
 Change = Callable[[Room], Outcome]
 
@@ -29,11 +30,11 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     actor = actor_of(svc, query.from_user)
     tr = Translator(actor.lang)
     if press is None:
-        await query.answer(tr.gettext(_("This button is not one of ours.")), show_alert=False)
+        await answer_press(query, tr.gettext(_("This button is not one of ours.")))
         return
     room = svc.store.load(press.room)
     if room is None:
-        await query.answer(tr.gettext(_("This game is over.")))
+        await answer_press(query, tr.gettext(_("This game is over.")))
         return
     if press.action in ("C", "o:done") or press.action.startswith("o:") or press.action == "S":
         actor = Actor(
@@ -46,7 +47,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     ):
         # The bot cannot write to someone who never opened its private chat: send them
         # there first; their /start j<room> seats them (see commands.start).
-        await query.answer(url=f"https://t.me/{svc.bot_username}?start=j{room.id}")
+        await answer_press(query, url=f"https://t.me/{svc.bot_username}?start=j{room.id}")
         return
     if press.action == "N":
         await rematch(svc, query, tr, room, actor, update.update_id)
@@ -65,7 +66,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     if result is not None:
         await answer(query, tr, result[1])
     else:
-        await query.answer()
+        await answer_press(query)
 
 
 def choose_change(
@@ -164,13 +165,13 @@ def cancel(room: Room, actor: Actor, now: float) -> Outcome:
     return lobby.changed(room).say(_("The game was cancelled."))
 
 
-async def answer(query: object, tr: Translator, outcome: Outcome) -> None:
+async def answer(query: CallbackQuery, tr: Translator, outcome: Outcome) -> None:
     popup = outcome.popup
     if popup is None:
-        await query.answer()  # type: ignore[attr-defined]
+        await answer_press(query)
         return
     text = tr.gettext(popup.message, **dict(popup.values))
-    await query.answer(text[:200], show_alert=popup.alert)  # type: ignore[attr-defined]
+    await answer_press(query, text[:200], show_alert=popup.alert)
 
 
 REFUSALS = {

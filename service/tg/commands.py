@@ -15,6 +15,7 @@ from service.outcome import Outcome
 from service.room import Room, RoomSettings
 from service.services import Services
 from service.tg.people import actor_of, display_name, is_admin
+from service.tg.reply import answer_press
 
 
 async def reply(update: Update, text: str, **kwargs: object) -> None:
@@ -340,10 +341,10 @@ async def set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: 
         return
     code = (query.data or "")[5:]
     if code not in LANGUAGES:
-        await query.answer()
+        await answer_press(query)
         return
     svc.store.set_user_language(query.from_user.id, code)
     text = Translator(code).gettext(
         _("I will speak {language} with you."), language=LANGUAGE_NAMES[code]
     )
-    await query.answer(text)
+    await answer_press(query, text)

@@ -4,14 +4,14 @@ webhook receiver whose answers a test scripts."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from emulator import RunningEmulator, ServerThread, running_emulator
@@ -79,6 +79,8 @@ class Receiver:
         self.received: list[tuple[dict[str, Any], dict[str, str]]] = []
         self.statuses: dict[int, list[int]] = {}  # chat key -> statuses to answer first
         self.default_statuses: list[int] = []
+        # What to answer an update with: a Bot API call for Telegram to run, or None.
+        self.reply: Callable[[dict[str, Any]], dict[str, Any] | None] = lambda update: None
 
         async def hook(request: Request) -> Response:
             update = await request.json()
@@ -86,6 +88,9 @@ class Receiver:
             chat = _chat_key(update)
             queue = self.statuses.get(chat, self.default_statuses)
             status = queue.pop(0) if queue else 200
+            answer = self.reply(update)
+            if status == 200 and answer is not None:
+                return JSONResponse(answer)
             return Response(status_code=status)
 
         self.app = Starlette(routes=[Route("/hook", hook, methods=["POST"])])

@@ -3,6 +3,8 @@ getUpdates."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from telegram import Bot, Update
 
@@ -107,3 +109,24 @@ def test_get_updates_when_no_webhook(emu: RunningEmulator, api: BotApiClient) ->
     )
     api.ok("deleteWebhook")
     assert api.ok("getWebhookInfo")["url"] == ""
+
+
+def test_a_method_in_the_webhooks_answer_is_run(
+    emu: RunningEmulator, api: BotApiClient, hooked: Receiver
+) -> None:
+    """As on Telegram: a 200 may carry one Bot API call, run as if the bot had made it."""
+
+    def reply(update: dict[str, Any]) -> dict[str, Any] | None:
+        query = update.get("callback_query")
+        if query is None:
+            return None
+        return {"method": "answerCallbackQuery", "callback_query_id": query["id"], "text": "Hi"}
+
+    hooked.reply = reply
+    keyboard = {"inline_keyboard": [[{"text": "Go", "callback_data": "go"}]]}
+    api.ok("sendMessage", chat_id=FAMILY, text="Pick", reply_markup=keyboard)
+    tapped = emu.tap("Carla", emu.messages_in("Family")[-1], "Go", wait=False)
+    answer = emu.callback_answer(tapped.query_id, timeout=5)
+    assert answer.text == "Hi"
+    call = next(c for c in emu.calls() if c["method"] == "answerCallbackQuery")
+    assert call["via"] == "webhook" and call["ok"] is True

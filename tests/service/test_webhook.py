@@ -211,6 +211,29 @@ def test_stale_and_foreign_presses_change_nothing(stack: Stack, game: int) -> No
     assert room_in(stack, game) == room
 
 
+def test_a_press_is_answered_in_the_webhooks_answer(
+    stack: Stack, emu: RunningEmulator, game: int
+) -> None:
+    """answerCallbackQuery rides on the 200 (Telegram runs it): no request of its own."""
+    room = room_in(stack, game)
+    stale = move(stack, room, version=room.version - 1)
+    answer = post(stack, stale)
+    assert answer.status_code == 200
+    assert answer.json() == {
+        "method": "answerCallbackQuery",
+        "callback_query_id": stale["callback_query"]["id"],
+        "text": "This button is out of date: use the newest message.",
+    }
+    legal = move(stack, room)
+    answer = post(stack, legal)
+    assert answer.json() == {
+        "method": "answerCallbackQuery",
+        "callback_query_id": legal["callback_query"]["id"],
+    }
+    ids = {stale["callback_query"]["id"], legal["callback_query"]["id"]}
+    assert not [c for c in emu.calls() if c["params"].get("callback_query_id") in ids]
+
+
 def test_serve_killed_and_restarted_loses_nothing(
     stack: Stack, emu: RunningEmulator, game: int
 ) -> None:
