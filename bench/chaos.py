@@ -545,9 +545,11 @@ def hand_leaks(
     emu: EmulatorDriver, room: Room, raw: bytes, client: redis.Redis
 ) -> list[str] | None:
     """Cards hidden in a hand that a message of the game shows to someone else (None:
-    the room changed while we looked). The messages are the ones the game keeps up to
-    date (the table, each hand, the nudge): a message it has replaced by a new one still
-    shows an earlier state, perhaps of an earlier hand, whose cards are dealt again."""
+    the room changed while we looked). Only messages that show the room's current state
+    are read: the ones the game keeps up to date (the table, each hand, the nudge), once
+    their sync is done. A message it has replaced by a new one, or one whose update is
+    still on its way, shows an earlier state, perhaps the last trick of an earlier hand,
+    whose cards are dealt again."""
     game = follow_suit(room)
     kept = client.hgetall(f"game:{{{room.id}}}:msgs")
     creator = room.seat_of(room.creator)
@@ -555,6 +557,8 @@ def hand_leaks(
     shown: list[tuple[int, str, str]] = []  # (chat, language, what it shows)
     for target_raw, message_id in kept.items():
         target = text(target_raw).removesuffix(":new")
+        if client.zscore(PENDING_SYNC, f"{room.id}|{target}") is not None:
+            continue  # its update is on the way: it may still show the last hand's table
         if target.startswith("hand:"):
             chat = int(target.split(":")[1])
             seat = room.seat_of(chat)
@@ -565,6 +569,8 @@ def hand_leaks(
         try:
             message = emu.message(chat, int(message_id))
         except KeyError:
+            continue
+        if shows_earlier_version(message, room):
             continue
         shown.append((chat, lang, message.text + " " + " ".join(message.button_texts)))
     if client.get(room_key(room.id)) != raw:
@@ -581,6 +587,19 @@ def hand_leaks(
             if leaked:
                 found.append(f"room {room.id}: {seat_info.name}'s {leaked} shown in chat {chat}")
     return found
+
+
+def shows_earlier_version(message: ChatMessage, room: Room) -> bool:
+    """Whether the message's buttons were made for an earlier version of the room."""
+    versions = {
+        int(parts[1])
+        for row in message.buttons
+        for b in row
+        if len(parts := str(b.value).split(".")) >= 3
+        and parts[0] == room.id
+        and parts[1].isdigit()
+    }
+    return bool(versions) and max(versions) < room.version
 
 
 # ----- the chaos monkey ------------------------------------------------------------------

@@ -52,6 +52,7 @@ def parts(raw: str) -> str:
             continue
         total += int(count_text)
         names = {frame.split(" (")[0] for frame in stack.split(";")}
+        names |= {name.rsplit(".", 1)[-1] for name in names}  # methods by their own name too
         for label, name in PARTS.items():
             if name in names:
                 inclusive[label] += int(count_text)
