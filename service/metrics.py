@@ -79,7 +79,8 @@ JOBS_IN_PROGRESS = Gauge("burro_jobs_in_progress", "Jobs running now.", registry
 BOT_API_CALLS = Counter(
     "burro_bot_api_calls",
     "Bot API calls, by method and outcome (ok, 429: Telegram's flood limit, error: "
-    "another refusal, network: no answer).",
+    "another refusal, network: no answer, webhook_answer: sent in a webhook's answer, "
+    "whose outcome nobody hears).",
     ["method", "outcome"],
     registry=REGISTRY,
 )
@@ -109,8 +110,12 @@ def conflict(op: str, retried: bool) -> None:
         REDIS_RETRIES.labels(op).inc()
 
 
-def bot_api_call(method: str, error_code: int | None = None, network: bool = False) -> None:
-    if network:
+def bot_api_call(
+    method: str, error_code: int | None = None, network: bool = False, in_answer: bool = False
+) -> None:
+    if in_answer:
+        outcome = "webhook_answer"
+    elif network:
         outcome = "network"
     elif error_code is None:
         outcome = "ok"

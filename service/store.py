@@ -25,7 +25,7 @@ from engine.passing import GameState as PassingGame
 from service import logs, metrics
 from service.outcome import Job, Outcome
 from service.room import Room
-from workers.queue import schedule
+from workers.queue import schedule, unschedule_timers
 
 MAX_ATTEMPTS = 20
 DUE_KEY = "rooms:due"  # sorted set: playing room id -> when it next needs a job
@@ -120,9 +120,12 @@ class Store:
                     pipe.reset()
                     return None
                 room = Room.model_validate_json(data)
+                before = room.version
                 outcome = change(room)
                 pipe.multi()
                 self._write(pipe, room, outcome, update_id)
+                if outcome.changed and room.version != before and not room.settings.passing:
+                    unschedule_timers(pipe, room.id, before)  # moot now: see workers.queue
                 try:
                     pipe.execute()
                 except redis.WatchError:

@@ -120,7 +120,10 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
         if isinstance(error, redis.RedisError | Conflict):
             log.warning("update %s not committed: %r", update.update_id, error)
             return "retry", PlainTextResponse("storage unavailable", status_code=503)
-        answer = JSONResponse(reply) if reply else PlainTextResponse("ok")
+        answer: Response = PlainTextResponse("ok")
+        if reply:
+            metrics.bot_api_call(reply["method"], in_answer=True)
+            answer = JSONResponse(reply)
         if error is not None:
             log.error("update %s failed permanently", update.update_id, exc_info=error)
             return "failed", answer

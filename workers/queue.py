@@ -13,11 +13,25 @@ from typing import Any
 
 import redis
 from rq import Queue, Retry
+from rq.job import Job as RqJob
+from rq.registry import ScheduledJobRegistry
 
 from service.outcome import Job
 
 QUEUE = "burro"
 RETRY = Retry(max=5, interval=[1, 2, 5, 10, 30])
+# The follow-suit game's timers: each names the room version it was made for and does
+# nothing once the room has moved on (workers.jobs), so a move makes the last ones moot.
+VERSION_TIMERS = ("turn_timeout", "remind", "bot_move")
+
+# Drop a job still waiting in the scheduled registry, and its hash; one that has come
+# due (queued or running) is left alone.
+_UNSCHEDULE = """
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
+  redis.call('DEL', KEYS[2])
+end
+return 0
+"""
 
 
 def job_id(job: Job) -> str:
@@ -46,3 +60,13 @@ def schedule(client: redis.Redis, pipe: redis.client.Pipeline, job: Job) -> None
         queue.enqueue_at(when, func, job.room, job.arg, **options)
     else:
         queue.enqueue_call(func, args=(job.room, job.arg), **options)
+
+
+def unschedule_timers(pipe: redis.client.Pipeline, room_id: str, version: int) -> None:
+    """As part of the pipeline's MULTI, delete the room's timers made for `version` that
+    are still waiting to come due: they would only wake up to do nothing (a turn timer
+    waits 12 h by default, and every move makes new ones)."""
+    registry = ScheduledJobRegistry.key_template.format(QUEUE)
+    for kind in VERSION_TIMERS:
+        ident = job_id(Job(kind, room_id, str(version), 0.0))
+        pipe.eval(_UNSCHEDULE, 2, registry, RqJob.key_for(ident), ident)

@@ -1,10 +1,19 @@
-"""A dead worker's scheduler lock is released once nobody has refreshed it for a while,
-and only then (workers.worker)."""
+"""Scheduling upkeep: a dead worker's scheduler lock is released once nobody has
+refreshed it for a while, and only then (workers.worker); a move's moot timers go."""
 
 from __future__ import annotations
 
-import fakeredis
+import time
 
+import fakeredis
+from rq.registry import ScheduledJobRegistry
+
+from engine.game import legal_actions, to_move
+from service import lobby, moves
+from service.lobby import Actor
+from service.room import RoomSettings
+from service.store import Store, text
+from workers.queue import QUEUE
 from workers.worker import LOCK_TTL, STALE_AFTER, release_stale_lock
 
 KEY = "rq:scheduler-lock:burro"
@@ -29,3 +38,35 @@ def test_a_lock_nobody_refreshed_for_a_while_goes() -> None:
 
 def test_no_lock_nothing_to_do() -> None:
     assert not release_stale_lock(fakeredis.FakeRedis(), "burro")
+
+
+def test_a_move_drops_the_timers_it_made_moot() -> None:
+    """Each move schedules the next turn's timer and reminder; the last move's, still
+    waiting to come due, are deleted in the same MULTI (they would only do nothing)."""
+    client = fakeredis.FakeRedis()
+    store = Store(client, 3600, 3600)
+    now = time.time()
+    ana, ben = Actor(1, "Ana", "en"), Actor(2, "Ben", "en")
+    room = lobby.create_room(-100, None, ana, now, settings=RoomSettings(preset="spanish"))
+    lobby.join(room, ben)
+    assert store.create(room, lobby.start(room, ana, now, 0.0), None)
+    scheduled = ScheduledJobRegistry.key_template.format(QUEUE)
+
+    def timers() -> set[str]:
+        return {text(j) for j in client.zrange(scheduled, 0, -1)}
+
+    first = room.version
+    assert timers() == {f"turn_timeout-{room.id}-{first}", f"remind-{room.id}-{first}"}
+    for _ in range(3):
+        fresh = store.load(room.id)
+        assert fresh is not None and fresh.game is not None
+        seat = to_move(fresh.game)
+        assert seat is not None
+        action = legal_actions(fresh.game, seat)[0]
+        result = store.update(room.id, lambda r, s=seat, a=action: moves.play(r, s, a, now))
+        assert result is not None
+        version = result[0].version
+        assert timers() == {f"turn_timeout-{room.id}-{version}", f"remind-{room.id}-{version}"}
+        assert not client.exists(f"rq:job:turn_timeout-{room.id}-{first}")
+        assert client.exists(f"rq:job:turn_timeout-{room.id}-{version}")
+        first = version
