@@ -16,6 +16,7 @@ makes it start again from a fresh read, so two presses at once apply exactly one
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import redis
@@ -159,7 +160,9 @@ class Store:
             self._count_finished(pipe, room)
         for target in sorted(outcome.sync):
             outcome.jobs.append(_sync_job(room, target))
-            pipe.zadd(PENDING_SYNC, {f"{room.id}|{target}": room.updated or 1.0}, nx=True)
+            # Since now, not since the room's last move: a reminder's re-post, marked with
+            # the move's older time, looked lost to the sweeper at once and went out twice.
+            pipe.zadd(PENDING_SYNC, {f"{room.id}|{target}": time.time()}, nx=True)
         for job in outcome.jobs:
             schedule(self.redis, pipe, job)
 

@@ -11,8 +11,9 @@ from rq.registry import ScheduledJobRegistry
 from engine.game import legal_actions, to_move
 from service import lobby, moves
 from service.lobby import Actor
-from service.room import RoomSettings
-from service.store import Store, text
+from service.outcome import Outcome
+from service.room import Room, RoomSettings
+from service.store import PENDING_SYNC, Store, text
 from workers.queue import QUEUE
 from workers.worker import LOCK_TTL, STALE_AFTER, release_stale_lock
 
@@ -70,3 +71,25 @@ def test_a_move_drops_the_timers_it_made_moot() -> None:
         assert not client.exists(f"rq:job:turn_timeout-{room.id}-{first}")
         assert client.exists(f"rq:job:turn_timeout-{room.id}-{version}")
         first = version
+
+
+def test_a_pending_sync_waits_from_when_it_was_marked() -> None:
+    """The sweeper re-sends syncs pending longer than its grace: a reminder's re-post is
+    marked now, not at the room's last move (else it looked lost at once, went twice)."""
+    client = fakeredis.FakeRedis()
+    store = Store(client, 3600, 3600)
+    ana, ben = Actor(1, "Ana", "en"), Actor(2, "Ben", "en")
+    long_ago = time.time() - 3600
+    room = lobby.create_room(-100, None, ana, long_ago, settings=RoomSettings(preset="spanish"))
+    lobby.join(room, ben)
+    assert store.create(room, lobby.start(room, ana, long_ago, 0.0), None)
+    client.delete(PENDING_SYNC)
+    marked = time.time()
+
+    def remind(fresh: Room) -> Outcome:  # as workers.jobs.remind: no move, a re-post
+        fresh.reminded = True
+        return Outcome(changed=True, sync={"table:new"})
+
+    assert store.update(room.id, remind) is not None
+    score = client.zscore(PENDING_SYNC, f"{room.id}|table:new")
+    assert score is not None and score >= marked
