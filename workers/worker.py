@@ -39,8 +39,6 @@ def release_stale_lock(client: redis.Redis, queue: str, stale_after: float = STA
     if holder is None:
         return False
     threshold_ms = int((LOCK_TTL - stale_after) * 1000)
-    if client.pttl(key) >= threshold_ms:
-        return False
     return bool(client.eval(_RELEASE_STALE, 1, key, holder, threshold_ms))
 
 
