@@ -620,6 +620,11 @@ class Monkey(threading.Thread):
         # Every kind of blow once early on (a short soak gets them all), then at random.
         self.script = ["serve", "worker0", "redis", "serve2", "worker1"]
 
+    def scripted_done(self) -> bool:
+        """Whether every kind of blow has been dealt once (no lock: once() holds it
+        through its sleeps, and reading a list's length is atomic)."""
+        return not self.script
+
     def run(self) -> None:
         while not self.stopping.wait(self.rnd.uniform(1.5, 5.0)):
             with self.lock:
@@ -953,7 +958,8 @@ def soak(
             try:
                 while time.monotonic() < deadline:
                     try:
-                        if players.step() == 0:
+                        # All games over: stop, once every kind of blow has landed.
+                        if players.step() == 0 and monkey.scripted_done():
                             break
                         rounds += 1
                         if rounds % 10 == 0:
