@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 
@@ -38,6 +38,38 @@ class LevelStats:
     @property
     def rate(self) -> float:
         return self.scored / self.observations if self.observations else 0.0
+
+
+class LevelFigures(Protocol):
+    """What every arena reports per bot level (here and in the passing game's arena)."""
+
+    @property
+    def level(self) -> str: ...
+    @property
+    def rate(self) -> float: ...
+    @property
+    def ci95(self) -> tuple[float, float]: ...
+    @property
+    def observations(self) -> int: ...
+    @property
+    def decisions(self) -> int: ...
+    @property
+    def decision_ms_mean(self) -> float: ...
+    @property
+    def decision_ms_p95(self) -> float: ...
+
+
+def level_entry(s: LevelFigures) -> dict[str, Any]:
+    """A level's entry in an arena's `--json` output (CONTRACTS.md)."""
+    return {
+        "seat_bot": s.level,
+        "rate": s.rate,
+        "ci95": list(s.ci95),
+        "observations": s.observations,
+        "decision_ms_mean": s.decision_ms_mean,
+        "decision_ms_p95": s.decision_ms_p95,
+        "decisions": s.decisions,
+    }
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -112,18 +144,7 @@ class ArenaReport:
             "metric": self.metric,
             "undecided": self.undecided,
             "chance_rate": self.chance_rate,
-            "bots": [
-                {
-                    "seat_bot": s.level,
-                    "rate": s.rate,
-                    "ci95": list(s.ci95),
-                    "observations": s.observations,
-                    "decision_ms_mean": s.decision_ms_mean,
-                    "decision_ms_p95": s.decision_ms_p95,
-                    "decisions": s.decisions,
-                }
-                for s in self.levels
-            ],
+            "bots": [level_entry(s) for s in self.levels],
         }
 
     def lines(self) -> list[str]:

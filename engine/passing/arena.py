@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.bots.stats import percentile, wilson
+from engine.bots.stats import level_entry, percentile, wilson
 from engine.errors import IllegalAction, RulesError
 from engine.passing.bots import LEVELS, PassingBot, make_bot
 from engine.passing.game import apply, close_window, deadline, new_game, to_move
@@ -214,13 +214,7 @@ class ArenaReport:
             "chance_rate": self.chance_rate,
             "bots": [
                 {
-                    "seat_bot": s.level,
-                    "rate": s.rate,
-                    "ci95": list(s.ci95),
-                    "observations": s.observations,
-                    "decision_ms_mean": s.decision_ms_mean,
-                    "decision_ms_p95": s.decision_ms_p95,
-                    "decisions": s.decisions,
+                    **level_entry(s),
                     "letters_per_game": s.letters_per_game,
                     "calls_per_game": s.calls_per_game,
                 }
