@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine import events as ev
 from engine.game import GameState, apply, legal_actions, to_move
 from engine.views import player_view
-from service.outcome import Job, Outcome
+from service.outcome import BOT_MOVE, REMIND, TURN_TIMEOUT, Job, Outcome
 from service.room import LogLine, Room
 
 MAX_FORCED = 200  # a safety bound on forced moves applied in one go
@@ -122,14 +122,14 @@ def schedule_turn(room: Room, mover: int, now: float, outcome: Outcome, bot_dela
     version = str(room.version)
     if room.is_bot_seat(mover):
         room.deadline = None
-        outcome.jobs.append(Job("bot_move", room.id, version, now + bot_delay))
+        outcome.jobs.append(Job(BOT_MOVE, room.id, version, now + bot_delay))
         return
     room.turn_started = now
     room.reminded = False
     room.deadline = now + room.settings.turn_timeout
-    outcome.jobs.append(Job("turn_timeout", room.id, version, room.deadline))
+    outcome.jobs.append(Job(TURN_TIMEOUT, room.id, version, room.deadline))
     if room.settings.reminder_after < room.settings.turn_timeout:
-        outcome.jobs.append(Job("remind", room.id, version, now + room.settings.reminder_after))
+        outcome.jobs.append(Job(REMIND, room.id, version, now + room.settings.reminder_after))
 
 
 def bot_action(room: Room, seat: int, level: str) -> str:

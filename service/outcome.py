@@ -15,11 +15,18 @@ class Popup:
     alert: bool = False
 
 
+# The follow-suit game's timers, named after their functions in workers.jobs. Each names
+# the room version it was made for and does nothing once the room has moved on, so a move
+# makes the last ones moot (workers.queue.unschedule_timers deletes them).
+BOT_MOVE, TURN_TIMEOUT, REMIND = "bot_move", "turn_timeout", "remind"
+VERSION_TIMERS = (TURN_TIMEOUT, REMIND, BOT_MOVE)
+
+
 @dataclass(frozen=True)
 class Job:
     """Work for a worker: `kind` names a function in `workers.jobs`; `at` is when."""
 
-    kind: str  # sync, bot_move, turn_timeout, remind
+    kind: str  # sync, or one of VERSION_TIMERS
     room: str
     arg: str  # the version for timers, the target chat for sync
     at: float

@@ -16,13 +16,10 @@ from rq import Queue, Retry
 from rq.job import Job as RqJob
 from rq.registry import ScheduledJobRegistry
 
-from service.outcome import Job
+from service.outcome import VERSION_TIMERS, Job
 
 QUEUE = "burro"
 RETRY = Retry(max=5, interval=[1, 2, 5, 10, 30])
-# The follow-suit game's timers: each names the room version it was made for and does
-# nothing once the room has moved on (workers.jobs), so a move makes the last ones moot.
-VERSION_TIMERS = ("turn_timeout", "remind", "bot_move")
 
 # Drop a job still waiting in the scheduled registry, and its hash; one that has come
 # due (queued or running) is left alone.

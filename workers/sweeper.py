@@ -15,7 +15,7 @@ from rq import Queue
 
 from engine.game import to_move
 from engine.passing import GameState as PassingGame
-from service.outcome import Job
+from service.outcome import BOT_MOVE, REMIND, TURN_TIMEOUT, Job
 from service.passing import moves as passing
 from service.room import Room
 from service.store import DUE_KEY, PENDING_SYNC, Store, text
@@ -36,10 +36,10 @@ def missing_job(room: Room, now: float) -> Job | None:
         return None
     version = str(room.version)
     if room.is_bot_seat(seat):
-        return Job("bot_move", room.id, version, 0.0)
+        return Job(BOT_MOVE, room.id, version, 0.0)
     if room.deadline is not None and now >= room.deadline:
-        return Job("turn_timeout", room.id, version, 0.0)
-    return Job("remind", room.id, version, 0.0)
+        return Job(TURN_TIMEOUT, room.id, version, 0.0)
+    return Job(REMIND, room.id, version, 0.0)
 
 
 def sweep_once(store: Store, now: float, grace: float) -> int:

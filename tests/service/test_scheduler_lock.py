@@ -11,9 +11,10 @@ from rq.registry import ScheduledJobRegistry
 from engine.game import legal_actions, to_move
 from service import lobby, moves
 from service.lobby import Actor
-from service.outcome import Outcome
+from service.outcome import VERSION_TIMERS, Outcome
 from service.room import Room, RoomSettings
 from service.store import PENDING_SYNC, Store, text
+from workers import jobs
 from workers.queue import QUEUE
 from workers.worker import LOCK_TTL, STALE_AFTER, release_stale_lock
 
@@ -93,3 +94,8 @@ def test_a_pending_sync_waits_from_when_it_was_marked() -> None:
     assert store.update(room.id, remind) is not None
     score = client.zscore(PENDING_SYNC, f"{room.id}|table:new")
     assert score is not None and score >= marked
+
+
+def test_every_version_timer_names_a_job() -> None:
+    """Jobs run `workers.jobs.<kind>`: a timer kind without its function would fail."""
+    assert all(callable(getattr(jobs, kind, None)) for kind in VERSION_TIMERS)
