@@ -3,9 +3,10 @@
 A target is `table` (the group's table, or the private game's one message), `hand:<user>`
 (a player's hand in their private chat) or `nudge` (a turn reminder in the group); a
 `:new` suffix posts a fresh message instead of editing. What was last sent is kept per
-target (its digest), so a repeated job sends nothing. Telegram's limits are held in
-Redis for all processes together (`workers.limits`); a 429 or a spent budget
-reschedules the job instead of sleeping.
+target (its digest), so a repeated job sends nothing; a re-post or nudge is sent only
+while its request is still marked pending, so a repeated one does not post twice.
+Telegram's limits are held in Redis for all processes together (`workers.limits`); a 429
+or a spent budget reschedules the job instead of sleeping.
 """
 
 from __future__ import annotations
@@ -44,7 +45,6 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
     if room is None:
         done(rt, room_id, target)
         return
-    fresh = target.endswith(":new")
     base = target.removesuffix(":new")
     plan = plan_message(rt, room, base)
     if plan is None:
@@ -53,17 +53,26 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
     chat_id, lang_screen = plan
     logs.bind(chat_id=chat_id)
     params = message_params(lang_screen)
-    digest = hashlib.sha1(json.dumps(params, sort_keys=True).encode()).hexdigest()
-    keys = f"game:{{{room_id}}}:msgs", f"game:{{{room_id}}}:sent"
     lock = f"game:{{{room_id}}}:lock:{base}"
     if not rt.redis.set(lock, 1, nx=True, px=LOCK_MS):
         later(rt, "sync", room_id, target, time.time() + 1)  # another worker is on it
         return
     try:
-        if send(rt, room, base, chat_id, params, digest, keys, fresh):
+        # A re-post or a nudge is a new message per request: a second job for it (the
+        # sweeper's, while a 429 held the first back) finds it served and only edits.
+        posts = target.endswith(":new") or base == "nudge"
+        served = posts and not pending(rt, room_id, target)
+        if served and base == "nudge":
+            return
+        if send(rt, room, target, chat_id, params, posts and not served):
             done(rt, room_id, target)
     finally:
         rt.redis.delete(lock)
+
+
+def pending(rt: Runtime, room_id: str, target: str) -> bool:
+    """Whether a change still waits to be shown on the target (marked with the change)."""
+    return rt.redis.zscore(PENDING_SYNC, f"{room_id}|{target}") is not None
 
 
 def done(rt: Runtime, room_id: str, target: str) -> None:
@@ -107,30 +116,26 @@ def nudge_screen(room: Room, painter: family.Screens) -> Screen:
 
 
 def send(
-    rt: Runtime,
-    room: Room,
-    target: str,
-    chat_id: int,
-    params: dict[str, Any],
-    digest: str,
-    keys: tuple[str, str],
-    fresh: bool,
+    rt: Runtime, room: Room, target: str, chat_id: int, params: dict[str, Any], post: bool
 ) -> bool:
-    """Send or edit; False when it must be tried again later (rescheduled already)."""
-    msgs, sent = keys
-    old = rt.redis.hget(msgs, target)
-    if not fresh and old is not None and rt.redis.hget(sent, target) == digest.encode():
+    """Post (`post`) or edit the target's message; False when it must be tried again
+    later (rescheduled already)."""
+    base = target.removesuffix(":new")
+    msgs, sent = f"game:{{{room.id}}}:msgs", f"game:{{{room.id}}}:sent"
+    digest = hashlib.sha1(json.dumps(params, sort_keys=True).encode()).hexdigest()
+    old = rt.redis.hget(msgs, base)
+    if not post and old is not None and rt.redis.hget(sent, base) == digest.encode():
         return True  # this very screen is already showing
     wait = limits.reserve(rt.redis, chat_id, group=chat_id < 0)
     if wait > 0:
-        later(rt, "sync", room.id, target + (":new" if fresh else ""), time.time() + wait)
+        later(rt, "sync", room.id, target, time.time() + wait)
         return False
     try:
-        message_id = deliver(rt, room, chat_id, params, None if fresh or target == "nudge" else old)
+        message_id = deliver(rt, room, chat_id, params, None if post else old)
     except ApiError as error:
-        return handle_error(rt, room, target, fresh, error)
-    rt.redis.hset(msgs, target, message_id)
-    rt.redis.hset(sent, target, digest)
+        return handle_error(rt, room, target, error)
+    rt.redis.hset(msgs, base, message_id)
+    rt.redis.hset(sent, base, digest)
     retention = rt.svc.settings.retention
     rt.redis.expire(msgs, retention)
     rt.redis.expire(sent, retention)
@@ -155,11 +160,10 @@ def deliver(
     return int(result["message_id"])
 
 
-def handle_error(rt: Runtime, room: Room, target: str, fresh: bool, error: ApiError) -> bool:
+def handle_error(rt: Runtime, room: Room, target: str, error: ApiError) -> bool:
     """Act on a refused call; False when it will be tried again later."""
     if error.retry_after:
-        again = target + (":new" if fresh else "")
-        later(rt, "sync", room.id, again, time.time() + error.retry_after)
+        later(rt, "sync", room.id, target, time.time() + error.retry_after)
         return False
     if error.blocked and target.startswith("hand:"):
         record_blocked(rt, room, int(target.split(":")[1]))

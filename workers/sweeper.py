@@ -47,7 +47,8 @@ def sweep_once(store: Store, now: float, grace: float) -> int:
     count = 0
     for member in store.redis.zrangebyscore(PENDING_SYNC, "-inf", now - grace, 0, 1000):
         room_id, target = text(member).split("|", 1)
-        store.redis.zadd(PENDING_SYNC, {text(member): now})  # look again after a grace
+        # Look again after a grace; XX: a sync that finished meanwhile stays done.
+        store.redis.zadd(PENDING_SYNC, {text(member): now}, xx=True)
         run_now(store, Job("sync", room_id, target, 0.0, tag="sweep"))
         count += 1
     for room_id in store.overdue(now - grace):

@@ -1,0 +1,105 @@
+"""The outbox sends each request once: a re-post (`:new`) or a nudge run again (by the
+sweeper, while a 429 held the first job back) neither posts twice nor loses the change."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import fakeredis
+import pytest
+
+from service import lobby
+from service.lobby import Actor
+from service.outcome import Outcome
+from service.room import Room, RoomSettings
+from service.services import Services
+from service.settings import Settings
+from service.store import PENDING_SYNC, Store
+from workers import limits, outbox
+from workers.runtime import Runtime
+from workers.sweeper import sweep_once
+
+
+class FakeApi:
+    """Records the Bot API calls; every message gets the next id."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    def call(self, method: str, **params: Any) -> Any:
+        self.calls.append((method, params))
+        return {"message_id": len(self.calls)}
+
+    def sent(self) -> int:
+        return sum(1 for method, _ in self.calls if method == "sendMessage")
+
+
+@pytest.fixture
+def rt(monkeypatch: pytest.MonkeyPatch) -> Iterator[Runtime]:
+    monkeypatch.setattr(limits, "ENABLED", False)
+    client = fakeredis.FakeRedis()
+    store = Store(client, 3600, 3600)
+    yield Runtime(Services(Settings(telegram_token="t"), store), client, FakeApi())  # type: ignore[arg-type]
+
+
+def started_room(rt: Runtime) -> Room:
+    ana, ben = Actor(1, "Ana", "en"), Actor(2, "Ben", "en")
+    now = time.time()
+    room = lobby.create_room(-100, None, ana, now, settings=RoomSettings(preset="spanish"))
+    lobby.join(room, ben)
+    assert rt.svc.store.create(room, lobby.start(room, ana, now, 0.0), None)
+    rt.redis.delete(PENDING_SYNC)
+    return room
+
+
+def request(rt: Runtime, room: Room, *targets: str) -> None:
+    """What a reminder does: no move, the targets posted afresh."""
+
+    def change(fresh: Room) -> Outcome:
+        fresh.reminded = True
+        return Outcome(changed=True, sync=set(targets))
+
+    assert rt.svc.store.update(room.id, change) is not None
+
+
+def test_a_repost_run_twice_posts_once(rt: Runtime) -> None:
+    api: FakeApi = rt.api  # type: ignore[assignment]
+    room = started_room(rt)
+    outbox.sync(rt, room.id, "table")
+    assert api.sent() == 1
+    request(rt, room, "table:new")
+    outbox.sync(rt, room.id, "table:new")
+    outbox.sync(rt, room.id, "table:new")  # the sweeper's copy, after the first went out
+    assert api.sent() == 2
+    assert rt.redis.zcard(PENDING_SYNC) == 0
+    request(rt, room, "table:new")  # a new request posts again
+    outbox.sync(rt, room.id, "table:new")
+    assert api.sent() == 3
+
+
+def test_a_nudge_run_twice_posts_once(rt: Runtime) -> None:
+    api: FakeApi = rt.api  # type: ignore[assignment]
+    room = started_room(rt)
+    request(rt, room, "nudge")
+    outbox.sync(rt, room.id, "nudge")
+    outbox.sync(rt, room.id, "nudge")
+    assert api.sent() == 1
+    request(rt, room, "nudge")  # the same player's turn again: the same words, a new nudge
+    outbox.sync(rt, room.id, "nudge")
+    assert api.sent() == 2
+
+
+def test_the_sweeper_resends_a_lost_repost_once(rt: Runtime) -> None:
+    """A re-post whose job was lost goes out through the sweeper's copy; the original,
+    if only held back, then finds it served."""
+    api: FakeApi = rt.api  # type: ignore[assignment]
+    room = started_room(rt)
+    request(rt, room, "table:new")
+    assert sweep_once(rt.svc.store, time.time() + 60, grace=30) == 1
+    assert rt.redis.zcard(PENDING_SYNC) == 1  # still pending: looked at again later
+    outbox.sync(rt, room.id, "table:new")  # the sweeper's job
+    outbox.sync(rt, room.id, "table:new")  # the original one, held back until now
+    assert api.sent() == 1
+    assert rt.redis.zcard(PENDING_SYNC) == 0
