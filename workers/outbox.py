@@ -15,10 +15,7 @@ import hashlib
 import json
 import logging
 import time
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
-
-from rq import Queue
 
 from engine.game import GameState, to_move
 from service import family, logs
@@ -31,7 +28,7 @@ from service.store import PENDING_SYNC
 from service.tg.botapi import ApiError
 from service.tg.render import message_params
 from workers import limits
-from workers.queue import QUEUE, RETRY, job_id
+from workers.queue import schedule_alone
 
 if TYPE_CHECKING:
     from workers.runtime import Runtime
@@ -210,13 +207,4 @@ def record_blocked(rt: Runtime, room: Room, user_id: int) -> None:
 
 def later(rt: Runtime, kind: str, room_id: str, arg: str, at: float | None) -> None:
     """Run a job again at `at` (ids get a `-later` suffix: the running job keeps its own)."""
-    when = datetime.fromtimestamp(at or time.time() + 1, UTC)
-    queue = Queue(QUEUE, connection=rt.redis)
-    queue.enqueue_at(
-        when,
-        f"workers.jobs.{kind}",
-        room_id,
-        arg,
-        job_id=job_id(Job(kind, room_id, arg, 0)) + "-later",
-        retry=RETRY,
-    )
+    schedule_alone(rt.redis, Job(kind, room_id, arg, at or time.time() + 1, tag="later"))

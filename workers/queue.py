@@ -48,6 +48,8 @@ def schedule(client: redis.Redis, pipe: redis.client.Pipeline, job: Job) -> None
         "job_id": job_id(job),
         "retry": RETRY,
         "pipeline": pipe,
+        # Never 0, though results are never read: job ids repeat (a table's sync), and
+        # RQ would delete the hash of the same id enqueued anew while this one ran.
         "result_ttl": 600,
         "failure_ttl": 7 * 24 * 3600,
     }
@@ -57,6 +59,14 @@ def schedule(client: redis.Redis, pipe: redis.client.Pipeline, job: Job) -> None
         queue.enqueue_at(when, func, job.room, job.arg, **options)
     else:
         queue.enqueue_call(func, args=(job.room, job.arg), **options)
+
+
+def schedule_alone(client: redis.Redis, job: Job) -> None:
+    """Schedule one job by itself (a retry, the sweeper's), not within a move's MULTI."""
+    with client.pipeline() as pipe:
+        pipe.multi()
+        schedule(client, pipe, job)
+        pipe.execute()
 
 
 def unschedule_timers(pipe: redis.client.Pipeline, room_id: str, version: int) -> None:

@@ -19,7 +19,7 @@ from service.outcome import BOT_MOVE, REMIND, TURN_TIMEOUT, Job
 from service.passing import moves as passing
 from service.room import Room
 from service.store import DUE_KEY, PENDING_SYNC, Store, text
-from workers.queue import QUEUE, RETRY, job_id, schedule
+from workers.queue import QUEUE, RETRY, job_id, schedule_alone
 
 log = logging.getLogger("burro.sweeper")
 
@@ -49,7 +49,7 @@ def sweep_once(store: Store, now: float, grace: float) -> int:
         room_id, target = text(member).split("|", 1)
         # Look again after a grace; XX: a sync that finished meanwhile stays done.
         store.redis.zadd(PENDING_SYNC, {text(member): now}, xx=True)
-        run_now(store, Job("sync", room_id, target, 0.0, tag="sweep"))
+        schedule_alone(store.redis, Job("sync", room_id, target, 0.0, tag="sweep"))
         count += 1
     for room_id in store.overdue(now - grace):
         room = store.load(room_id)
@@ -58,16 +58,9 @@ def sweep_once(store: Store, now: float, grace: float) -> int:
             store.redis.zrem(DUE_KEY, room_id)
             continue
         store.redis.zadd(DUE_KEY, {room_id: now})  # look again after a grace
-        run_now(store, Job(job.kind, job.room, job.arg, 0.0, tag="sweep"))
+        schedule_alone(store.redis, Job(job.kind, job.room, job.arg, 0.0, tag="sweep"))
         count += 1
     return count
-
-
-def run_now(store: Store, job: Job) -> None:
-    with store.redis.pipeline() as pipe:
-        pipe.multi()
-        schedule(store.redis, pipe, job)
-        pipe.execute()
 
 
 def ensure_chain(connection: redis.Redis, every: int, now: float | None = None) -> None:
