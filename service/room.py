@@ -11,7 +11,7 @@ import secrets
 import string
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from engine.game import GameState
 from engine.passing import GameState as PassingGame
@@ -110,6 +110,8 @@ class Room(BaseModel):
     blocked: list[int] = Field(default_factory=list)  # users whose private chat refused us
     created: float = 0.0
     updated: float = 0.0
+    # The bytes it was read from (Store.load): updating the room as loaded reuses it.
+    _loaded_from: bytes | str | None = PrivateAttr(default=None)
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):

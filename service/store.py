@@ -65,7 +65,11 @@ class Store:
     def load(self, room_id: str) -> Room | None:
         logs.bind_game(room_id)
         data = self.redis.get(room_key(room_id))
-        return Room.model_validate_json(data) if data else None
+        if not data:
+            return None
+        room = Room.model_validate_json(data)
+        room._loaded_from = data
+        return room
 
     def room_in_chat(self, chat_id: int, thread_id: int | None) -> Room | None:
         room_id = self.redis.get(chat_key(chat_id, thread_id))
@@ -104,10 +108,16 @@ class Store:
         return room is not None and room.status in ("lobby", "playing")
 
     def update(
-        self, room_id: str, change: Callable[[Room], Outcome], update_id: int | None = None
+        self,
+        room_id: str,
+        change: Callable[[Room], Outcome],
+        update_id: int | None = None,
+        loaded: Room | None = None,
     ) -> tuple[Room, Outcome] | None:
         """Run `change` on a fresh copy of the room and commit what it did, atomically.
-        None when the room does not exist or the update was handled already."""
+        None when the room does not exist or the update was handled already. `loaded`:
+        the room as the caller loaded it and left it; if it is still current it is used
+        (and given up) instead of parsing the same bytes again."""
         key = room_key(room_id)
         logs.bind_game(room_id)
         for attempt in range(1, MAX_ATTEMPTS + 1):
@@ -120,7 +130,8 @@ class Store:
                 if data is None:
                     pipe.reset()
                     return None
-                room = Room.model_validate_json(data)
+                room = _fresh(data, loaded)
+                loaded = None  # changed now: a retry parses
                 before = room.version
                 outcome = change(room)
                 pipe.multi()
@@ -204,6 +215,14 @@ class Store:
     def stats(self, key: str) -> dict[str, int]:
         raw = self.redis.hgetall(key)
         return {text(k): int(v) for k, v in raw.items()}
+
+
+def _fresh(data: bytes | str, loaded: Room | None) -> Room:
+    """The room stored as `data`: `loaded` if it was read from these very bytes."""
+    if loaded is not None and loaded._loaded_from == data:
+        loaded._loaded_from = None  # given up to this update: never reused twice
+        return loaded
+    return Room.model_validate_json(data)
 
 
 def burro_count(game: GameState | PassingGame, seat: int) -> int:

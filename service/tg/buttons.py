@@ -62,7 +62,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
             family.painter(room, actor.lang).rules_text(),
             message_thread_id=room.thread_id,
         )
-    result = svc.store.update(press.room, change, update.update_id)
+    result = svc.store.update(press.room, change, update.update_id, loaded=room)
     if result is not None:
         await answer(query, tr, result[1])
     else:

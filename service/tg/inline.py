@@ -155,7 +155,7 @@ async def on_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
                 room, press.version, chosen.from_user.id, action, svc.now(), svc.settings.bot_delay
             )
             if callable(change):
-                svc.store.update(press.room, change, update.update_id)
+                svc.store.update(press.room, change, update.update_id, loaded=room)
         return
     action = callbacks.game_action(press.action) if press else None
     if press is None or action is None or room is None:
@@ -164,4 +164,4 @@ async def on_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     change = game_change(room, press, actor, action, svc.now(), svc.settings.bot_delay)
     if not callable(change):
         return
-    svc.store.update(press.room, change, update.update_id)
+    svc.store.update(press.room, change, update.update_id, loaded=room)
