@@ -17,6 +17,8 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+from rq import get_current_job
+
 from engine.game import GameState, to_move
 from service import family, logs
 from service.i18n import Translator, _
@@ -28,7 +30,7 @@ from service.store import PENDING_SYNC
 from service.tg.botapi import ApiError
 from service.tg.render import message_params
 from workers import limits
-from workers.queue import schedule_alone
+from workers.queue import job_id, schedule_alone
 
 if TYPE_CHECKING:
     from workers.runtime import Runtime
@@ -206,5 +208,10 @@ def record_blocked(rt: Runtime, room: Room, user_id: int) -> None:
 
 
 def later(rt: Runtime, kind: str, room_id: str, arg: str, at: float | None) -> None:
-    """Run a job again at `at` (ids get a `-later` suffix: the running job keeps its own)."""
-    schedule_alone(rt.redis, Job(kind, room_id, arg, at or time.time() + 1, tag="later"))
+    """Run a job again at `at`, under an id other than the running job's: RQ gives the
+    finished job's hash a TTL (result_ttl), which would lose a same-id job due later."""
+    job = Job(kind, room_id, arg, at or time.time() + 1, tag="later")
+    running = get_current_job()
+    if running is not None and running.id == job_id(job):  # a retry retried again
+        job = Job(kind, room_id, arg, job.at, tag="again")
+    schedule_alone(rt.redis, job)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import fakeredis
 import pytest
+from rq.registry import ScheduledJobRegistry
 
 from service import lobby
 from service.lobby import Actor
@@ -18,6 +20,7 @@ from service.services import Services
 from service.settings import Settings
 from service.store import PENDING_SYNC, Store
 from workers import limits, outbox
+from workers.queue import QUEUE
 from workers.runtime import Runtime
 from workers.sweeper import sweep_once
 
@@ -103,3 +106,23 @@ def test_the_sweeper_resends_a_lost_repost_once(rt: Runtime) -> None:
     outbox.sync(rt, room.id, "table:new")  # the original one, held back until now
     assert api.sent() == 1
     assert rt.redis.zcard(PENDING_SYNC) == 0
+
+
+def test_a_retry_retried_again_takes_another_id(
+    rt: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A retry that must wait again (another 429) is not scheduled under its own id: RQ
+    gives the running job's hash a TTL as it finishes, which a wait longer than that
+    would outlive."""
+    scheduled = ScheduledJobRegistry(QUEUE, connection=rt.redis)
+    due = time.time() + 900
+    outbox.later(rt, "sync", "r1", "table", due)
+    assert scheduled.get_job_ids() == ["sync-r1-table-later"]
+    running = SimpleNamespace(id="sync-r1-table-later")
+    monkeypatch.setattr(outbox, "get_current_job", lambda: running)
+    outbox.later(rt, "sync", "r1", "table", due)
+    assert "sync-r1-table-again" in scheduled.get_job_ids()
+    running.id = "sync-r1-table-again"
+    outbox.later(rt, "sync", "r1", "table", due + 1)  # and back: two ids take turns
+    score = rt.redis.zscore(scheduled.key, "sync-r1-table-later")
+    assert score is not None and score == int(due + 1)
