@@ -589,16 +589,15 @@ def hand_leaks(
     return found
 
 
+def presses(message: ChatMessage) -> list[callbacks.Press]:
+    """What the message's buttons of ours would press."""
+    decoded = (callbacks.decode(str(b.value)) for row in message.buttons for b in row)
+    return [press for press in decoded if press is not None]
+
+
 def shows_earlier_version(message: ChatMessage, room: Room) -> bool:
     """Whether the message's buttons were made for an earlier version of the room."""
-    versions = {
-        int(parts[1])
-        for row in message.buttons
-        for b in row
-        if len(parts := str(b.value).split(".")) >= 3
-        and parts[0] == room.id
-        and parts[1].isdigit()
-    }
+    versions = {p.version for p in presses(message) if p.room == room.id}
     return bool(versions) and max(versions) < room.version
 
 
@@ -843,10 +842,8 @@ def check_messages(room: Room, books: Books, client: redis.Redis, emu: EmulatorD
             if message.text.strip() != message_params(screen)["text"].strip():
                 books.count("hand_messages_stale_at_end")
             if any(
-                callbacks.game_action(str(b.value).split(".")[-1])
-                and str(b.value).split(".")[1] == str(room.version)
-                for row in message.buttons
-                for b in row
+                callbacks.game_action(p.action) and p.version == room.version
+                for p in presses(message)
             ):
                 books.violation(f"room {room.id}: {target} still offers a move")
             books.count("messages_checked")

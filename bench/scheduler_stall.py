@@ -29,6 +29,7 @@ from rq.job import Job
 from bench.procs import machine
 from service.redis_server import RedisServer, connect
 from workers.queue import QUEUE
+from workers.worker import scheduler_pid
 
 
 def worker(url: str, folder: Path) -> subprocess.Popen[bytes]:
@@ -49,10 +50,9 @@ def holder_pid(client: redis.Redis, timeout: float = 30.0) -> int:
     """The pid of the scheduler process (a child of its worker) that holds the lock."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        name = client.get(f"rq:scheduler-lock:{QUEUE}")
-        pid = client.hget(f"rq:scheduler:{name.decode()}", "pid") if name else None
-        if pid and int(pid):
-            return int(pid)
+        pid = scheduler_pid(client, QUEUE)
+        if pid is not None:
+            return pid
         time.sleep(0.2)
     raise RuntimeError("no scheduler took the lock")
 

@@ -70,11 +70,9 @@ class Emulator:
         return found
 
     async def webhook_reply(self, bot: Bot, method: str, values: dict[str, Any]) -> Any:
-        """A Bot API call that came in a webhook's answer (logged with via="webhook")."""
-        # Nested values JSON-serialized, as in a form-encoded request.
-        flat = {k: json.dumps(v) if isinstance(v, dict | list) else v for k, v in values.items()}
-        params = Params(flat)
-        return await self.api.call(bot.token, method, params, via="webhook")
+        """A Bot API call that came in a webhook's answer (logged with via="webhook"); its
+        values as a JSON request's (read_params)."""
+        return await self.api.call(bot.token, method, Params(values), via="webhook")
 
     def set_flood_limits(self, enabled: bool) -> None:
         self.flood.limits = dataclasses.replace(self.flood.limits, enabled=enabled)

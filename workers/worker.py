@@ -19,6 +19,8 @@ import redis
 from rq import SimpleWorker
 from rq.scheduler import RQScheduler
 
+from service.store import text
+
 LOCK_TTL = 61  # seconds: what RQ's scheduler sets at each refresh (its interval + 60)
 STALE_AFTER = 5  # seconds without a refresh: the holder is gone (it refreshes every 1 s)
 
@@ -40,6 +42,14 @@ def release_stale_lock(client: redis.Redis, queue: str, stale_after: float = STA
         return False
     threshold_ms = int((LOCK_TTL - stale_after) * 1000)
     return bool(client.eval(_RELEASE_STALE, 1, key, holder, threshold_ms))
+
+
+def scheduler_pid(client: redis.Redis, queue: str) -> int | None:
+    """The pid of the scheduler process holding the queue's lock (a child process of
+    its worker), or None while no scheduler holds it."""
+    name = client.get(RQScheduler.get_locking_key(queue))
+    pid = client.hget(f"rq:scheduler:{text(name)}", "pid") if name else None
+    return int(pid) if pid and int(pid) else None
 
 
 class BurroWorker(SimpleWorker):

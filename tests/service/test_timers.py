@@ -4,7 +4,6 @@ a move just before wins; workers stopped for a while catch up, nothing twice."""
 from __future__ import annotations
 
 import os
-import signal
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -14,7 +13,6 @@ import pytest
 import redis
 from rq import Queue
 from rq.registry import StartedJobRegistry
-from rq.scheduler import RQScheduler
 
 from cli.stack import TOKEN, Stack
 from emulator.server import RunningEmulator
@@ -22,11 +20,10 @@ from engine.game import to_move
 from service.outcome import Outcome
 from service.redis_server import connect
 from service.room import Room
-from service.store import text
 from tests.service.conftest import make_stack
 from tests.service.play import action_button, game_buttons, room_in, store_of
 from workers.queue import QUEUE
-from workers.worker import LOCK_TTL, STALE_AFTER
+from workers.worker import LOCK_TTL, STALE_AFTER, scheduler_pid
 
 TIMEOUT, REMINDER = 4, 2  # seconds: short tables for the test
 
@@ -211,11 +208,10 @@ def test_quiet_hours_hold_the_reminder_but_not_the_timeout(
 
 def scheduler_owner(stack: Stack, client: redis.Redis) -> str | None:
     """The name of the stack's worker whose scheduler process holds the lock."""
-    name = client.get(RQScheduler.get_locking_key(QUEUE))
-    pid = client.hget(f"rq:scheduler:{text(name)}", "pid") if name else None
-    if not pid or not int(pid):
+    pid = scheduler_pid(client, QUEUE)
+    if pid is None:
         return None
-    group = os.getpgid(int(pid))
+    group = os.getpgid(pid)
     return next((n for n, p in stack.processes.items() if p.pid == group), None)
 
 
@@ -229,9 +225,7 @@ def test_a_dead_workers_scheduler_is_taken_over_before_its_lock_expires(
     with make_stack(emu, tmp_path, workers=2) as stack:
         client = connect(stack.redis.url)
         owner = emu.wait_for(lambda: scheduler_owner(stack, client), what="a scheduler")
-        victim = stack.processes.pop(owner)
-        os.killpg(victim.pid, signal.SIGKILL)
-        victim.wait(timeout=10)
+        stack.kill(owner)  # with its scheduler: the whole process group
         due = datetime.now(UTC) + timedelta(seconds=1)
         job = Queue(QUEUE, connection=client).enqueue_at(
             due, "workers.jobs.sync", "gone0000", "table"
