@@ -9,12 +9,18 @@ import re
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlparse
 
+from emulator import forum
+from emulator.errors import ApiError
 from emulator.formatting import detect_entities, utf16_len
 from emulator.webhook import Delivery
 from emulator.world import (
+    ADMINISTRATOR,
+    ADMINS,
+    CHANNEL_BOT,
+    GROUP_ANONYMOUS_BOT,
     JSON,
     KICKED,
     LEFT,
@@ -23,12 +29,14 @@ from emulator.world import (
     Account,
     Bot,
     CallbackQuery,
+    Chat,
     Conversation,
     InlineQuery,
     Message,
     World,
 )
 
+_T = TypeVar("_T")
 MAX_USER_TEXT = 4096
 MAX_INLINE_QUERY = 256
 
@@ -57,7 +65,8 @@ class UserActions:
         for bot in self.world.bots.values():
             if conv.chat.members.get(bot.id) not in PRESENT:
                 continue
-            if not bot.privacy_mode or self._meant_for(bot, conv, message):
+            admin = conv.chat.members.get(bot.id) == ADMINISTRATOR  # admins see everything
+            if not bot.privacy_mode or admin or self._meant_for(bot, conv, message):
                 receivers.append(bot)
         return receivers
 
@@ -69,6 +78,8 @@ class UserActions:
             if replied is not None and replied.sender_id == bot.id:
                 return True
         text = message.text or ""
+        if _mentions(bot, text, message.entities):
+            return True
         match = re.match(r"/[A-Za-z0-9_]+(?:@([A-Za-z0-9_]+))?", text)
         if match:
             target = match.group(1)
@@ -76,6 +87,8 @@ class UserActions:
         return False
 
     def _member_check(self, user: Account, conv: Conversation) -> None:
+        if conv.chat.migrated_to is not None:
+            raise ActionError(f"{conv.chat.title} was upgraded to a supergroup")
         if conv.chat.is_group and conv.chat.members.get(user.id) not in PRESENT:
             raise ActionError(f"{user.first_name} is not a member of {conv.chat.title}")
         if conv.chat.type == "private" and conv.chat.id != user.id:
@@ -91,9 +104,19 @@ class UserActions:
     # ----- messages ----------------------------------------------------------
 
     def send_message(
-        self, user: Account, conv: Conversation, text: str, reply_to: int | None = None
+        self,
+        user: Account,
+        conv: Conversation,
+        text: str,
+        reply_to: int | None = None,
+        thread_id: int | None = None,
+        send_as: str | None = None,
     ) -> Message:
+        """A user writes; in a forum, in topic `thread_id` (None: General); `send_as`
+        "anonymous" (an admin hiding behind the group) or "channel" (their channel)."""
         self._member_check(user, conv)
+        topic = self._user_topic(conv, thread_id)
+        sender_id, sender_chat = self._sender(user, conv, send_as)
         text = text.strip()
         if not text:
             raise ActionError("empty message")
@@ -114,15 +137,53 @@ class UserActions:
             chat_id=conv.chat.id,
             scope=conv.scope,
             message_id=conv.new_message_id(),
-            sender_id=user.id,
+            sender_id=sender_id,
             date=self.world.now(),
             text=text,
             entities=detect_entities(text),
             reply_to_message_id=reply_to,
+            thread_id=topic,
+            sender_chat_id=sender_chat,
         )
         self.world.add_message(conv, message)
         self._deliver_message(conv, message)
         return message
+
+    def _user_topic(self, conv: Conversation, thread_id: int | None) -> int | None:
+        if thread_id is None:
+            return None
+        topic = conv.chat.topics.get(thread_id)
+        if topic is None:
+            raise ActionError(f"no topic {thread_id} in {conv.chat.title or 'this chat'}")
+        if topic.closed:
+            raise ActionError(f"the topic {topic.name!r} is closed")
+        return topic.id
+
+    def _sender(
+        self, user: Account, conv: Conversation, send_as: str | None
+    ) -> tuple[int, int | None]:
+        """(from, sender_chat) of a user's message."""
+        if not send_as:
+            return user.id, None
+        if not conv.chat.is_group:
+            raise ActionError("only in a group can one write as the group or a channel")
+        if send_as == "anonymous":
+            if conv.chat.members.get(user.id) not in ADMINS:
+                raise ActionError(f"{user.first_name} is not an admin of {conv.chat.title}")
+            return GROUP_ANONYMOUS_BOT, conv.chat.id
+        if send_as == "channel":
+            return CHANNEL_BOT, self._channel_of(user).id
+        raise ActionError(f"unknown 'send_as' {send_as!r}: anonymous or channel")
+
+    def _channel_of(self, user: Account) -> Chat:
+        """The user's own channel (made on first use), to write in groups as."""
+        channel_id = -1002000000000 - user.id
+        channel = self.world.chats.get(channel_id)
+        if channel is None:
+            channel = Chat(channel_id, "channel", title=f"{user.first_name}'s channel")
+            channel.members[user.id] = "creator"
+            self.world.chats[channel_id] = channel
+        return channel
 
     def open_link(self, user: Account, url: str) -> JSON:
         """Follow a link: `t.me/<bot>?start=<payload>` opens the bot's private chat and
@@ -244,6 +305,10 @@ class UserActions:
     def inline_query(
         self, user: Account, bot: Bot, conv: Conversation | None, query: str, offset: str = ""
     ) -> InlineQuery:
+        if not bot.inline_mode:  # the client gets BOT_INLINE_DISABLED; the bot hears nothing
+            raise ActionError(
+                f"@{bot.username} can't be used in inline mode (BotFather: /setinline)"
+            )
         if len(query) > MAX_INLINE_QUERY:
             raise ActionError("inline query is too long")
         if conv is not None:
@@ -302,7 +367,8 @@ class UserActions:
             )
             chosen["inline_message_id"] = message.inline_message_id
         self.world.add_message(conv, message)
-        self._send_update(bot, "chosen_inline_result", chosen, user.id)
+        if secrets.randbelow(100) < bot.inline_feedback:  # BotFather's /setinlinefeedback
+            self._send_update(bot, "chosen_inline_result", chosen, user.id)
         self._deliver_message(conv, message)
         return message
 
@@ -354,14 +420,18 @@ class UserActions:
         )
         self.world.events.publish({"type": "world"})
 
-    def remove_bot_from_group(self, user: Account, bot: Bot, conv: Conversation) -> None:
+    def remove_bot_from_group(
+        self, user: Account, bot: Bot, conv: Conversation, kick: bool = False
+    ) -> None:
+        """Remove the bot (`kick`: ban it too, so that it cannot be added back)."""
         self._member_check(user, conv)
         old = conv.chat.members.get(bot.id, LEFT)
         if old not in PRESENT:
             return
-        conv.chat.members[bot.id] = LEFT
+        new = KICKED if kick else LEFT
+        conv.chat.members[bot.id] = new
         self._service_message(user, conv, {"left_chat_member": bot.account.to_api()})
-        self._my_chat_member(bot, conv, user, old, LEFT)
+        self._my_chat_member(bot, conv, user, old, new)
         self.world.events.publish({"type": "world"})
 
     def _service_message(self, user: Account, conv: Conversation, service: dict[str, Any]) -> None:
@@ -375,3 +445,100 @@ class UserActions:
         )
         self.world.add_message(conv, message)
         self._deliver_message(conv, message)
+
+    # ----- groups that change ------------------------------------------------
+
+    def _admin_check(self, user: Account, conv: Conversation) -> None:
+        self._member_check(user, conv)
+        if conv.chat.members.get(user.id) not in ADMINS:
+            raise ActionError(f"{user.first_name} is not an admin of {conv.chat.title}")
+
+    def migrate_group(self, user: Account, conv: Conversation) -> Chat:
+        """Upgrade a basic group to a supergroup (as Telegram does when, say, its history
+        is made visible to new members): a new chat id; `migrate_to_chat_id` in the old
+        group and `migrate_from_chat_id` in the new one; the old id is refused from now on."""
+        self._admin_check(user, conv)
+        old = conv.chat
+        if old.type != "group":
+            raise ActionError(f"{old.title} is not a basic group")
+        new_id = -1000000000000 + old.id
+        while new_id in self.world.chats:
+            new_id -= 1
+        new = Chat(new_id, "supergroup", title=old.title, members=dict(old.members))
+        self.world.chats[new_id] = new
+        target = Conversation(new, 0)
+        self.world.conversations[(new_id, 0)] = target
+        self._service_message(user, conv, {"migrate_to_chat_id": new_id})
+        old.migrated_to = new_id
+        self._service_message(user, target, {"migrate_from_chat_id": old.id})
+        self.world.events.publish({"type": "world"})
+        return new
+
+    def set_forum(self, user: Account, conv: Conversation, enabled: bool) -> None:
+        """Turn topics on or off in a supergroup (its owner only)."""
+        self._member_check(user, conv)
+        if conv.chat.type != "supergroup":
+            raise ActionError("only a supergroup can have topics")
+        if conv.chat.members.get(user.id) != "creator":
+            raise ActionError(f"only the owner of {conv.chat.title} can change its topics")
+        conv.chat.is_forum = enabled
+        self.world.events.publish({"type": "world"})
+
+    def create_topic(self, user: Account, conv: Conversation, name: str) -> int:
+        self._member_check(user, conv)
+        message = self._forum_call(lambda: forum.open_topic(self.world, conv, user.id, name))
+        self._deliver_message(conv, message)
+        assert message.thread_id is not None
+        return message.thread_id
+
+    def close_topic(self, user: Account, conv: Conversation, thread_id: int, closed: bool) -> None:
+        """Close (or reopen) a topic: its creator or an admin."""
+        self._member_check(user, conv)
+        topic = self._forum_call(lambda: forum.topic_of(conv, thread_id))
+        if not forum.may_manage(conv, topic, user.id):
+            raise ActionError(f"{user.first_name} may not manage the topic {topic.name!r}")
+        message = self._forum_call(
+            lambda: forum.set_closed(self.world, conv, topic, user.id, closed)
+        )
+        self._deliver_message(conv, message)
+
+    def delete_topic(self, user: Account, conv: Conversation, thread_id: int) -> None:
+        """Delete a topic and its messages (its creator or an admin); bots get no update."""
+        self._member_check(user, conv)
+        topic = self._forum_call(lambda: forum.topic_of(conv, thread_id))
+        if not forum.may_manage(conv, topic, user.id):
+            raise ActionError(f"{user.first_name} may not delete the topic {topic.name!r}")
+        forum.remove_topic(self.world, conv, topic)
+
+    def _forum_call(self, call: Callable[[], _T]) -> _T:
+        try:
+            return call()
+        except ApiError as error:
+            raise ActionError(error.description.removeprefix("Bad Request: ")) from None
+
+    def delete_message(self, user: Account, conv: Conversation, message_id: int) -> None:
+        """A user deletes a message: any in their private chat with a bot (for both
+        sides), their own in a group, any in a group they administer. Bots are not told."""
+        self._member_check(user, conv)
+        message = self.world.find_message(conv.chat.id, conv.scope, message_id)
+        if message is None:
+            raise ActionError(f"no message {message_id} to delete")
+        own = message.sender_id == user.id and message.sender_chat_id is None
+        admin = conv.chat.members.get(user.id) in ADMINS
+        if conv.chat.is_group and not (own or admin):
+            raise ActionError(f"{user.first_name} may not delete that message")
+        message.deleted = True
+        self.world.publish_message(message)
+
+
+def _mentions(bot: Bot, text: str, entities: list[Any]) -> bool:
+    """Whether a message mentions the bot (@username, or a text mention of it)."""
+    for entity in entities:
+        if entity.get("type") == "text_mention" and entity.get("user", {}).get("id") == bot.id:
+            return True
+        if entity.get("type") == "mention":
+            start, length = entity["offset"], entity["length"]
+            said = text.encode("utf-16-le")[2 * start : 2 * (start + length)].decode("utf-16-le")
+            if said.lower() == f"@{bot.username.lower()}":
+                return True
+    return False

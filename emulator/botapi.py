@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from emulator.errors import NOT_MODIFIED, QUERY_TOO_OLD, ApiError, bad_request, not_found
+from emulator.forum import ForumMethods
 from emulator.limits import FloodControl
 from emulator.params import Params, Upload
 from emulator.validation import (
@@ -104,6 +105,7 @@ class BotApi:
             "setmyshortdescription": self.set_profile("short_description"),
             "setmyname": self.set_profile("name"),
             "setchatmenubutton": self.ok,
+            **ForumMethods(world).handlers(),
         }
 
     async def call(self, token: str, method: str, params: Params, via: str = "http") -> Any:
@@ -149,7 +151,7 @@ class BotApi:
             **bot.account.to_api(),
             "can_join_groups": True,
             "can_read_all_group_messages": not bot.privacy_mode,
-            "supports_inline_queries": True,
+            "supports_inline_queries": bot.inline_mode,
             "can_connect_to_business": False,
             "has_main_web_app": False,
         }
@@ -260,9 +262,10 @@ class BotApi:
         return message_id
 
     def _new_message(self, bot: Bot, conv: Conversation, params: Params) -> Message:
-        markup = reply_markup(params.json("reply_markup"))
+        markup = inline_buttons_allowed(bot, reply_markup(params.json("reply_markup")))
         inline_markup = markup if markup and "inline_keyboard" in markup else None
         reply_to = self._reply_to(conv, params)
+        thread_id = self.world.topic_to_write(bot, conv, params.integer("message_thread_id"))
         self.flood.take(bot.id, conv.chat.id, conv.chat.is_group)
         message = Message(
             chat_id=conv.chat.id,
@@ -272,6 +275,7 @@ class BotApi:
             date=self.world.now(),
             reply_markup=inline_markup,
             reply_to_message_id=reply_to,
+            thread_id=thread_id,
         )
         if markup and "inline_keyboard" not in markup:
             conv.reply_keyboard = None if markup.get("remove_keyboard") else markup
@@ -421,7 +425,9 @@ class BotApi:
         text, entities = message_text(
             params.string("text"), params.string("parse_mode"), params.json("entities")
         )
-        markup = reply_markup(params.json("reply_markup"), inline_only=True)
+        markup = inline_buttons_allowed(
+            bot, reply_markup(params.json("reply_markup"), inline_only=True)
+        )
         return self._apply_edit(
             bot, message, by_inline, text=text, entities=entities, reply_markup=markup
         )
@@ -433,7 +439,9 @@ class BotApi:
         caption, entities = caption_text(
             params.string("caption"), params.string("parse_mode"), params.json("caption_entities")
         )
-        markup = reply_markup(params.json("reply_markup"), inline_only=True)
+        markup = inline_buttons_allowed(
+            bot, reply_markup(params.json("reply_markup"), inline_only=True)
+        )
         return self._apply_edit(
             bot,
             message,
@@ -445,7 +453,9 @@ class BotApi:
 
     def edit_message_reply_markup(self, bot: Bot, params: Params) -> Any:
         message, by_inline = self._editable(bot, params)
-        markup = reply_markup(params.json("reply_markup"), inline_only=True)
+        markup = inline_buttons_allowed(
+            bot, reply_markup(params.json("reply_markup"), inline_only=True)
+        )
         return self._apply_edit(bot, message, by_inline, reply_markup=markup)
 
     def delete_message(self, bot: Bot, params: Params) -> bool:
@@ -610,6 +620,20 @@ class BotApi:
         if conv.chat.type == "private":
             return 2
         return sum(1 for status in conv.chat.members.values() if status not in (LEFT, KICKED))
+
+
+SWITCH_INLINE = ("switch_inline_query", "switch_inline_query_current_chat",
+                 "switch_inline_query_chosen_chat")  # fmt: skip
+
+
+def inline_buttons_allowed(bot: Bot, markup: JSON | None) -> JSON | None:
+    """The markup, unless it has a button that opens inline mode and the bot has none
+    (BotFather's /setinline): Telegram refuses such buttons (BUTTON_TYPE_INVALID)."""
+    rows = (markup or {}).get("inline_keyboard") or []
+    opens_inline = any(key in button for row in rows for button in row for key in SWITCH_INLINE)
+    if opens_inline and not bot.inline_mode:
+        raise bad_request("BUTTON_TYPE_INVALID")
+    return markup
 
 
 def _suffix(name: str) -> str:

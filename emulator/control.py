@@ -99,8 +99,10 @@ def control_routes(emu: Emulator) -> list[Route]:
         out: list[JSON] = []
         for conv in world.conversations.values():
             chat = conv.chat
+            if chat.migrated_to is not None:
+                continue  # an upgraded group: its supergroup is listed instead
             if chat.is_group and chat.members.get(user_id) in PRESENT:
-                out.append({"chat_id": chat.id, "scope": 0, "title": chat.title, "type": chat.type})
+                out.append(group_entry(conv))
             elif chat.type == "private" and chat.id == user_id:
                 bot = world.bots[conv.scope]
                 out.append(
@@ -117,6 +119,18 @@ def control_routes(emu: Emulator) -> list[Route]:
         out.sort(key=lambda c: (c["type"] == "private", c["title"] or ""))
         return out
 
+    def group_entry(conv: Conversation) -> JSON:
+        chat = conv.chat
+        topics = [{**topic.to_api(), "closed": topic.closed} for topic in chat.topics.values()]
+        return {
+            "chat_id": chat.id,
+            "scope": 0,
+            "title": chat.title,
+            "type": chat.type,
+            "is_forum": chat.is_forum,
+            "topics": topics,
+        }
+
     def state(args: Args) -> JSON:
         return {
             "users": [u.to_api() for u in world.users.values()],
@@ -129,7 +143,12 @@ def control_routes(emu: Emulator) -> list[Route]:
                 for b in world.bots.values()
             ],
             "chats": [
-                {**c.to_api(), "members": {str(k): v for k, v in c.members.items()}}
+                {
+                    **c.to_api(),
+                    "members": {str(k): v for k, v in c.members.items()},
+                    "migrated_to": c.migrated_to,
+                    "topics": [{**t.to_api(), "closed": t.closed} for t in c.topics.values()],
+                }
                 for c in world.chats.values()
                 if c.is_group
             ],
@@ -156,11 +175,14 @@ def control_routes(emu: Emulator) -> list[Route]:
 
     def send_message(args: Args) -> JSON:
         reply_to = args.get("reply_to")
+        thread = args.get("thread_id")
         sent = actions.send_message(
             user(args),
             conversation(args),
             str(args.get("text", "")),
             int(reply_to) if reply_to is not None else None,
+            int(thread) if thread is not None else None,
+            str(args["send_as"]) if args.get("send_as") else None,
         )
         return world.message_view(sent)
 
@@ -243,8 +265,35 @@ def control_routes(emu: Emulator) -> list[Route]:
 
     def remove_bot(args: Args) -> bool:
         actions.remove_bot_from_group(
-            user(args), world.find_bot(args.get("bot")), conversation(args)
+            user(args),
+            world.find_bot(args.get("bot")),
+            conversation(args),
+            kick=_flag(args.get("kick", False)),
         )
+        return True
+
+    def migrate(args: Args) -> JSON:
+        return actions.migrate_group(user(args), conversation(args)).to_api()
+
+    def set_forum(args: Args) -> bool:
+        actions.set_forum(user(args), conversation(args), _flag(args.get("enabled", True)))
+        return True
+
+    def create_topic(args: Args) -> JSON:
+        conv = conversation(args)
+        thread = actions.create_topic(user(args), conv, str(args.get("name", "")))
+        return conv.chat.topics[thread].to_api()
+
+    def close_topic(args: Args, closed: bool) -> bool:
+        actions.close_topic(user(args), conversation(args), int(args["thread_id"]), closed)
+        return True
+
+    def delete_topic(args: Args) -> bool:
+        actions.delete_topic(user(args), conversation(args), int(args["thread_id"]))
+        return True
+
+    def delete_message(args: Args) -> bool:
+        actions.delete_message(user(args), conversation(args), int(args["message_id"]))
         return True
 
     def log(args: Args) -> list[JSON]:
@@ -268,6 +317,29 @@ def control_routes(emu: Emulator) -> list[Route]:
         if "flood_limits" in args:
             emu.set_flood_limits(_flag(args["flood_limits"]))
         return {"flood_limits": emu.flood.limits.enabled}
+
+    def bot_settings(args: Args) -> JSON:
+        """BotFather's settings of a bot (`bot` picks it): read, or change those given."""
+        bot = world.find_bot(args.get("bot"))
+        if "privacy_mode" in args:
+            bot.privacy_mode = _flag(args["privacy_mode"])
+        if "inline_mode" in args:
+            bot.inline_mode = _flag(args["inline_mode"])
+        if "inline_placeholder" in args:
+            bot.inline_placeholder = str(args["inline_placeholder"])
+        if "inline_feedback" in args:
+            percent = int(args["inline_feedback"])
+            if not 0 <= percent <= 100:
+                raise ValueError("'inline_feedback' is a percentage, 0 to 100")
+            bot.inline_feedback = percent
+        if set(args) & {"privacy_mode", "inline_mode", "inline_placeholder", "inline_feedback"}:
+            world.events.publish({"type": "world"})
+        return {
+            "privacy_mode": bot.privacy_mode,
+            "inline_mode": bot.inline_mode,
+            "inline_placeholder": bot.inline_placeholder,
+            "inline_feedback": bot.inline_feedback,
+        }
 
     def inject_error(args: Args) -> bool:
         """Make the next `times` calls of `method` fail with the given error."""
@@ -346,8 +418,16 @@ def control_routes(emu: Emulator) -> list[Route]:
         Route("/unblock", endpoint(unblock), methods=post),
         Route("/add_bot", endpoint(add_bot), methods=post),
         Route("/remove_bot", endpoint(remove_bot), methods=post),
+        Route("/migrate", endpoint(migrate), methods=post),
+        Route("/set_forum", endpoint(set_forum), methods=post),
+        Route("/create_topic", endpoint(create_topic), methods=post),
+        Route("/close_topic", endpoint(lambda a: close_topic(a, True)), methods=post),
+        Route("/reopen_topic", endpoint(lambda a: close_topic(a, False)), methods=post),
+        Route("/delete_topic", endpoint(delete_topic), methods=post),
+        Route("/delete_message", endpoint(delete_message), methods=post),
         Route("/log", endpoint(log), methods=get),
         Route("/settings", endpoint(settings), methods=[*get, *post]),
+        Route("/bot_settings", endpoint(bot_settings), methods=[*get, *post]),
         Route("/inject_error", endpoint(inject_error), methods=post),
         Route("/inject_delay", endpoint(inject_delay), methods=post),
         Route("/webhook", endpoint(webhook), methods=get),

@@ -226,9 +226,20 @@ class EmulatorDriver:
         *,
         bot: Ref | None = None,
         reply_to: int | None = None,
+        thread_id: int | None = None,
+        send_as: str | None = None,
     ) -> ChatMessage:
+        """`thread_id`: a forum topic; `send_as`: "anonymous" (an admin as the group) or
+        "channel" (as the user's channel)."""
         view = self._post(
-            "/send_message", user=user, chat=chat, text=text, bot=bot, reply_to=reply_to
+            "/send_message",
+            user=user,
+            chat=chat,
+            text=text,
+            bot=bot,
+            reply_to=reply_to,
+            thread_id=thread_id,
+            send_as=send_as,
         )
         return ChatMessage.from_view(view)
 
@@ -329,8 +340,39 @@ class EmulatorDriver:
     def add_bot_to_group(self, user: Ref, chat: Ref, *, bot: Ref | None = None) -> None:
         self._post("/add_bot", user=user, chat=chat, bot=bot)
 
-    def remove_bot_from_group(self, user: Ref, chat: Ref, *, bot: Ref | None = None) -> None:
-        self._post("/remove_bot", user=user, chat=chat, bot=bot)
+    def remove_bot_from_group(
+        self, user: Ref, chat: Ref, *, bot: Ref | None = None, kick: bool = False
+    ) -> None:
+        self._post("/remove_bot", user=user, chat=chat, bot=bot, kick=kick)
+
+    # ----- groups that change ------------------------------------------------
+
+    def migrate_group(self, user: Ref, chat: Ref) -> int:
+        """Upgrade a basic group to a supergroup; the new chat id."""
+        result: dict[str, Any] = self._post("/migrate", user=user, chat=chat)
+        return int(result["id"])
+
+    def set_forum(self, user: Ref, chat: Ref, enabled: bool = True) -> None:
+        self._post("/set_forum", user=user, chat=chat, enabled=enabled)
+
+    def create_topic(self, user: Ref, chat: Ref, name: str) -> int:
+        """Open a forum topic; its message_thread_id."""
+        result: dict[str, Any] = self._post("/create_topic", user=user, chat=chat, name=name)
+        return int(result["message_thread_id"])
+
+    def close_topic(self, user: Ref, chat: Ref, thread_id: int) -> None:
+        self._post("/close_topic", user=user, chat=chat, thread_id=thread_id)
+
+    def reopen_topic(self, user: Ref, chat: Ref, thread_id: int) -> None:
+        self._post("/reopen_topic", user=user, chat=chat, thread_id=thread_id)
+
+    def delete_topic(self, user: Ref, chat: Ref, thread_id: int) -> None:
+        self._post("/delete_topic", user=user, chat=chat, thread_id=thread_id)
+
+    def delete_message(
+        self, user: Ref, chat: Ref, message_id: int, *, bot: Ref | None = None
+    ) -> None:
+        self._post("/delete_message", user=user, chat=chat, message_id=message_id, bot=bot)
 
     # ----- reading -----------------------------------------------------------
 
@@ -447,6 +489,15 @@ class EmulatorDriver:
 
     def set_flood_limits(self, enabled: bool) -> None:
         self._post("/settings", flood_limits=enabled)
+
+    def bot_settings(
+        self, *, bot: Ref | None = None, **changes: bool | int | str
+    ) -> dict[str, Any]:
+        """BotFather's settings of a bot, after changing those given: `privacy_mode`,
+        `inline_mode`, `inline_placeholder`, `inline_feedback` (a percentage)."""
+        wanted = {"bot": bot} if bot is not None else {}
+        result: dict[str, Any] = self._post("/bot_settings", **wanted, **changes)
+        return result
 
     def inject_error(
         self,

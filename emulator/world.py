@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from emulator.config import EmulatorConfig
-from emulator.errors import bad_request, forbidden, unauthorized
+from emulator.errors import ApiError, bad_request, forbidden, unauthorized
 from emulator.formatting import Entity
 
 JSON = dict[str, Any]
@@ -27,6 +27,15 @@ MEMBER = "member"
 LEFT = "left"
 KICKED = "kicked"
 PRESENT = (CREATOR, ADMINISTRATOR, MEMBER)
+ADMINS = (CREATOR, ADMINISTRATOR)
+
+# The shared identities Telegram puts in `from` when a message is not sent as a user:
+# an anonymous group admin (with `sender_chat` the group) and a channel (`sender_chat`
+# the channel).
+GROUP_ANONYMOUS_BOT = 1087968824
+CHANNEL_BOT = 136817688
+UPGRADED = "group chat was upgraded to a supergroup chat"
+TOPIC_COLORS = (7322096, 16766590, 13338331, 9367192, 16749490, 16478047)
 
 
 _TOKEN_RE = re.compile(r"[1-9][0-9]{0,14}:[A-Za-z0-9_-]+")
@@ -79,7 +88,10 @@ class Webhook:
 class Bot:
     account: Account
     token: str
-    privacy_mode: bool = True
+    privacy_mode: bool = True  # BotFather's /setprivacy
+    inline_mode: bool = False  # /setinline: inline queries reach the bot
+    inline_placeholder: str = ""  # /setinline's placeholder text
+    inline_feedback: int = 0  # /setinlinefeedback: percent of chosen results reported
     webhook: Webhook | None = None
     commands: dict[str, list[JSON]] = field(default_factory=dict)
     profile: dict[str, str] = field(default_factory=dict)
@@ -102,12 +114,29 @@ class Bot:
 
 
 @dataclass
+class Topic:
+    """A forum topic: its id is the id of the message that created it."""
+
+    id: int
+    name: str
+    icon_color: int
+    creator_id: int
+    closed: bool = False
+
+    def to_api(self) -> JSON:
+        return {"message_thread_id": self.id, "name": self.name, "icon_color": self.icon_color}
+
+
+@dataclass
 class Chat:
     id: int
-    type: str  # "private", "group", "supergroup"
+    type: str  # "private", "group", "supergroup", "channel"
     title: str | None = None
     user: Account | None = None  # for a private chat: the user
     members: dict[int, str] = field(default_factory=dict)  # account id -> status
+    is_forum: bool = False  # a supergroup with topics
+    topics: dict[int, Topic] = field(default_factory=dict)  # open or closed, not deleted
+    migrated_to: int | None = None  # a group upgraded to this supergroup
 
     def to_api(self) -> JSON:
         if self.type == "private":
@@ -118,7 +147,10 @@ class Chat:
             if self.user.username:
                 out["username"] = self.user.username
             return out
-        return {"id": self.id, "type": self.type, "title": self.title}
+        out = {"id": self.id, "type": self.type, "title": self.title}
+        if self.is_forum:
+            out["is_forum"] = True
+        return out
 
     @property
     def is_group(self) -> bool:
@@ -143,6 +175,8 @@ class Message:
     edit_date: int | None = None
     inline_message_id: str | None = None
     service: JSON | None = None  # new_chat_members, left_chat_member, ...
+    thread_id: int | None = None  # the forum topic it was sent in
+    sender_chat_id: int | None = None  # sent on behalf of a chat (anonymous admin, channel)
     deleted: bool = False
     history: list[JSON] = field(default_factory=list)  # earlier versions, oldest first
 
@@ -247,6 +281,7 @@ class World:
         self._seq = itertools.count(1)
         self._ids = itertools.count(1)
         self._load_cast()
+        self._load_system_accounts()
 
     # ----- setup -------------------------------------------------------------
 
@@ -265,6 +300,15 @@ class World:
                 chat.members[by_name[name].id] = CREATOR if name == group.owner else MEMBER
             self.chats[chat.id] = chat
             self.conversations[(chat.id, 0)] = Conversation(chat, 0)
+
+    def _load_system_accounts(self) -> None:
+        """The identities of messages not sent as a user (never users of the cast)."""
+        self.system: dict[int, Account] = {
+            GROUP_ANONYMOUS_BOT: Account(
+                GROUP_ANONYMOUS_BOT, "Group", username="GroupAnonymousBot", is_bot=True
+            ),
+            CHANNEL_BOT: Account(CHANNEL_BOT, "Channel", username="Channel_Bot", is_bot=True),
+        }
 
     def new_id(self) -> int:
         return next(self._ids)
@@ -298,7 +342,14 @@ class World:
             raise unauthorized()
         username = self.config.bot_username if not self.bots else f"burro{len(self.bots) + 1}_bot"
         account = Account(bot_id, self.config.bot_first_name, username=username, is_bot=True)
-        bot = Bot(account, token, privacy_mode=self.config.privacy_mode)
+        bot = Bot(
+            account,
+            token,
+            privacy_mode=self.config.privacy_mode,
+            inline_mode=self.config.inline_mode,
+            inline_placeholder=self.config.inline_placeholder,
+            inline_feedback=self.config.inline_feedback,
+        )
         self.bots[bot_id] = bot
         for spec in self.config.cast.users:
             self.conversations[(spec.id, bot_id)] = Conversation(self.chats[spec.id], bot_id)
@@ -313,6 +364,8 @@ class World:
     def account(self, account_id: int) -> Account:
         if account_id in self.users:
             return self.users[account_id]
+        if account_id in self.system:
+            return self.system[account_id]
         return self.bots[account_id].account
 
     # ----- conversations -----------------------------------------------------
@@ -332,7 +385,24 @@ class World:
             return self.conversation(chat.id, bot.id)
         if chat.id not in self.chats or bot.id not in chat.members:
             raise bad_request("chat not found")
+        if chat.migrated_to is not None:
+            raise ApiError(400, f"Bad Request: {UPGRADED}", migrate_to_chat_id=chat.migrated_to)
         return self.conversation(chat.id, 0)
+
+    def topic_to_write(self, bot: Bot, conv: Conversation, thread_id: int | None) -> int | None:
+        """The forum topic a bot's new message goes to (400 for a deleted topic, or a
+        closed one unless the bot is an admin); None for General or a chat without topics."""
+        if thread_id is None:
+            return None
+        chat = conv.chat
+        topic = chat.topics.get(thread_id) if chat.is_forum else None
+        if topic is None:
+            if chat.is_forum or chat.type == "supergroup":
+                raise bad_request("message thread not found")
+            return None  # a reply chain in a basic group: Telegram ignores it
+        if topic.closed and chat.members.get(bot.id) not in ADMINS:
+            raise bad_request("TOPIC_CLOSED")
+        return topic.id
 
     def _chat_by_ref(self, chat_ref: int | str) -> Chat | None:
         if isinstance(chat_ref, int):
@@ -388,6 +458,11 @@ class World:
             "chat": chat.to_api(),
             "date": message.date,
         }
+        if message.sender_chat_id is not None:
+            out["sender_chat"] = self.chats[message.sender_chat_id].to_api()
+        if message.thread_id is not None:
+            out["message_thread_id"] = message.thread_id
+            out["is_topic_message"] = True
         if message.edit_date is not None:
             out["edit_date"] = message.edit_date
         if with_reply and message.reply_to_message_id is not None:
