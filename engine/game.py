@@ -13,7 +13,7 @@ from engine import events as ev
 from engine.actions import decode, encode
 from engine.hand import FIRST_OUT, HandSim, HandState, Table, table_for
 from engine.refusals import refusal
-from engine.rng import derive, shuffled
+from engine.rng import keyed, shuffled
 from engine.rules import Rules
 
 
@@ -21,7 +21,7 @@ from engine.rules import Rules
 class GameState:
     rules: Rules
     seats: int
-    seed: int  # the game's seed: every hand's deck and tent come from it
+    seed: int  # the game's secret key: every hand's deck and tent are drawn from it (keyed)
     hand_no: int  # 1 for the first hand
     scores: tuple[int, ...]  # penalty points, letters or wins, per seat
     hand: HandState  # the hand in play (the last one once the game is over)
@@ -62,8 +62,8 @@ def new_game(
 
 def _deal(table: Table, seed: int, hand_no: int, dealer: int, deck: list[str] | None) -> HandSim:
     if deck is None:
-        deck = shuffled(table.codec.pack(), derive(seed, hand_no, 0))
-    return start_hand(table, dealer, deck, derive(seed, hand_no, 1))
+        deck = shuffled(table.codec.pack(), keyed(seed, hand_no, 0))
+    return start_hand(table, dealer, deck, keyed(seed, hand_no, 1))
 
 
 def to_move(game: GameState) -> int | None:

@@ -1,11 +1,18 @@
 """The game's own randomness: SplitMix64, a tiny seeded generator whose whole state is
-one integer, so it is stored with the game and replays exactly on any Python."""
+one integer, so it is stored with the game and replays exactly on any Python.
+
+Two ways to draw a new seed: `derive` mixes a seed that may become public (a finished
+hand's own seed, which its record carries for replay), and is reversible; `keyed` draws
+from a secret (a game's key) one-way, so the seeds it gives away reveal nothing of the
+key or of each other."""
 
 from __future__ import annotations
 
+from hashlib import blake2b
 from typing import TypeVar
 
 MASK64 = (1 << 64) - 1
+KEY_MASK = (1 << 512) - 1  # BLAKE2b takes keys of up to 64 bytes
 T = TypeVar("T")
 
 
@@ -41,9 +48,20 @@ def shuffled(items: list[T], seed: int) -> list[T]:
 
 
 def derive(seed: int, *salt: int) -> int:
-    """A new 63-bit seed from a seed and salts (e.g. the hand number)."""
+    """A new 63-bit seed from a seed and salts; anyone who knows the result can work back
+    to the seed, so never use it on a secret (see `keyed`)."""
     state = seed & MASK64
     for value in salt:
         state, out = next_state(state ^ (value & MASK64))
         state = out
     return state & ((1 << 63) - 1)
+
+
+def keyed(key: int, *salt: int) -> int:
+    """A new 63-bit seed from a secret key and salts (e.g. the hand number), by keyed
+    BLAKE2b: one-way, so from any number of its outputs (the seeds of finished hands)
+    nobody can recover the key or predict another output (the next deal, a bot's choice,
+    when the tent topples). Keys of up to 512 bits."""
+    message = b"".join((value & MASK64).to_bytes(8, "big") for value in salt)
+    digest = blake2b(message, key=(key & KEY_MASK).to_bytes(64, "big"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1

@@ -79,7 +79,10 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At p = 0 or 1 the interval touches the bound exactly; rounding must not move it off.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
 
 
 def percentile(values: Sequence[float], q: float) -> float:

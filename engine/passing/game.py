@@ -21,7 +21,7 @@ from engine.passing import events as ev
 from engine.passing.rules import PassingRules
 from engine.passing.sim import Sim, deal_hand, pack_for, shuffled_deal, word_for
 from engine.passing.state import SYSTEM, GameState, Standing, to_micros, to_seconds
-from engine.rng import derive
+from engine.rng import keyed
 
 
 def new_game(
@@ -44,7 +44,7 @@ def new_game(
     else:
         if sorted(deck) != sorted(pack_for(rules, seats)):
             raise errors.RulesError(f"the deck must be the {seats}-player pack, each card once")
-        hand = deal_hand(rules, seats, standing, dealer, list(deck), derive(seed, 1, 1), start)
+        hand = deal_hand(rules, seats, standing, dealer, list(deck), keyed(seed, 1, 1), start)
     return GameState(rules, seats, seed, standing, hand, ())
 
 

@@ -47,7 +47,7 @@ from engine.passing.state import (
     Standing,
     to_seconds,
 )
-from engine.rng import below, derive, shuffled
+from engine.rng import below, derive, keyed, shuffled
 
 MIN_TO_PLAY = 3  # below this many players left, the game ends (RULES.md: 3-8 players)
 
@@ -133,8 +133,8 @@ def shuffled_deal(
 ) -> HandState:
     """A hand dealt from the game's seed: the pack shuffled, the hand's own seed derived."""
     players = seats - len(standing.removed)
-    deck = shuffled(pack_for(rules, players), derive(game_seed, standing.hand_no, 0))
-    seed = derive(game_seed, standing.hand_no, 1)
+    deck = shuffled(pack_for(rules, players), keyed(game_seed, standing.hand_no, 0))
+    seed = keyed(game_seed, standing.hand_no, 1)
     return deal_hand(rules, seats, standing, dealer, deck, seed, at)
 
 

@@ -98,7 +98,7 @@ class HandState:
 class GameState:
     rules: PassingRules
     seats: int
-    seed: int  # the game's seed: every hand's pack and randomness come from it
+    seed: int  # the game's secret key: every hand's pack and seed are drawn from it (keyed)
     standing: Standing  # now (letters change during a hand)
     hand: HandState  # the hand in play (the last one once the game is over)
     past: tuple[HandState, ...]  # finished hands, oldest first

@@ -85,7 +85,7 @@ def play_random_hand(game: GameState, rnd: random.Random) -> tuple[GameState, li
 
 
 def test_dealer_passes_in_direction_and_scores_add_up() -> None:
-    rules = make_rules("spanish", {"target": 3})
+    rules = make_rules("spanish", {"target": 6})
     game = new_game(rules, 4, seed=5, dealer=0)
     rnd = random.Random(2)
     dealers = [game.hand.dealer]
@@ -98,7 +98,7 @@ def test_dealer_passes_in_direction_and_scores_add_up() -> None:
     assert dealers[:4] == [0, 3, 2, 1]  # anticlockwise: the dealer's right deals next
     burros = [h.burro for h in game.past if h.burro >= 0]
     assert sum(game.scores) == len(burros)
-    assert max(game.scores) == 3 and game.losers == (game.scores.index(3),)
+    assert max(game.scores) == 6 and game.losers == (game.scores.index(6),)
     assert game.winners == tuple(s for s in range(4) if game.scores[s] == min(game.scores))
     with pytest.raises(errors.GameOver):
         apply(game, 0, "draw")

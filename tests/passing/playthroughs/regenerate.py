@@ -27,11 +27,13 @@ from tests.passing.tables import play_out
 HERE = Path(__file__).resolve().parent
 START = 1_746_115_200.0  # 2025-05-01T16:00:00Z
 
-# name -> (options, seats, seed, hand index)
+# name -> (options, seats, seed, hand index). Games deal from a keyed one-way draw of the
+# seed, so a change there needs new seeds that show the same things (see legacy/ for the
+# goldens of the earlier draw, which must still replay unchanged).
 GOLDEN: dict[str, tuple[dict[str, Any], int, int, int]] = {
     "cuartetos": ({}, 5, 2, 0),
     "cuartetos_cap": ({"max_rotations": 5, "deck": "french52"}, 8, 1, 0),
-    "cuartetos_removed": ({"absent_after": 2}, 4, 92, 1),
+    "cuartetos_removed": ({"absent_after": 2}, 4, 417, 1),
 }
 
 
