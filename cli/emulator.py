@@ -33,6 +33,24 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--bot-username", default="burro_bot", help="username of the first bot (default burro_bot)"
     )
+    botfather = parser.add_argument_group(
+        "BotFather's settings of new bots (Telegram's defaults unless given)"
+    )
+    botfather.add_argument(
+        "--inline", action="store_true", help="inline mode on (/setinline; default off)"
+    )
+    botfather.add_argument(
+        "--inline-feedback",
+        type=int,
+        default=0,
+        metavar="PERCENT",
+        help="chosen inline results reported to the bot (/setinlinefeedback; default 0)",
+    )
+    botfather.add_argument(
+        "--no-privacy",
+        action="store_true",
+        help="bots read every group message (/setprivacy Disable; default: privacy mode on)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -47,10 +65,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"burro emulator: not a bot token (<id>:<secret>): {token!r}", file=sys.stderr)
             return 2
 
+    if not 0 <= args.inline_feedback <= 100:
+        print("burro emulator: --inline-feedback is a percentage, 0 to 100", file=sys.stderr)
+        return 2
     config = EmulatorConfig(
         flood_limits=FloodLimits(enabled=not args.no_flood_limits),
         tokens=tuple(args.token),
         bot_username=args.bot_username,
+        privacy_mode=not args.no_privacy,
+        inline_mode=args.inline,
+        inline_feedback=args.inline_feedback,
     )
 
     def ready(url: str) -> None:

@@ -22,6 +22,10 @@ from service.redis_server import RedisServer, free_port
 
 TOKEN = "100000001:local-burro-token"
 SECRET = "local-webhook-secret"
+# BotFather's settings of the local bot (the emulator starts with Telegram's defaults):
+# "🃏 My cards" needs inline mode (/setinline), and a card chosen from the list is played
+# at once only with inline feedback (/setinlinefeedback 100%).
+LOCAL_BOT: dict[str, bool | int | str] = {"inline_mode": True, "inline_feedback": 100}
 
 
 class Stack:
@@ -35,8 +39,10 @@ class Stack:
         persist: bool = True,
         emulator_url: str | None = None,
         env: dict[str, str] | None = None,
+        bot_settings: dict[str, bool | int | str] | None = None,
     ) -> None:
         self.extra_env = env or {}
+        self.bot_settings = LOCAL_BOT if bot_settings is None else bot_settings
         self.data_dir = Path(data_dir)
         self.redis = RedisServer(self.data_dir / "redis", persist=persist)
         self.emulator_port = emulator_port
@@ -74,11 +80,22 @@ class Stack:
             flags = [] if self.flood_limits else ["--no-flood-limits"]
             self.spawn("emulator", "emulator", "--port", str(self.emulator_port), *flags)
             wait_http(f"{self.emulator_url}/bot{TOKEN}/getMe")
+        self.configure_bot()
         self.start_serve()
         for index in range(self.worker_count):
             self.start_worker(index)
         self.set_webhook()
         return self
+
+    def configure_bot(self) -> None:
+        """Set the bot up as BotFather would (its first call creates it in the emulator)."""
+        httpx.post(f"{self.emulator_url}/bot{TOKEN}/getMe", timeout=10).raise_for_status()
+        response = httpx.post(
+            f"{self.emulator_url}/_emulator/bot_settings",
+            json={"bot": TOKEN.partition(":")[0], **self.bot_settings},
+            timeout=10,
+        )
+        response.raise_for_status()
 
     def spawn(self, name: str, *args: str) -> None:
         log = (self.data_dir / f"{name}.log").open("ab")

@@ -60,7 +60,13 @@ class EmulatorConfig:
     # The first bot gets this username; later ones burro<N>_bot.
     bot_username: str = "burro_bot"
     bot_first_name: str = "Burro"
+    # BotFather's per-bot settings, as a new bot has them on Telegram: privacy mode on
+    # (/setprivacy), inline mode off (/setinline), inline feedback off
+    # (/setinlinefeedback: the percentage of chosen inline results reported).
     privacy_mode: bool = True
+    inline_mode: bool = False
+    inline_placeholder: str = ""
+    inline_feedback: int = 0
     # Webhook delivery: a failed update is retried after retry_delay, doubling up to
     # retry_max_delay; an answer slower than webhook_timeout is a failure.
     webhook_retry_delay: float = 1.0

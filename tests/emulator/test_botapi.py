@@ -18,7 +18,8 @@ KEYBOARD = {"inline_keyboard": [[{"text": "Go", "callback_data": "go"}]]}
 def test_get_me_and_tokens(emu: RunningEmulator, api: BotApiClient) -> None:
     me = api.ok("getMe")
     assert me["id"] == 123456 and me["is_bot"] and me["username"] == "burro_bot"
-    assert me["supports_inline_queries"] and not me["can_read_all_group_messages"]
+    # BotFather's defaults: inline mode off, privacy mode on.
+    assert not me["supports_inline_queries"] and not me["can_read_all_group_messages"]
     other = BotApiClient(emu.url, "777:other").ok("getMe")
     assert other["username"] == "burro2_bot"
     for bad in ("123456:wrong-secret", "nocolon", "abc:def", "12:"):
@@ -182,6 +183,7 @@ def test_callback_answers(emu: RunningEmulator, api: BotApiClient) -> None:
 
 
 def test_inline_queries(emu: RunningEmulator, api: BotApiClient) -> None:
+    emu.bot_settings(inline_mode=True, inline_feedback=100)  # BotFather: /setinline …
     raw = httpx.post(
         f"{emu.url}/_emulator/inline_query",
         json={"user": "Dan", "chat": "Family", "query": "hand"},

@@ -19,6 +19,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecatio
 def bot(emu: RunningEmulator) -> Iterator[BotRecord]:
     with running_bot(emu.api_url, TOKEN) as record:
         emu.wait_for(lambda: emu.webhook_info()["url"], what="the bot's setWebhook")
+        emu.bot_settings(inline_mode=True, inline_feedback=100)  # its "Hand" button needs them
         yield record
 
 
@@ -105,7 +106,11 @@ def test_document_upload(emu: RunningEmulator, bot: BotRecord) -> None:
 
 
 def test_429_is_honoured_by_the_bot() -> None:
-    config = EmulatorConfig(flood_limits=FloodLimits(), webhook_retry_delay=0.05)
+    config = EmulatorConfig(
+        flood_limits=FloodLimits(),
+        webhook_retry_delay=0.05,
+        inline_mode=True,  # "Hand" button
+    )
     with running_emulator(config) as emu, running_bot(emu.api_url, TOKEN) as record:
         emu.wait_for(lambda: emu.webhook_info()["url"], what="the bot's setWebhook")
         emu.start("Ana")

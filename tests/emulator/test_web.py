@@ -48,6 +48,7 @@ def browser() -> Iterator[Browser]:
 def bot(emu: RunningEmulator) -> Iterator[BotRecord]:
     with running_bot(emu.api_url, TOKEN) as record:
         emu.wait_for(lambda: emu.webhook_info()["url"], what="the bot's setWebhook")
+        emu.bot_settings(inline_mode=True, inline_feedback=100)  # its "Hand" button needs them
         yield record
 
 
