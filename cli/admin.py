@@ -320,7 +320,7 @@ def _store(args: argparse.Namespace) -> Store:
 
     settings = Settings()
     url = args.redis_url or settings.redis_url or embedded_url(settings.data_dir)
-    return Store(connect(url), settings.retention, settings.dedupe_ttl)
+    return Store.of(connect(url), settings)
 
 
 def run_games(args: argparse.Namespace) -> int:

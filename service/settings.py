@@ -22,6 +22,12 @@ class Settings(BaseSettings):
     max_body_bytes: int = 1 << 20  # larger webhook bodies get 413
     dedupe_ttl: int = 24 * 3600  # seconds an update_id is remembered
     retention: int = 7 * 24 * 3600  # seconds a finished game is kept
+    lobby_idle: int = 2 * 24 * 3600  # seconds a lobby waits for a press before it is ended
+    game_idle: int = 14 * 24 * 3600  # seconds a game waits for a player's move before it ends
+    people_retention: int = 365 * 24 * 3600  # seconds a person's data outlives their last visit
+    rooms_per_chat: int = 5  # open rooms (lobbies and games) at once in one chat's topics
+    rooms_per_user: int = 10  # open rooms at once that one person opened
+    rules_cooldown: int = 60  # seconds the Rules button posts to a chat at most once
     bot_delay: float = 1.5  # seconds a bot "thinks" before moving (0 in tests)
     bot_username: str = "burro_bot"  # used in deep links until getMe answers
     turn_timeout: int = 12 * 3600  # seconds, for new tables (each table may change it)

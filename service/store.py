@@ -4,10 +4,19 @@ Keys (the `{…}` hash tags keep a room's keys together if Redis is ever sharded
   game:{<room>}:room          the room, JSON (expires `retention` after the game ends)
   chat:<chat>:<thread>        the room open in a chat (or forum topic)
   user:<id>                   hash: lang, name, started (the user opened a private chat)
+  user:<id>:rooms, user:<id>:chats   the rooms a person sat in, the chats they have stats in
   update:<update_id>          the dedupe mark of a handled update (expires)
+  update:<update_id>:busy     an update being handled now (expires)
   stats:chat:<chat>, stats:user:<id>   hashes of counters
+  open:chat:<chat>, open:user:<id>     rooms opened in a chat / by a person (for the caps)
   rooms:due                   playing rooms by when their next timer or bot move is due
+  rooms:active                open rooms by when a person last acted in them (expiry)
   sync:pending                chat messages waiting for the outbox, by since when
+
+Every key expires: a room and its chat's pointer `live_ttl` after its last change (the
+sweeper ends an idle room well before: workers.expiry), or `retention` after it ended;
+what is kept about a person `people_ttl` after they last played or wrote. The sorted
+sets are the exception: one key each, their members removed as rooms end.
 
 `update()` WATCHes the room and the update's dedupe mark, runs a change, and writes the
 room, the mark, the chat index and the jobs in one MULTI/EXEC; a concurrent writer
@@ -17,7 +26,7 @@ makes it start again from a fresh read, so two presses at once apply exactly one
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import redis
 
@@ -26,11 +35,15 @@ from engine.passing import GameState as PassingGame
 from service import logs, metrics
 from service.outcome import Job, Outcome
 from service.room import Room
+from service.settings import Settings
 from workers.queue import schedule, unschedule_timers
 
 MAX_ATTEMPTS = 20
 DUE_KEY = "rooms:due"  # sorted set: playing room id -> when it next needs a job
 PENDING_SYNC = "sync:pending"  # sorted set: "<room>|<target>" -> since when it waits
+ACTIVE_KEY = "rooms:active"  # sorted set: open room id -> when a person last acted in it
+BUSY_MS = 30_000  # an update's claim while it is handled (longer than serve's grace)
+LIVE = ("lobby", "playing")
 
 
 def text(value: object) -> str:
@@ -55,10 +68,34 @@ class Conflict(Exception):
 
 
 class Store:
-    def __init__(self, client: redis.Redis, retention: int, dedupe_ttl: int) -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        retention: int,
+        dedupe_ttl: int,
+        *,
+        live_ttl: int = 16 * 24 * 3600,
+        people_ttl: int = 365 * 24 * 3600,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.redis = client
         self.retention = retention
         self.dedupe_ttl = dedupe_ttl
+        self.live_ttl = live_ttl  # an open room's keys outlive its last change by this
+        self.people_ttl = people_ttl
+        self.clock = clock
+
+    @classmethod
+    def of(cls, client: redis.Redis, settings: Settings) -> Store:
+        """The store with the lifetimes the settings give."""
+        idle = max(settings.game_idle, settings.lobby_idle)
+        return cls(
+            client,
+            settings.retention,
+            settings.dedupe_ttl,
+            live_ttl=idle + settings.retention,
+            people_ttl=settings.people_retention,
+        )
 
     # ----- reads -------------------------------------------------------------------
 
@@ -82,6 +119,40 @@ class Store:
     def seen(self, update_id: int | None) -> bool:
         return update_id is not None and bool(self.redis.exists(update_key(update_id)))
 
+    def open_rooms(self, key: str, user_id: int | None = None) -> int:
+        """How many rooms of an `open:` set are still open (and opened by `user_id`, if
+        given); the others are dropped from it."""
+        count = 0
+        for member in self.redis.smembers(key):
+            room = self.load(text(member))
+            if room is not None and room.status in LIVE and user_id in (None, room.creator):
+                count += 1
+            else:
+                self.redis.srem(key, member)
+        return count
+
+    def first_in(self, key: str, seconds: int) -> bool:
+        """True once per `seconds` for a key (a cooldown), False within it."""
+        return bool(self.redis.set(key, 1, nx=True, ex=seconds))
+
+    # ----- each update once ----------------------------------------------------------
+
+    def claim(self, update_id: int) -> bool:
+        """Take the update for this request: False while another request handles it."""
+        return bool(self.redis.set(f"{update_key(update_id)}:busy", 1, nx=True, px=BUSY_MS))
+
+    def finish(self, update_id: int) -> None:
+        """The update is handled: a redelivery is a duplicate (a move's mark is set with
+        its change already; a command's, such as /help, here)."""
+        with self.redis.pipeline() as pipe:
+            pipe.set(update_key(update_id), 1, ex=self.dedupe_ttl)
+            pipe.delete(f"{update_key(update_id)}:busy")
+            pipe.execute()
+
+    def release(self, update_id: int) -> None:
+        """The update was not handled: its redelivery is."""
+        self.redis.delete(f"{update_key(update_id)}:busy")
+
     # ----- writes ------------------------------------------------------------------
 
     def create(self, room: Room, outcome: Outcome, update_id: int | None) -> bool:
@@ -95,6 +166,7 @@ class Store:
                 return False
             pipe.multi()
             self._write(pipe, room, outcome, update_id)
+            self._opened(pipe, room)
             try:
                 pipe.execute()
             except redis.WatchError:
@@ -105,7 +177,13 @@ class Store:
 
     def _live(self, room_id: str) -> bool:
         room = self.load(room_id)
-        return room is not None and room.status in ("lobby", "playing")
+        return room is not None and room.status in LIVE
+
+    def _opened(self, pipe: redis.client.Pipeline, room: Room) -> None:
+        """Count a new room toward its chat's and its creator's caps."""
+        for key in (f"open:chat:{room.chat_id}", f"open:user:{room.creator}"):
+            pipe.sadd(key, room.id)
+            pipe.expire(key, self.live_ttl)
 
     def update(
         self,
@@ -156,13 +234,17 @@ class Store:
             pipe.set(update_key(update_id), 1, ex=self.dedupe_ttl)
         if not outcome.changed:
             return
-        ended = room.status in ("over", "cancelled")
-        pipe.set(room_key(room.id), room.model_dump_json(), ex=self.retention if ended else None)
+        ended = room.status not in LIVE
+        ttl = self.retention if ended else self.live_ttl
+        pipe.set(room_key(room.id), room.model_dump_json(), ex=ttl)
         chat = chat_key(room.chat_id, room.thread_id)
         if room.status == "cancelled":
             pipe.delete(chat)
         else:
-            pipe.set(chat, room.id, ex=self.retention if ended else None)
+            pipe.set(chat, room.id, ex=ttl)
+        self._mark_active(pipe, room, by_person=update_id is not None)
+        if room.status == "lobby" or outcome.finished:  # the seats are set in the lobby
+            self._index_people(pipe, "rooms", room.id, room.humans())
         if room.status == "playing":
             pipe.zadd(DUE_KEY, {room.id: room.next_due()})
         else:
@@ -177,14 +259,34 @@ class Store:
         for job in outcome.jobs:
             schedule(self.redis, pipe, job)
 
+    def _mark_active(self, pipe: redis.client.Pipeline, room: Room, by_person: bool) -> None:
+        """An open room's last activity of a person (an update, not a job), for expiry."""
+        if room.status not in LIVE:
+            pipe.zrem(ACTIVE_KEY, room.id)
+        else:  # a job's write only makes sure the room is there
+            pipe.zadd(ACTIVE_KEY, {room.id: self.clock()}, nx=not by_person)
+
+    def _index_people(
+        self, pipe: redis.client.Pipeline, kind: str, member: object, users: Iterable[int]
+    ) -> None:
+        """Remember where each person has data (`user:<id>:rooms`/`:chats`), so that
+        forgetting them (service.privacy) needs no scan of every key."""
+        for user_id in users:
+            key = f"user:{user_id}:{kind}"
+            pipe.sadd(key, str(member))
+            pipe.expire(key, self.people_ttl)
+
     def _count_finished(self, pipe: redis.client.Pipeline, room: Room) -> None:
         assert room.game is not None
+        self._index_people(pipe, "chats", room.chat_id, room.humans())
         pipe.hincrby(f"stats:chat:{room.chat_id}", "games", 1)
+        pipe.expire(f"stats:chat:{room.chat_id}", self.people_ttl)
         for seat, info in enumerate(room.seats):
             if info.user_id is None:
                 continue
             key = f"stats:user:{info.user_id}"
             pipe.hincrby(key, "games", 1)
+            pipe.expire(key, self.people_ttl)
             if seat in room.game.winners:
                 pipe.hincrby(key, "wins", 1)
             if seat in room.game.losers:
@@ -203,6 +305,7 @@ class Store:
             pipe.hset(key, "lang_tg", lang)
             if started:
                 pipe.hset(key, "started", "1")
+            pipe.expire(key, self.people_ttl)
             pipe.execute()
 
     def user(self, user_id: int) -> dict[str, str]:
@@ -210,7 +313,10 @@ class Store:
         return {text(k): text(v) for k, v in raw.items()}
 
     def set_user_language(self, user_id: int, lang: str) -> None:
-        self.redis.hset(f"user:{user_id}", "lang", lang)
+        with self.redis.pipeline() as pipe:
+            pipe.hset(f"user:{user_id}", "lang", lang)
+            pipe.expire(f"user:{user_id}", self.people_ttl)
+            pipe.execute()
 
     def stats(self, key: str) -> dict[str, int]:
         raw = self.redis.hgetall(key)

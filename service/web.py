@@ -31,6 +31,7 @@ from service.settings import Settings
 from service.store import Conflict, Store
 from service.tg.app import build_application, handler_error
 from service.tg.reply import open_reply
+from workers import limits
 
 log = logging.getLogger("burro.serve")
 slog = logs.get("burro.serve")
@@ -58,7 +59,8 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
     token, secret = settings.require_serve()
     assert settings.redis_url is not None, "serve needs BURRO_REDIS_URL (burro local sets it)"
     client = client or connect(settings.redis_url)
-    svc = Services(settings, Store(client, settings.retention, settings.dedupe_ttl))
+    svc = Services(settings, Store.of(client, settings))
+    limits.ENABLED = settings.rate_limits  # serve's own replies share the outbox's budget
     application = build_application(svc, token, settings.telegram_api_url)
     metrics.watch_redis(client)
 
@@ -105,13 +107,28 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
         return response
 
     async def handle(update: Update) -> tuple[str, Response]:
+        """Each update once: a redelivery of one handled is a duplicate, of one being
+        handled now (Telegram gave up waiting) is asked again later."""
         try:
             if svc.store.seen(update.update_id):
                 return "duplicate", PlainTextResponse("duplicate")
+            if not svc.store.claim(update.update_id):
+                return "retry", PlainTextResponse("being handled", status_code=503)
         except redis.RedisError:
             return "retry", PlainTextResponse("storage unavailable", status_code=503)
+        outcome, response = await run(update)
+        try:
+            if outcome == "retry":
+                svc.store.release(update.update_id)
+            else:
+                svc.store.finish(update.update_id)
+        except redis.RedisError:
+            log.warning("update %s: its dedupe mark was not written", update.update_id)
+        return outcome, response
+
+    async def run(update: Update) -> tuple[str, Response]:
         handler_error.set(None)
-        reply = open_reply()  # a press's answerCallbackQuery rides on our 200
+        reply = open_reply(client)  # a press's answerCallbackQuery rides on our 200
         try:
             await application.process_update(update)
         except Exception as raised:  # PTB routing an update whose fields have odd types

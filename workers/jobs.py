@@ -15,7 +15,7 @@ from service.outcome import Outcome
 from service.passing import moves as passing
 from service.quiet import quiet_until
 from service.room import LogLine, Room
-from workers import outbox, sweeper
+from workers import notices, outbox, sweeper
 from workers.runtime import runtime
 
 log = logging.getLogger("burro.worker")
@@ -25,6 +25,12 @@ log = logging.getLogger("burro.worker")
 def sync(room_id: str, target: str) -> None:
     """Bring one chat's message for a room up to the room's current state."""
     outbox.sync(runtime(), room_id, target)
+
+
+@metrics.job("notice", about_game=False)
+def notice(notice_id: str, _arg: str) -> None:
+    """Send a message kept for the flood budget (see service.notices)."""
+    notices.send(runtime(), notice_id)
 
 
 @metrics.job("bot_move")

@@ -30,7 +30,7 @@ def runtime() -> Runtime:
     assert settings.telegram_token, "the worker needs BURRO_TELEGRAM_TOKEN"
     client = connect(settings.redis_url)
     limits.ENABLED = settings.rate_limits
-    svc = Services(settings, Store(client, settings.retention, settings.dedupe_ttl))
+    svc = Services(settings, Store.of(client, settings))
     name = client.get("bot:username")
     if name:
         svc.bot_username = text(name)

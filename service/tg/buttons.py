@@ -17,9 +17,12 @@ from service.passing import moves as passing_moves
 from service.room import Room
 from service.services import Services
 from service.tg.people import actor_of, is_admin
-from service.tg.reply import answer_press
+from service.tg.reply import answer_press, send_message
 
 Change = Callable[[Room], Outcome]
+# Presses only the table's creator or a group admin may make (admins need a check):
+# settings, start, bots in the lobby, cancel (its confirmation), rematch.
+MANAGING = ("C", "o:done", "S", "B", "X", "K", "N")
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
@@ -36,7 +39,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     if room is None:
         await answer_press(query, tr.gettext(_("This game is over.")))
         return
-    if press.action in ("C", "o:done") or press.action.startswith("o:") or press.action == "S":
+    if press.action in MANAGING or press.action.startswith("o:"):
         actor = Actor(
             actor.user_id, actor.name, actor.lang, await is_admin(context, room, actor.user_id)
         )
@@ -56,17 +59,27 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     if isinstance(change, Outcome):  # refused before touching the room
         await answer(query, tr, change)
         return
-    if press.action == "R":
-        await context.bot.send_message(
-            room.chat_id,
-            family.painter(room, actor.lang).rules_text(),
-            message_thread_id=room.thread_id,
-        )
+    if press.action == "R" and not await post_rules(svc, context, room, actor):
+        # posted a moment ago: this press cannot post them again (no flooding the group)
+        await answer_press(query, tr.gettext(_("The rules are just above.")), show_alert=True)
+        return
     result = svc.store.update(press.room, change, update.update_id, loaded=room)
     if result is not None:
         await answer(query, tr, result[1])
     else:
         await answer_press(query)
+
+
+async def post_rules(
+    svc: Services, context: ContextTypes.DEFAULT_TYPE, room: Room, actor: Actor
+) -> bool:
+    """Post the table's rules to its chat, at most once per `rules_cooldown`."""
+    where = f"{room.chat_id}:{room.thread_id or 0}"
+    if not svc.store.first_in(f"cooldown:rules:{where}", svc.settings.rules_cooldown):
+        return False
+    text = family.painter(room, actor.lang).rules_text()
+    await send_message(context.bot, room.chat_id, text, message_thread_id=room.thread_id)
+    return True
 
 
 def choose_change(

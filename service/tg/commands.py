@@ -15,13 +15,14 @@ from service.outcome import Outcome
 from service.room import Room, RoomSettings
 from service.services import Services
 from service.tg.people import actor_of, display_name, is_admin
-from service.tg.reply import answer_press
+from service.tg.reply import answer_press, reply_to
 
 
 async def reply(update: Update, text: str, **kwargs: object) -> None:
+    """Answer the update's message, within the flood budget (see tg/reply.py)."""
     message = update.effective_message
     if message is not None:
-        await message.reply_text(text, **kwargs)  # type: ignore[arg-type]
+        await reply_to(message, text, **kwargs)
 
 
 def translator(svc: Services, update: Update) -> Translator:

@@ -1,0 +1,36 @@
+"""Sending a notice (service.notices) within the flood budget: a spent budget or a 429
+schedules it again; it is dropped once sent (or refused for good)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from service import notices
+from service.tg.botapi import ApiError
+from workers import limits, outbox
+
+if TYPE_CHECKING:
+    from workers.runtime import Runtime
+
+log = logging.getLogger("burro.notices")
+
+
+def send(rt: Runtime, notice_id: str) -> None:
+    params = notices.load(rt.redis, notice_id)
+    if params is None:  # sent already (a repeated job), or waited past its lifetime
+        return
+    chat_id = int(params["chat_id"])
+    wait = limits.reserve(rt.redis, chat_id, group=chat_id < 0)
+    if wait > 0:
+        outbox.later(rt, "notice", notice_id, "", time.time() + wait)
+        return
+    try:
+        rt.api.call("sendMessage", **params)
+    except ApiError as error:
+        if error.retry_after:
+            outbox.later(rt, "notice", notice_id, "", time.time() + error.retry_after)
+            return
+        log.warning("notice %s to %s refused: %s", notice_id, chat_id, error)
+    rt.redis.delete(notices.notice_key(notice_id))
