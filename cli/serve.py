@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from service.settings import Settings
 
 
 def register(subparsers: Any) -> None:
@@ -22,14 +26,22 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from service import logs
-    from service.redis_server import embedded_url
+    from service.redis_server import connect, embedded_url
     from service.settings import Settings
+    from service.tg.botfather import record_inline_mode
     from service.web import create_app
 
     settings = Settings()
     if settings.redis_url is None:  # the embedded default, shared through a unix socket
         settings.redis_url = embedded_url(settings.data_dir)
-    logs.setup("serve", settings.log_format, settings.log_level)
+    secrets = logs.secret_values(settings.telegram_token, settings.webhook_secret)
+    logs.setup("serve", settings.log_format, settings.log_level, secrets=secrets)
+    settings.require_serve()
+    me = bot_profile(settings)
+    if me is None:
+        return 1
+    if not record_inline_mode(connect(settings.redis_url), me):
+        warn_inline_off(me)
     app = create_app(settings)
     uvicorn.run(
         app,
@@ -41,3 +53,41 @@ def run(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=settings.shutdown_grace,
     )
     return 0
+
+
+def bot_profile(settings: Settings) -> dict[str, Any] | None:
+    """getMe's answer, or None after saying why there is none (never showing the token)."""
+    import httpx
+
+    from service import logs
+    from service.tg.botapi import ApiError, BotApi
+
+    assert settings.telegram_token is not None
+    api = BotApi(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
+    try:
+        me: dict[str, Any] = api.call("getMe")
+    except ApiError as error:
+        if error.code in (401, 404):  # Telegram answers 404 to a malformed token
+            said = f"Telegram does not know BURRO_TELEGRAM_TOKEN ({error})"
+            print(f"burro serve: {said}; copy it again from @BotFather (/token)", file=sys.stderr)
+        else:
+            print(f"burro serve: getMe failed: {logs.redact(str(error))}", file=sys.stderr)
+        return None
+    except httpx.HTTPError as error:
+        said = logs.redact(str(error))
+        print(f"burro serve: no answer from {settings.telegram_api_url}: {said}", file=sys.stderr)
+        return None
+    finally:
+        api.close()
+    return me
+
+
+def warn_inline_off(me: dict[str, Any]) -> None:
+    from service import logs
+    from service.tg.botfather import INLINE_ADVICE
+
+    logs.get("burro.serve").warning(
+        "inline mode is off: tables offer the private chat instead of 🃏 My cards",
+        bot=me.get("username"),
+        advice=INLINE_ADVICE,
+    )

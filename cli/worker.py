@@ -29,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
     if settings.redis_url is None:  # the embedded default, shared through a unix socket
         settings.redis_url = embedded_url(settings.data_dir)
         os.environ["BURRO_REDIS_URL"] = settings.redis_url  # for the jobs' runtime
-    logs.setup("worker", settings.log_format, settings.log_level)
+    secrets = logs.secret_values(settings.telegram_token, settings.webhook_secret)
+    logs.setup("worker", settings.log_format, settings.log_level, secrets=secrets)
     connection = connect(settings.redis_url)
     ensure_chain(connection, settings.sweep_every)  # one sweeper chain, however many workers
     metrics.watch_redis(connection)

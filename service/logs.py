@@ -7,20 +7,58 @@ per request (each request is its own asyncio task, so they never leak between
 requests), a worker per job, and the store names the game when it first loads one.
 Lines from the standard `logging` module (ours, uvicorn's, RQ's) go through the same
 formatter, so they carry the same fields.
+
+No line shows the bot token or a player's cards, at any level: every line is redacted
+as it is written (the secrets the process was given, and anything shaped like a bot
+token), and the HTTP and python-telegram-bot loggers, whose debug lines hold request
+URLs (with the token in them) and request parameters (inline results list a hand), stay
+at WARNING whatever the level.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import sys
+from collections.abc import Iterable
 from typing import Any, Literal, TextIO
 
 import structlog
+from pydantic import SecretStr
 from structlog.contextvars import bind_contextvars, clear_contextvars, get_contextvars
 from structlog.typing import EventDict, Processor, WrappedLogger
 
 CONTEXT_KEYS = ("game_id", "chat_id", "update_id")
 Format = Literal["json", "console"]
+# Loggers held at WARNING: their debug and info lines carry request URLs (the bot token
+# is part of every Bot API URL) and request parameters (a hand's inline results).
+QUIET_LOGGERS = ("httpx", "httpcore", "telegram", "hpack")
+# A Telegram bot token: `<bot id>:<35 characters>`.
+TOKEN_SHAPE = re.compile(r"\b\d{5,}:[A-Za-z0-9_-]{30,}")
+REDACTED = "<redacted>"
+_secrets: set[str] = set()
+
+
+def redact(text: str) -> str:
+    """The text without any secret of this process nor anything shaped like a token."""
+    for secret in _secrets:
+        text = text.replace(secret, REDACTED)
+    return TOKEN_SHAPE.sub(REDACTED, text)
+
+
+def secret_values(*values: SecretStr | None) -> list[str]:
+    """What `setup` must keep out of the lines for these settings: each value, and a
+    token's secret part on its own (`<bot id>:<secret>`)."""
+    found = [value.get_secret_value() for value in values if value is not None]
+    return [*found, *(value.partition(":")[2] for value in found if ":" in value)]
+
+
+class RedactingFormatter(structlog.stdlib.ProcessorFormatter):
+    """The line as structlog renders it, secrets taken out (the message, its fields and
+    any traceback alike)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
 
 
 def _context_keys(logger: WrappedLogger, method: str, event: EventDict) -> EventDict:
@@ -47,17 +85,23 @@ def _processors(process: str) -> list[Processor]:
 
 
 def setup(
-    process: str, fmt: Format = "json", level: str = "INFO", stream: TextIO | None = None
+    process: str,
+    fmt: Format = "json",
+    level: str = "INFO",
+    stream: TextIO | None = None,
+    secrets: Iterable[str] = (),
 ) -> None:
     """Send every log line of this process (structlog's and the `logging` module's)
-    through one formatter: JSON lines, or readable ones with `fmt="console"`."""
+    through one formatter: JSON lines, or readable ones with `fmt="console"`. `secrets`
+    (the bot token, the webhook secret) never appear in a line."""
+    _secrets.update(secret for secret in secrets if len(secret) >= 8)
     shared = _processors(process)
     renderer: Processor = (
         structlog.processors.JSONRenderer()
         if fmt == "json"
         else structlog.dev.ConsoleRenderer(colors=False)
     )
-    formatter = structlog.stdlib.ProcessorFormatter(
+    formatter = RedactingFormatter(
         foreign_pre_chain=shared,
         processors=[
             structlog.stdlib.ProcessorFormatter.remove_processors_meta,
@@ -70,8 +114,8 @@ def setup(
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
-    for chatty in ("httpx", "httpcore"):  # one line per request, with the bot token in its URL
-        logging.getLogger(chatty).setLevel(logging.WARNING)
+    for chatty in QUIET_LOGGERS:
+        logging.getLogger(chatty).setLevel(max(logging.WARNING, root.level))
     structlog.configure(
         processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
         logger_factory=structlog.stdlib.LoggerFactory(),

@@ -28,6 +28,7 @@ from service.room import Room
 from service.screens import Screen
 from service.store import PENDING_SYNC
 from service.tg.botapi import ApiError
+from service.tg.botfather import inline_mode
 from service.tg.render import message_params
 from workers import limits
 from workers.queue import job_id, schedule_alone
@@ -51,7 +52,7 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         return
     chat_id, lang_screen = plan
     logs.bind(chat_id=chat_id)
-    params = message_params(lang_screen)
+    params = message_params(lang_screen, inline=inline_mode(rt.redis))
     lock = f"game:{{{room_id}}}:lock:{base}"
     if not rt.redis.set(lock, 1, nx=True, px=LOCK_MS):
         later(rt, "sync", room_id, target, time.time() + 1)  # another worker is on it

@@ -9,10 +9,14 @@ from service.screens import Button, Screen
 MAX_TEXT = 4096
 
 
-def keyboard(screen: Screen) -> dict[str, Any] | None:
-    if not screen.rows:
+def keyboard(screen: Screen, inline: bool = True) -> dict[str, Any] | None:
+    """The screen's buttons; without `inline` (the bot has no inline mode, see
+    tg.botfather) none that opens an inline query."""
+    rows = [[b for b in row if inline or b.switch_inline is None] for row in screen.rows]
+    rows = [row for row in rows if row]
+    if not rows:
         return None
-    return {"inline_keyboard": [[button(b) for b in row] for row in screen.rows if row]}
+    return {"inline_keyboard": [[button(b) for b in row] for row in rows]}
 
 
 def button(b: Button) -> dict[str, Any]:
@@ -23,11 +27,11 @@ def button(b: Button) -> dict[str, Any]:
     return {"text": b.label, "url": b.url}
 
 
-def message_params(screen: Screen) -> dict[str, Any]:
+def message_params(screen: Screen, inline: bool = True) -> dict[str, Any]:
     """sendMessage / editMessageText parameters for a screen (chat and ids added later)."""
     text = screen.text if len(screen.text) <= MAX_TEXT else screen.text[: MAX_TEXT - 1] + "…"
     params: dict[str, Any] = {"text": text}
-    markup = keyboard(screen)
+    markup = keyboard(screen, inline)
     if markup is not None:
         params["reply_markup"] = markup
     return params
