@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from rq import get_current_job
 
 from engine.game import GameState, to_move
-from service import family, logs
+from service import family, groups, logs
 from service.i18n import Translator, _
 from service.outcome import Job, Outcome
 from service.passing.screens import PassingPainter
@@ -155,9 +155,14 @@ def deliver(
                 return int(old)
             if not error.message_gone:
                 raise
-    extra = {"message_thread_id": room.thread_id} if room.thread_id and chat_id < 0 else {}
+    extra = topic_of(room) if chat_id < 0 else {}
     result = rt.api.call("sendMessage", chat_id=chat_id, **extra, **params)
     return int(result["message_id"])
+
+
+def topic_of(room: Room) -> dict[str, int]:
+    """The parameter that sends a group message into the room's forum topic."""
+    return {"message_thread_id": room.thread_id} if room.thread_id else {}
 
 
 def handle_error(rt: Runtime, room: Room, target: str, error: ApiError) -> bool:
@@ -168,8 +173,36 @@ def handle_error(rt: Runtime, room: Room, target: str, error: ApiError) -> bool:
     if error.blocked and target.startswith("hand:"):
         record_blocked(rt, room, int(target.split(":")[1]))
         return True
+    if error.migrate_to is not None and not target.startswith("hand:"):
+        # The group became a supergroup: the room moves there, its table posted anew.
+        groups.migrate(rt.svc.store, room.chat_id, error.migrate_to)
+        return True
+    if error.topic_gone and room.thread_id is not None and not target.startswith("hand:"):
+        stop_in_topic(rt, room, closed="TOPIC_CLOSED" in error.description)
+        return True
     log.warning("room %s target %s: %s", room.id, target, error)
     return True
+
+
+def stop_in_topic(rt: Runtime, room: Room, closed: bool) -> None:
+    """The game's forum topic was closed or deleted: end the game (not retried forever)
+    and say so in the group's General topic."""
+    stopped = groups.stop(rt.svc.store, room.id, rt.svc.now(), show=closed)
+    if stopped is None:
+        return  # stopped already: said once
+    tr = Translator(rt.svc.room_lang(stopped))
+    if closed:
+        text = tr.gettext(
+            _("🫏 A game of Burro ended: its topic was closed. Send /burro to play again.")
+        )
+    else:
+        text = tr.gettext(
+            _("🫏 A game of Burro ended: its topic was deleted. Send /burro to play again.")
+        )
+    try:
+        rt.api.call("sendMessage", chat_id=room.chat_id, text=text)
+    except ApiError as error:
+        log.warning("room %s: could not say in General that it ended: %s", room.id, error)
 
 
 def record_blocked(rt: Runtime, room: Room, user_id: int) -> None:
@@ -203,6 +236,7 @@ def record_blocked(rt: Runtime, room: Room, user_id: int) -> None:
             chat_id=room.chat_id,
             text=text,
             reply_markup={"inline_keyboard": [[button]]},
+            **topic_of(room),
         )
     except ApiError as error:
         log.warning("room %s: could not tell the group about %s: %s", room.id, user_id, error)

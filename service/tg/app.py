@@ -18,10 +18,12 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     InlineQueryHandler,
+    MessageHandler,
+    filters,
 )
 
 from service.services import Services
-from service.tg import buttons, commands, inline
+from service.tg import buttons, changes, commands, inline
 from service.tg.counting import CountingRequest
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE, Services], Awaitable[None]]
@@ -54,6 +56,7 @@ COMMANDS: dict[str, Handler] = {
 
 
 Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+ErrorCallback = Callable[[object, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
 
 def bind(handler: Handler, svc: Services) -> Callback:
@@ -63,14 +66,14 @@ def bind(handler: Handler, svc: Services) -> Callback:
     return run
 
 
-async def remember_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    handler_error.set(context.error)
+def error_handler(svc: Services) -> ErrorCallback:
+    async def remember_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Keep the handler's error for the webhook's answer; a group found upgraded to a
+        supergroup is handled here (its rooms move) and is no failure."""
+        if not changes.migrated(update, context.error, svc):
+            handler_error.set(context.error)
 
-
-async def on_membership(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
-    """The bot was added to or removed from a group. Games are left intact: a removed
-    bot's messages fail with 403 and the outbox records it."""
-    return None
+    return remember_error
 
 
 def build_application(svc: Services, token: str, api_url: str) -> Application:  # type: ignore[type-arg]
@@ -86,12 +89,18 @@ def build_application(svc: Services, token: str, api_url: str) -> Application:  
         .request(CountingRequest(connection_pool_size=svc.settings.webhook_max_connections))
         .build()
     )
+    anonymous = filters.COMMAND & filters.SenderChat.ALL
+    app.add_handler(MessageHandler(anonymous, bind(changes.refuse_anonymous, svc)), group=-1)
     for name, handler in COMMANDS.items():
         app.add_handler(CommandHandler(name, bind(handler, svc)))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, bind(changes.on_migrate, svc)))
+    closed = filters.StatusUpdate.FORUM_TOPIC_CLOSED
+    app.add_handler(MessageHandler(closed, bind(changes.on_topic_closed, svc)))
     app.add_handler(CallbackQueryHandler(bind(commands.set_language, svc), pattern=r"^lang:"))
     app.add_handler(CallbackQueryHandler(bind(buttons.on_button, svc)))
     app.add_handler(InlineQueryHandler(bind(inline.on_inline_query, svc)))
     app.add_handler(ChosenInlineResultHandler(bind(inline.on_chosen, svc)))
-    app.add_handler(ChatMemberHandler(bind(on_membership, svc), ChatMemberHandler.MY_CHAT_MEMBER))
-    app.add_error_handler(remember_error)
+    membership = bind(changes.on_membership, svc)
+    app.add_handler(ChatMemberHandler(membership, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_error_handler(error_handler(svc))
     return app

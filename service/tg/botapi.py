@@ -13,11 +13,25 @@ from service import metrics
 class ApiError(Exception):
     """Telegram answered ok=false."""
 
-    def __init__(self, code: int, description: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        code: int,
+        description: str,
+        retry_after: int | None = None,
+        migrate_to: int | None = None,
+    ) -> None:
         super().__init__(f"{code}: {description}")
         self.code = code
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to = migrate_to  # the group became this supergroup
+
+    @property
+    def topic_gone(self) -> bool:
+        """The forum topic was closed or deleted."""
+        return self.code == 400 and (
+            "TOPIC_CLOSED" in self.description or "message thread not found" in self.description
+        )
 
     @property
     def not_modified(self) -> bool:
@@ -62,9 +76,13 @@ class BotApi:
         except ValueError:
             raise ApiError(response.status_code, response.text[:200]) from None
         if not body.get("ok"):
-            retry = (body.get("parameters") or {}).get("retry_after")
+            parameters = body.get("parameters")
+            parameters = parameters if isinstance(parameters, dict) else {}
             raise ApiError(
-                body.get("error_code", response.status_code), body.get("description", ""), retry
+                body.get("error_code", response.status_code),
+                body.get("description", ""),
+                parameters.get("retry_after"),
+                parameters.get("migrate_to_chat_id"),
             )
         return body["result"]
 

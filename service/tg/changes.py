@@ -1,0 +1,112 @@
+"""Updates about the chat rather than the game: a group upgraded to a supergroup, a
+forum topic closed, the bot removed from a group, a command sent anonymously (as the
+group by an anonymous admin, or as a channel)."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.error import ChatMigrated, TelegramError
+from telegram.ext import ApplicationHandlerStop, ContextTypes
+
+from service import groups
+from service.i18n import Translator, _
+from service.room import Room
+from service.services import Services
+from service.tg.commands import reply, thread_of
+
+log = logging.getLogger("burro.serve")
+GONE = ("left", "kicked")
+
+
+async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    """`migrate_to_chat_id` in the old group, `migrate_from_chat_id` in the new one:
+    whichever comes first moves the group's rooms (the second finds nothing to do)."""
+    message = update.effective_message
+    if message is None:
+        return
+    if message.migrate_to_chat_id:
+        groups.migrate(svc.store, message.chat_id, message.migrate_to_chat_id)
+    elif message.migrate_from_chat_id:
+        groups.migrate(svc.store, message.migrate_from_chat_id, message.chat_id)
+
+
+def migrated(update: object, error: BaseException | None, svc: Services) -> bool:
+    """A call of ours found the update's group upgraded (400 with `migrate_to_chat_id`):
+    move its rooms. Whether the error was that one."""
+    if not isinstance(error, ChatMigrated) or not isinstance(update, Update):
+        return False
+    chat = update.effective_chat
+    if chat is not None and chat.type != "private":
+        groups.migrate(svc.store, chat.id, error.new_chat_id)
+    return True
+
+
+async def on_topic_closed(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services
+) -> None:
+    """A forum topic was closed: its game ends, with a word in General."""
+    chat, thread = update.effective_chat, thread_of(update)
+    room = svc.store.room_in_chat(chat.id, thread) if chat and thread else None
+    if room is None or groups.stop(svc.store, room.id, svc.now(), show=True) is None:
+        return
+    tr = Translator(svc.room_lang(room))
+    text = tr.gettext(
+        _("🫏 A game of Burro ended: its topic was closed. Send /burro to play again.")
+    )
+    try:
+        await context.bot.send_message(room.chat_id, text)
+    except TelegramError as error:
+        log.warning("room %s: could not say in General that it ended: %s", room.id, error)
+
+
+async def on_membership(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    """The bot was removed from (or banned in) a group: its games end and expire like
+    any ended game; each player who opened a private chat with the bot is told there."""
+    change, chat = update.my_chat_member, update.effective_chat
+    if change is None or chat is None or chat.type == "private":
+        return
+    if change.new_chat_member.status not in GONE:
+        return
+    for room in groups.stop_chat(svc.store, chat.id, svc.now()):
+        await tell_players(context, svc, room, chat.title or "")
+
+
+async def tell_players(
+    context: ContextTypes.DEFAULT_TYPE, svc: Services, room: Room, title: str
+) -> None:
+    for seat in room.seats:
+        user_id = seat.user_id
+        if user_id is None or user_id in room.blocked:
+            continue
+        if not svc.store.user(user_id).get("started"):
+            continue  # the bot cannot write first
+        text = Translator(seat.lang).gettext(
+            _("🫏 Your game of Burro in {group} has ended: I was removed from the group."),
+            group=title,
+        )
+        try:
+            await context.bot.send_message(user_id, text)
+        except TelegramError as error:
+            log.info("room %s: could not tell %s: %s", room.id, user_id, error)
+
+
+async def refuse_anonymous(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services
+) -> None:
+    """A command sent as the group (an anonymous admin) or as a channel: nobody to seat
+    or to check as an admin. Answer with a hint and handle it no further."""
+    chat = update.effective_chat
+    room = svc.store.room_in_chat(chat.id, thread_of(update)) if chat else None
+    tr = Translator(svc.room_lang(room) if room is not None else "en")
+    await reply(
+        update,
+        tr.gettext(
+            _(
+                "🫏 I cannot tell who you are when you write as the group or as a channel. "
+                "Please send the command again as yourself."
+            )
+        ),
+    )
+    raise ApplicationHandlerStop
