@@ -15,7 +15,15 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from emulator.errors import NOT_MODIFIED, QUERY_TOO_OLD, ApiError, bad_request, not_found
+from emulator import api_table
+from emulator.errors import (
+    NOT_MODIFIED,
+    QUERY_TOO_OLD,
+    ApiError,
+    bad_request,
+    not_found,
+    not_implemented,
+)
 from emulator.forum import ForumMethods
 from emulator.limits import FloodControl
 from emulator.params import Params, Upload
@@ -24,7 +32,9 @@ from emulator.validation import (
     caption_text,
     message_text,
     next_offset,
+    parameter_problems,
     reply_markup,
+    require,
     results_button,
     secret_token,
 )
@@ -76,6 +86,9 @@ class BotApi:
         self.injected: dict[str, list[ApiError]] = {}
         # Delays injected by tests: method (lowercase) -> seconds to hold the next calls.
         self.delays: dict[str, list[float]] = {}
+        # What Telegram would silently ignore or misread in the calls so far (unknown
+        # parameters above all): {"bot_id", "method", "via", "parameter", "problem"}.
+        self.unknown_parameters: list[JSON] = []
         self.methods: dict[str, Handler] = {
             "getme": self.get_me,
             "logout": self.ok,
@@ -117,9 +130,7 @@ class BotApi:
         if via != "http":
             entry["via"] = via
         try:
-            handler = self.methods.get(name)
-            if handler is None:
-                raise not_found()
+            handler = self._handler(bot, name, params, via)
             delays = self.delays.get(name)
             if delays:
                 await asyncio.sleep(delays.pop(0))  # a slow Telegram, to catch work mid-call
@@ -140,6 +151,22 @@ class BotApi:
             raise
         self.world.record("call", **entry, ok=True, result=result)
         return result
+
+    def _handler(self, bot: Bot, name: str, params: Params, via: str) -> Handler:
+        """The method's handler once its parameters pass the reference's checks; what
+        Telegram would ignore or misread in them goes to `unknown_parameters`."""
+        spec = api_table.method(name)
+        if spec is None:
+            raise not_found()
+        for problem in parameter_problems(spec, params):
+            self.unknown_parameters.append(
+                {"bot_id": bot.id, "method": spec.name, "via": via, **problem}
+            )
+        require(spec, params)
+        handler = self.methods.get(name)
+        if handler is None:
+            raise not_implemented(spec.name)
+        return handler
 
     def ok(self, bot: Bot, params: Params) -> bool:
         return True

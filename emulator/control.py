@@ -362,6 +362,10 @@ def control_routes(emu: Emulator) -> list[Route]:
         queue.extend([float(args.get("seconds", 1.0))] * int(args.get("times", 1)))
         return True
 
+    def unknown_parameters(args: Args) -> list[JSON]:
+        """What the bots sent that Telegram would silently ignore or misread."""
+        return emu.api.unknown_parameters
+
     def webhook(args: Args) -> JSON:
         delivery = emu.delivery(world.find_bot(args.get("bot")))
         return {**delivery.info(), "pending": [p.update for p in delivery.pending]}
@@ -431,6 +435,7 @@ def control_routes(emu: Emulator) -> list[Route]:
         Route("/inject_error", endpoint(inject_error), methods=post),
         Route("/inject_delay", endpoint(inject_delay), methods=post),
         Route("/webhook", endpoint(webhook), methods=get),
+        Route("/unknown_parameters", endpoint(unknown_parameters), methods=get),
         Route("/events", events, methods=get),
         Route("/files/{file_id}", file_content, methods=get),
     ]

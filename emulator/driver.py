@@ -430,6 +430,14 @@ class EmulatorDriver:
         """Each delivery attempt: {"update_id", "attempt", "status", "error"}."""
         return self.log("delivery", bot=bot, since=since)
 
+    def unknown_parameters(self) -> list[dict[str, Any]]:
+        """What the bots sent that Telegram would silently ignore or misread, oldest
+        first: {"bot_id", "method", "via", "parameter", "problem"}; "problem" is "unknown"
+        for a parameter (or a field of a JSON object: "reply_markup.inline_keyboard.x")
+        Telegram does not know, or says how Telegram misreads a value."""
+        result: list[dict[str, Any]] = self._get("/unknown_parameters")
+        return result
+
     def callback_answers(self, user: Ref | None = None) -> list[CallbackAnswer]:
         states = self._get("/callback_answers", user=user)
         return [

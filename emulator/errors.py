@@ -54,6 +54,11 @@ def not_found() -> ApiError:
     return ApiError(404, "Not Found")
 
 
+def not_implemented(method: str) -> ApiError:
+    """A Bot API method Telegram has and the emulator does not (never Telegram's answer)."""
+    return ApiError(501, f"Not Implemented: the emulator has no {method}")
+
+
 def conflict(detail: str) -> ApiError:
     return ApiError(409, f"Conflict: {detail}")
 

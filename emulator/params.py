@@ -9,11 +9,23 @@ them; in a JSON body they are native. `Params` hides the difference.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from emulator.errors import bad_request
+
+TRUE_WORDS = frozenset({"true", "yes", "1"})
+_LEADING_INTEGER = re.compile(r"-?[0-9]+")
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return json.dumps(value)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -53,19 +65,28 @@ class Params:
     def raw(self, name: str) -> Any:
         return self._values.get(name)
 
-    def string(self, name: str, *, required: bool = False) -> str | None:
+    def names(self) -> list[str]:
+        """The parameters given, files included (a file sent for an attach://<name>
+        reference belongs to the parameter that names it)."""
+        attached = {
+            value.removeprefix("attach://")
+            for value in self._values.values()
+            if isinstance(value, str) and value.startswith("attach://")
+        }
+        given = [key for key, value in self._values.items() if value is not None]
+        return given + [key for key in self._files if key not in attached and key not in given]
+
+    def text(self, name: str) -> str | None:
+        """The value as Telegram's server sees it: text (a JSON body's numbers and
+        booleans as they are written, its objects and arrays as JSON)."""
         value = self._values.get(name)
-        if value is None:
-            if required:
-                raise bad_request(f"{name} is empty")
-            return None
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        if isinstance(value, int | float):
-            return str(value)
-        if not isinstance(value, str):
-            raise bad_request(f'field "{name}" must be of type String')
-        if required and value == "":
+        if value is None or isinstance(value, str):
+            return value
+        return _as_text(value)
+
+    def string(self, name: str, *, required: bool = False) -> str | None:
+        value = self.text(name)
+        if required and not value:
             raise bad_request(f"{name} is empty")
         return value
 
@@ -75,23 +96,15 @@ class Params:
         return value
 
     def integer(self, name: str, *, required: bool = False) -> int | None:
-        value = self._values.get(name)
-        if value is None or value == "":
+        """An Integer, read as Telegram reads one: its leading digits ("12abc" is 12, "abc"
+        is 0). Values Telegram misreads are recorded by `validation.parameter_problems`."""
+        text = self.text(name)
+        if text is None or text == "":
             if required:
                 raise bad_request(f"{name} is empty")
             return None
-        if isinstance(value, bool):
-            raise bad_request(f'field "{name}" must be of type Integer')
-        if isinstance(value, int):
-            return value
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        if isinstance(value, str):
-            try:
-                return int(value.strip())
-            except ValueError:
-                pass
-        raise bad_request(f'field "{name}" must be of type Integer')
+        match = _LEADING_INTEGER.match(text)
+        return int(match.group()) if match else 0
 
     def required_int(self, name: str) -> int:
         value = self.integer(name, required=True)
@@ -99,18 +112,12 @@ class Params:
         return value
 
     def flag(self, name: str, default: bool = False) -> bool:
-        value = self._values.get(name)
-        if value is None or value == "":
+        """A Boolean, read as Telegram reads one: "true", "yes" or "1" (any case) is true,
+        anything else false."""
+        text = self.text(name)
+        if text is None or text == "":
             return default
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, int):
-            return value != 0
-        if isinstance(value, str) and value.lower() in ("true", "1"):
-            return True
-        if isinstance(value, str) and value.lower() in ("false", "0"):
-            return False
-        raise bad_request(f'field "{name}" must be of type Boolean')
+        return text.strip().lower() in TRUE_WORDS
 
     def json(self, name: str) -> Any:
         """A nested value: native in a JSON body, a JSON-encoded string in a form."""

@@ -10,8 +10,10 @@ import json
 import re
 from typing import Any
 
-from emulator.errors import bad_request
+from emulator.api_table import Method, Param, element_types, object_type
+from emulator.errors import QUERY_TOO_OLD, ApiError, bad_request
 from emulator.formatting import Entity, format_text, utf16_len
+from emulator.params import TRUE_WORDS, Params
 
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
@@ -263,3 +265,130 @@ def results_button(button: Any) -> dict[str, Any] | None:
     ):
         raise bad_request("START_PARAM_INVALID")
     return button
+
+
+# ----- a call's parameters against the reference (api_table) ---------------------
+
+# What Telegram answers when a parameter it needs is missing, in the order its server
+# (telegram-bot-api, Client.cpp) checks them; None: Telegram does without it (setWebhook
+# without a url deletes the webhook). Any other required parameter of the reference
+# missing: Telegram's generic 'parameter "<name>" is required'.
+MISSING: dict[str, tuple[tuple[str, str | None], ...]] = {
+    "sendmessage": (("text", "message text is empty"), ("chat_id", "chat_id is empty")),
+    "senddocument": (
+        ("document", "there is no document in the request"),
+        ("chat_id", "chat_id is empty"),
+    ),
+    "sendchataction": (
+        ("action", "wrong parameter action in request"),
+        ("chat_id", "chat_id is empty"),
+    ),
+    "editmessagetext": (("text", "message text is empty"),),
+    "deletemessage": (
+        ("chat_id", "chat identifier is not specified"),
+        ("message_id", "message identifier is not specified"),
+    ),
+    "deletemessages": (
+        ("message_ids", "message identifiers are not specified"),
+        ("chat_id", "chat_id is empty"),
+    ),
+    "answercallbackquery": (("callback_query_id", QUERY_TOO_OLD),),
+    "answerinlinequery": (("results", None), ("inline_query_id", QUERY_TOO_OLD)),
+    "getchatmember": (("user_id", "invalid user_id specified"), ("chat_id", "chat_id is empty")),
+    "getchat": (("chat_id", "chat_id is empty"),),
+    "getchatmembercount": (("chat_id", "chat_id is empty"),),
+    "getfile": (("file_id", "file_id not specified"),),
+    "setwebhook": (("url", None),),
+    "setmycommands": (("commands", None),),
+}
+_BOOLEAN_WORDS = TRUE_WORDS | {"false", "no", "0"}
+_INTEGER_RE = re.compile(r"-?[0-9]+")
+
+
+def require(method: Method, params: Params) -> None:
+    """Refuse a call missing a parameter Telegram needs, in Telegram's words."""
+    checks = MISSING.get(method.name.lower(), ())
+    for name, text in checks:
+        if text is not None and not params.has(name):
+            raise bad_request(text)
+    checked = {name for name, _ in checks}
+    for param in method.required:
+        if param.name not in checked and not params.has(param.name):
+            raise bad_request(f'parameter "{param.name}" is required')
+
+
+def parameter_problems(method: Method, params: Params) -> list[dict[str, str]]:
+    """What Telegram would silently ignore or misread in a call: parameters (and fields of
+    its JSON objects) the reference does not know, values not of their type."""
+    problems: list[dict[str, str]] = []
+    for name in params.names():
+        param = method.params.get(name)
+        if param is None:
+            if not method.knows(name):
+                problems.append({"parameter": name, "problem": "unknown"})
+            continue
+        misread = misread_value(param, params)
+        if misread:
+            problems.append({"parameter": name, "problem": misread})
+        problems += unknown_fields(param, params)
+    return problems
+
+
+def misread_value(param: Param, params: Params) -> str | None:
+    """Why Telegram would misread this value, or None: it reads an Integer by its leading
+    digits and a Boolean as true only for "true", "yes" or "1"."""
+    text = params.text(param.name) or ""
+    kind = param.scalar
+    if kind == "Integer" and not _INTEGER_RE.fullmatch(text):
+        return f"{text!r} is not an Integer (Telegram reads {params.integer(param.name)})"
+    if kind == "Boolean" and text.strip().lower() not in _BOOLEAN_WORDS:
+        return f"{text!r} is not a Boolean (Telegram reads false)"
+    if kind == "Float" and not _is_float(text):
+        return f"{text!r} is not a Float"
+    if kind == "String" and isinstance(params.raw(param.name), dict | list):
+        return "an object or array is not a String (Telegram reads its JSON text)"
+    return None
+
+
+def _is_float(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def unknown_fields(param: Param, params: Params) -> list[dict[str, str]]:
+    """Fields the reference does not know in a JSON object parameter (reply_markup,
+    results, ...), named by their path: `reply_markup.inline_keyboard.callback_dta`."""
+    names, depth = element_types(param.types)
+    if not names:
+        return []
+    try:
+        value = params.json(param.name)
+    except ApiError:
+        return []  # not JSON: the method's own checks refuse it
+    found: dict[str, None] = {}
+    _walk(value, names, depth, param.name, found)
+    return [{"parameter": path, "problem": "unknown"} for path in found]
+
+
+def _walk(value: Any, names: list[str], depth: int, path: str, found: dict[str, None]) -> None:
+    if depth > 0:
+        for item in value if isinstance(value, list) else []:
+            _walk(item, names, depth - 1, path, found)
+        return
+    if not isinstance(value, dict):
+        return
+    types = [found_type for name in names if (found_type := object_type(name)) is not None]
+    fields: dict[str, tuple[str, ...]] = {}
+    for object_kind in types:
+        for key, kinds in object_kind.field_types.items():
+            fields.setdefault(key, kinds)
+    for key, item in value.items():
+        if key not in fields:
+            found[f"{path}.{key}"] = None
+            continue
+        inner, inner_depth = element_types(fields[key])
+        if inner:
+            _walk(item, inner, inner_depth, f"{path}.{key}", found)

@@ -11,12 +11,14 @@ import pytest
 
 from cli.stack import Stack
 from emulator.server import RunningEmulator, running_emulator
+from tests.conftest import fail_if_ignored
 
 
 @pytest.fixture(scope="module")
 def emu(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningEmulator]:
     with running_emulator() as emulator:
         yield emulator
+        fail_if_ignored(emulator.emulator)  # what came after the module's last test
 
 
 def make_stack(emu: RunningEmulator, folder: Path, **options: Any) -> Stack:

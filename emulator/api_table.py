@@ -1,0 +1,121 @@
+"""The Bot API's methods and input types, from `api_table.json` (generated from the
+official reference by `tools/api_table.py`; MIT licence notice in `api_table.LICENSE`).
+
+The emulator reads it to tell a method Telegram does not have (404) from one it does,
+a parameter Telegram would ignore from one it reads, and a required one from the rest.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+TABLE = Path(__file__).resolve().parent / "api_table.json"
+
+# Parameters the reference no longer lists but Telegram still reads (telegram-bot-api's
+# Client.cpp): a call using them is answered as before, so they are not unknown.
+STILL_READ: dict[str, frozenset[str]] = {
+    "answerinlinequery": frozenset({"switch_pm_text", "switch_pm_parameter"}),
+    "sendmessage": frozenset({"disable_web_page_preview"}),
+    "editmessagetext": frozenset({"disable_web_page_preview"}),
+}
+# Read by every method that sends a message (Client::get_input_message_reply_to).
+STILL_READ_BY_SENDERS = frozenset({"reply_to_message_id", "allow_sending_without_reply"})
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    types: tuple[str, ...]  # as the reference writes them: "Integer", "Array of String"
+    required: bool
+
+    @property
+    def scalar(self) -> str | None:
+        """ "Integer", "Float", "Boolean" or "String" when the value is one of those alone
+        (a file or a JSON object or array otherwise: None)."""
+        kinds = set(self.types)
+        if kinds <= {"Integer", "Float", "Boolean", "String"} and len(kinds) == 1:
+            return self.types[0]
+        return None
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    params: dict[str, Param]
+
+    def knows(self, name: str) -> bool:
+        return name in self.params or name in STILL_READ.get(self.name.lower(), ())
+
+    @property
+    def required(self) -> list[Param]:
+        return [param for param in self.params.values() if param.required]
+
+
+@dataclass(frozen=True)
+class ObjectType:
+    """An input type: its own fields, or (a union such as InlineQueryResult) its
+    subtypes'."""
+
+    name: str
+    fields: frozenset[str]
+    field_types: dict[str, tuple[str, ...]]
+
+
+@cache
+def _table() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(TABLE.read_text("utf-8"))
+    return data
+
+
+@cache
+def _methods() -> dict[str, Method]:
+    found: dict[str, Method] = {}
+    for name, entry in _table()["methods"].items():
+        required = entry["required"]
+        params = {
+            key: Param(key, tuple(value), key in required) for key, value in entry["params"].items()
+        }
+        if "reply_parameters" in params:
+            for extra in STILL_READ_BY_SENDERS:
+                params.setdefault(extra, Param(extra, ("Integer",), False))
+        found[name.lower()] = Method(name, params)
+    return found
+
+
+def method(name: str) -> Method | None:
+    """The Bot API method of that name (case-insensitive, as on Telegram), or None."""
+    return _methods().get(name.lower())
+
+
+@cache
+def object_type(name: str) -> ObjectType | None:
+    """An input type by name; a union's fields are all of its subtypes' fields."""
+    entry = _table()["types"].get(name)
+    if entry is None:
+        return None
+    field_types = {key: tuple(value) for key, value in entry["params"].items()}
+    for subtype in entry["subtypes"]:
+        found = object_type(subtype)
+        if found is not None:
+            for key, value in found.field_types.items():
+                field_types.setdefault(key, value)
+    return ObjectType(name, frozenset(field_types), field_types)
+
+
+def element_types(types: tuple[str, ...]) -> tuple[list[str], int]:
+    """The object types named in `types` and how deep in arrays they sit: "Array of Array
+    of InlineKeyboardButton" is (["InlineKeyboardButton"], 2)."""
+    names: list[str] = []
+    depth = 0
+    for text in types:
+        match = re.fullmatch(r"((?:Array of )*)(\w+)", text)
+        found = object_type(match.group(2)) if match else None
+        if match and found is not None and found.fields:
+            names.append(match.group(2))
+            depth = max(depth, match.group(1).count("Array of "))
+    return names, depth

@@ -1,0 +1,71 @@
+"""Every test: the emulators it used saw no call with something Telegram would silently
+ignore or misread (an unknown parameter, a misspelt optional one above all: in
+production it does nothing and nobody notices). A test that sends such calls on purpose
+says so with `@pytest.mark.telegram_ignores`."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from emulator.app import Emulator
+from emulator.server import RunningEmulator
+
+# How many of each emulator's records were already reported (a module's emulator serves
+# many tests: each answers only for what came during it).
+_reported: weakref.WeakKeyDictionary[Emulator, int] = weakref.WeakKeyDictionary()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "telegram_ignores: the test sends parameters Telegram ignores, on purpose"
+    )
+
+
+def ignored_since_last_look(emulator: Emulator) -> list[str]:
+    """What the emulator recorded since the last look, one line each."""
+    records = emulator.api.unknown_parameters
+    start = _reported.get(emulator, 0)
+    _reported[emulator] = len(records)
+    return [
+        f"{record['method']} {record['parameter']}: {record['problem']}"
+        for record in records[start:]
+    ]
+
+
+def fail_if_ignored(emulator: Emulator) -> None:
+    """Fail when the emulator recorded something Telegram would ignore or misread."""
+    found = ignored_since_last_look(emulator)
+    if found:
+        pytest.fail(
+            "Telegram would silently ignore or misread these call parameters:\n  "
+            + "\n  ".join(found),
+            pytrace=False,
+        )
+
+
+def emulators_in(values: dict[str, Any]) -> list[Emulator]:
+    """The emulators among fixture values, or held by one of them (one level down)."""
+    found: list[Emulator] = []
+    for value in values.values():
+        inner = vars(value).values() if hasattr(value, "__dict__") else ()
+        for candidate in (value, *inner):
+            if isinstance(candidate, RunningEmulator) and candidate.emulator not in found:
+                found.append(candidate.emulator)
+    return found
+
+
+@pytest.fixture(autouse=True)
+def _telegram_ignores_nothing(request: pytest.FixtureRequest) -> Iterator[None]:
+    yield
+    item = request.node
+    emulators = emulators_in(getattr(item, "funcargs", None) or {})
+    if item.get_closest_marker("telegram_ignores") is not None:
+        for emulator in emulators:
+            ignored_since_last_look(emulator)
+        return
+    for emulator in emulators:
+        fail_if_ignored(emulator)
