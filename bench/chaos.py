@@ -763,7 +763,7 @@ def check_moves(game: Game, room: Room, books: Books) -> bool:
         if info.bot is not None:
             books.count("bot_moves")
             if info.bot != "strong":  # the strong bot thinks against a clock
-                expected = make_bot(info.bot, seed=room.seed ^ seat).choose(
+                expected = make_bot(info.bot, seed=room.bot_seed(seat)).choose(
                     player_view(state, seat)
                 )
                 if expected != action:
@@ -777,7 +777,7 @@ def check_moves(game: Game, room: Room, books: Books) -> bool:
             applied += 1
             continue
         timeouts[seat] += 1  # not the player's tap: a timeout played it (checked below)
-        expected = make_bot("heuristic", seed=room.seed ^ seat).choose(player_view(state, seat))
+        expected = make_bot("heuristic", seed=room.bot_seed(seat)).choose(player_view(state, seat))
         if expected != action:
             books.violation(
                 f"room {room.id} v{version}: {info.name} played {action}; they tapped "

@@ -215,7 +215,7 @@ def make_rules(preset: str = DEFAULT_PRESET, options: dict[str, Any] | None = No
     unknown = sorted(set(options) - set(OPTION_NAMES))
     if unknown:
         raise RulesError(f"unknown option {unknown[0]!r}; options are: {', '.join(OPTION_NAMES)}")
-    values = {**base.options, **options}
+    values = {**base.options, **_scoring_for_hand_end(base, options), **options}
     try:
         rules = Rules(
             preset=base.name,
@@ -227,6 +227,27 @@ def make_rules(preset: str = DEFAULT_PRESET, options: dict[str, Any] | None = No
         raise RulesError(_first_error(exc)) from None
     _check_coherent(rules)
     return rules
+
+
+# The scoring a hand end implies when a table changes `hand_end` and says nothing of
+# `scoring` (RULES.md: cangkul's last_holder_loses "scoring then defaults to penalty").
+_SCORING_FOR_HAND_END = {"last_holder_loses": "penalty", "first_out_wins": "wins"}
+_SCORINGS_OF_HAND_END = {
+    "last_holder_loses": ("penalty", "letters", "single"),
+    "first_out_wins": ("wins", "single"),
+}
+
+
+def _scoring_for_hand_end(base: Preset, options: dict[str, Any]) -> dict[str, Any]:
+    """`{"scoring": ...}` when `options` set a hand end the preset's scoring cannot count
+    and leave `scoring` to the preset; else nothing. Only an explicit contradictory pair
+    is an error (see _check_coherent)."""
+    hand_end = options.get("hand_end")
+    if "scoring" in options or hand_end not in _SCORING_FOR_HAND_END:
+        return {}
+    if base.options["scoring"] in _SCORINGS_OF_HAND_END[hand_end]:
+        return {}
+    return {"scoring": _SCORING_FOR_HAND_END[hand_end]}
 
 
 def _first_error(exc: ValidationError) -> str:
@@ -244,21 +265,13 @@ def _check_coherent(rules: Rules) -> None:
             f"option 'rank_order' must list each rank of the {rules.deck} deck once: "
             f"{' '.join(deck_ranks)}"
         )
-    needs = {
-        "penalty": "last_holder_loses",
-        "letters": "last_holder_loses",
-        "wins": "first_out_wins",
-    }
-    wanted = needs.get(rules.scoring)
-    if wanted and rules.hand_end != wanted:
+    fitting = _SCORINGS_OF_HAND_END[rules.hand_end]
+    if rules.scoring not in fitting:
+        (wanted,) = (end for end, ok in _SCORINGS_OF_HAND_END.items() if rules.scoring in ok)
+        choices = " or ".join(", ".join(repr(s) for s in fitting).rsplit(", ", 1))
         raise RulesError(
             f"scoring {rules.scoring!r} needs hand_end {wanted!r}; with hand_end "
-            f"{rules.hand_end!r} choose scoring "
-            + (
-                "'wins' or 'single'"
-                if rules.hand_end == "first_out_wins"
-                else "'penalty', 'letters' or 'single'"
-            )
+            f"{rules.hand_end!r} choose scoring {choices}"
         )
     if rules.scoring == "letters" and rules.target > len(LETTERS):
         raise RulesError(f"option 'target': letters go up to {len(LETTERS)} (B-U-R-R-O)")

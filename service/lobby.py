@@ -7,7 +7,6 @@ whether the presser is a group admin.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +19,15 @@ from service.moves import play_forced, settle
 from service.outcome import Outcome
 from service.passing import lobby as passing_lobby
 from service.quiet import TIMEZONES, WINDOWS
-from service.room import BOT_LEVELS, MAX_SEATS, Room, RoomSettings, Seat, new_room_id
+from service.room import (
+    BOT_LEVELS,
+    MAX_SEATS,
+    Room,
+    RoomSettings,
+    Seat,
+    new_game_key,
+    new_room_id,
+)
 
 BOT_NAMES = ("Rocinante", "Platero", "Burrito", "Pancho", "Lucero", "Canela", "Trueno")
 
@@ -52,7 +59,7 @@ def create_room(
         settings=settings or RoomSettings(),
         created=now,
         updated=now,
-        seed=random.SystemRandom().randrange(1 << 62),
+        seed=new_game_key(),
     )
     room.seats.append(Seat(user_id=actor.user_id, name=actor.name, lang=actor.lang))
     return room
@@ -63,6 +70,8 @@ def may_manage(room: Room, actor: Actor) -> bool:
 
 
 def join(room: Room, actor: Actor) -> Outcome:
+    if room.private:
+        return Outcome().say(_("This is someone's private game: it cannot be joined."))
     if room.status != "lobby":
         return Outcome().say(_("The game has already started."))
     if room.seat_of(actor.user_id) is not None:
@@ -90,6 +99,8 @@ def leave(room: Room, actor: Actor) -> Outcome:
 def add_bot(room: Room, actor: Actor) -> Outcome:
     if room.status != "lobby":
         return Outcome().say(_("The game has already started."))
+    if not may_manage(room, actor):
+        return Outcome().say(_("Only the player who opened the table (or an admin) can add bots."))
     if len(room.seats) >= seat_limit(room):
         return Outcome().say(_("The table is full."))
     used = {s.name for s in room.seats}
@@ -101,6 +112,10 @@ def add_bot(room: Room, actor: Actor) -> Outcome:
 def remove_bot(room: Room, actor: Actor) -> Outcome:
     if room.status != "lobby":
         return Outcome().say(_("The game has already started."))
+    if not may_manage(room, actor):
+        return Outcome().say(
+            _("Only the player who opened the table (or an admin) can remove bots.")
+        )
     bots = [i for i, seat in enumerate(room.seats) if seat.bot is not None]
     if not bots:
         return Outcome().say(_("There is no bot at the table."))
@@ -150,8 +165,10 @@ def rematch(
     at once, a group gets a lobby (players may leave or join before Start)."""
     if room.status != "over":
         return Outcome().say(_("The game is not over yet."))
-    if room.seat_of(actor.user_id) is None and not actor.admin:
-        return Outcome().say(_("You are not playing in this game."))
+    if not may_manage(room, actor):
+        return Outcome().say(
+            _("Only the player who opened the table (or an admin) can start a new game.")
+        )
     fresh = create_room(
         room.chat_id, room.thread_id, actor, now, room.private, room.settings.model_copy(deep=True)
     )
@@ -176,6 +193,7 @@ REMINDERS = (30, 120, 1800, 3600, 3 * 3600, 6 * 3600)
 HAND_SIZES = (3, 4, 5, 6, 7)
 TARGETS = (1, 3, 5, 7, 10)
 EMPTY_STOCK = ("pass", "pickup_after_trick", "take_the_table")
+HAND_ENDS = ("last_holder_loses", "first_out_wins")
 
 
 def change_setting(room: Room, actor: Actor, key: str) -> Outcome:
@@ -202,6 +220,7 @@ _OPTION_OF = {
     "hand": "hand_size",
     "target": "target",
     "empty": "empty_stock",
+    "end": "hand_end",
     "suits": "suit_style",
 }
 
@@ -224,6 +243,9 @@ def cycle(settings: RoomSettings, key: str) -> bool:
         options["target"] = _next(tuple(t for t in TARGETS if t <= limit), rules.target)
     elif key == "empty":
         options["empty_stock"] = _next(EMPTY_STOCK, rules.empty_stock)
+    elif key == "end":  # the scoring follows the hand end (engine.rules)
+        options.pop("scoring", None)
+        options["hand_end"] = _next(HAND_ENDS, rules.hand_end)
     elif key == "suits":
         options["suit_style"] = "french" if rules.suit_style == "spanish" else "spanish"
     elif key == "timeout":

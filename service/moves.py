@@ -138,4 +138,4 @@ def bot_action(room: Room, seat: int, level: str) -> str:
 
     assert isinstance(room.game, GameState)
     view = player_view(room.game, seat)
-    return make_bot(level, seed=room.seed ^ seat).choose(view)
+    return make_bot(level, seed=room.bot_seed(seat)).choose(view)

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import secrets
 import string
+from dataclasses import replace
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from engine.game import GameState
 from engine.passing import GameState as PassingGame
 from engine.passing import PassingRules, is_passing
 from engine.passing import make_rules as make_passing_rules
 from engine.passing import to_move as passing_to_move
+from engine.rng import keyed
 from engine.rules import Rules, make_rules
 
 Status = Literal["lobby", "playing", "over", "cancelled"]
@@ -25,6 +27,20 @@ TimeoutAction = Literal["bot", "remove"]
 BOT_LEVELS = ("easy", "heuristic", "strong")
 MAX_SEATS = 8
 _ID_ALPHABET = string.ascii_lowercase + string.digits
+
+
+# A room's `seed` is its game's secret key: every deal and bot choice is drawn from it
+# one-way (engine.rng.keyed), and it never leaves Redis. At least 128 bits; keys made
+# before that (below 2**64, drawn reversibly, so possibly learnt from an export) are
+# replaced when the room is loaded.
+KEY_BITS = 128
+LEGACY_KEY_LIMIT = 1 << 64
+BOT_SALT = 0xB07  # keyed(seed, BOT_SALT, seat): a bot seat's own seed
+
+
+def new_game_key() -> int:
+    """A fresh secret key, its top bit set so it can never look like a legacy one."""
+    return secrets.randbits(KEY_BITS) | (1 << (KEY_BITS - 1))
 
 
 def new_room_id() -> str:
@@ -100,7 +116,7 @@ class Room(BaseModel):
     settings: RoomSettings = Field(default_factory=RoomSettings)
     seats: list[Seat] = Field(default_factory=list)
     game: GameState | PassingGame | None = None  # of the preset's family
-    seed: int = 0
+    seed: int = Field(default_factory=new_game_key)  # secret: see KEY_BITS
     settings_open: bool = False  # the lobby message shows the settings keyboard
     log: list[LogLine] = Field(default_factory=list)
     deadline: float | None = None  # when the player to move times out
@@ -112,6 +128,22 @@ class Room(BaseModel):
     updated: float = 0.0
     # The bytes it was read from (Store.load): updating the room as loaded reuses it.
     _loaded_from: bytes | str | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _replace_legacy_key(self) -> Room:
+        """A key from before keyed deals may have been worked out from an exported hand:
+        the hands still to come and the bots get a fresh one (the hand in play keeps the
+        deal it has). Safe to do on every load until saved: the key only feeds draws that
+        are saved with the move that makes them."""
+        if self.seed < LEGACY_KEY_LIMIT:
+            self.seed = new_game_key()
+            if self.game is not None:
+                self.game = replace(self.game, seed=self.seed)
+        return self
+
+    def bot_seed(self, seat: int) -> int:
+        """The seed of the bot playing `seat`, drawn one-way from the room's key."""
+        return keyed(self.seed, BOT_SALT, seat)
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):

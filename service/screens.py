@@ -383,6 +383,7 @@ class Painter:
                     _("Empty stock: {v}", v=self._(EMPTY_STOCK[rules.empty_stock])), "o:empty"
                 ),
             ),
+            (self.button(_("Hand end: {v}", v=self._(HAND_ENDS[rules.hand_end])), "o:end"),),
             (
                 self.button(_("Turn time: {v}", v=duration(s.turn_timeout, self.tr)), "o:timeout"),
                 self.button(_("Reminder: {v}", v=duration(s.reminder_after, self.tr)), "o:remind"),
@@ -418,6 +419,10 @@ EMPTY_STOCK = {
     "pass": _("pass"),
     "pickup_after_trick": _("pick up the trick"),
     "take_the_table": _("take the table"),
+}
+HAND_ENDS = {
+    "last_holder_loses": _("last with cards loses"),
+    "first_out_wins": _("first out wins"),
 }
 BOT_LEVEL_NAMES = {"easy": _("easy"), "heuristic": _("good"), "strong": _("strong")}
 

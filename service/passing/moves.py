@@ -37,7 +37,7 @@ from engine.passing import events as ev
 from engine.passing.bots import PassingBot, make_bot
 from engine.passing.cards import is_four_of_a_kind
 from engine.passing.state import to_seconds
-from engine.rng import derive
+from engine.rng import keyed
 from service.i18n import _
 from service.outcome import Job, Outcome
 from service.passing.actions import REFUSALS
@@ -214,7 +214,7 @@ def bot_delay_for(room: Room, game: GameState, seat: int) -> float:
     """A human-looking delay (at the default bot delay) before a bot acts in this phase,
     fixed by the room's seed and the phase."""
     hand = game.hand
-    rnd = random.Random(derive(room.seed, game.hand_no, hand.rotation, hand.phase_at, seat))
+    rnd = random.Random(keyed(room.seed, game.hand_no, hand.rotation, hand.phase_at, seat))
     if hand.call is not None:
         return rnd.uniform(*REACT)
     view = player_view(game, seat)
@@ -225,7 +225,7 @@ def bot_delay_for(room: Room, game: GameState, seat: int) -> float:
 
 def bot_of(room: Room, seat: int) -> PassingBot:
     """The seat's bot (a human's seat, should it ever need one, plays heuristic)."""
-    return make_bot(room.seats[seat].bot or "heuristic", derive(room.seed, seat))
+    return make_bot(room.seats[seat].bot or "heuristic", room.bot_seed(seat))
 
 
 def missing_job(room: Room, now: float) -> Job | None:

@@ -246,13 +246,21 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
 
 async def export(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
     """/export [hand]: a finished hand's record (a running hand would show everyone's
-    cards, so only finished hands are exported)."""
+    cards, so only finished hands are exported). While the game goes on, only its
+    players and the group's admins may export: a record tells nothing of the hands to
+    come (deals are drawn one-way from the room's key), but it is the table's own."""
     tr = translator(svc, update)
-    chat = update.effective_chat
+    chat, user = update.effective_chat, update.effective_user
     room = svc.store.room_in_chat(chat.id, thread_of(update)) if chat else None
     finished = family.finished_hands(room.game) if room and room.game else 0
-    if room is None or room.game is None or not finished:
+    if room is None or room.game is None or not finished or user is None:
         await reply(update, tr.gettext(_("No finished hand to export yet.")))
+        return
+    if room.status == "playing" and not await may_export(context, room, user.id):
+        await reply(
+            update,
+            tr.gettext(_("While the game goes on, only its players (or an admin) can export it.")),
+        )
         return
     try:
         number = int(context.args[0]) if context.args else finished
@@ -269,6 +277,10 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Servic
             InputFile(data, filename=f"burro-{room.id}-hand{number}.json"),
             caption=tr.gettext(_("Hand {n}: replay it with burro replay."), n=number),
         )
+
+
+async def may_export(context: ContextTypes.DEFAULT_TYPE, room: Room, user_id: int) -> bool:
+    return room.seat_of(user_id) is not None or await is_admin(context, room, user_id)
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:

@@ -167,3 +167,15 @@ def test_view_cannot_reach_the_state() -> None:
     with pytest.raises(Exception):  # noqa: B017 - frozen
         view.hand = ()  # type: ignore[misc]
     assert replace(view, hand=()).hand == ()
+
+
+def test_a_presets_documented_hand_end_brings_its_own_scoring() -> None:
+    """RULES.md: cangkul's option last_holder_loses; scoring then defaults to penalty."""
+    rules = make_rules("cangkul", {"hand_end": "last_holder_loses"})
+    assert (rules.hand_end, rules.scoring) == ("last_holder_loses", "penalty")
+    assert make_rules("spanish", {"hand_end": "first_out_wins"}).scoring == "wins"
+    assert make_rules("brazilian", {"hand_end": "last_holder_loses"}).scoring == "letters"
+    with pytest.raises(errors.RulesError, match="choose scoring 'penalty', 'letters' or 'single'"):
+        make_rules("cangkul", {"hand_end": "last_holder_loses", "scoring": "wins"})
+    with pytest.raises(errors.RulesError, match="choose scoring 'wins' or 'single'"):
+        make_rules("cangkul", {"scoring": "penalty"})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -11,9 +12,10 @@ from typing import Any
 import pytest
 
 from cli.main import main
+from engine.game import apply, legal_actions, new_game, to_move
 from engine.records import hand_record, read_record
 from engine.replay import trace
-from engine.rules import PRESETS
+from engine.rules import PRESETS, make_rules
 from tests.playthroughs.regenerate import GOLDEN, play_first_hand
 
 PLAYTHROUGHS = Path(__file__).resolve().parent.parent / "playthroughs"
@@ -199,3 +201,19 @@ def test_export_running_and_finished_hands_replays_exactly() -> None:
         *_, last = trace(read_record(json.dumps(hand_record(game, index))))
         assert last["result"]["finished"]
         assert last["result"]["winner"] == (hand.winner if hand.winner >= 0 else None)
+
+
+def test_replay_takes_cangkul_with_its_documented_hand_end_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """RULES.md names last_holder_loses as cangkul's option: a record that sets only it
+    replays (scoring follows), and finds a burro."""
+    game = new_game(make_rules("cangkul", {"hand_end": "last_holder_loses"}), 4, 3)
+    moves = random.Random(1)
+    while (seat := to_move(game)) is not None and not game.past:
+        game, _ = apply(game, seat, moves.choice(legal_actions(game, seat)))
+    record = {**hand_record(game, 0)}
+    record["rules"] = {"preset": "cangkul", "options": {"hand_end": "last_holder_loses"}}
+    status, lines, err = run_replay(tmp_path, record, "--trace", capsys=capsys)
+    assert (status, err) == (0, "")
+    assert json.loads(lines[-1])["result"]["burro"] is not None

@@ -63,6 +63,7 @@ def test_settings_cycle_and_skip_what_cannot_be_played() -> None:
         "hand",
         "target",
         "empty",
+        "end",
         "suits",
         "remind",
         "lang",
@@ -75,6 +76,18 @@ def test_settings_cycle_and_skip_what_cannot_be_played() -> None:
             assert lobby.change_setting(room, ANA, key).changed
             room.settings.rules()  # always a playable rule set
     assert not lobby.change_setting(room, ANA, "wings").changed
+
+
+def test_hand_end_setting_brings_its_scoring_and_the_settings_say_so() -> None:
+    room = lobby.create_room(-5, None, ANA, 0.0, settings=RoomSettings(preset="cangkul"))
+    assert room.settings.rules().scoring == "wins"
+    lobby.change_setting(room, ANA, "end")
+    rules = room.settings.rules()
+    assert (rules.hand_end, rules.scoring) == ("last_holder_loses", "penalty")
+    text = Painter(room, "en").settings().text
+    assert "5 points lose" in text
+    lobby.change_setting(room, ANA, "end")
+    assert room.settings.rules().scoring == "wins"
 
 
 @pytest.mark.parametrize(
