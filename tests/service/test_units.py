@@ -14,7 +14,7 @@ from engine.game import legal_actions, to_move
 from service import callbacks, lobby, moves
 from service.lobby import Actor
 from service.quiet import quiet_until
-from service.room import RoomSettings
+from service.room import KEY_BITS, LEGACY_KEY_LIMIT, Room, RoomSettings
 from service.screens import Painter
 
 ANA, BEN, CARLA = Actor(1, "Ana", "es"), Actor(2, "Ben", "pt_BR"), Actor(3, "Carla", "en")
@@ -135,3 +135,20 @@ def test_my_cards_button_opens_this_rooms_inline_query() -> None:
     lobby.start(room, ANA, 0.0)
     buttons = [b for row in Painter(room, "en").table().rows for b in row]
     assert any(b.switch_inline == f"g{room.id}" for b in buttons)
+
+
+def test_a_room_key_is_secret_sized_and_a_legacy_one_is_replaced_on_load() -> None:
+    room = lobby.create_room(-5, None, ANA, 0.0)
+    assert room.seed.bit_length() == KEY_BITS
+    lobby.join(room, BEN)
+    lobby.start(room, ANA, 0.0)
+    assert room.game is not None and room.game.seed == room.seed
+    hand = room.game.hand
+    room.seed = 123_456  # as stored before keys were 128 bits (possibly learnt)
+    room.game = room.game.__class__(**{**room.game.__dict__, "seed": 123_456})
+    loaded = Room.model_validate_json(room.model_dump_json())
+    assert loaded.seed >= LEGACY_KEY_LIMIT and loaded.game is not None
+    assert loaded.game.seed == loaded.seed  # the hands to come are dealt from the new key
+    assert loaded.game.hand == hand  # the hand in play is left as dealt
+    again = Room.model_validate_json(loaded.model_dump_json())
+    assert again.seed == loaded.seed  # replaced once: a saved key stays
