@@ -10,7 +10,7 @@ Keys (the `{…}` hash tags keep a room's keys together if Redis is ever sharded
   stats:chat:<chat>, stats:user:<id>   hashes of counters
   open:chat:<chat>, open:user:<id>     rooms opened in a chat / by a person (for the caps)
   rooms:due                   playing rooms by when their next timer or bot move is due
-  rooms:active                open rooms by when a person last acted in them (expiry)
+  rooms:idle                  open rooms by when they end if nobody acts (workers.expiry)
   sync:pending                chat messages waiting for the outbox, by since when
 
 Every key expires: a room and its chat's pointer `live_ttl` after its last change (the
@@ -41,7 +41,7 @@ from workers.queue import schedule, unschedule_timers
 MAX_ATTEMPTS = 20
 DUE_KEY = "rooms:due"  # sorted set: playing room id -> when it next needs a job
 PENDING_SYNC = "sync:pending"  # sorted set: "<room>|<target>" -> since when it waits
-ACTIVE_KEY = "rooms:active"  # sorted set: open room id -> when a person last acted in it
+IDLE_KEY = "rooms:idle"  # sorted set: open room id -> when it ends if nobody acts in it
 BUSY_MS = 30_000  # an update's claim while it is handled (longer than serve's grace)
 LIVE = ("lobby", "playing")
 
@@ -76,6 +76,7 @@ class Store:
         *,
         live_ttl: int = 16 * 24 * 3600,
         people_ttl: int = 365 * 24 * 3600,
+        idle: tuple[int, int] = (2 * 24 * 3600, 14 * 24 * 3600),
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.redis = client
@@ -83,6 +84,7 @@ class Store:
         self.dedupe_ttl = dedupe_ttl
         self.live_ttl = live_ttl  # an open room's keys outlive its last change by this
         self.people_ttl = people_ttl
+        self.idle = idle  # (lobby, game): seconds an open room waits for a person
         self.clock = clock
 
     @classmethod
@@ -95,6 +97,7 @@ class Store:
             settings.dedupe_ttl,
             live_ttl=idle + settings.retention,
             people_ttl=settings.people_retention,
+            idle=(settings.lobby_idle, settings.game_idle),
         )
 
     # ----- reads -------------------------------------------------------------------
@@ -242,7 +245,7 @@ class Store:
             pipe.delete(chat)
         else:
             pipe.set(chat, room.id, ex=ttl)
-        self._mark_active(pipe, room, by_person=update_id is not None)
+        self._mark_idle(pipe, room, by_person=update_id is not None)
         if room.status == "lobby" or outcome.finished:  # the seats are set in the lobby
             self._index_people(pipe, "rooms", room.id, room.humans())
         if room.status == "playing":
@@ -259,12 +262,14 @@ class Store:
         for job in outcome.jobs:
             schedule(self.redis, pipe, job)
 
-    def _mark_active(self, pipe: redis.client.Pipeline, room: Room, by_person: bool) -> None:
-        """An open room's last activity of a person (an update, not a job), for expiry."""
+    def _mark_idle(self, pipe: redis.client.Pipeline, room: Room, by_person: bool) -> None:
+        """When an open room ends if nobody acts: counted from a person's update (a job's
+        write, a bot's move, only makes sure the room is there)."""
         if room.status not in LIVE:
-            pipe.zrem(ACTIVE_KEY, room.id)
-        else:  # a job's write only makes sure the room is there
-            pipe.zadd(ACTIVE_KEY, {room.id: self.clock()}, nx=not by_person)
+            pipe.zrem(IDLE_KEY, room.id)
+            return
+        wait = self.idle[0] if room.status == "lobby" else self.idle[1]
+        pipe.zadd(IDLE_KEY, {room.id: self.clock() + wait}, nx=not by_person)
 
     def _index_people(
         self, pipe: redis.client.Pipeline, kind: str, member: object, users: Iterable[int]

@@ -15,7 +15,7 @@ from service.outcome import Outcome
 from service.passing import moves as passing
 from service.quiet import quiet_until
 from service.room import LogLine, Room
-from workers import notices, outbox, sweeper
+from workers import expiry, notices, outbox, sweeper
 from workers.runtime import runtime
 
 log = logging.getLogger("burro.worker")
@@ -200,10 +200,12 @@ def passing_remind(room_id: str, version: str) -> None:
 
 @metrics.job("sweep", about_game=False)
 def sweep(slot: str) -> None:
-    """The periodic sweep (see workers.sweeper), then the next one in the chain."""
+    """The periodic sweep (see workers.sweeper) and the end of idle rooms (workers.expiry),
+    then the next sweep in the chain."""
     rt = runtime()
     settings = rt.svc.settings
     found = sweeper.sweep_once(rt.svc.store, rt.svc.now(), settings.sweep_grace)
     if found:
         log.info("sweep %s: scheduled %d missing jobs", slot, found)
+    expiry.expire_idle(rt.svc, rt.svc.now())
     sweeper.ensure_chain(rt.redis, settings.sweep_every)

@@ -8,7 +8,7 @@ from telegram import CallbackQuery, Update
 from telegram.ext import ContextTypes
 
 from engine.errors import IllegalAction
-from service import callbacks, family, lobby, moves
+from service import callbacks, caps, family, lobby, moves
 from service.i18n import Translator, _
 from service.lobby import Actor
 from service.outcome import Outcome
@@ -145,6 +145,10 @@ def game_change(
 async def rematch(
     svc: Services, query: CallbackQuery, tr: Translator, room: Room, actor: Actor, update_id: int
 ) -> None:
+    popup = caps.refusal(svc, room.chat_id, actor.user_id)
+    if popup is not None:
+        await answer(query, tr, Outcome(popup=popup))
+        return
     made = lobby.rematch(room, actor, svc.now(), svc.settings.bot_delay)
     if isinstance(made, Outcome):
         await answer(query, tr, made)

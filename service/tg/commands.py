@@ -9,7 +9,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Upda
 from telegram.ext import ContextTypes
 
 from engine.errors import RulesError
-from service import callbacks, family, lobby
+from service import callbacks, caps, family, lobby
 from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
 from service.outcome import Outcome
 from service.room import Room, RoomSettings
@@ -62,10 +62,22 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Serv
         )
         svc.store.update(existing.id, lambda r: resync(r), update.update_id)
         return
+    if await refused(update, svc, tr, chat.id, user.id):
+        return
     actor = actor_of(svc, user)
     settings = RoomSettings(preset=preset, options=family.initial_options(preset, svc.settings))
     room = lobby.create_room(chat.id, thread_of(update), actor, svc.now(), settings=settings)
     svc.store.create(room, Outcome(changed=True, sync={"table"}), update.update_id)
+
+
+async def refused(
+    update: Update, svc: Services, tr: Translator, chat_id: int, user_id: int
+) -> bool:
+    """Refuse a new room over a cap on open rooms (service.caps), saying why."""
+    popup = caps.refusal(svc, chat_id, user_id)
+    if popup is not None:
+        await reply(update, tr.gettext(popup.message, **dict(popup.values)))
+    return popup is not None
 
 
 def resync(room: Room) -> Outcome:
@@ -106,6 +118,8 @@ async def play_bots(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     existing = svc.store.room_in_chat(chat.id, None)
     if existing is not None and existing.status in ("lobby", "playing"):
         svc.store.update(existing.id, lambda r: resync(r), update.update_id)
+        return
+    if await refused(update, svc, tr, chat.id, user.id):
         return
     actor = actor_of(svc, user)
     settings = RoomSettings(

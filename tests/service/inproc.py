@@ -124,6 +124,12 @@ class Hook:
         api = BotApi(token.get_secret_value(), self.settings.telegram_api_url)
         return Runtime(svc, self.redis, api)
 
+    def fresh_budget(self) -> None:
+        """The whole flood budget again (the limits' keys are dropped)."""
+        keys = list(self.redis.scan_iter("limit:*"))
+        if keys:
+            self.redis.delete(*keys)
+
     def run_jobs(self, rt: Runtime, kinds: tuple[str, ...]) -> int:
         """Run the queued and scheduled jobs of these kinds now, as a worker would, with
         `rt`; how many ran."""

@@ -28,14 +28,7 @@ def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
 
 @pytest.fixture(autouse=True)
 def each_with_budget(hook: Hook) -> None:
-    fresh_budget(hook)
-
-
-def fresh_budget(hook: Hook) -> None:
-    """The whole flood budget again (the limits' keys are dropped)."""
-    keys = list(hook.redis.scan_iter("limit:*"))
-    if keys:
-        hook.redis.delete(*keys)
+    hook.fresh_budget()
 
 
 def said(hook: Hook, chat: str | int, words: str) -> list[ChatMessage]:
@@ -90,7 +83,7 @@ def test_a_reply_refused_with_429_is_sent_later(hook: Hook) -> None:
     hook.emu.inject_error("sendMessage", 429, retry_after=1)
     assert hook.send(command("/help", CARLA)).status_code == 200
     assert len(said(hook, "Carla", HELP)) == before
-    fresh_budget(hook)  # the refused call took the chat's slot: the next is in a second
+    hook.fresh_budget()  # the refused call took the chat's slot: the next is in a second
     assert hook.run_jobs(hook.runtime(), ("notice",)) == 1
     assert len(said(hook, "Carla", HELP)) == before + 1
 
