@@ -1,0 +1,268 @@
+"""Groups that change under a game (issue #13), end to end through python-telegram-bot
+and the emulator: a group upgraded to a supergroup, who may manage a table, the bot
+removed, anonymous admins and channels, forum topics, deleted messages."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from cli.stack import SECRET, TOKEN, Stack
+from emulator import fast_config, running_emulator
+from emulator.config import FAMILY as FAMILY_CAST
+from emulator.config import Cast, GroupSpec
+from emulator.driver import ChatMessage
+from emulator.server import RunningEmulator
+from engine.game import legal_actions, to_move
+from service import callbacks, lobby
+from service.lobby import Actor
+from service.room import Room
+from tests.conftest import fail_if_ignored
+from tests.service.play import BOT_ID, FAMILY, action_button, store_of
+
+COUSINS, NEIGHBOURS, FRIENDS = -4000000001, -4000000002, -4000000003
+CLUB, FORUM, HOME = -1001000000002, -1001000000003, -1001000000004
+ANA = {"id": 100001, "is_bot": False, "first_name": "Ana", "language_code": "es"}
+_ids = itertools.count(800_000_000)
+
+
+def group(chat_id: int, title: str, kind: str = "group") -> GroupSpec:
+    return GroupSpec(chat_id, title, members=FAMILY, owner="Ana", type=kind)
+
+
+CAST = Cast(
+    users=FAMILY_CAST.users,
+    groups=(
+        group(COUSINS, "Cousins"),
+        group(NEIGHBOURS, "Neighbours"),
+        group(FRIENDS, "Friends"),
+        group(CLUB, "Club", "supergroup"),
+        group(FORUM, "Forum", "supergroup"),
+        group(HOME, "Home", "supergroup"),
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def emu() -> Iterator[RunningEmulator]:
+    with running_emulator(fast_config(cast=CAST)) as emulator:
+        yield emulator
+        fail_if_ignored(emulator.emulator)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def started(emu: RunningEmulator, stack: Stack) -> None:
+    """Everyone has opened a private chat with the bot."""
+    for name in FAMILY:
+        emu.send_message(name, name, "/start")
+        emu.wait_for_message(name, "🫏")
+
+
+# ----- helpers ----------------------------------------------------------------------
+
+
+def room_at(stack: Stack, chat_id: int, thread: int | None = None) -> Room | None:
+    return store_of(stack).room_in_chat(chat_id, thread)
+
+
+def bot_says(
+    emu: RunningEmulator, chat: int | str, check: Callable[[ChatMessage], bool]
+) -> ChatMessage:
+    return emu.wait_for_message(chat, lambda m: m.sender_id == BOT_ID and check(m))
+
+
+def in_topic(message: ChatMessage, thread: int | None) -> bool:
+    return message.raw.get("message_thread_id") == thread
+
+
+def press(
+    emu: RunningEmulator, user: str, chat: int, token: str, thread: int | None = None
+) -> str | None:
+    """Tap the action `token` on the newest bot message of the chat (topic) that has it;
+    the popup's text."""
+    message = bot_says(emu, chat, lambda m: action_button(m, token) is not None)
+    assert in_topic(message, thread)
+    data = action_button(message, token)
+    assert data is not None
+    answer = emu.tap(user, message, data).answer
+    return answer.text if answer is not None else None
+
+
+def open_table(
+    emu: RunningEmulator, stack: Stack, chat: int, user: str = "Ana", thread: int | None = None
+) -> Room:
+    """`user` opens a table in the chat (topic), adds a bot and starts: a game of two."""
+    emu.send_message(user, chat, "/burro", thread_id=thread)
+    emu.wait_for(lambda: room_at(stack, chat, thread), what="the lobby")
+    press(emu, user, chat, "B", thread)
+    emu.wait_for(lambda: seated(stack, chat, thread) == 2 or None, what="the bot")
+    press(emu, user, chat, "S", thread)
+    return emu.wait_for(lambda: playing(stack, chat, thread), what="the game to start")
+
+
+def seated(stack: Stack, chat: int, thread: int | None = None) -> int:
+    room = room_at(stack, chat, thread)
+    return len(room.seats) if room else 0
+
+
+def playing(stack: Stack, chat: int, thread: int | None = None) -> Room | None:
+    room = room_at(stack, chat, thread)
+    return room if room and room.status == "playing" else None
+
+
+def humans_turn(stack: Stack, chat: int, thread: int | None = None) -> Room | None:
+    room = playing(stack, chat, thread)
+    return room if room and room.game and to_move(room.game) == 0 else None
+
+
+def move_data(room: Room) -> str:
+    assert room.game is not None and to_move(room.game) == 0
+    token = callbacks.game_token(legal_actions(room.game, 0)[0])
+    return callbacks.encode(room.id, room.version, token)
+
+
+def play_one(emu: RunningEmulator, room: Room) -> None:
+    """The human at the table (seat 0) makes a legal move on their private keyboard."""
+    data, user = move_data(room), room.seats[0].name
+    hand = emu.wait_for_message(user, lambda m: any(b.value == data for r in m.buttons for b in r))
+    emu.tap(user, hand, data)
+
+
+def deliver(stack: Stack, update: dict[str, Any]) -> None:
+    """An update straight to serve, as Telegram would POST it."""
+    response = httpx.post(
+        f"{stack.serve_url}/telegram/webhook",
+        json=update,
+        headers={"X-Telegram-Bot-Api-Secret-Token": SECRET},
+        timeout=30,
+    )
+    assert response.status_code == 200
+
+
+def webhook(on: bool, stack: Stack, emu: RunningEmulator) -> None:
+    """Stop (updates wait in the emulator) or restart deliveries to the service."""
+    if on:
+        stack.set_webhook()
+    else:
+        httpx.post(f"{emu.api_url}/bot{TOKEN}/deleteWebhook", timeout=10).raise_for_status()
+
+
+def old_group_message(chat_id: int, **content: Any) -> dict[str, Any]:
+    return {
+        "message_id": next(_ids) % 100000,
+        "date": 0,
+        "chat": {"id": chat_id, "type": "group", "title": "old"},
+        "from": ANA,
+        **content,
+    }
+
+
+# ----- a group upgraded to a supergroup ---------------------------------------------
+
+
+def test_an_upgraded_group_moves_on_its_service_messages(
+    emu: RunningEmulator, stack: Stack
+) -> None:
+    room = open_table(emu, stack, COUSINS)
+    new_id = emu.migrate_group("Ana", "Cousins")
+    moved = emu.wait_for(lambda: room_at(stack, new_id), what="the room in the supergroup")
+    assert moved.id == room.id and room_at(stack, COUSINS) is None
+    bot_says(emu, new_id, lambda m: bool(m.buttons))  # the table, posted anew there
+    ready = emu.wait_for(lambda: humans_turn(stack, new_id), what="Ana's turn")
+    play_one(emu, ready)
+    emu.wait_for(
+        lambda: ((r := room_at(stack, new_id)) is not None and r.version > ready.version) or None,
+        what="the move in the supergroup",
+    )
+
+
+def test_an_upgraded_group_found_by_the_outbox(emu: RunningEmulator, stack: Stack) -> None:
+    open_table(emu, stack, NEIGHBOURS)
+    ready = emu.wait_for(lambda: humans_turn(stack, NEIGHBOURS), what="Ana's turn")
+    webhook(False, stack, emu)  # the service messages wait: only the outbox's 400 tells
+    try:
+        new_id = emu.migrate_group("Ana", "Neighbours")
+        press = {"id": str(next(_ids)), "from": ANA, "chat_instance": "1", "data": move_data(ready)}
+        press["message"] = old_group_message(
+            NEIGHBOURS, text="…", **{"from": {"id": BOT_ID, "is_bot": True, "first_name": "Burro"}}
+        )
+        deliver(stack, {"update_id": next(_ids), "callback_query": press})
+        moved = emu.wait_for(lambda: room_at(stack, new_id), what="the room in the supergroup")
+        assert moved.id == ready.id and moved.version > ready.version
+        assert room_at(stack, NEIGHBOURS) is None
+        bot_says(emu, new_id, lambda m: bool(m.buttons))
+    finally:
+        webhook(True, stack, emu)
+    refused = [c for c in emu.calls() if str(c["params"].get("chat_id")) == str(NEIGHBOURS)]
+    assert any(c.get("error_code") == 400 and "upgraded" in c["description"] for c in refused)
+
+
+def test_an_upgraded_group_found_by_a_reply_of_serve(emu: RunningEmulator, stack: Stack) -> None:
+    room = open_table(emu, stack, FRIENDS)
+    webhook(False, stack, emu)
+    try:
+        new_id = emu.migrate_group("Ana", "Friends")
+        # A command sent before the upgrade, delivered after it: serve's reply to the old
+        # chat id fails (400 migrate_to_chat_id) and the room moves.
+        text = old_group_message(FRIENDS, text="/burro")
+        text["entities"] = [{"type": "bot_command", "offset": 0, "length": 6}]
+        deliver(stack, {"update_id": next(_ids), "message": text})
+        moved = emu.wait_for(lambda: room_at(stack, new_id), what="the room in the supergroup")
+        assert moved.id == room.id and room_at(stack, FRIENDS) is None
+        bot_says(emu, new_id, lambda m: bool(m.buttons))
+    finally:
+        webhook(True, stack, emu)
+
+
+# ----- who may manage a table -------------------------------------------------------
+
+
+def test_admins_confirm_cancel_and_only_managers_change_the_lobby(
+    emu: RunningEmulator, stack: Stack
+) -> None:
+    emu.send_message("Ben", HOME, "/burro")  # Ben opens; Ana owns the group
+    emu.wait_for(lambda: room_at(stack, HOME), what="the lobby")
+    assert press(emu, "Carla", HOME, "B") is not None  # refused: neither creator nor admin
+    assert seated(stack, HOME) == 1
+    press(emu, "Ana", HOME, "B")  # an admin may
+    emu.wait_for(lambda: seated(stack, HOME) == 2 or None, what="the admin's bot")
+    emu.send_message("Carla", HOME, "/cancel")
+    bot_says(emu, HOME, lambda m: "Only the player" in m.text)
+    emu.send_message("Ana", HOME, "/cancel")
+    confirm = bot_says(emu, HOME, lambda m: action_button(m, "K") is not None)
+    data = action_button(confirm, "K")
+    assert data is not None
+    emu.tap("Carla", confirm, data)  # someone else's confirmation is refused
+    assert room_at(stack, HOME) is not None
+    emu.tap("Ana", confirm, data)
+    emu.wait_for(lambda: room_at(stack, HOME) is None or None, what="the cancel")
+
+
+def test_rematch_is_for_the_creator_and_admins() -> None:
+    ana, ben = Actor(1, "Ana", "en"), Actor(2, "Ben", "en")
+    room = lobby.create_room(-100, None, ana, 0.0)
+    lobby.join(room, ben)
+    room.status = "over"
+    refused = lobby.rematch(room, ben, 0.0)
+    assert isinstance(refused, lobby.Outcome) and refused.popup is not None
+    assert not isinstance(
+        lobby.rematch(room, Actor(2, "Ben", "en", admin=True), 0.0), lobby.Outcome
+    )
+    assert not isinstance(lobby.rematch(room, ana, 0.0), lobby.Outcome)
+
+
+def test_a_private_game_cannot_be_joined_by_link(emu: RunningEmulator, stack: Stack) -> None:
+    emu.send_message("Carla", "Carla", "/play")
+    room = emu.wait_for(lambda: room_at(stack, 100003), what="Carla's table")
+    before = emu.last_message("Dan")
+    emu.open_link("Dan", f"https://t.me/burro_bot?start=j{room.id}")
+    emu.wait_for_message(  # the refusal, in Dan's language
+        "Dan",
+        lambda m: m.sender_id == BOT_ID and m.message_id > (before.message_id if before else 0) + 1,
+    )
+    after = room_at(stack, 100003)
+    assert after is not None and after.seat_of(100004) is None
