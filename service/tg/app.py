@@ -97,6 +97,8 @@ def build_application(svc: Services, token: str, api_url: str) -> Application:  
     closed = filters.StatusUpdate.FORUM_TOPIC_CLOSED
     app.add_handler(MessageHandler(closed, bind(changes.on_topic_closed, svc)))
     app.add_handler(CallbackQueryHandler(bind(commands.set_language, svc), pattern=r"^lang:"))
+    confirm = CallbackQueryHandler(bind(inline.on_press, svc), pattern=inline.CALLBACK_PATTERN)
+    app.add_handler(confirm)  # a chosen inline result's "✅ Confirm"
     app.add_handler(CallbackQueryHandler(bind(buttons.on_button, svc)))
     app.add_handler(InlineQueryHandler(bind(inline.on_inline_query, svc)))
     app.add_handler(ChosenInlineResultHandler(bind(inline.on_chosen, svc)))
