@@ -119,3 +119,12 @@ def element_types(types: tuple[str, ...]) -> tuple[list[str], int]:
             names.append(match.group(2))
             depth = max(depth, match.group(1).count("Array of "))
     return names, depth
+
+
+def size(owner: str, field: str) -> tuple[int, int]:
+    """The least and greatest size the reference states for a method's parameter or a
+    type's field ("1-4096 characters": (1, 4096)); KeyError when it states none."""
+    table = _table()
+    entry = table["methods"].get(owner) or table["types"][owner]
+    low, high, _unit = entry["sizes"][field]
+    return int(low), int(high)

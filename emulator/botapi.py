@@ -198,7 +198,7 @@ class BotApi:
         return "|".join([*parts, params.string("language_code") or ""])
 
     def set_my_commands(self, bot: Bot, params: Params) -> bool:
-        commands = params.json("commands")
+        commands = params.json("commands") or []  # none: Telegram clears the list
         if not isinstance(commands, list) or len(commands) > 100:
             raise bad_request("can't parse commands JSON object")
         checked: list[JSON] = []

@@ -18,6 +18,15 @@ from emulator.errors import bad_request
 
 TRUE_WORDS = frozenset({"true", "yes", "1"})
 _LEADING_INTEGER = re.compile(r"-?[0-9]+")
+# How Telegram names a JSON parameter it cannot parse ("can't parse ... JSON object").
+_JSON_NAMES = {
+    "reply_markup": "reply keyboard markup",
+    "reply_parameters": "reply parameters",
+    "link_preview_options": "link preview options",
+    "button": "inline query results button",
+    "scope": "BotCommandScope",
+    "menu_button": "menu button",
+}
 
 
 def _as_text(value: Any) -> str:
@@ -128,7 +137,10 @@ class Params:
             try:
                 return json.loads(value)
             except ValueError:
-                raise bad_request(f"can't parse {name} JSON object") from None
+                if name in ("entities", "caption_entities"):
+                    return None  # Telegram drops entities it cannot parse, and says nothing
+                described = _JSON_NAMES.get(name, name)
+                raise bad_request(f"can't parse {described} JSON object") from None
         return value
 
     def chat_id(self, name: str = "chat_id") -> int | str:

@@ -10,15 +10,19 @@ import json
 import re
 from typing import Any
 
+from emulator import api_table
 from emulator.api_table import Method, Param, element_types, object_type
 from emulator.errors import QUERY_TOO_OLD, ApiError, bad_request
 from emulator.formatting import Entity, format_text, utf16_len
 from emulator.params import TRUE_WORDS, Params
 
-MAX_TEXT = 4096
-MAX_CAPTION = 1024
-MAX_CALLBACK_DATA_BYTES = 64
-MAX_CALLBACK_ANSWER = 200
+# Sizes the reference states (api_table); the rest are Telegram's, known by trying.
+MAX_TEXT = api_table.size("sendMessage", "text")[1]
+MAX_CAPTION = api_table.size("sendDocument", "caption")[1]
+MAX_CALLBACK_DATA_BYTES = api_table.size("InlineKeyboardButton", "callback_data")[1]
+MAX_CALLBACK_ANSWER = api_table.size("answerCallbackQuery", "text")[1]
+MAX_SECRET_TOKEN = api_table.size("setWebhook", "secret_token")[1]
+MAX_START_PARAMETER = api_table.size("InlineQueryResultsButton", "start_parameter")[1]
 MAX_INLINE_BUTTONS = 100
 MAX_INLINE_ROW = 8
 MAX_REPLY_BUTTONS = 300
@@ -41,8 +45,8 @@ _INLINE_ACTIONS = (
     "copy_text",
 )
 _URL_RE = re.compile(r"(?:https?|tg)://\S+|t\.me/\S+", re.IGNORECASE)
-_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")
-_START_PARAMETER_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_SECRET_RE = re.compile(r"[A-Za-z0-9_-]+")
+_START_PARAMETER_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_START_PARAMETER}}}")
 
 
 def message_text(
@@ -189,6 +193,8 @@ def callback_answer_text(text: str | None) -> str | None:
 def secret_token(token: str | None) -> str | None:
     if token is None or token == "":
         return None
+    if len(token) > MAX_SECRET_TOKEN:
+        raise bad_request("secret token is too long")
     if not _SECRET_RE.fullmatch(token):
         raise bad_request("secret token contains unallowed characters")
     return token
@@ -347,6 +353,8 @@ def misread_value(param: Param, params: Params) -> str | None:
         return f"{text!r} is not a Float"
     if kind == "String" and isinstance(params.raw(param.name), dict | list):
         return "an object or array is not a String (Telegram reads its JSON text)"
+    if param.name.endswith("entities") and text and params.json(param.name) is None:
+        return "not JSON (Telegram drops the entities)"
     return None
 
 

@@ -4,9 +4,9 @@
 
 API_JSON is the machine-readable Bot API reference of the telegram-bot-api-spec project
 (MIT, Copyright (c) 2020 Paul Larsen; default: /work/shared/telegram-bot-api/api.json).
-The table keeps, for every method, its parameters' types and which are required, and
-for every type its fields, and carries the reference's licence notice with it
-(`emulator/api_table.LICENSE`).
+The table keeps, for every method, its parameters' types, which are required and the
+sizes their descriptions state, the same for every type a bot sends, and carries the
+reference's licence notice with it (`emulator/api_table.LICENSE`).
 """
 
 from __future__ import annotations
@@ -27,13 +27,26 @@ NOTICE = (
 )
 
 
+SIZE_RE = re.compile(r"\b(\d+)-(\d+) (characters|bytes)\b")
+
+
 def fields_of(entry: dict[str, Any]) -> dict[str, Any]:
-    """{"params": {name: [types]}, "required": [names]} of a method or type."""
+    """{"params": {name: [types]}, "required": [names]} of a method or type, and the
+    sizes its descriptions state ("1-4096 characters"): {"sizes": {name: [1, 4096,
+    "characters"]}}."""
     fields = entry.get("fields", [])
-    return {
+    out: dict[str, Any] = {
         "params": {field["name"]: field["types"] for field in fields},
         "required": [field["name"] for field in fields if field["required"]],
     }
+    sizes = {
+        field["name"]: [int(found[1]), int(found[2]), found[3]]
+        for field in fields
+        if (found := SIZE_RE.search(field.get("description", "")))
+    }
+    if sizes:
+        out["sizes"] = sizes
+    return out
 
 
 def named_types(types: list[str], known: dict[str, Any]) -> list[str]:
