@@ -266,3 +266,36 @@ def test_a_private_game_cannot_be_joined_by_link(emu: RunningEmulator, stack: St
     )
     after = room_at(stack, 100003)
     assert after is not None and after.seat_of(100004) is None
+
+
+# ----- the bot removed, anonymous senders -------------------------------------------
+
+
+def test_the_bot_removed_ends_the_game_and_tells_the_players(
+    emu: RunningEmulator, stack: Stack
+) -> None:
+    open_table(emu, stack, CLUB)
+    room = emu.wait_for(lambda: humans_turn(stack, CLUB), what="Ana's turn")
+    emu.remove_bot_from_group("Ana", "Club", kick=True)
+    emu.wait_for(lambda: room_at(stack, CLUB) is None or None, what="the game to end")
+    stopped = store_of(stack).load(room.id)
+    assert stopped is not None and stopped.status == "cancelled"
+    assert stopped.game == room.game  # kept as it was, until it expires
+    assert store_of(stack).redis.ttl(f"game:{{{room.id}}}:room") > 0
+    bot_says(emu, "Ana", lambda m: "Club" in m.text)  # told in private, in her language
+    emu.add_bot_to_group("Ana", "Club")
+    emu.send_message("Ana", "Club", "/burro")
+    fresh = emu.wait_for(lambda: room_at(stack, CLUB), what="a new lobby")
+    assert fresh.id != room.id and fresh.status == "lobby"
+
+
+def test_commands_as_the_group_or_a_channel_are_refused(emu: RunningEmulator, stack: Stack) -> None:
+    assert room_at(stack, HOME) is None
+    for user, send_as in (("Ana", "anonymous"), ("Ben", "channel")):
+        said = emu.send_message(user, HOME, "/burro", send_as=send_as)
+        bot_says(emu, HOME, lambda m, s=said: m.message_id > s.message_id and "yourself" in m.text)
+        assert room_at(stack, HOME) is None  # nobody seated, no table
+    stranger = {1087968824, 136817688}
+    for key in store_of(stack).redis.scan_iter(match="game:*:room"):
+        room = store_of(stack).load(key.decode().split("{")[1].split("}")[0])
+        assert room is not None and not stranger & set(room.humans())
