@@ -92,21 +92,3 @@ def play_inline(emu: RunningEmulator, user: str, room_id: str, version: int) -> 
     emu.choose_inline_result(user, answer, playable[0].id)
     return 1
 
-
-def test_bot_removed_from_the_group_mid_game_leaves_it_intact(
-    emu: RunningEmulator, stack: Stack
-) -> None:
-    group = open_lobby(emu, stack, "spanish")
-    lobby = next(m for m in reversed(bot_messages(emu)) if m.buttons)
-    emu.tap("Ana", lobby, lobby.buttons[2][1].text)  # Start
-    emu.wait_for(lambda: room_in(stack, group).status == "playing" or None, what="the start")
-    before = room_in(stack, group)
-    emu.remove_bot_from_group("Ana", GROUP)
-    emu.send_message("Ben", "Ben", "/stats")  # the service keeps answering meanwhile
-    emu.wait_for_message("Ben", "📊")
-    assert room_in(stack, group).game == before.game
-    emu.add_bot_to_group("Ana", GROUP)
-    emu.send_message("Ana", GROUP, "/burro")  # a game is already open: the table again
-    emu.wait_for(lambda: sum(1 for m in bot_messages(emu) if m.buttons) >= 2 or None,
-                 what="the table posted again")
-    assert room_in(stack, group).game == before.game
