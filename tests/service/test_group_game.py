@@ -91,4 +91,3 @@ def play_inline(emu: RunningEmulator, user: str, room_id: str, version: int) -> 
     assert all(r.id.split(".")[1] == str(version) for r in answer.results)
     emu.choose_inline_result(user, answer, playable[0].id)
     return 1
-
