@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import json
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
+from telegram import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputFile,
+    ReplyParameters,
+    Update,
+)
 from telegram.ext import ContextTypes
 
 from engine.errors import RulesError
@@ -290,6 +296,8 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Servic
         await message.reply_document(
             InputFile(data, filename=f"burro-{room.id}-hand{number}.json"),
             caption=tr.gettext(_("Hand {n}: replay it with burro replay."), n=number),
+            # the /export message may be gone by now (deleted): send all the same
+            reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True),
         )
 
 
