@@ -23,7 +23,7 @@ from telegram.ext import (
 )
 
 from service.services import Services
-from service.tg import buttons, changes, commands, inline
+from service.tg import buttons, changes, commands, inline, privacy
 from service.tg.counting import CountingRequest
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE, Services], Awaitable[None]]
@@ -52,6 +52,8 @@ COMMANDS: dict[str, Handler] = {
     "export": commands.export,
     "cancel": commands.cancel,
     "language": commands.language,
+    "privacy": privacy.privacy_command,
+    "forget": privacy.forget_command,
 }
 
 
@@ -97,6 +99,7 @@ def build_application(svc: Services, token: str, api_url: str) -> Application:  
     closed = filters.StatusUpdate.FORUM_TOPIC_CLOSED
     app.add_handler(MessageHandler(closed, bind(changes.on_topic_closed, svc)))
     app.add_handler(CallbackQueryHandler(bind(commands.set_language, svc), pattern=r"^lang:"))
+    app.add_handler(CallbackQueryHandler(bind(privacy.on_forget_button, svc), pattern=r"^forget:"))
     confirm = CallbackQueryHandler(bind(inline.on_press, svc), pattern=inline.CALLBACK_PATTERN)
     app.add_handler(confirm)  # a chosen inline result's "✅ Confirm"
     app.add_handler(CallbackQueryHandler(bind(buttons.on_button, svc)))

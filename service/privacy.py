@@ -1,0 +1,147 @@
+"""What is kept about a person and for how long (/privacy), and forgetting them
+(/forget): their settings and statistics are deleted, their name and id are taken out of
+every room kept (a bot takes their seat in a game still running; a lobby loses their
+seat; their one-to-one games go), and so are the outbox's traces of their private chat.
+The rooms and chats to visit come from the person's own index (`user:<id>:rooms`,
+`user:<id>:chats`, see service.store), so nothing scans every key."""
+
+from __future__ import annotations
+
+from rq.exceptions import NoSuchJobError
+from rq.job import Job as RqJob
+
+from service import lobby
+from service.i18n import Translator, _
+from service.lobby import Actor
+from service.outcome import REMIND, Job, Outcome
+from service.room import Room
+from service.services import Services
+from service.settings import Settings
+from service.store import DUE_KEY, IDLE_KEY, LIVE, PENDING_SYNC, Store, chat_key, room_key, text
+from workers.queue import job_id
+from workers.sweeper import missing_job
+
+DAY = 24 * 3600
+NUDGES = (REMIND, "passing_remind")  # a seat given to a bot needs no reminder
+
+
+def notice(settings: Settings, tr: Translator) -> str:
+    """The /privacy text, with the lifetimes the settings give."""
+    return tr.gettext(
+        _(
+            "🔒 What I keep about you, and for how long\n"
+            "• Your name as Telegram shows it, your language, whether you opened this chat, "
+            "and your statistics (games, wins, times the burro): until {people} days after "
+            "you last play or write to me.\n"
+            "• In each game you sit in: your name and seat, while it lasts; a finished game "
+            "is kept {retention} days. A table nobody presses ends after {lobby} days, a "
+            "game nobody moves in after {game} days.\n"
+            "• Which updates I handled (their numbers, not their content): {dedupe} hours.\n"
+            "Nothing else: no messages, no phone numbers. Send /forget to delete it all."
+        ),
+        people=settings.people_retention // DAY,
+        retention=settings.retention // DAY,
+        lobby=settings.lobby_idle // DAY,
+        game=settings.game_idle // DAY,
+        dedupe=settings.dedupe_ttl // 3600,
+    )
+
+
+def forget(svc: Services, user_id: int) -> None:
+    """Delete what is kept about `user_id` and take them out of every room kept."""
+    client = svc.store.redis
+    for member in client.smembers(f"user:{user_id}:rooms"):
+        forget_in_room(svc, text(member), user_id)
+    for member in client.smembers(f"user:{user_id}:chats"):
+        client.hdel(f"stats:chat:{text(member)}", f"burro:{user_id}")
+    own = (  # their own keys, and those of their private chat (its id is theirs)
+        f"user:{user_id}",
+        f"user:{user_id}:rooms",
+        f"user:{user_id}:chats",
+        f"stats:user:{user_id}",
+        f"stats:chat:{user_id}",
+        f"open:user:{user_id}",
+        f"open:chat:{user_id}",
+        f"limit:chat:{user_id}",
+        f"cooldown:rules:{user_id}:0",
+        chat_key(user_id, None),
+    )
+    client.delete(*own)
+
+
+def forget_in_room(svc: Services, room_id: str, user_id: int) -> None:
+    store = svc.store
+    room = store.load(room_id)
+    if room is None:
+        return
+    if room.chat_id == user_id:  # their one-to-one game: it goes
+        delete_room(store, room)
+        return
+    store.update(room_id, lambda fresh: without(fresh, user_id, svc.now()))
+    drop_hand(store, room_id, user_id)
+
+
+def without(room: Room, user_id: int, now: float) -> Outcome:
+    """The room with `user_id` taken out: a lobby loses their seat, a running game gives
+    it to a bot, a finished one keeps it under a neutral name."""
+    room.blocked = [u for u in room.blocked if u != user_id]
+    seat = room.seat_of(user_id)
+    if room.status == "lobby" and seat is not None:
+        return lobby.leave(room, Actor(user_id, "", "en"))
+    if room.creator == user_id:
+        room.creator = 0  # the group's admins still manage the table
+    if seat is None:
+        return Outcome(changed=True)
+    info = room.seats[seat]
+    info.user_id = None
+    if room.status not in LIVE:
+        info.name = f"#{seat + 1}"
+        return Outcome(changed=True)
+    info.bot = "heuristic"
+    info.name = bot_name(room)
+    job = missing_job(room, now)  # their turn now: the bot plays it
+    jobs = [job] if job is not None and job.kind not in NUDGES else []
+    return Outcome(changed=True, sync={"table"}, jobs=jobs)
+
+
+def bot_name(room: Room) -> str:
+    used = {s.name for s in room.seats}
+    return next((n for n in lobby.BOT_NAMES if n not in used), f"Bot {len(room.seats)}")
+
+
+def delete_room(store: Store, room: Room) -> None:
+    """A room and everything kept for it, at once."""
+    client = store.redis
+    with client.pipeline() as pipe:
+        pipe.delete(room_key(room.id), f"game:{{{room.id}}}:msgs", f"game:{{{room.id}}}:sent")
+        if client.get(chat_key(room.chat_id, room.thread_id)) == room.id.encode():
+            pipe.delete(chat_key(room.chat_id, room.thread_id))
+        pipe.zrem(DUE_KEY, room.id)
+        pipe.zrem(IDLE_KEY, room.id)
+        for target in ("table", "table:new"):
+            pipe.zrem(PENDING_SYNC, f"{room.id}|{target}")
+        pipe.execute()
+
+
+def drop_hand(store: Store, room_id: str, user_id: int) -> None:
+    """The outbox's traces of the person's private hand message for a room: what it
+    showed, its pending sync, its lock and its queued jobs (their ids name the person)."""
+    client, target = store.redis, f"hand:{user_id}"
+    with client.pipeline() as pipe:
+        pipe.hdel(f"game:{{{room_id}}}:msgs", target)
+        pipe.hdel(f"game:{{{room_id}}}:sent", target)
+        pipe.zrem(PENDING_SYNC, f"{room_id}|{target}", f"{room_id}|{target}:new")
+        pipe.delete(f"game:{{{room_id}}}:lock:{target}")
+        pipe.execute()
+    for arg in (target, f"{target}:new"):
+        for tag in ("", "later", "again", "sweep"):
+            delete_job(store, job_id(Job("sync", room_id, arg, 0.0, tag=tag)))
+
+
+def delete_job(store: Store, ident: str) -> None:
+    try:
+        job = RqJob.fetch(ident, connection=store.redis)
+    except NoSuchJobError:
+        return
+    job.delete()
+    store.redis.delete(f"rq:results:{ident}")
