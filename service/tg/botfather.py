@@ -17,9 +17,8 @@ import redis
 INLINE_KEY = "bot:inline"  # "1" or "0", as getMe's supports_inline_queries said last
 
 INLINE_ADVICE = (
-    "In @BotFather: /setinline, choose the bot, then send a placeholder such as "
-    "'g<room>' (inline mode), and /setinlinefeedback, the bot, 100% (a card chosen "
-    "from the list is played at once); then restart burro serve."
+    "In @BotFather: /setinline, choose the bot, send a placeholder such as 'g<room>'; "
+    "then restart burro serve (it reads the setting when it starts)."
 )
 PRIVACY_ADVICE = (
     "Burro needs only commands and replies in groups: privacy mode on is enough "
