@@ -196,7 +196,9 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: 
                 "/cancel — end the open game (its creator or an admin)\n"
                 "/language — choose your language"
             )
-        ),
+        )
+        + "\n"
+        + tr.gettext(_("/privacy — what I keep about you; /forget — delete it")),
     )
 
 
