@@ -26,9 +26,8 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from service import logs
-    from service.redis_server import connect, embedded_url
+    from service.redis_server import embedded_url
     from service.settings import Settings
-    from service.tg.botfather import record_inline_mode
     from service.web import create_app
 
     settings = Settings()
@@ -37,12 +36,9 @@ def run(args: argparse.Namespace) -> int:
     secrets = logs.secret_values(settings.telegram_token, settings.webhook_secret)
     logs.setup("serve", settings.log_format, settings.log_level, secrets=secrets)
     settings.require_serve()
-    me = bot_profile(settings)
-    if me is None:
+    if not token_works(settings):
         return 1
-    if not record_inline_mode(connect(settings.redis_url), me):
-        warn_inline_off(me)
-    app = create_app(settings)
+    app = create_app(settings)  # it reads the bot's settings once more (tg.botfather)
     uvicorn.run(
         app,
         host=args.host or settings.host,
@@ -55,8 +51,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def bot_profile(settings: Settings) -> dict[str, Any] | None:
-    """getMe's answer, or None after saying why there is none (never showing the token)."""
+def token_works(settings: Settings) -> bool:
+    """Whether Telegram answers getMe with the token; if not, says why on stderr (never
+    showing the token)."""
     import httpx
 
     from service import logs
@@ -65,29 +62,18 @@ def bot_profile(settings: Settings) -> dict[str, Any] | None:
     assert settings.telegram_token is not None
     api = BotApi(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
     try:
-        me: dict[str, Any] = api.call("getMe")
+        api.call("getMe")
     except ApiError as error:
         if error.code in (401, 404):  # Telegram answers 404 to a malformed token
             said = f"Telegram does not know BURRO_TELEGRAM_TOKEN ({error})"
             print(f"burro serve: {said}; copy it again from @BotFather (/token)", file=sys.stderr)
         else:
             print(f"burro serve: getMe failed: {logs.redact(str(error))}", file=sys.stderr)
-        return None
+        return False
     except httpx.HTTPError as error:
         said = logs.redact(str(error))
         print(f"burro serve: no answer from {settings.telegram_api_url}: {said}", file=sys.stderr)
-        return None
+        return False
     finally:
         api.close()
-    return me
-
-
-def warn_inline_off(me: dict[str, Any]) -> None:
-    from service import logs
-    from service.tg.botfather import INLINE_ADVICE
-
-    logs.get("burro.serve").warning(
-        "inline mode is off: tables offer the private chat instead of 🃏 My cards",
-        bot=me.get("username"),
-        advice=INLINE_ADVICE,
-    )
+    return True

@@ -30,6 +30,7 @@ from service.services import Services
 from service.settings import Settings
 from service.store import Conflict, Store
 from service.tg.app import build_application, handler_error
+from service.tg.botfather import record_inline_mode
 from service.tg.reply import open_reply
 from workers import limits
 
@@ -69,6 +70,7 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
         await application.initialize()
         svc.bot_username = application.bot.username or settings.bot_username
         client.set("bot:username", svc.bot_username)
+        record_inline_mode(client, application.bot.supports_inline_queries, svc.bot_username)
         try:
             yield
         finally:

@@ -10,9 +10,9 @@ and replies in groups.
 
 from __future__ import annotations
 
-from typing import Any
-
 import redis
+
+from service import logs
 
 INLINE_KEY = "bot:inline"  # "1" or "0", as getMe's supports_inline_queries said last
 
@@ -27,11 +27,16 @@ PRIVACY_ADVICE = (
 JOIN_GROUPS_ADVICE = "In @BotFather: /setjoingroups, the bot, Enable (tables live in groups)."
 
 
-def record_inline_mode(client: redis.Redis, me: dict[str, Any]) -> bool:
-    """Keep getMe's supports_inline_queries for every process; returns it."""
-    on = bool(me.get("supports_inline_queries"))
+def record_inline_mode(client: redis.Redis, on: bool, username: str) -> None:
+    """Keep getMe's supports_inline_queries for every process (`serve` at start), and
+    say how to switch it on when it is off."""
     client.set(INLINE_KEY, "1" if on else "0")
-    return on
+    if not on:
+        logs.get("burro.serve").warning(
+            "inline mode is off: tables offer the private chat instead of 🃏 My cards",
+            bot=username,
+            advice=INLINE_ADVICE,
+        )
 
 
 def inline_mode(client: redis.Redis) -> bool:
