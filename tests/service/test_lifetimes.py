@@ -21,7 +21,7 @@ from tests.service.inproc import ANA, BEN, CARLA, GROUP, Hook, command, press, r
 from workers import expiry
 
 DAY = 24 * 3600
-GLOBAL_KEYS = {"rooms:due", "rooms:idle", "sync:pending", "bot:username"}  # one key each
+GLOBAL_KEYS = {"rooms:due", "rooms:idle", "sync:pending", "bot:username", "bot:inline"}  # one each
 
 
 @pytest.fixture(scope="module")
