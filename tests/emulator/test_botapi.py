@@ -312,7 +312,7 @@ def test_call_log(emu: RunningEmulator, api: BotApiClient) -> None:
     assert json.dumps(emu.log())  # everything in it is JSON
 
 
-@pytest.mark.parametrize("bad", ["has space", "x" * 257, "ü"])
+@pytest.mark.parametrize("bad", ["has space", "ü"])  # too long: test_strict_api
 def test_webhook_secret_token_characters(api: BotApiClient, bad: str) -> None:
     assert api.error("setWebhook", url="http://127.0.0.1:9/hook", secret_token=bad)[1] == (
         "Bad Request: secret token contains unallowed characters"
