@@ -5,6 +5,7 @@ removed, anonymous admins and channels, forum topics, deleted messages."""
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -17,10 +18,13 @@ from emulator.config import FAMILY as FAMILY_CAST
 from emulator.config import Cast, GroupSpec
 from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
-from engine.game import legal_actions, to_move
+from engine.game import GameState, legal_actions
+from engine.game import to_move as game_to_move
 from service import callbacks, lobby
 from service.lobby import Actor
+from service.outcome import Outcome
 from service.room import Room
+from service.store import PENDING_SYNC
 from tests.conftest import fail_if_ignored
 from tests.service.play import BOT_ID, FAMILY, action_button, store_of
 
@@ -65,6 +69,12 @@ def started(emu: RunningEmulator, stack: Stack) -> None:
 # ----- helpers ----------------------------------------------------------------------
 
 
+def to_move(game: object) -> int | None:
+    """Whose turn it is in a follow-suit game (the only family these tests play)."""
+    assert isinstance(game, GameState)
+    return game_to_move(game)
+
+
 def room_at(stack: Stack, chat_id: int, thread: int | None = None) -> Room | None:
     return store_of(stack).room_in_chat(chat_id, thread)
 
@@ -80,14 +90,14 @@ def in_topic(message: ChatMessage, thread: int | None) -> bool:
 
 
 def press(
-    emu: RunningEmulator, user: str, chat: int, token: str, thread: int | None = None
+    emu: RunningEmulator, stack: Stack, user: str, chat: int, token: str, thread: int | None = None
 ) -> str | None:
-    """Tap the action `token` on the newest bot message of the chat (topic) that has it;
-    the popup's text."""
-    message = bot_says(emu, chat, lambda m: action_button(m, token) is not None)
+    """Tap the action `token` of the chat's (topic's) table as it is now; the popup."""
+    room = room_at(stack, chat, thread)
+    assert room is not None
+    data = callbacks.encode(room.id, room.version, token)
+    message = bot_says(emu, chat, lambda m: action_button(m, token) == data)
     assert in_topic(message, thread)
-    data = action_button(message, token)
-    assert data is not None
     answer = emu.tap(user, message, data).answer
     return answer.text if answer is not None else None
 
@@ -98,9 +108,9 @@ def open_table(
     """`user` opens a table in the chat (topic), adds a bot and starts: a game of two."""
     emu.send_message(user, chat, "/burro", thread_id=thread)
     emu.wait_for(lambda: room_at(stack, chat, thread), what="the lobby")
-    press(emu, user, chat, "B", thread)
+    press(emu, stack, user, chat, "B", thread)
     emu.wait_for(lambda: seated(stack, chat, thread) == 2 or None, what="the bot")
-    press(emu, user, chat, "S", thread)
+    press(emu, stack, user, chat, "S", thread)
     return emu.wait_for(lambda: playing(stack, chat, thread), what="the game to start")
 
 
@@ -120,14 +130,19 @@ def humans_turn(stack: Stack, chat: int, thread: int | None = None) -> Room | No
 
 
 def move_data(room: Room) -> str:
-    assert room.game is not None and to_move(room.game) == 0
-    token = callbacks.game_token(legal_actions(room.game, 0)[0])
+    """A legal move of the seat to move, as its button's data."""
+    assert room.game is not None
+    seat = to_move(room.game)
+    assert seat is not None
+    assert isinstance(room.game, GameState)
+    token = callbacks.game_token(legal_actions(room.game, seat)[0])
     return callbacks.encode(room.id, room.version, token)
 
 
 def play_one(emu: RunningEmulator, room: Room) -> None:
-    """The human at the table (seat 0) makes a legal move on their private keyboard."""
-    data, user = move_data(room), room.seats[0].name
+    """The human to move makes a legal move on their private keyboard."""
+    assert room.game is not None
+    data, user = move_data(room), room.seats[to_move(room.game) or 0].name
     hand = emu.wait_for_message(user, lambda m: any(b.value == data for r in m.buttons for b in r))
     emu.tap(user, hand, data)
 
@@ -141,6 +156,25 @@ def deliver(stack: Stack, update: dict[str, Any]) -> None:
         timeout=30,
     )
     assert response.status_code == 200
+
+
+def shown(stack: Stack, room: Room, target: str) -> int:
+    """The id of the message the outbox keeps for a target of the room, once sent."""
+    client = store_of(stack).redis
+
+    def sent() -> int | None:
+        if client.zscore(PENDING_SYNC, f"{room.id}|{target}") is not None:
+            return None  # a change still on its way
+        found = client.hget(f"game:{{{room.id}}}:msgs", target)
+        return int(found) if found else None
+
+    value = sent()
+    deadline = time.monotonic() + 10
+    while value is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+        value = sent()
+    assert value is not None, f"no {target} message for {room.id}"
+    return value
 
 
 def webhook(on: bool, stack: Stack, emu: RunningEmulator) -> None:
@@ -226,9 +260,9 @@ def test_admins_confirm_cancel_and_only_managers_change_the_lobby(
 ) -> None:
     emu.send_message("Ben", HOME, "/burro")  # Ben opens; Ana owns the group
     emu.wait_for(lambda: room_at(stack, HOME), what="the lobby")
-    assert press(emu, "Carla", HOME, "B") is not None  # refused: neither creator nor admin
+    assert press(emu, stack, "Carla", HOME, "B") is not None  # refused: neither creator nor admin
     assert seated(stack, HOME) == 1
-    press(emu, "Ana", HOME, "B")  # an admin may
+    press(emu, stack, "Ana", HOME, "B")  # an admin may
     emu.wait_for(lambda: seated(stack, HOME) == 2 or None, what="the admin's bot")
     emu.send_message("Carla", HOME, "/cancel")
     bot_says(emu, HOME, lambda m: "Only the player" in m.text)
@@ -248,11 +282,9 @@ def test_rematch_is_for_the_creator_and_admins() -> None:
     lobby.join(room, ben)
     room.status = "over"
     refused = lobby.rematch(room, ben, 0.0)
-    assert isinstance(refused, lobby.Outcome) and refused.popup is not None
-    assert not isinstance(
-        lobby.rematch(room, Actor(2, "Ben", "en", admin=True), 0.0), lobby.Outcome
-    )
-    assert not isinstance(lobby.rematch(room, ana, 0.0), lobby.Outcome)
+    assert isinstance(refused, Outcome) and refused.popup is not None
+    assert not isinstance(lobby.rematch(room, Actor(2, "Ben", "en", admin=True), 0.0), Outcome)
+    assert not isinstance(lobby.rematch(room, ana, 0.0), Outcome)
 
 
 def test_a_private_game_cannot_be_joined_by_link(emu: RunningEmulator, stack: Stack) -> None:
@@ -293,9 +325,98 @@ def test_commands_as_the_group_or_a_channel_are_refused(emu: RunningEmulator, st
     assert room_at(stack, HOME) is None
     for user, send_as in (("Ana", "anonymous"), ("Ben", "channel")):
         said = emu.send_message(user, HOME, "/burro", send_as=send_as)
-        bot_says(emu, HOME, lambda m, s=said: m.message_id > s.message_id and "yourself" in m.text)
+        after = said.message_id
+        bot_says(emu, HOME, lambda m, a=after: m.message_id > a and "yourself" in m.text)  # type: ignore[misc]
         assert room_at(stack, HOME) is None  # nobody seated, no table
     stranger = {1087968824, 136817688}
     for key in store_of(stack).redis.scan_iter(match="game:*:room"):
         room = store_of(stack).load(key.decode().split("{")[1].split("}")[0])
         assert room is not None and not stranger & set(room.humans())
+
+
+# ----- forum topics -----------------------------------------------------------------
+
+
+def general_words(emu: RunningEmulator, chat: int) -> list[ChatMessage]:
+    """The bot's messages in the forum's General topic."""
+    return [m for m in emu.messages_in(chat) if m.sender_id == BOT_ID and in_topic(m, None)]
+
+
+def test_a_game_lives_in_its_topic_and_ends_when_the_topic_closes(
+    emu: RunningEmulator, stack: Stack
+) -> None:
+    emu.set_forum("Ana", "Forum")
+    topic = emu.create_topic("Ana", "Forum", "Burro")
+    emu.send_message("Ana", FORUM, "/burro", thread_id=topic)
+    emu.wait_for(lambda: room_at(stack, FORUM, topic), what="the lobby in the topic")
+    assert room_at(stack, FORUM) is None  # General has no game
+    press(emu, stack, "Ben", FORUM, "J", topic)
+    emu.wait_for(lambda: seated(stack, FORUM, topic) == 2 or None, what="Ben seated")
+    emu.block_bot("Ben")  # his cards cannot reach him: the group is told, in the topic
+    try:
+        press(emu, stack, "Ana", FORUM, "S", topic)
+        bot_says(emu, FORUM, lambda m: "@burro_bot" in m.text and "Ben" in m.text)
+    finally:
+        emu.unblock_bot("Ben")
+    room = emu.wait_for(lambda: playing(stack, FORUM, topic), what="the game")
+    ours = [m for m in emu.messages_in(FORUM) if m.sender_id == BOT_ID]
+    assert ours and all(in_topic(m, topic) for m in ours)
+    emu.close_topic("Ana", "Forum", topic)
+    emu.wait_for(lambda: room_at(stack, FORUM, topic) is None or None, what="the game to end")
+    assert store_of(stack).load(room.id).status == "cancelled"  # type: ignore[union-attr]
+    emu.wait_for(lambda: general_words(emu, FORUM), what="a word in General")
+
+
+def test_a_deleted_topic_ends_its_game_once(emu: RunningEmulator, stack: Stack) -> None:
+    topic = emu.create_topic("Ben", "Forum", "Burro 2")
+    open_table(emu, stack, FORUM, "Dan", topic)
+    ready = emu.wait_for(lambda: humans_turn(stack, FORUM, topic), what="Dan's turn")
+    said = len(general_words(emu, FORUM))
+    emu.delete_topic("Ana", "Forum", topic)  # no update tells the bot
+    play_one(emu, ready)  # the table's next edit finds the topic gone
+    emu.wait_for(lambda: room_at(stack, FORUM, topic) is None or None, what="the game to end")
+    emu.wait_for(lambda: len(general_words(emu, FORUM)) == said + 1 or None, what="the word")
+    stopped = store_of(stack).load(ready.id)
+    assert stopped is not None and stopped.status == "cancelled"
+    failed = [c for c in emu.calls("sendMessage") if c["params"].get("message_thread_id") == topic]
+    assert any(not c["ok"] for c in failed)
+    assert len(general_words(emu, FORUM)) == said + 1  # said once
+
+
+# ----- messages deleted by users ------------------------------------------------------
+
+
+def test_a_deleted_table_or_hand_is_posted_again(emu: RunningEmulator, stack: Stack) -> None:
+    emu.send_message("Carla", HOME, "/burro")
+    emu.wait_for(lambda: room_at(stack, HOME), what="the lobby")
+    press(emu, stack, "Dan", HOME, "J")
+    emu.wait_for(lambda: seated(stack, HOME) == 2 or None, what="Dan seated")
+    press(emu, stack, "Carla", HOME, "S")
+    room = emu.wait_for(lambda: playing(stack, HOME), what="the game")
+    table = shown(stack, room, "table")
+    emu.delete_message("Ana", HOME, table)  # the group's owner may
+    room = play_and_wait(emu, stack, room)
+    assert shown(stack, room, "table") > table  # posted again, not lost
+    refused = emu.calls("editMessageText")
+    assert any(c["params"].get("message_id") == table and not c["ok"] for c in refused)
+    while to_move(room.game) != 1:
+        room = play_and_wait(emu, stack, room)
+    hand = shown(stack, room, "hand:100003")
+    emu.delete_message("Carla", "Carla", hand)  # in private: gone for the bot too
+    for _ in range(10):  # until a move changes what Carla's hand shows (her turn at last)
+        room = play_and_wait(emu, stack, room)
+        if shown(stack, room, "hand:100003") != hand:
+            break
+    assert shown(stack, room, "hand:100003") > hand
+
+
+def play_and_wait(emu: RunningEmulator, stack: Stack, room: Room) -> Room:
+    """The player to move plays; the room once someone is to move again."""
+    play_one(emu, room)
+
+    def moved() -> Room | None:
+        now = playing(stack, HOME)
+        ready = now and now.version > room.version and now.game and to_move(now.game) is not None
+        return now if ready else None
+
+    return emu.wait_for(moved, what="the next turn")
