@@ -45,8 +45,8 @@ from service.tg.people import actor_of
 
 PAGE = 50  # Telegram's limit on results per answer
 # A posted result's button: `i<seat>:<token>`, the seat that chose it and its move.
-CHOSEN = re.compile(r"^i(\d):(.+)$")
-CALLBACK_PATTERN = r"^[a-z0-9]{8}\.\d+\.i\d:"  # app.py routes these presses here
+CHOSEN = re.compile(r"^i(\d{1,2}):(.+)$")
+CALLBACK_PATTERN = r"^[a-z0-9]{8}\.\d+\.i\d{1,2}:"  # app.py routes these presses here
 
 Change = Callable[[Room], Outcome]
 
