@@ -11,6 +11,7 @@ const app = {
   state: null,          // /_emulator/state
   userId: null,         // who we are playing as
   current: null,        // {chat_id, scope}
+  topic: null,          // the open forum topic (its message_thread_id), null for General
   messages: new Map(),  // "chat:scope" -> Map(message_id -> view) for the open chat
   unread: new Map(),    // "chat:scope:user" -> count
   previews: new Map(),  // "chat:scope" -> last message view
@@ -120,8 +121,10 @@ async function loadState() {
   renderChats();
 }
 
-async function openChat(chatId, scope) {
+async function openChat(chatId, scope, topic = null) {
   app.current = {chat_id: chatId, scope};
+  app.topic = topic;
+  $("group-menu").hidden = true;
   app.unread.delete(`${key(chatId, scope)}:${app.userId}`);
   closeInlinePanel();
   $("commands-menu").hidden = true;
@@ -131,6 +134,7 @@ async function openChat(chatId, scope) {
   app.messages = new Map([[key(chatId, scope), map]]);
   renderChats();
   renderHeader();
+  renderTopics();
   renderMessages();
   await renderComposer();
   remember();
@@ -183,9 +187,27 @@ function previewText(view) {
   if (!view) return "";
   if (view.text) return view.text;
   if (view.document) return `📄 ${view.document.file_name}`;
-  if (view.new_chat_members) return "joined the group";
-  if (view.left_chat_member) return "left the group";
-  return "";
+  return serviceText(view) || "";
+}
+
+// What a service message says, or null for a message that is not one.
+function serviceText(view) {
+  const who = view.from.first_name;
+  if (view.new_chat_members) return `${who} added ${view.new_chat_members.map((u) => u.first_name).join(", ")}`;
+  if (view.left_chat_member) return `${who} removed ${view.left_chat_member.first_name}`;
+  if (view.migrate_to_chat_id) return "The group was upgraded to a supergroup";
+  if (view.migrate_from_chat_id) return `${who} upgraded the group to a supergroup`;
+  if (view.forum_topic_created) return `${who} created the topic “${view.forum_topic_created.name}”`;
+  if (view.forum_topic_closed) return `${who} closed the topic`;
+  if (view.forum_topic_reopened) return `${who} reopened the topic`;
+  return null;
+}
+
+// Whether a message of the open chat belongs to the open topic (a forum shows one topic).
+function inOpenTopic(view) {
+  const conv = currentConversation();
+  if (!conv || !conv.is_forum) return true;
+  return (view.message_thread_id ?? null) === app.topic;
 }
 
 function renderChats() {
@@ -256,7 +278,7 @@ function renderMessages() {
     return;
   }
   for (const view of [...map.values()].sort((a, b) => a.message_id - b.message_id)) {
-    box.append(renderMessage(view, map));
+    if (inOpenTopic(view)) box.append(renderMessage(view, map));
   }
   box.scrollTop = box.scrollHeight;
 }
@@ -264,12 +286,10 @@ function renderMessages() {
 function renderMessage(view, map) {
   const el = document.createElement("div");
   el.dataset.messageId = view.message_id;
-  if (view.new_chat_members || view.left_chat_member) {
+  const said = serviceText(view);
+  if (said !== null) {
     el.className = "service";
-    const who = view.from.first_name;
-    el.textContent = view.new_chat_members
-      ? `${who} added ${view.new_chat_members.map((u) => u.first_name).join(", ")}`
-      : `${who} removed ${view.left_chat_member.first_name}`;
+    el.textContent = said;
     return el;
   }
   const own = view.from.id === app.userId;
@@ -281,7 +301,7 @@ function renderMessage(view, map) {
     const sender = document.createElement("div");
     sender.className = "sender";
     sender.style.color = colorFor(view.from.id);
-    sender.textContent = view._emulator.sender_name;
+    sender.textContent = view.sender_chat ? view.sender_chat.title : view._emulator.sender_name;
     bubble.append(sender);
   }
   if (view.via_bot) {
@@ -323,6 +343,13 @@ function renderMessage(view, map) {
   info.className = "info";
   const time = new Date(view.date * 1000).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
   info.textContent = (view.edit_date ? "edited " : "") + time;
+  const del = document.createElement("button");
+  del.type = "button";
+  del.className = "del";
+  del.title = "Delete";
+  del.textContent = "🗑";
+  del.onclick = () => deleteMessage(view);
+  info.append(del);
   bubble.append(info);
   el.append(bubble);
   const rows = view.reply_markup && view.reply_markup.inline_keyboard;
@@ -366,6 +393,8 @@ async function renderComposer() {
   $("compose-form").hidden = needsStart;
   const bot = mainBot();
   $("commands-button").hidden = !(bot && bot.commands && bot.commands.length);
+  $("send-as").hidden = !(conv && conv.type !== "private");
+  $("group-button").hidden = !(conv && conv.type !== "private");
   const keyboard = $("reply-keyboard");
   keyboard.hidden = true;
   if (!conv) return;
@@ -397,8 +426,111 @@ async function send(text) {
   const conv = currentConversation();
   if (!conv || !text.trim()) return;
   try {
-    await call("/send_message", {user: app.userId, chat_id: conv.chat_id, scope: conv.scope, text});
+    const body = {user: app.userId, chat_id: conv.chat_id, scope: conv.scope, text};
+    if (app.topic !== null) body.thread_id = app.topic;
+    if (conv.type !== "private" && $("send-as").value) body.send_as = $("send-as").value;
+    await call("/send_message", body);
   } catch (error) { toast(error.message); }
+}
+
+async function deleteMessage(view) {
+  try {
+    await call("/delete_message", {
+      user: app.userId, chat_id: view.chat.id, scope: view._emulator.scope, message_id: view.message_id,
+    });
+  } catch (error) { toast(error.message); }
+}
+
+// ----- groups that change: topics, upgrades, the bot's membership -------------
+
+function renderTopics() {
+  const bar = $("topics");
+  const conv = currentConversation();
+  bar.hidden = !(conv && conv.is_forum);
+  if (bar.hidden) return;
+  if (app.topic !== null && !conv.topics.some((t) => t.message_thread_id === app.topic)) app.topic = null;
+  bar.replaceChildren();
+  const tab = (label, topic) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.dataset.topic = topic === null ? "general" : String(topic);
+    b.setAttribute("aria-selected", String(app.topic === topic));
+    b.onclick = () => { app.topic = topic; renderTopics(); renderMessages(); };
+    bar.append(b);
+  };
+  tab("# General", null);
+  for (const topic of conv.topics) tab(`${topic.closed ? "🔒" : "#"} ${topic.name}`, topic.message_thread_id);
+}
+
+function groupActions(conv) {
+  const chat = app.state.chats.find((c) => c.id === conv.chat_id);
+  const bot = app.state.bots[0];
+  const actions = [];
+  if (conv.type === "group") actions.push(["⬆️ Upgrade to a supergroup", upgradeGroup]);
+  if (conv.type === "supergroup") {
+    actions.push([conv.is_forum ? "🗂 Turn topics off" : "🗂 Turn topics on",
+      () => act("/set_forum", {enabled: !conv.is_forum})]);
+  }
+  if (conv.is_forum) {
+    actions.push(["➕ New topic", newTopic]);
+    const topic = conv.topics.find((t) => t.message_thread_id === app.topic);
+    if (topic) {
+      actions.push(topic.closed
+        ? ["🔓 Reopen this topic", () => act("/reopen_topic", {thread_id: topic.message_thread_id})]
+        : ["🔒 Close this topic", () => act("/close_topic", {thread_id: topic.message_thread_id})]);
+      actions.push(["🗑 Delete this topic", () => act("/delete_topic", {thread_id: topic.message_thread_id})]);
+    }
+  }
+  if (bot && chat) {
+    const present = ["creator", "administrator", "member"].includes(chat.members[String(bot.id)]);
+    if (present) {
+      actions.push([`🚪 Remove @${bot.username}`, () => act("/remove_bot", {bot: bot.id})]);
+      actions.push([`⛔ Ban @${bot.username}`, () => act("/remove_bot", {bot: bot.id, kick: true})]);
+    } else {
+      actions.push([`🤖 Add @${bot.username}`, () => act("/add_bot", {bot: bot.id})]);
+    }
+  }
+  return actions;
+}
+
+function toggleGroupMenu() {
+  const menu = $("group-menu");
+  const conv = currentConversation();
+  if (!menu.hidden || !conv) { menu.hidden = true; return; }
+  menu.replaceChildren();
+  for (const [label, run] of groupActions(conv)) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.onclick = () => { menu.hidden = true; run(); };
+    menu.append(b);
+  }
+  menu.hidden = false;
+}
+
+// A control action on the open group as the current user; the new state is loaded.
+async function act(path, extra) {
+  const conv = currentConversation();
+  try {
+    const result = await call(path, {user: app.userId, chat_id: conv.chat_id, scope: conv.scope, ...extra});
+    await loadState();
+    renderTopics();
+    renderMessages();
+    return result;
+  } catch (error) { toast(error.message); return null; }
+}
+
+async function upgradeGroup() {
+  const chat = await act("/migrate", {});
+  if (chat) await openChat(chat.id, 0);
+}
+
+async function newTopic() {
+  const name = prompt("Topic name");
+  if (!name) return;
+  const topic = await act("/create_topic", {name});
+  if (topic) { app.topic = topic.message_thread_id; renderTopics(); renderMessages(); }
 }
 
 async function tapButton(view, position, element) {
@@ -595,6 +727,7 @@ function onMessage(view) {
     const existing = box.querySelector(`[data-message-id="${view.message_id}"]`);
     if (view._emulator.deleted) { if (existing) existing.remove(); if (!map.size) renderMessages(); }
     else if (existing) existing.replaceWith(renderMessage(view, map));
+    else if (!inOpenTopic(view)) { /* another topic's: shown when that topic is opened */ }
     else {
       if (map.size === 1) box.replaceChildren();
       box.append(renderMessage(view, map));
@@ -645,8 +778,11 @@ function connect() {
     } else if (event.type === "reply_keyboard") {
       if (app.current && event.chat_id === app.current.chat_id && event.scope === app.current.scope) renderComposer();
     } else if (event.type === "world") {
-      await loadState();
-      if (app.current) { renderHeader(); renderComposer(); }
+      const before = app.current && key(app.current.chat_id, app.current.scope);
+      await loadState();  // an upgraded group is gone from the list: another chat opens
+      const now = app.current && key(app.current.chat_id, app.current.scope);
+      if (app.current && now !== before) await openChat(app.current.chat_id, app.current.scope);
+      else if (app.current) { renderHeader(); renderTopics(); renderComposer(); }
       if (!$("messages").children.length && app.current) openChat(app.current.chat_id, app.current.scope);
     }
   };
@@ -682,6 +818,7 @@ function wire() {
     menu.hidden = !menu.hidden;
   };
   $("alert-ok").onclick = () => { $("alert-backdrop").hidden = true; };
+  $("group-button").onclick = toggleGroupMenu;
   $("picker-cancel").onclick = () => { $("picker-backdrop").hidden = true; };
   $("messages").addEventListener("click", (event) => {
     const target = event.target.closest("a.cmd, a.link, .spoiler");
