@@ -420,3 +420,28 @@ def play_and_wait(emu: RunningEmulator, stack: Stack, room: Room) -> Room:
         return now if ready else None
 
     return emu.wait_for(moved, what="the next turn")
+
+
+def test_rematch_only_for_the_creator_or_an_admin(emu: RunningEmulator, stack: Stack) -> None:
+    """A finished table's 🔁: Dan (a player) may not deal again, Ana (an admin) may."""
+    room = emu.wait_for(lambda: playing(stack, HOME), what="the table of the last test")
+    store = store_of(stack)
+
+    def finish(fresh: Room) -> Outcome:
+        fresh.status = "over"
+        return Outcome(changed=True)
+
+    store.update(room.id, finish)
+    for name, user_id in (("Dan", 100004), ("Ana", 100001)):
+        user = {"id": user_id, "is_bot": False, "first_name": name}
+        query = {"id": str(next(_ids)), "from": user, "chat_instance": "1"}
+        query["data"] = callbacks.encode(room.id, room.version, "N")
+        query["message"] = {
+            **old_group_message(HOME, text="…"),
+            "chat": {"id": HOME, "type": "supergroup", "title": "Home"},
+        }
+        deliver(stack, {"update_id": next(_ids), "callback_query": query})
+        if name == "Dan":
+            assert room_at(stack, HOME).id == room.id  # type: ignore[union-attr]
+    fresh = emu.wait_for(lambda: room_at(stack, HOME), what="the new table")
+    assert fresh.id != room.id and fresh.status == "lobby" and fresh.creator == room.creator
