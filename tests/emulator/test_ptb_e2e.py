@@ -128,3 +128,4 @@ def test_429_is_honoured_by_the_bot() -> None:
             if not call["ok"]:
                 retry = next(c for c in calls[i + 1 :] if c["params"] == call["params"])
                 assert retry["time"] - call["time"] >= 0.95
+        assert emu.unknown_parameters() == []  # python-telegram-bot sends only what Telegram reads

@@ -15,6 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from cli.stack import Stack
 from emulator.server import RunningEmulator, running_emulator
 from service.redis_server import RedisServer, free_port
+from tests.conftest import fail_if_ignored
 from tests.service.conftest import make_stack
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -24,6 +25,7 @@ Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 def emu() -> Iterator[RunningEmulator]:
     with running_emulator() as emulator:
         yield emulator
+        fail_if_ignored(emulator.emulator)  # what came after the module's last test
 
 
 def ops_stack(emu: RunningEmulator, folder: Path, **options: Any) -> Stack:

@@ -29,6 +29,7 @@ from service.settings import Settings
 from service.store import Store
 from service.tg.botapi import BotApi
 from service.web import create_app
+from tests.conftest import fail_if_ignored
 from workers import jobs
 from workers.queue import QUEUE
 from workers.runtime import Runtime
@@ -162,3 +163,4 @@ def running_hook(folder: Path, **options: Any) -> Iterator[Hook]:
         app = create_app(settings, client)
         with ServerThread(app) as thread, httpx.Client(timeout=30) as http:
             yield Hook(thread.url, emu, client, settings, http)
+        fail_if_ignored(emu.emulator)  # what came after the last test that used it
