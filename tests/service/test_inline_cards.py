@@ -15,6 +15,8 @@ from emulator.driver import ChatMessage, InlineAnswer
 from emulator.server import RunningEmulator
 from engine.game import GameState, to_move
 from service.room import Room
+from service.screens import Button, Screen
+from service.tg.render import keyboard
 from tests.service.conftest import make_stack
 from tests.service.play import FAMILY, GROUP, room_in, room_messages
 from tests.service.test_group_game import GAME_RESULT, bot_messages, open_lobby
@@ -140,3 +142,16 @@ def test_without_inline_mode_the_table_offers_the_private_chat(
     assert room_in(stack, room.chat_id).status == "playing"
     log = (stack.data_dir / "serve.log").read_text()
     assert "inline mode is off" in log and "/setinline" in log
+
+
+def test_without_inline_mode_no_button_opens_an_inline_query() -> None:
+    cards, chat = Button("🃏", switch_inline="gabc"), Button("💬", url="https://t.me/burro_bot")
+    screen = Screen("table", ((cards, chat), (cards,)))
+    assert keyboard(screen, inline=False) == {
+        "inline_keyboard": [[{"text": "💬", "url": "https://t.me/burro_bot"}]]
+    }
+    shown = keyboard(screen)
+    assert shown is not None and shown["inline_keyboard"][1] == [
+        {"text": "🃏", "switch_inline_query_current_chat": "gabc"}
+    ]
+    assert keyboard(Screen("x", ((cards,),)), inline=False) is None
