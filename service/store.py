@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
+from typing import Literal
 
 import redis
 
@@ -61,6 +62,15 @@ def chat_key(chat_id: int, thread_id: int | None) -> str:
 
 def update_key(update_id: int) -> str:
     return f"update:{update_id}"
+
+
+Claim = Literal["claimed", "duplicate", "busy"]
+CLAIMS: tuple[Claim, ...] = ("claimed", "duplicate", "busy")
+_CLAIM = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 1 end
+if redis.call('SET', KEYS[2], 1, 'NX', 'PX', ARGV[1]) then return 0 end
+return 2
+"""
 
 
 class Conflict(Exception):
@@ -140,9 +150,12 @@ class Store:
 
     # ----- each update once ----------------------------------------------------------
 
-    def claim(self, update_id: int) -> bool:
-        """Take the update for this request: False while another request handles it."""
-        return bool(self.redis.set(f"{update_key(update_id)}:busy", 1, nx=True, px=BUSY_MS))
+    def claim(self, update_id: int) -> Claim:
+        """Take the update for this request, in one round trip: "duplicate" when it was
+        handled already, "busy" while another request handles it."""
+        mark = update_key(update_id)
+        found = self.redis.eval(_CLAIM, 2, mark, f"{mark}:busy", BUSY_MS)
+        return CLAIMS[int(found)]
 
     def finish(self, update_id: int) -> None:
         """The update is handled: a redelivery is a duplicate (a move's mark is set with

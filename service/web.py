@@ -112,12 +112,13 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
         """Each update once: a redelivery of one handled is a duplicate, of one being
         handled now (Telegram gave up waiting) is asked again later."""
         try:
-            if svc.store.seen(update.update_id):
-                return "duplicate", PlainTextResponse("duplicate")
-            if not svc.store.claim(update.update_id):
-                return "retry", PlainTextResponse("being handled", status_code=503)
+            claim = svc.store.claim(update.update_id)
         except redis.RedisError:
             return "retry", PlainTextResponse("storage unavailable", status_code=503)
+        if claim == "duplicate":
+            return "duplicate", PlainTextResponse("duplicate")
+        if claim == "busy":
+            return "retry", PlainTextResponse("being handled", status_code=503)
         outcome, response = await run(update)
         try:
             if outcome == "retry":

@@ -42,6 +42,7 @@ def test_a_redelivered_help_is_answered_once(hook: Hook) -> None:
     assert hook.send(update).text == "duplicate"
     assert len(said(hook, "Carla", HELP)) == before + 1
     assert hook.redis.ttl(update_key(update["update_id"])) > 0  # the mark expires
+    assert hook.store().claim(update["update_id"]) == "duplicate"
 
 
 def test_a_redelivered_start_is_answered_once(hook: Hook) -> None:
@@ -55,7 +56,7 @@ def test_a_redelivered_start_is_answered_once(hook: Hook) -> None:
 def test_an_update_being_handled_is_asked_again_later(hook: Hook) -> None:
     update = command("/help", CARLA)
     before = len(said(hook, "Carla", HELP))
-    assert hook.store().claim(update["update_id"])  # another request has it now
+    assert hook.store().claim(update["update_id"]) == "claimed"  # another request has it
     assert hook.send(update).status_code == 503
     assert len(said(hook, "Carla", HELP)) == before
     hook.store().release(update["update_id"])  # that request failed: Telegram retries
