@@ -39,6 +39,9 @@ def migrate(store: Store, old_chat: int, new_chat: int) -> list[str]:
         if result is not None and result[1].changed:
             moved.append(room_id)
         unindex(store, key, room_id)
+        store.redis.smove(f"open:chat:{old_chat}", f"open:chat:{new_chat}", room_id)  # caps
+    if moved:
+        store.redis.expire(f"open:chat:{new_chat}", store.live_ttl)
     stats = f"stats:chat:{old_chat}"
     if store.redis.exists(stats):
         store.redis.renamenx(stats, f"stats:chat:{new_chat}")

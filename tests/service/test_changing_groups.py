@@ -205,6 +205,7 @@ def test_an_upgraded_group_moves_on_its_service_messages(
     new_id = emu.migrate_group("Ana", "Cousins")
     moved = emu.wait_for(lambda: room_at(stack, new_id), what="the room in the supergroup")
     assert moved.id == room.id and room_at(stack, COUSINS) is None
+    assert store_of(stack).redis.sismember(f"open:chat:{new_id}", room.id)  # its caps too
     bot_says(emu, new_id, lambda m: bool(m.buttons))  # the table, posted anew there
     ready = emu.wait_for(lambda: humans_turn(stack, new_id), what="Ana's turn")
     play_one(emu, ready)
