@@ -129,9 +129,6 @@ class Store:
         """Playing rooms whose next timer or bot move was due before `before`."""
         return [text(r) for r in self.redis.zrangebyscore(DUE_KEY, "-inf", before, 0, limit)]
 
-    def seen(self, update_id: int | None) -> bool:
-        return update_id is not None and bool(self.redis.exists(update_key(update_id)))
-
     def open_rooms(self, key: str, user_id: int | None = None) -> int:
         """How many rooms of an `open:` set are still open (and opened by `user_id`, if
         given); the others are dropped from it."""

@@ -14,7 +14,7 @@ import redis
 from rq.job import Job as RqJob
 
 from engine.game import GameState, to_move
-from service import callbacks, lobby
+from service import callbacks, lobby, privacy
 from service.lobby import Actor
 from service.outcome import Outcome
 from service.room import Room
@@ -152,3 +152,25 @@ def values(client: redis.Redis, key: str) -> list[str]:
         job = RqJob.fetch(key.removeprefix("rq:job:"), connection=client)
         found.append(f"{job.func_name} {job.args} {job.kwargs}")
     return found
+
+
+def test_forgetting_someone_in_a_lobby_takes_their_seat_away() -> None:
+    carla, ana = Actor(CARLA_ID, "Carla", "es"), Actor(ANA["id"], "Ana", "en")
+    room = lobby.create_room(GROUP, None, carla, time.time())
+    lobby.join(room, ana)
+    outcome = privacy.without(room, CARLA_ID, time.time())
+    assert outcome.changed and room.status == "lobby"
+    assert room.humans() == [ANA["id"]] and room.creator == ANA["id"]  # Ana runs it now
+
+
+def test_a_finished_game_keeps_the_seat_under_a_neutral_name() -> None:
+    carla, ana = Actor(CARLA_ID, "Carla", "es"), Actor(ANA["id"], "Ana", "en")
+    room = lobby.create_room(GROUP, None, carla, time.time())
+    lobby.join(room, ana)
+    room.status = "over"
+    assert privacy.without(room, CARLA_ID, time.time()).changed
+    assert [(s.user_id, s.name, s.bot) for s in room.seats] == [
+        (None, "#1", None),
+        (ANA["id"], "Ana", None),
+    ]
+    assert room.creator == 0
