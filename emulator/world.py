@@ -551,7 +551,13 @@ class World:
         else:
             title = ref.lower()
             chat = next(
-                (c for c in self.chats.values() if c.title and c.title.lower() == title), None
+                # an upgraded group's title names its supergroup now
+                (
+                    c
+                    for c in self.chats.values()
+                    if c.title and c.title.lower() == title and c.migrated_to is None
+                ),
+                None,
             )
             if chat is None:
                 chat = self.chats[self.find_user(ref).id]

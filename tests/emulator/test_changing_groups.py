@@ -55,6 +55,7 @@ def test_a_group_upgraded_to_a_supergroup(emu: RunningEmulator, api: BotApiClien
     assert api.ok("sendMessage", chat_id=new_id, text="here")["chat"]["id"] == new_id
     with pytest.raises(EmulatorError, match="upgraded"):
         emu.send_message("Ben", BASIC, "hello?")
+    assert emu.send_message("Ben", "Cousins", "hello").chat_id == new_id  # the title moved
     groups = {c["chat_id"] for c in emu.chats_of("Ben") if c["type"] != "private"}
     assert groups == {SUPERGROUP, new_id}  # the old group is gone from the list
     with pytest.raises(EmulatorError, match="not a basic group"):
