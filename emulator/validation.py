@@ -32,16 +32,18 @@ MAX_INLINE_RESULTS = 50
 MAX_INLINE_RESULT_ID_BYTES = 64
 MAX_NEXT_OFFSET_BYTES = 64
 
+# A button's action is the first of these it has, in Telegram's order; the others are
+# ignored (url and callback_data count only when not empty).
 _INLINE_ACTIONS = (
-    "callback_data",
     "url",
-    "switch_inline_query",
-    "switch_inline_query_current_chat",
-    "switch_inline_query_chosen_chat",
-    "login_url",
-    "web_app",
+    "callback_data",
     "callback_game",
     "pay",
+    "switch_inline_query",
+    "switch_inline_query_chosen_chat",
+    "switch_inline_query_current_chat",
+    "login_url",
+    "web_app",
     "copy_text",
 )
 _URL_RE = re.compile(r"(?:https?|tg)://\S+|t\.me/\S+", re.IGNORECASE)
@@ -107,41 +109,53 @@ def inline_keyboard(markup: Any) -> dict[str, Any]:
     return result
 
 
+def _button_error(detail: str) -> ApiError:
+    return bad_request(f"can't parse inline keyboard button: {detail}")
+
+
+def _string_field(button: dict[str, Any], name: str, *, required: bool = False) -> str:
+    """A button's string field as Telegram reads it (a number is its text)."""
+    if name not in button:
+        if required:
+            raise _button_error(f'Can\'t find field "{name}"')
+        return ""
+    value = button[name]
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return json.dumps(value)
+    raise _button_error(f'Field "{name}" must be of type String')
+
+
+def button_actions(button: dict[str, Any]) -> list[str]:
+    """The actions a button has, in Telegram's order: the first is the one it takes."""
+    return [
+        name
+        for name in _INLINE_ACTIONS
+        if name in button and (name not in ("url", "callback_data") or _string_field(button, name))
+    ]
+
+
 def inline_button(button: Any) -> dict[str, Any]:
     if not isinstance(button, dict):
-        raise bad_request(
-            "can't parse inline keyboard button: InlineKeyboardButton must be an Object"
-        )
-    text = button.get("text")
-    if not isinstance(text, str):
-        raise bad_request(
-            'can\'t parse inline keyboard button: Field "text" must be of type String'
-        )
+        raise _button_error("InlineKeyboardButton must be an Object")
+    text = _string_field(button, "text", required=True)
     if not text.strip():
         raise bad_request("BUTTON_TEXT_INVALID")
-    actions = [name for name in _INLINE_ACTIONS if name in button and button[name] is not None]
+    actions = button_actions(button)
     if not actions:
-        raise bad_request(
-            "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
-        )
-    if len(actions) > 1:
-        raise bad_request(
-            "can't parse inline keyboard button: only one of the optional fields must be used"
-        )
+        raise _button_error("Text buttons are unallowed in the inline keyboard")
     action = actions[0]
+    value = button[action]
     if action == "callback_data":
-        callback_data(button["callback_data"])
+        value = callback_data(_string_field(button, action))
     elif action == "url":
-        url = button["url"]
-        if not isinstance(url, str) or not _URL_RE.fullmatch(url.strip()):
+        value = _string_field(button, action)
+        if not _URL_RE.fullmatch(value.strip()):
             raise bad_request("BUTTON_URL_INVALID")
-    elif action in ("switch_inline_query", "switch_inline_query_current_chat") and not isinstance(
-        button[action], str
-    ):
-        raise bad_request(
-            f'can\'t parse inline keyboard button: Field "{action}" must be of type String'
-        )
-    return {"text": text, action: button[action]}
+    elif action in ("switch_inline_query", "switch_inline_query_current_chat"):
+        value = _string_field(button, action, required=True)
+    return {"text": text, action: value}
 
 
 def reply_keyboard(markup: dict[str, Any]) -> dict[str, Any]:
@@ -337,6 +351,24 @@ def parameter_problems(method: Method, params: Params) -> list[dict[str, str]]:
         if misread:
             problems.append({"parameter": name, "problem": misread})
         problems += unknown_fields(param, params)
+        if "InlineKeyboardMarkup" in param.types:
+            problems += ignored_actions(param.name, params)
+    return problems
+
+
+def ignored_actions(name: str, params: Params) -> list[dict[str, str]]:
+    """Inline buttons with more than one action: Telegram takes the first, silently."""
+    problems: list[dict[str, str]] = []
+    try:
+        rows = (params.json(name) or {}).get("inline_keyboard") or []
+        for button in (b for row in rows for b in row if isinstance(b, dict)):
+            first, *others = button_actions(button) or [""]
+            problems += [
+                {"parameter": f"{name}.inline_keyboard.{extra}", "problem": f"ignored for {first}"}
+                for extra in others
+            ]
+    except (ApiError, AttributeError, TypeError):
+        return []  # malformed: the method's own checks refuse it
     return problems
 
 

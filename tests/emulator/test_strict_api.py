@@ -152,10 +152,18 @@ def test_wrong_types_telegram_refuses(emu: RunningEmulator, api: BotApiClient) -
         400,
         "Bad Request: can't parse reply keyboard markup JSON object",
     )
-    numbered = {"inline_keyboard": [[{"text": 5, "callback_data": "go"}]]}
-    assert api.error("sendMessage", chat_id=ANA, text="hi", reply_markup=numbered)[1] == (
-        'Bad Request: can\'t parse inline keyboard button: Field "text" must be of type String'
-    )
+    for button, detail in (
+        ({"text": True, "callback_data": "go"}, 'Field "text" must be of type String'),
+        ({"callback_data": "go"}, 'Can\'t find field "text"'),
+        ({"text": "Go", "callback_data": ""}, "Text buttons are unallowed in the inline keyboard"),
+    ):
+        markup = {"inline_keyboard": [[button]]}
+        assert api.error("sendMessage", chat_id=ANA, text="hi", reply_markup=markup)[1] == (
+            f"Bad Request: can't parse inline keyboard button: {detail}"
+        )
+    numbers = {"inline_keyboard": [[{"text": 5, "callback_data": 42}]]}  # read as strings
+    sent = api.ok("sendMessage", chat_id=ANA, text="hi", reply_markup=numbers)
+    assert sent["reply_markup"] == {"inline_keyboard": [[{"text": "5", "callback_data": "42"}]]}
     unsent = api.form("sendMessage", chat_id=str(ANA), text="hi", reply_parameters="[")
     assert unsent["description"] == "Bad Request: can't parse reply parameters JSON object"
 
@@ -311,6 +319,19 @@ def test_unknown_parameters_are_ignored_and_recorded(
             "parameter": "verbose",
             "problem": "unknown",
         },
+    ]
+
+
+@pytest.mark.telegram_ignores
+def test_a_button_takes_its_first_action_in_telegrams_order(
+    emu: RunningEmulator, api: BotApiClient
+) -> None:
+    emu.start("Ana")
+    both = {"text": "Go", "callback_data": "go", "url": "https://t.me/burro_bot"}
+    sent = api.ok("sendMessage", chat_id=ANA, text="hi", reply_markup={"inline_keyboard": [[both]]})
+    assert sent["reply_markup"]["inline_keyboard"] == [[{"text": "Go", "url": both["url"]}]]
+    assert [(r["parameter"], r["problem"]) for r in emu.unknown_parameters()] == [
+        ("reply_markup.inline_keyboard.callback_data", "ignored for url")
     ]
 
 
