@@ -139,6 +139,9 @@ def control_routes(emu: Emulator) -> list[Route]:
                     **b.account.to_api(),
                     "commands": b.commands.get("default|||", []),
                     "webhook": b.webhook.url if b.webhook else None,
+                    "inline_mode": b.inline_mode,  # BotFather's settings (see bot_settings)
+                    "inline_feedback": b.inline_feedback,
+                    "privacy_mode": b.privacy_mode,
                 }
                 for b in world.bots.values()
             ],

@@ -30,6 +30,8 @@ def test_a_new_bot_has_telegrams_defaults(emu: RunningEmulator, api: BotApiClien
         "inline_placeholder": "",
         "inline_feedback": 0,
     }
+    (bot,) = emu.state()["bots"]  # what the web chat reads
+    assert (bot["inline_mode"], bot["inline_feedback"], bot["privacy_mode"]) == (False, 0, True)
 
 
 def test_without_inline_mode_no_query_reaches_the_bot_and_no_button_opens_it(
