@@ -30,6 +30,7 @@ from emulator.params import Params, Upload
 from emulator.validation import (
     callback_answer_text,
     caption_text,
+    integer_arg,
     message_text,
     next_offset,
     parameter_problems,
@@ -232,9 +233,7 @@ class BotApi:
             return True
         if not re.match(r"https?://[^/\s]+", url):
             raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
-        max_connections = params.integer("max_connections") or 40
-        if not 1 <= max_connections <= 100:
-            raise bad_request("bad webhook: max_connections must be between 1 and 100")
+        max_connections = integer_arg("setWebhook", params, "max_connections", 40)
         webhook = Webhook(
             url=url,
             secret_token=secret_token(params.string("secret_token")),
@@ -256,8 +255,8 @@ class BotApi:
         allowed = params.json("allowed_updates")
         return self.delivery(bot).get_updates(
             params.integer("offset"),
-            params.integer("limit") or 100,
-            float(params.integer("timeout") or 0),
+            integer_arg("getUpdates", params, "limit", 100),
+            float(integer_arg("getUpdates", params, "timeout", 0)),
             parse_allowed_updates(allowed) if allowed is not None else None,
         )
 
@@ -536,7 +535,7 @@ class BotApi:
             "text": text,
             "show_alert": params.flag("show_alert"),
             "url": params.string("url"),
-            "cache_time": params.integer("cache_time") or 0,
+            "cache_time": integer_arg("answerCallbackQuery", params, "cache_time", 0),
         }
         self.world.events.publish(
             {
@@ -566,7 +565,7 @@ class BotApi:
             }
         query.answer = {
             "results": results,
-            "cache_time": params.integer("cache_time") if params.has("cache_time") else 300,
+            "cache_time": integer_arg("answerInlineQuery", params, "cache_time", 300),
             "is_personal": params.flag("is_personal"),
             "next_offset": next_offset(params.string("next_offset")),
             "button": button,

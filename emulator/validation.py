@@ -321,6 +321,14 @@ MISSING: dict[str, tuple[tuple[str, str | None], ...]] = {
     "setwebhook": (("url", None),),
     "setmycommands": (("commands", None),),
 }
+# Integers Telegram brings into a range rather than refuse (Client.cpp's get_integer_arg):
+# method -> parameter -> (least, greatest).
+CLAMPED: dict[str, dict[str, tuple[int, int]]] = {
+    "getupdates": {"limit": (1, 100), "timeout": (0, 50)},
+    "setwebhook": {"max_connections": (1, 100)},
+    "answercallbackquery": {"cache_time": (0, 30 * 24 * 3600)},
+    "answerinlinequery": {"cache_time": (0, 24 * 3600)},
+}
 _BOOLEAN_WORDS = TRUE_WORDS | {"false", "no", "0"}
 _INTEGER_RE = re.compile(r"-?[0-9]+")
 
@@ -337,6 +345,13 @@ def require(method: Method, params: Params) -> None:
             raise bad_request(f'parameter "{param.name}" is required')
 
 
+def integer_arg(method: str, params: Params, name: str, default: int) -> int:
+    """An Integer Telegram brings into its range (CLAMPED), `default` when not given."""
+    value = params.integer(name)
+    low, high = CLAMPED[method.lower()][name]
+    return default if value is None else min(max(value, low), high)
+
+
 def parameter_problems(method: Method, params: Params) -> list[dict[str, str]]:
     """What Telegram would silently ignore or misread in a call: parameters (and fields of
     its JSON objects) the reference does not know, values not of their type."""
@@ -347,7 +362,7 @@ def parameter_problems(method: Method, params: Params) -> list[dict[str, str]]:
             if not method.knows(name):
                 problems.append({"parameter": name, "problem": "unknown"})
             continue
-        misread = misread_value(param, params)
+        misread = misread_value(param, params) or out_of_range(method, param, params)
         if misread:
             problems.append({"parameter": name, "problem": misread})
         problems += unknown_fields(param, params)
@@ -388,6 +403,15 @@ def misread_value(param: Param, params: Params) -> str | None:
     if param.name.endswith("entities") and text and params.json(param.name) is None:
         return "not JSON (Telegram drops the entities)"
     return None
+
+
+def out_of_range(method: Method, param: Param, params: Params) -> str | None:
+    """Why an Integer Telegram clamps (CLAMPED) is read as another, or None."""
+    low, high = CLAMPED.get(method.name.lower(), {}).get(param.name, (None, None))
+    value = params.integer(param.name)
+    if low is None or high is None or value is None or low <= value <= high:
+        return None
+    return f"{value} is not in {low}-{high} (Telegram reads {min(max(value, low), high)})"
 
 
 def _is_float(text: str) -> bool:

@@ -192,6 +192,23 @@ def test_wrong_types_telegram_misreads_are_answered_as_telegram_does_and_recorde
     ]  # fmt: skip
 
 
+@pytest.mark.telegram_ignores
+def test_integers_out_of_range_are_clamped_as_telegram_does_and_recorded(
+    emu: RunningEmulator, api: BotApiClient
+) -> None:
+    api.ok("setWebhook", url="https://example.com/hook", max_connections=500)
+    assert api.ok("getWebhookInfo")["max_connections"] == 100
+    api.ok("setWebhook", url="https://example.com/hook", max_connections=0)
+    assert api.ok("getWebhookInfo")["max_connections"] == 1
+    api.ok("deleteWebhook")
+    api.ok("getUpdates", limit=1000, timeout=0)
+    assert [(r["method"], r["parameter"], r["problem"]) for r in emu.unknown_parameters()] == [
+        ("setWebhook", "max_connections", "500 is not in 1-100 (Telegram reads 100)"),
+        ("setWebhook", "max_connections", "0 is not in 1-100 (Telegram reads 1)"),
+        ("getUpdates", "limit", "1000 is not in 1-100 (Telegram reads 100)"),
+    ]
+
+
 # ----- sizes ------------------------------------------------------------------------
 
 
