@@ -2,6 +2,7 @@
 
 Keys (the `{…}` hash tags keep a room's keys together if Redis is ever sharded):
   game:{<room>}:room          the room, JSON (expires `retention` after the game ends)
+  game:{<room>}:msgs, :sent   the outbox's messages of the room, as long as the room
   chat:<chat>:<thread>        the room open in a chat (or forum topic)
   user:<id>                   hash: lang, name, started (the user opened a private chat)
   user:<id>:rooms, user:<id>:chats   the rooms a person sat in, the chats they have stats in
@@ -188,6 +189,10 @@ class Store:
         logs.bind(game_id=room.id)  # the update is about the new game from here on
         return True
 
+    def ttl_of(self, room: Room) -> int:
+        """Seconds a room's keys outlive their last write: `retention` once it ended."""
+        return self.live_ttl if room.status in LIVE else self.retention
+
     def _live(self, room_id: str) -> bool:
         room = self.load(room_id)
         return room is not None and room.status in LIVE
@@ -247,8 +252,7 @@ class Store:
             pipe.set(update_key(update_id), 1, ex=self.dedupe_ttl)
         if not outcome.changed:
             return
-        ended = room.status not in LIVE
-        ttl = self.retention if ended else self.live_ttl
+        ttl = self.ttl_of(room)
         pipe.set(room_key(room.id), room.model_dump_json(), ex=ttl)
         chat = chat_key(room.chat_id, room.thread_id)
         if room.status == "cancelled":

@@ -136,9 +136,9 @@ def send(
         return handle_error(rt, room, target, error)
     rt.redis.hset(msgs, base, message_id)
     rt.redis.hset(sent, base, digest)
-    retention = rt.svc.settings.retention
-    rt.redis.expire(msgs, retention)
-    rt.redis.expire(sent, retention)
+    ttl = rt.svc.store.ttl_of(room)  # as long as the room: it shows the room
+    rt.redis.expire(msgs, ttl)
+    rt.redis.expire(sent, ttl)
     return True
 
 

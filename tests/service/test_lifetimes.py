@@ -9,7 +9,9 @@ from collections.abc import Iterator
 
 import fakeredis
 import pytest
+from pydantic import SecretStr
 
+from bench.keys import NullApi
 from service import callbacks, caps, lobby
 from service.lobby import Actor
 from service.outcome import Outcome
@@ -18,7 +20,8 @@ from service.services import Services
 from service.settings import Settings
 from service.store import IDLE_KEY, Store, chat_key, room_key
 from tests.service.inproc import ANA, BEN, CARLA, GROUP, Hook, command, press, running_hook
-from workers import expiry
+from workers import expiry, limits, outbox
+from workers.runtime import Runtime
 
 DAY = 24 * 3600
 GLOBAL_KEYS = {"rooms:due", "rooms:idle", "sync:pending", "bot:username", "bot:inline"}  # one each
@@ -137,3 +140,22 @@ def cancel(room: Room) -> Outcome:
 
 def action_button_data(room: Room, token: str) -> str:
     return callbacks.encode(room.id, room.version, token)
+
+
+def test_the_outbox_keeps_a_rooms_messages_as_long_as_the_room(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A table idle for a week still edits its message (it is not posted anew)."""
+    monkeypatch.setattr(limits, "ENABLED", False)
+    client = fakeredis.FakeRedis()
+    settings = Settings(telegram_token=SecretStr("t"), rate_limits=False)
+    store = Store.of(client, settings)
+    rt = Runtime(Services(settings, store), client, NullApi())  # type: ignore[arg-type]
+    room = lobby.create_room(-5, None, Actor(1, "Ana", "en"), time.time())
+    assert store.create(room, lobby.changed(room), None)
+    outbox.sync(rt, room.id, "table")
+    msgs = f"game:{{{room.id}}}:msgs"
+    assert client.ttl(msgs) == client.ttl(room_key(room.id)) == store.live_ttl
+    assert store.update(room.id, cancel) is not None
+    outbox.sync(rt, room.id, "table")
+    assert client.ttl(msgs) == store.retention
