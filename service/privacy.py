@@ -10,7 +10,7 @@ from __future__ import annotations
 from rq.exceptions import NoSuchJobError
 from rq.job import Job as RqJob
 
-from service import lobby
+from service import lobby, notices
 from service.i18n import Translator, _
 from service.lobby import Actor
 from service.outcome import REMIND, Job, Outcome
@@ -67,6 +67,7 @@ def forget(svc: Services, user_id: int) -> None:
         chat_key(user_id, None),
     )
     client.delete(*own)
+    notices.drop_chat(client, user_id)  # replies still waiting for their private chat
 
 
 def forget_in_room(svc: Services, room_id: str, user_id: int) -> None:

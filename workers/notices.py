@@ -33,4 +33,4 @@ def send(rt: Runtime, notice_id: str) -> None:
             outbox.later(rt, "notice", notice_id, "", time.time() + error.retry_after)
             return
         log.warning("notice %s to %s refused: %s", notice_id, chat_id, error)
-    rt.redis.delete(notices.notice_key(notice_id))
+    notices.done(rt.redis, notice_id, chat_id)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from emulator.driver import ChatMessage
-from service import callbacks
+from service import callbacks, notices
 from service.store import update_key
 from tests.service.inproc import ANA, CARLA, GROUP, Hook, command, press, running_hook
 
@@ -103,3 +103,20 @@ def test_the_rules_button_posts_once_per_cooldown(hook: Hook) -> None:
         assert "rules" in again["text"]
     assert len(said(hook, "Family", RULES)) == before + 1
     assert 0 < hook.redis.ttl(f"cooldown:rules:{GROUP}:0") <= 3600
+
+
+def test_a_chat_flooding_commands_cannot_grow_the_queue(
+    hook: Hook, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(notices, "MAX_WAITING", 2)
+    before = len(said(hook, "Carla", HELP))
+    hook.redis.set(f"limit:chat:{CARLA['id']}", "9999999999")  # the chat's budget is spent
+    for _ in range(4):
+        assert hook.send(command("/help", CARLA)).status_code == 200
+    assert hook.redis.zcard(notices.waiting_key(CARLA["id"])) == 2  # two more were dropped
+    rt = hook.runtime()
+    for _ in range(2):  # one a second, as the budget allows
+        hook.fresh_budget()
+        hook.run_jobs(rt, ("notice",))
+    assert len(said(hook, "Carla", HELP)) == before + 2
+    assert hook.redis.zcard(notices.waiting_key(CARLA["id"])) == 0
