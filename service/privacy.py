@@ -13,7 +13,7 @@ from rq.job import Job as RqJob
 from service import lobby, notices
 from service.i18n import Translator, _
 from service.lobby import Actor
-from service.outcome import REMIND, Job, Outcome
+from service.outcome import BOT_MOVE, Job, Outcome
 from service.room import Room
 from service.services import Services
 from service.settings import Settings
@@ -22,7 +22,6 @@ from workers.queue import job_id
 from workers.sweeper import missing_job
 
 DAY = 24 * 3600
-NUDGES = (REMIND, "passing_remind")  # a seat given to a bot needs no reminder
 
 
 def notice(settings: Settings, tr: Translator) -> str:
@@ -100,9 +99,18 @@ def without(room: Room, user_id: int, now: float) -> Outcome:
         return Outcome(changed=True)
     info.bot = "heuristic"
     info.name = bot_name(room)
-    job = missing_job(room, now)  # their turn now: the bot plays it
-    jobs = [job] if job is not None and job.kind not in NUDGES else []
-    return Outcome(changed=True, sync={"table"}, jobs=jobs)
+    return Outcome(changed=True, sync={"table"}, jobs=bot_jobs(room, seat, now))
+
+
+def bot_jobs(room: Room, seat: int, now: float) -> list[Job]:
+    """The job of the bot now in `seat`, if it is its turn (a passing game's phase: if
+    its choice is still to come)."""
+    if room.settings.passing:
+        if seat not in room.passing_bots_waiting():
+            return []
+        return [Job("passing_bot", room.id, f"{room.phase_version}:{seat}", 0.0)]
+    job = missing_job(room, now)
+    return [job] if job is not None and job.kind == BOT_MOVE else []
 
 
 def bot_name(room: Room) -> str:

@@ -17,7 +17,7 @@ from engine.game import GameState, to_move
 from service import callbacks, lobby, privacy
 from service.lobby import Actor
 from service.outcome import Outcome
-from service.room import Room
+from service.room import Room, RoomSettings
 from service.store import Store, text
 from tests.service.inproc import ANA, CARLA, GROUP, Hook, command, press, running_hook
 
@@ -177,3 +177,17 @@ def test_a_finished_game_keeps_the_seat_under_a_neutral_name() -> None:
         (ANA["id"], "Ana", None),
     ]
     assert room.creator == 0
+
+
+def test_in_a_passing_game_the_bot_makes_the_forgotten_persons_choice() -> None:
+    people = [Actor(CARLA_ID, "Carla", "es"), Actor(ANA["id"], "Ana", "en"), Actor(7, "Dan", "en")]
+    room = lobby.create_room(
+        GROUP, None, people[0], time.time(), settings=RoomSettings(preset="cuartetos")
+    )
+    for actor in people[1:]:
+        lobby.join(room, actor)
+    lobby.start(room, people[0], time.time())
+    assert room.status == "playing" and room.settings.passing
+    outcome = privacy.without(room, CARLA_ID, time.time())
+    assert room.is_bot_seat(0) and room.seats[0].user_id is None
+    assert [(j.kind, j.arg) for j in outcome.jobs] == [("passing_bot", f"{room.phase_version}:0")]
