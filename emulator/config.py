@@ -47,6 +47,15 @@ FAMILY = Cast(
             members=("Ana", "Ben", "Carla", "Dan"),
             owner="Ana",
         ),
+        # A basic group: Telegram upgrades such a group to a supergroup (a new id) when,
+        # say, its history is made visible; the web chat's ⋯ menu does it here.
+        GroupSpec(
+            -4000000001,
+            "Cousins",
+            members=("Ana", "Ben", "Carla", "Dan"),
+            owner="Ben",
+            type="group",
+        ),
     ),
 )
 

@@ -333,9 +333,10 @@ def test_answers_after_the_timeout_are_too_old() -> None:
 def test_what_each_user_sees(emu: RunningEmulator, api: BotApiClient) -> None:
     chats = emu.chats_of("Carla")
     assert [(c["title"], c["type"]) for c in chats] == [
+        ("Cousins", "group"),
         ("Family", "supergroup"),
         ("Burro", "private"),
     ]
-    assert chats[1]["started"] is False
+    assert chats[2]["started"] is False
     emu.start("Carla")
-    assert emu.chats_of("carla_jones")[1]["started"] is True
+    assert emu.chats_of("carla_jones")[2]["started"] is True
