@@ -73,7 +73,8 @@ _budget: contextvars.ContextVar[redis.Redis | None] = contextvars.ContextVar(
 async def send_message(bot: Bot, chat_id: int, text: str, **params: Any) -> None:
     """sendMessage within the chat's share of the flood budget the outbox keeps in Redis
     (workers.limits): sent now if the budget allows, else queued as a notice to be sent
-    when it does (service.notices); a 429 queues it too, so no reply is lost."""
+    when it does (service.notices); a 429 queues it too, so no reply is lost (only a
+    chat flooding commands, with a queue already full, has more dropped)."""
     client = _budget.get()
     if client is None:
         await bot.send_message(chat_id, text, **params)
