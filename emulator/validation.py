@@ -392,6 +392,8 @@ def misread_value(param: Param, params: Params) -> str | None:
     digits and a Boolean as true only for "true", "yes" or "1"."""
     text = params.text(param.name) or ""
     kind = param.scalar
+    if not text:
+        return None  # as good as not given
     if kind == "Integer" and not _INTEGER_RE.fullmatch(text):
         return f"{text!r} is not an Integer (Telegram reads {params.integer(param.name)})"
     if kind == "Boolean" and text.strip().lower() not in _BOOLEAN_WORDS:
@@ -400,17 +402,18 @@ def misread_value(param: Param, params: Params) -> str | None:
         return f"{text!r} is not a Float"
     if kind == "String" and isinstance(params.raw(param.name), dict | list):
         return "an object or array is not a String (Telegram reads its JSON text)"
-    if param.name.endswith("entities") and text and params.json(param.name) is None:
+    if param.name.endswith("entities") and params.json(param.name) is None:
         return "not JSON (Telegram drops the entities)"
     return None
 
 
 def out_of_range(method: Method, param: Param, params: Params) -> str | None:
     """Why an Integer Telegram clamps (CLAMPED) is read as another, or None."""
-    low, high = CLAMPED.get(method.name.lower(), {}).get(param.name, (None, None))
+    limits = CLAMPED.get(method.name.lower(), {}).get(param.name)
     value = params.integer(param.name)
-    if low is None or high is None or value is None or low <= value <= high:
+    if limits is None or value is None or limits[0] <= value <= limits[1]:
         return None
+    low, high = limits
     return f"{value} is not in {low}-{high} (Telegram reads {min(max(value, low), high)})"
 
 
