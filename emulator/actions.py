@@ -37,6 +37,21 @@ from emulator.world import (
 )
 
 _T = TypeVar("_T")
+# What a bot that is an admin may do, as ChatMemberAdministrator names it.
+BOT_ADMIN_RIGHTS: JSON = {
+    "can_be_edited": False,
+    "is_anonymous": False,
+    "can_manage_chat": True,
+    "can_delete_messages": True,
+    "can_manage_video_chats": False,
+    "can_restrict_members": False,
+    "can_promote_members": False,
+    "can_change_info": False,
+    "can_invite_users": True,
+    "can_post_stories": False,
+    "can_edit_stories": False,
+    "can_delete_stories": False,
+}
 MAX_USER_TEXT = 4096
 MAX_INLINE_QUERY = 256
 
@@ -381,6 +396,8 @@ class UserActions:
             out: JSON = {"status": status, "user": bot.account.to_api()}
             if status == KICKED:
                 out["until_date"] = 0
+            if status == ADMINISTRATOR:
+                out.update(BOT_ADMIN_RIGHTS)
             return out
 
         payload = {
@@ -471,6 +488,9 @@ class UserActions:
         self._service_message(user, conv, {"migrate_to_chat_id": new_id})
         old.migrated_to = new_id
         self._service_message(user, target, {"migrate_from_chat_id": old.id})
+        for bot in self.world.bots.values():  # each bot joins the supergroup; no "left"
+            if new.members.get(bot.id) in PRESENT:  # for the old group (as on Telegram)
+                self._my_chat_member(bot, target, user, LEFT, new.members[bot.id])
         self.world.events.publish({"type": "world"})
         return new
 

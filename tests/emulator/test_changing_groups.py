@@ -20,6 +20,9 @@ def test_a_group_upgraded_to_a_supergroup(emu: RunningEmulator, api: BotApiClien
         emu.migrate_group("Ana", "Cousins")
     new_id = emu.migrate_group("Ben", "Cousins")
     assert str(new_id).startswith("-100") and new_id != BASIC
+    joined = emu.updates()[-1]["my_chat_member"]  # the supergroup's; none for the group
+    assert joined["chat"]["id"] == new_id and joined["new_chat_member"]["status"] == "member"
+    assert sum(1 for u in emu.updates() if "my_chat_member" in u) == 1
     service = [u["message"] for u in emu.updates() if "message" in u]
     assert service[-2]["chat"]["id"] == BASIC and service[-2]["migrate_to_chat_id"] == new_id
     assert service[-1]["chat"] == {"id": new_id, "type": "supergroup", "title": "Cousins"}
