@@ -24,7 +24,7 @@ STILL_READ: dict[str, frozenset[str]] = {
     "editmessagetext": frozenset({"disable_web_page_preview"}),
 }
 # Read by every method that sends a message (Client::get_input_message_reply_to).
-STILL_READ_BY_SENDERS = frozenset({"reply_to_message_id", "allow_sending_without_reply"})
+STILL_READ_BY_SENDERS = {"reply_to_message_id": "Integer", "allow_sending_without_reply": "Boolean"}
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,8 @@ class Param:
 
     @property
     def scalar(self) -> str | None:
-        """ "Integer", "Float", "Boolean" or "String" when the value is one of those alone
-        (a file or a JSON object or array otherwise: None)."""
+        """The value's kind when it is only one of Integer, Float, Boolean or String (None
+        for a file, a JSON object or array, or "Integer or String")."""
         kinds = set(self.types)
         if kinds <= {"Integer", "Float", "Boolean", "String"} and len(kinds) == 1:
             return self.types[0]
@@ -62,8 +62,11 @@ class ObjectType:
     subtypes'."""
 
     name: str
-    fields: frozenset[str]
     field_types: dict[str, tuple[str, ...]]
+
+    @property
+    def fields(self) -> frozenset[str]:
+        return frozenset(self.field_types)
 
 
 @cache
@@ -81,8 +84,8 @@ def _methods() -> dict[str, Method]:
             key: Param(key, tuple(value), key in required) for key, value in entry["params"].items()
         }
         if "reply_parameters" in params:
-            for extra in STILL_READ_BY_SENDERS:
-                params.setdefault(extra, Param(extra, ("Integer",), False))
+            for extra, kind in STILL_READ_BY_SENDERS.items():
+                params.setdefault(extra, Param(extra, (kind,), False))
         found[name.lower()] = Method(name, params)
     return found
 
@@ -104,7 +107,7 @@ def object_type(name: str) -> ObjectType | None:
         if found is not None:
             for key, value in found.field_types.items():
                 field_types.setdefault(key, value)
-    return ObjectType(name, frozenset(field_types), field_types)
+    return ObjectType(name, field_types)
 
 
 def element_types(types: tuple[str, ...]) -> tuple[list[str], int]:

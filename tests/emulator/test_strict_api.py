@@ -365,7 +365,7 @@ def test_well_formed_calls_record_nothing(emu: RunningEmulator, api: BotApiClien
         link_preview_options=json.dumps({"is_disabled": True}),
         reply_markup=json.dumps(markup),
         reply_to_message_id="1",
-        allow_sending_without_reply="1",
+        allow_sending_without_reply="true",
     )
     api.ok("sendChatAction", chat_id=ANA, action="typing")
     api.ok("setMyCommands", commands=[{"command": "burro", "description": "Play"}])
