@@ -3,7 +3,10 @@
 Telegram accepts a query string, a form-encoded body, a multipart body or a JSON body.
 In form and multipart bodies every value is a string and nested values (reply_markup,
 entities, results, ...) are JSON-encoded strings, which is how python-telegram-bot sends
-them; in a JSON body they are native. `Params` hides the difference.
+them; in a JSON body they are native. `Params` hides the difference, and reads values
+as Telegram's server does: as text, an Integer by its leading digits, a Boolean true
+only for "true", "yes" or "1" (what it would misread, `validation.parameter_problems`
+records).
 """
 
 from __future__ import annotations
