@@ -9,6 +9,7 @@ after the retention (`Store`), like any ended game.
 
 from __future__ import annotations
 
+from service.i18n import Translator, _
 from service.outcome import Outcome
 from service.room import Room
 from service.store import Store, text
@@ -86,3 +87,14 @@ def stop_chat(store: Store, chat_id: int, now: float) -> list[Room]:
     """Stop every live game in a chat (the bot was removed from it); the rooms stopped."""
     stopped = (stop(store, room_id, now) for _, room_id in rooms_in_chat(store, chat_id))
     return [room for room in stopped if room is not None]
+
+
+def topic_gone_word(tr: Translator, closed: bool) -> str:
+    """What General is told when a game's topic was closed (or deleted)."""
+    if closed:
+        return tr.gettext(
+            _("🫏 A game of Burro ended: its topic was closed. Send /burro to play again.")
+        )
+    return tr.gettext(
+        _("🫏 A game of Burro ended: its topic was deleted. Send /burro to play again.")
+    )

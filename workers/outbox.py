@@ -190,15 +190,7 @@ def stop_in_topic(rt: Runtime, room: Room, closed: bool) -> None:
     stopped = groups.stop(rt.svc.store, room.id, rt.svc.now(), show=closed)
     if stopped is None:
         return  # stopped already: said once
-    tr = Translator(rt.svc.room_lang(stopped))
-    if closed:
-        text = tr.gettext(
-            _("🫏 A game of Burro ended: its topic was closed. Send /burro to play again.")
-        )
-    else:
-        text = tr.gettext(
-            _("🫏 A game of Burro ended: its topic was deleted. Send /burro to play again.")
-        )
+    text = groups.topic_gone_word(Translator(rt.svc.room_lang(stopped)), closed)
     try:
         rt.api.call("sendMessage", chat_id=room.chat_id, text=text)
     except ApiError as error:

@@ -51,10 +51,7 @@ async def on_topic_closed(
     room = svc.store.room_in_chat(chat.id, thread) if chat and thread else None
     if room is None or groups.stop(svc.store, room.id, svc.now(), show=True) is None:
         return
-    tr = Translator(svc.room_lang(room))
-    text = tr.gettext(
-        _("🫏 A game of Burro ended: its topic was closed. Send /burro to play again.")
-    )
+    text = groups.topic_gone_word(Translator(svc.room_lang(room)), closed=True)
     try:
         await context.bot.send_message(room.chat_id, text)
     except TelegramError as error:
