@@ -146,3 +146,36 @@ def test_users_delete_messages(emu: RunningEmulator, api: BotApiClient) -> None:
     ) == (400, "Bad Request: message to edit not found")
     with pytest.raises(EmulatorError, match="no message"):
         emu.delete_message("Ben", "Ben", private["message_id"])
+
+
+def test_an_admin_bot_manages_topics(emu: RunningEmulator, api: BotApiClient) -> None:
+    bot_id = int(api.ok("getMe")["id"])
+    emu.emulator.world.chats[SUPERGROUP].members[bot_id] = "administrator"
+    assert api.error("createForumTopic", chat_id=SUPERGROUP, name="Burro") == (
+        400,
+        "Bad Request: the chat is not a forum",
+    )
+    emu.set_forum("Ana", "Family")
+    topic = api.ok("createForumTopic", chat_id=SUPERGROUP, name="Burro")
+    assert topic == {"message_thread_id": topic["message_thread_id"], "name": "Burro",
+                     "icon_color": 7322096}  # fmt: skip
+    thread = topic["message_thread_id"]
+    assert api.ok("closeForumTopic", chat_id=SUPERGROUP, message_thread_id=thread) is True
+    assert api.error("closeForumTopic", chat_id=SUPERGROUP, message_thread_id=thread) == (
+        400,
+        "Bad Request: TOPIC_NOT_MODIFIED",
+    )
+    # An admin may still write in a closed topic.
+    api.ok("sendMessage", chat_id=SUPERGROUP, text="admins only", message_thread_id=thread)
+    assert api.ok("reopenForumTopic", chat_id=SUPERGROUP, message_thread_id=thread) is True
+    assert api.ok("deleteForumTopic", chat_id=SUPERGROUP, message_thread_id=thread) is True
+    assert api.error("sendMessage", chat_id=SUPERGROUP, text="x", message_thread_id=thread) == (
+        400,
+        "Bad Request: message thread not found",
+    )
+    shown = [
+        m
+        for m in emu.messages_in("Family", include_deleted=True)
+        if m.raw.get("message_thread_id") == thread
+    ]
+    assert shown and all(m.deleted for m in shown)
