@@ -491,7 +491,28 @@ function groupActions(conv) {
       actions.push([`🤖 Add @${bot.username}`, () => act("/add_bot", {bot: bot.id})]);
     }
   }
+  if (bot) actions.push(...botFatherActions(bot));
   return actions;
+}
+
+// BotFather's settings of the bot (/setinline, /setinlinefeedback, /setprivacy).
+function botFatherActions(bot) {
+  const flip = (changes, said) => async () => {
+    try {
+      await call("/bot_settings", {bot: bot.id, ...changes});
+      await loadState();
+      toast(said);
+    } catch (error) { toast(error.message); }
+  };
+  const onOff = (on) => (on ? "on" : "off");
+  return [
+    [`⚙️ BotFather: inline mode ${onOff(bot.inline_mode)} → ${onOff(!bot.inline_mode)}`,
+      flip({inline_mode: !bot.inline_mode}, "Inline mode changed: the bot reads it when it starts")],
+    [`⚙️ BotFather: inline feedback ${bot.inline_feedback}% → ${bot.inline_feedback ? 0 : 100}%`,
+      flip({inline_feedback: bot.inline_feedback ? 0 : 100}, "Inline feedback changed")],
+    [`⚙️ BotFather: privacy mode ${onOff(bot.privacy_mode)} → ${onOff(!bot.privacy_mode)}`,
+      flip({privacy_mode: !bot.privacy_mode}, "Privacy mode changed")],
+  ];
 }
 
 function toggleGroupMenu() {
