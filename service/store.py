@@ -26,6 +26,7 @@ makes it start again from a fresh read, so two presses at once apply exactly one
 
 from __future__ import annotations
 
+import contextvars
 import time
 from collections.abc import Callable, Iterable
 from typing import Literal
@@ -72,6 +73,12 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 1 end
 if redis.call('SET', KEYS[2], 1, 'NX', 'PX', ARGV[1]) then return 0 end
 return 2
 """
+
+
+# The update whose dedupe mark this request (its context) committed with a change.
+_committed: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "committed_mark", default=None
+)
 
 
 class Conflict(Exception):
@@ -156,8 +163,10 @@ class Store:
         return CLAIMS[int(found)]
 
     def finish(self, update_id: int) -> None:
-        """The update is handled: a redelivery is a duplicate (a move's mark is set with
-        its change already; a command's, such as /help, here)."""
+        """The update is handled: a redelivery is a duplicate. A change wrote the mark
+        with itself (no round trip here); a command such as /help gets it here."""
+        if _committed.get() == update_id:
+            return
         with self.redis.pipeline() as pipe:
             pipe.set(update_key(update_id), 1, ex=self.dedupe_ttl)
             pipe.delete(f"{update_key(update_id)}:busy")
@@ -186,6 +195,7 @@ class Store:
             except redis.WatchError:
                 metrics.conflict("create", retried=False)
                 return False
+        _committed.set(update_id)
         logs.bind(game_id=room.id)  # the update is about the new game from here on
         return True
 
@@ -239,6 +249,7 @@ class Store:
                 except redis.WatchError:
                     metrics.conflict("update", retried=attempt < MAX_ATTEMPTS)
                     continue  # someone else changed the room first: read it again
+                _committed.set(update_id)
                 return room, outcome
         raise Conflict(room_id)
 
@@ -250,6 +261,7 @@ class Store:
     ) -> None:
         if update_id is not None:
             pipe.set(update_key(update_id), 1, ex=self.dedupe_ttl)
+            pipe.delete(f"{update_key(update_id)}:busy")
         if not outcome.changed:
             return
         ttl = self.ttl_of(room)

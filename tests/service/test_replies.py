@@ -120,3 +120,16 @@ def test_a_chat_flooding_commands_cannot_grow_the_queue(
         hook.run_jobs(rt, ("notice",))
     assert len(said(hook, "Carla", HELP)) == before + 2
     assert hook.redis.zcard(notices.waiting_key(CARLA["id"])) == 0
+
+
+def test_a_move_commits_its_dedupe_mark_with_itself(hook: Hook) -> None:
+    """The mark is written, and the claim ended, in the move's own MULTI."""
+    assert hook.send(command("/burro spanish", ANA, GROUP)).status_code == 200
+    room = hook.room(GROUP)
+    update = press(ANA, callbacks.encode(room.id, room.version, "B"), GROUP)  # add a bot
+    assert hook.send(update).status_code == 200
+    assert len(hook.room(GROUP).seats) == len(room.seats) + 1
+    mark = update_key(update["update_id"])
+    assert hook.redis.exists(mark) and not hook.redis.exists(f"{mark}:busy")
+    assert hook.send(update).text == "duplicate"
+    assert len(hook.room(GROUP).seats) == len(room.seats) + 1
