@@ -290,8 +290,8 @@ class BotApi:
     def _new_message(self, bot: Bot, conv: Conversation, params: Params) -> Message:
         markup = inline_buttons_allowed(bot, reply_markup(params.json("reply_markup")))
         inline_markup = markup if markup and "inline_keyboard" in markup else None
-        reply_to = self._reply_to(conv, params)
         thread_id = self.world.topic_to_write(bot, conv, params.integer("message_thread_id"))
+        reply_to = self._reply_to(conv, params)
         self.flood.take(bot.id, conv.chat.id, conv.chat.is_group)
         message = Message(
             chat_id=conv.chat.id,

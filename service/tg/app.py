@@ -71,8 +71,9 @@ def bind(handler: Handler, svc: Services) -> Callback:
 def error_handler(svc: Services) -> ErrorCallback:
     async def remember_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Keep the handler's error for the webhook's answer; a group found upgraded to a
-        supergroup is handled here (its rooms move) and is no failure."""
-        if not changes.migrated(update, context.error, svc):
+        supergroup, or a forum topic found closed or deleted, is handled here (its rooms
+        move, its game ends) and is no failure."""
+        if not await changes.handled(update, context, svc):
             handler_error.set(context.error)
 
     return remember_error

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 
 from telegram import Update
-from telegram.error import ChatMigrated, TelegramError
+from telegram.error import BadRequest, ChatMigrated, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from service import groups
@@ -18,6 +18,7 @@ from service.tg.commands import reply, thread_of
 
 log = logging.getLogger("burro.serve")
 GONE = ("left", "kicked")
+TOPIC_GONE = ("topic_closed", "message thread not found")  # in a 400's (PTB changes case)
 
 
 async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
@@ -32,14 +33,23 @@ async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Se
         groups.migrate(svc.store, message.migrate_from_chat_id, message.chat_id)
 
 
-def migrated(update: object, error: BaseException | None, svc: Services) -> bool:
-    """A call of ours found the update's group upgraded (400 with `migrate_to_chat_id`):
-    move its rooms. Whether the error was that one."""
-    if not isinstance(error, ChatMigrated) or not isinstance(update, Update):
+async def handled(update: object, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> bool:
+    """Whether a call of ours failed because the chat changed, and was dealt with: the
+    group was upgraded (400 with `migrate_to_chat_id`: its rooms move) or the update's
+    forum topic is closed or deleted (its game ends)."""
+    error = context.error
+    if not isinstance(update, Update) or update.effective_chat is None:
         return False
     chat = update.effective_chat
-    if chat is not None and chat.type != "private":
-        groups.migrate(svc.store, chat.id, error.new_chat_id)
+    if isinstance(error, ChatMigrated):
+        if chat.type != "private":
+            groups.migrate(svc.store, chat.id, error.new_chat_id)
+        return True
+    text = str(error).lower() if isinstance(error, BadRequest) else ""
+    thread = thread_of(update)
+    if thread is None or not any(gone in text for gone in TOPIC_GONE):
+        return False
+    await end_in_topic(context, svc, chat.id, thread, closed=TOPIC_GONE[0] in text)
     return True
 
 
@@ -48,10 +58,18 @@ async def on_topic_closed(
 ) -> None:
     """A forum topic was closed: its game ends, with a word in General."""
     chat, thread = update.effective_chat, thread_of(update)
-    room = svc.store.room_in_chat(chat.id, thread) if chat and thread else None
-    if room is None or groups.stop(svc.store, room.id, svc.now(), show=True) is None:
+    if chat is not None and thread is not None:
+        await end_in_topic(context, svc, chat.id, thread, closed=True)
+
+
+async def end_in_topic(
+    context: ContextTypes.DEFAULT_TYPE, svc: Services, chat_id: int, thread: int, closed: bool
+) -> None:
+    """End the live game of a closed or deleted topic and say so in General (once)."""
+    room = svc.store.room_in_chat(chat_id, thread)
+    if room is None or groups.stop(svc.store, room.id, svc.now(), show=closed) is None:
         return
-    text = groups.topic_gone_word(Translator(svc.room_lang(room)), closed=True)
+    text = groups.topic_gone_word(Translator(svc.room_lang(room)), closed)
     try:
         await context.bot.send_message(room.chat_id, text)
     except TelegramError as error:

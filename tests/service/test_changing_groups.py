@@ -446,3 +446,19 @@ def test_rematch_only_for_the_creator_or_an_admin(emu: RunningEmulator, stack: S
             assert room_at(stack, HOME).id == room.id  # type: ignore[union-attr]
     fresh = emu.wait_for(lambda: room_at(stack, HOME), what="the new table")
     assert fresh.id != room.id and fresh.status == "lobby" and fresh.creator == room.creator
+
+
+def test_a_deleted_topic_found_by_a_reply_of_serve(emu: RunningEmulator, stack: Stack) -> None:
+    topic = emu.create_topic("Ben", "Forum", "Burro 3")
+    room = open_table(emu, stack, FORUM, "Ana", topic)
+    said = len(general_words(emu, FORUM))
+    emu.delete_topic("Ana", "Forum", topic)
+    # A command sent in the topic just before it went: serve's answer there fails.
+    text = {**old_group_message(FORUM, text="/burro"), "message_thread_id": topic}
+    text.update(is_topic_message=True, chat={"id": FORUM, "type": "supergroup", "title": "Forum",
+                                             "is_forum": True})  # fmt: skip
+    text["entities"] = [{"type": "bot_command", "offset": 0, "length": 6}]
+    deliver(stack, {"update_id": next(_ids), "message": text})
+    emu.wait_for(lambda: room_at(stack, FORUM, topic) is None or None, what="the game to end")
+    assert store_of(stack).load(room.id).status == "cancelled"  # type: ignore[union-attr]
+    emu.wait_for(lambda: len(general_words(emu, FORUM)) == said + 1 or None, what="the word")
