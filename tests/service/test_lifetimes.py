@@ -20,7 +20,7 @@ from service.services import Services
 from service.settings import Settings
 from service.store import IDLE_KEY, Store, chat_key, room_key
 from tests.service.inproc import ANA, BEN, CARLA, GROUP, Hook, command, press, running_hook
-from workers import expiry, limits, outbox
+from workers import expiry, jobs, limits, outbox
 from workers.runtime import Runtime
 
 DAY = 24 * 3600
@@ -159,3 +159,13 @@ def test_the_outbox_keeps_a_rooms_messages_as_long_as_the_room(
     assert store.update(room.id, cancel) is not None
     outbox.sync(rt, room.id, "table")
     assert client.ttl(msgs) == store.retention
+
+
+def test_the_periodic_sweep_ends_idle_rooms(hook: Hook, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert hook.send(command("/burro spanish", BEN, GROUP)).status_code == 200
+    room = hook.room(GROUP)
+    rt = hook.runtime(clock=lambda: later(2.01))
+    monkeypatch.setattr(jobs, "runtime", lambda: rt)
+    jobs.sweep("0")
+    ended = hook.store().load(room.id)
+    assert ended is not None and ended.status == "cancelled"
