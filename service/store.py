@@ -208,10 +208,12 @@ class Store:
         return room is not None and room.status in LIVE
 
     def _opened(self, pipe: redis.client.Pipeline, room: Room) -> None:
-        """Count a new room toward its chat's and its creator's caps."""
+        """Count a new room toward its chat's and its creator's caps, and index its
+        people (a one-to-one rematch starts playing at once: no lobby write does it)."""
         for key in (f"open:chat:{room.chat_id}", f"open:user:{room.creator}"):
             pipe.sadd(key, room.id)
             pipe.expire(key, self.live_ttl)
+        self._index_people(pipe, "rooms", room.id, room.humans())
 
     def update(
         self,

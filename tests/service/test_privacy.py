@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import fakeredis
 import pytest
 import redis
 from rq.job import Job as RqJob
@@ -191,3 +192,15 @@ def test_in_a_passing_game_the_bot_makes_the_forgotten_persons_choice() -> None:
     outcome = privacy.without(room, CARLA_ID, time.time())
     assert room.is_bot_seat(0) and room.seats[0].user_id is None
     assert [(j.kind, j.arg) for j in outcome.jobs] == [("passing_bot", f"{room.phase_version}:0")]
+
+
+def test_a_room_created_playing_is_indexed_for_forgetting() -> None:
+    """A one-to-one rematch starts at once, with no lobby write to index its person."""
+    store = Store(fakeredis.FakeRedis(), 3600, 3600)
+    carla = Actor(CARLA_ID, "Carla", "es")
+    room = lobby.create_room(CARLA_ID, None, carla, time.time(), private=True)
+    lobby.add_bot(room, carla)
+    outcome = lobby.start(room, carla, time.time())
+    assert room.status == "playing"
+    assert store.create(room, outcome, None)
+    assert store.redis.smembers(f"user:{CARLA_ID}:rooms") == {room.id.encode()}
