@@ -69,15 +69,8 @@ JSON = st.recursive(
 
 def ensure_live(webhook: Webhook) -> None:
     """A game in play in the group (the last one may have been played out)."""
-    room = webhook.room()
-    if room.status == "playing":
-        return
-    assert webhook.send(command("/burro spanish")).status_code == 200
-    room = webhook.room()
-    webhook.send(press(BEN, callbacks.encode(room.id, room.version, "J"), GROUP))
-    room = webhook.room()
-    webhook.send(press(ANA, callbacks.encode(room.id, room.version, "S"), GROUP))
-    assert webhook.room().status == "playing"
+    if webhook.room().status != "playing":
+        webhook.open_game()
 
 
 def pressed(update: Any) -> set[tuple[Any, Any]]:
