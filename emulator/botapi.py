@@ -421,6 +421,7 @@ class BotApi:
             raise bad_request("message to edit not found")
         if message.sender_id != bot.id:
             raise bad_request("message can't be edited")
+        self.world.topic_to_write(bot, conv, message.thread_id)  # not in a closed topic
         return message, False
 
     def _apply_edit(self, bot: Bot, message: Message, by_inline: bool, **changes: Any) -> Any:
