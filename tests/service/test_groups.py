@@ -1,0 +1,78 @@
+"""service.groups on its own (Redis in memory): moving a group's rooms to its supergroup,
+stopping the games of a chat that is gone."""
+
+from __future__ import annotations
+
+import time
+
+import fakeredis
+import pytest
+
+from service import groups, lobby
+from service.lobby import Actor
+from service.outcome import Outcome
+from service.room import Room, RoomSettings
+from service.store import PENDING_SYNC, Store, chat_key
+
+ANA, BEN = Actor(1, "Ana", "en"), Actor(2, "Ben", "en")
+OLD, NEW = -4000000001, -1004000000001
+
+
+@pytest.fixture
+def store() -> Store:
+    return Store(fakeredis.FakeRedis(), 3600, 3600)
+
+
+def playing(store: Store, chat: int, thread: int | None = None) -> Room:
+    now = time.time()
+    room = lobby.create_room(chat, thread, ANA, now, settings=RoomSettings())
+    lobby.join(room, BEN)
+    assert store.create(room, lobby.start(room, ANA, now), None)
+    return room
+
+
+def test_an_upgrade_moves_the_room_its_index_caps_and_stats(store: Store) -> None:
+    room = playing(store, OLD)
+    store.redis.hset(f"stats:chat:{OLD}", "games", 3)
+    store.redis.delete(PENDING_SYNC)
+    assert groups.migrate(store, OLD, NEW) == [room.id]
+    moved = store.room_in_chat(NEW, None)
+    assert moved is not None and moved.id == room.id and moved.chat_id == NEW
+    assert moved.version == room.version and moved.game == room.game  # timers still hold
+    assert store.room_in_chat(OLD, None) is None
+    assert store.redis.sismember(f"open:chat:{NEW}", room.id)
+    assert not store.redis.sismember(f"open:chat:{OLD}", room.id)
+    assert store.stats(f"stats:chat:{NEW}") == {"games": 3}
+    assert store.redis.zscore(PENDING_SYNC, f"{room.id}|table:new") is not None  # posted anew
+    assert groups.migrate(store, OLD, NEW) == []  # the second service message: nothing to do
+
+
+def test_a_finished_game_moves_without_a_new_table(store: Store) -> None:
+    room = playing(store, OLD)
+
+    def finish(fresh: Room) -> Outcome:
+        fresh.status = "over"
+        return Outcome(changed=True)
+
+    store.update(room.id, finish)
+    store.redis.delete(PENDING_SYNC)
+    assert groups.migrate(store, OLD, NEW) == [room.id]
+    assert store.redis.zcard(PENDING_SYNC) == 0
+    moved = store.load(room.id)
+    assert moved is not None and moved.chat_id == NEW and moved.status == "over"
+
+
+def test_stopping_a_chat_ends_its_live_games_in_every_topic_once(store: Store) -> None:
+    general, topic = playing(store, NEW), playing(store, NEW, 7)
+    elsewhere = playing(store, -1009)
+    stopped = groups.stop_chat(store, NEW, time.time())
+    assert sorted(r.id for r in stopped) == sorted([general.id, topic.id])
+    for room in (general, topic):
+        gone = store.load(room.id)
+        assert gone is not None and gone.status == "cancelled" and gone.deadline is None
+        assert store.redis.ttl(f"game:{{{room.id}}}:room") > 0  # it expires
+        assert not store.redis.exists(chat_key(NEW, room.thread_id))
+    assert groups.stop_chat(store, NEW, time.time()) == []
+    assert groups.stop(store, topic.id, time.time()) is None
+    assert store.room_in_chat(-1009, None).status == "playing"  # type: ignore[union-attr]
+    assert elsewhere.id != general.id
