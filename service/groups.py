@@ -43,10 +43,23 @@ def migrate(store: Store, old_chat: int, new_chat: int) -> list[str]:
         store.redis.smove(f"open:chat:{old_chat}", f"open:chat:{new_chat}", room_id)  # caps
     if moved:
         store.redis.expire(f"open:chat:{new_chat}", store.live_ttl)
-    stats = f"stats:chat:{old_chat}"
-    if store.redis.exists(stats):
-        store.redis.renamenx(stats, f"stats:chat:{new_chat}")
+    move_stats(store, old_chat, new_chat)
     return moved
+
+
+def move_stats(store: Store, old_chat: int, new_chat: int) -> None:
+    """The group's statistics go with it; each person counted in them has the new chat
+    in their index (`user:<id>:chats`), so that forgetting them still finds it."""
+    stats = f"stats:chat:{new_chat}"
+    if not store.redis.exists(f"stats:chat:{old_chat}") or store.redis.exists(stats):
+        return
+    store.redis.rename(f"stats:chat:{old_chat}", stats)
+    for field in store.redis.hkeys(stats):
+        name = text(field)
+        if name.startswith("burro:"):
+            index = f"user:{name.removeprefix('burro:')}:chats"
+            store.redis.sadd(index, str(new_chat))
+            store.redis.expire(index, store.people_ttl)
 
 
 def move(room: Room, old_chat: int, new_chat: int) -> Outcome:

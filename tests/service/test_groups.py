@@ -33,7 +33,7 @@ def playing(store: Store, chat: int, thread: int | None = None) -> Room:
 
 def test_an_upgrade_moves_the_room_its_index_caps_and_stats(store: Store) -> None:
     room = playing(store, OLD)
-    store.redis.hset(f"stats:chat:{OLD}", "games", 3)
+    store.redis.hset(f"stats:chat:{OLD}", mapping={"games": 3, "burro:2": 1})
     store.redis.delete(PENDING_SYNC)
     assert groups.migrate(store, OLD, NEW) == [room.id]
     moved = store.room_in_chat(NEW, None)
@@ -42,7 +42,8 @@ def test_an_upgrade_moves_the_room_its_index_caps_and_stats(store: Store) -> Non
     assert store.room_in_chat(OLD, None) is None
     assert store.redis.sismember(f"open:chat:{NEW}", room.id)
     assert not store.redis.sismember(f"open:chat:{OLD}", room.id)
-    assert store.stats(f"stats:chat:{NEW}") == {"games": 3}
+    assert store.stats(f"stats:chat:{NEW}") == {"games": 3, "burro:2": 1}
+    assert store.redis.sismember("user:2:chats", str(NEW))  # forgetting Ben finds it
     assert store.redis.zscore(PENDING_SYNC, f"{room.id}|table:new") is not None  # posted anew
     assert groups.migrate(store, OLD, NEW) == []  # the second service message: nothing to do
 
