@@ -111,17 +111,17 @@ async def refuse_anonymous(
     update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services
 ) -> None:
     """A command sent as the group (an anonymous admin) or as a channel: nobody to seat
-    or to check as an admin. Answer with a hint and handle it no further."""
+    or to check as an admin. Answer with a hint and handle it no further, even when the
+    hint cannot be sent (no later handler may take the group for a player)."""
     chat = update.effective_chat
     room = svc.store.room_in_chat(chat.id, thread_of(update)) if chat else None
     tr = Translator(svc.room_lang(room) if room is not None else "en")
-    await reply(
-        update,
-        tr.gettext(
-            _(
-                "🫏 I cannot tell who you are when you write as the group or as a channel. "
-                "Please send the command again as yourself."
-            )
-        ),
+    hint = _(
+        "🫏 I cannot tell who you are when you write as the group or as a channel. "
+        "Please send the command again as yourself."
     )
+    try:
+        await reply(update, tr.gettext(hint))
+    except TelegramError as error:
+        log.info("could not answer a command sent as a chat: %s", error)
     raise ApplicationHandlerStop
