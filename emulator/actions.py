@@ -20,6 +20,7 @@ from emulator.world import (
     ADMINISTRATOR,
     ADMINS,
     CHANNEL_BOT,
+    CREATOR,
     GROUP_ANONYMOUS_BOT,
     JSON,
     KICKED,
@@ -196,7 +197,7 @@ class UserActions:
         channel = self.world.chats.get(channel_id)
         if channel is None:
             channel = Chat(channel_id, "channel", title=f"{user.first_name}'s channel")
-            channel.members[user.id] = "creator"
+            channel.members[user.id] = CREATOR
             self.world.chats[channel_id] = channel
         return channel
 
@@ -499,7 +500,7 @@ class UserActions:
         self._member_check(user, conv)
         if conv.chat.type != "supergroup":
             raise ActionError("only a supergroup can have topics")
-        if conv.chat.members.get(user.id) != "creator":
+        if conv.chat.members.get(user.id) != CREATOR:
             raise ActionError(f"only the owner of {conv.chat.title} can change its topics")
         conv.chat.is_forum = enabled
         self.world.events.publish({"type": "world"})
