@@ -131,7 +131,7 @@ class UserActions:
         """A user writes; in a forum, in topic `thread_id` (None: General); `send_as`
         "anonymous" (an admin hiding behind the group) or "channel" (their channel)."""
         self._member_check(user, conv)
-        topic = self._user_topic(conv, thread_id)
+        topic = self._user_topic(user, conv, thread_id)
         sender_id, sender_chat = self._sender(user, conv, send_as)
         text = text.strip()
         if not text:
@@ -165,13 +165,13 @@ class UserActions:
         self._deliver_message(conv, message)
         return message
 
-    def _user_topic(self, conv: Conversation, thread_id: int | None) -> int | None:
+    def _user_topic(self, user: Account, conv: Conversation, thread_id: int | None) -> int | None:
         if thread_id is None:
             return None
         topic = conv.chat.topics.get(thread_id)
         if topic is None:
             raise ActionError(f"no topic {thread_id} in {conv.chat.title or 'this chat'}")
-        if topic.closed:
+        if topic.closed and conv.chat.members.get(user.id) not in ADMINS:
             raise ActionError(f"the topic {topic.name!r} is closed")
         return topic.id
 

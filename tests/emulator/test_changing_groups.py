@@ -80,6 +80,7 @@ def test_forum_topics(emu: RunningEmulator, api: BotApiClient) -> None:
     )
     with pytest.raises(EmulatorError, match="closed"):
         emu.send_message("Carla", "Family", "hi", thread_id=topic)
+    emu.send_message("Ana", "Family", "admins may", thread_id=topic)  # the owner writes on
     assert api.error(  # nor edit there (unsure on Telegram: the stricter way)
         "editMessageText", chat_id=SUPERGROUP, message_id=sent["message_id"], text="edited"
     ) == (400, "Bad Request: TOPIC_CLOSED")
