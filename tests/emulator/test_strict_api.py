@@ -19,7 +19,7 @@ from emulator import RunningEmulator, api_table, validation
 from emulator.app import Emulator
 from emulator.errors import QUERY_TOO_OLD, ApiError
 from emulator.params import Params
-from tests.emulator.conftest import TOKEN, BotApiClient
+from tests.emulator.conftest import TOKEN, BotApiClient, Receiver
 from tools import api_table as generator
 
 ANA = 100001
@@ -350,6 +350,31 @@ def test_a_button_takes_its_first_action_in_telegrams_order(
     assert sent["reply_markup"]["inline_keyboard"] == [[{"text": "Go", "url": both["url"]}]]
     assert [(r["parameter"], r["problem"]) for r in emu.unknown_parameters()] == [
         ("reply_markup.inline_keyboard.callback_data", "ignored for url")
+    ]
+
+
+@pytest.mark.telegram_ignores
+def test_a_method_in_a_webhooks_answer_is_checked_too(
+    emu: RunningEmulator, api: BotApiClient, receiver: tuple[Receiver, str]
+) -> None:
+    hook, url = receiver
+    hook.reply = lambda update: {
+        "method": "sendMessage",
+        "chat_id": ANA,
+        "text": "pong",
+        "disable_notifcation": True,
+    }
+    api.ok("setWebhook", url=url)
+    emu.start("Ana")
+    emu.wait_for_message("Ana", "pong")
+    assert emu.unknown_parameters() == [
+        {
+            "bot_id": 123456,
+            "method": "sendMessage",
+            "via": "webhook",
+            "parameter": "disable_notifcation",
+            "problem": "unknown",
+        }
     ]
 
 
