@@ -173,7 +173,7 @@ def handle_error(rt: Runtime, room: Room, target: str, error: ApiError) -> bool:
     if error.blocked and target.startswith("hand:"):
         record_blocked(rt, room, int(target.split(":")[1]))
         return True
-    if error.migrate_to is not None and not target.startswith("hand:"):
+    if error.migrate_to is not None and error.migrate_to < 0 and not target.startswith("hand:"):
         # The group became a supergroup: the room moves there, its table posted anew.
         groups.migrate(rt.svc.store, room.chat_id, error.migrate_to)
         return True

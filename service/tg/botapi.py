@@ -82,9 +82,13 @@ class BotApi:
                 body.get("error_code", response.status_code),
                 body.get("description", ""),
                 parameters.get("retry_after"),
-                parameters.get("migrate_to_chat_id"),
+                _integer(parameters.get("migrate_to_chat_id")),
             )
         return body["result"]
 
     def close(self) -> None:
         self.http.close()
+
+
+def _integer(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

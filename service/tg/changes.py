@@ -27,10 +27,20 @@ async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Se
     message = update.effective_message
     if message is None:
         return
-    if message.migrate_to_chat_id:
-        groups.migrate(svc.store, message.chat_id, message.migrate_to_chat_id)
-    elif message.migrate_from_chat_id:
-        groups.migrate(svc.store, message.migrate_from_chat_id, message.chat_id)
+    here = group_id(message.chat_id)
+    to, since = group_id(message.migrate_to_chat_id), group_id(message.migrate_from_chat_id)
+    if here is not None and to is not None:
+        groups.migrate(svc.store, here, to)
+    elif here is not None and since is not None:
+        groups.migrate(svc.store, since, here)
+
+
+def group_id(value: object) -> int | None:
+    """A group's chat id (a negative integer), or None for anything else: a malformed
+    update must not move a room to a chat id that is no chat's."""
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        return value
+    return None
 
 
 async def handled(update: object, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> bool:
@@ -42,8 +52,9 @@ async def handled(update: object, context: ContextTypes.DEFAULT_TYPE, svc: Servi
         return False
     chat = update.effective_chat
     if isinstance(error, ChatMigrated):
-        if chat.type != "private":
-            groups.migrate(svc.store, chat.id, error.new_chat_id)
+        old, new = group_id(chat.id), group_id(error.new_chat_id)
+        if old is not None and new is not None:
+            groups.migrate(svc.store, old, new)
         return True
     text = str(error).lower() if isinstance(error, BadRequest) else ""
     thread = thread_of(update)

@@ -462,3 +462,12 @@ def test_a_deleted_topic_found_by_a_reply_of_serve(emu: RunningEmulator, stack: 
     emu.wait_for(lambda: room_at(stack, FORUM, topic) is None or None, what="the game to end")
     assert store_of(stack).load(room.id).status == "cancelled"  # type: ignore[union-attr]
     emu.wait_for(lambda: len(general_words(emu, FORUM)) == said + 1 or None, what="the word")
+
+
+@pytest.mark.parametrize("target", ["abc", 100001, True, None, [1]])
+def test_a_malformed_upgrade_moves_nothing(emu: RunningEmulator, stack: Stack, target: Any) -> None:
+    room = emu.wait_for(lambda: room_at(stack, CLUB), what="the Club's lobby")
+    message = {**old_group_message(CLUB), "migrate_to_chat_id": target}
+    message["chat"] = {"id": CLUB, "type": "supergroup", "title": "Club"}
+    deliver(stack, {"update_id": next(_ids), "message": message})
+    assert room_at(stack, CLUB) == room
