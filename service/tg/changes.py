@@ -91,12 +91,13 @@ async def on_membership(update: Update, context: ContextTypes.DEFAULT_TYPE, svc:
     """The bot was removed from (or banned in) a group: its games end and expire like
     any ended game; each player who opened a private chat with the bot is told there."""
     change, chat = update.my_chat_member, update.effective_chat
-    if change is None or chat is None or chat.type == "private":
+    chat_id = group_id(chat.id) if chat is not None else None
+    if change is None or chat is None or chat_id is None:
         return
     if change.new_chat_member.status not in GONE:
         return
-    for room in groups.stop_chat(svc.store, chat.id, svc.now()):
-        await tell_players(context, svc, room, chat.title or "")
+    for room in groups.stop_chat(svc.store, chat_id, svc.now()):
+        await tell_players(context, svc, room, str(chat.title or ""))
 
 
 async def tell_players(

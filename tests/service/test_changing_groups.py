@@ -471,3 +471,18 @@ def test_a_malformed_upgrade_moves_nothing(emu: RunningEmulator, stack: Stack, t
     message["chat"] = {"id": CLUB, "type": "supergroup", "title": "Club"}
     deliver(stack, {"update_id": next(_ids), "message": message})
     assert room_at(stack, CLUB) == room
+
+
+def test_a_malformed_removal_stops_nothing(emu: RunningEmulator, stack: Stack) -> None:
+    room = emu.wait_for(lambda: room_at(stack, CLUB), what="the Club's lobby")
+    bot = {"id": BOT_ID, "is_bot": True, "first_name": "Burro"}
+    for chat_id in ("*", "-100*", 100001):
+        change = {
+            "chat": {"id": chat_id, "type": "supergroup", "title": "?"},
+            "from": ANA,
+            "date": 0,
+            "old_chat_member": {"status": "member", "user": bot},
+            "new_chat_member": {"status": "left", "user": bot},
+        }
+        deliver(stack, {"update_id": next(_ids), "my_chat_member": change})
+    assert room_at(stack, CLUB) == room
