@@ -163,10 +163,10 @@ class BotApi:
             self.unknown_parameters.append(
                 {"bot_id": bot.id, "method": spec.name, "via": via, **problem}
             )
-        require(spec, params)
         handler = self.methods.get(name)
         if handler is None:
             raise not_implemented(spec.name)
+        require(spec, params)
         return handler
 
     def ok(self, bot: Bot, params: Params) -> bool:

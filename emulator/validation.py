@@ -291,8 +291,9 @@ def results_button(button: Any) -> dict[str, Any] | None:
 
 # What Telegram answers when a parameter it needs is missing, in the order its server
 # (telegram-bot-api, Client.cpp) checks them; None: Telegram does without it (setWebhook
-# without a url deletes the webhook). Any other required parameter of the reference
-# missing: Telegram's generic 'parameter "<name>" is required'.
+# without a url deletes the webhook). Another method missing a required parameter of the
+# reference: "chat_id is empty" (every chat check's first words), else Telegram's
+# generic 'parameter "<name>" is required'.
 MISSING: dict[str, tuple[tuple[str, str | None], ...]] = {
     "sendmessage": (("text", "message text is empty"), ("chat_id", "chat_id is empty")),
     "senddocument": (
@@ -340,9 +341,11 @@ def require(method: Method, params: Params) -> None:
         if text is not None and not params.has(name):
             raise bad_request(text)
     checked = {name for name, _ in checks}
-    for param in method.required:
-        if param.name not in checked and not params.has(param.name):
-            raise bad_request(f'parameter "{param.name}" is required')
+    missing = [p.name for p in method.required if p.name not in checked and not params.has(p.name)]
+    if "chat_id" in missing:
+        raise bad_request("chat_id is empty")
+    if missing:
+        raise bad_request(f'parameter "{missing[0]}" is required')
 
 
 def integer_arg(method: str, params: Params, name: str, default: int) -> int:

@@ -131,6 +131,9 @@ def test_other_required_parameters_get_telegrams_generic_words() -> None:
     with pytest.raises(ApiError) as refused:
         validation.require(poll, Params({"chat_id": ANA, "question": "Tea?"}))
     assert refused.value.description == 'Bad Request: parameter "options" is required'
+    with pytest.raises(ApiError) as refused:
+        validation.require(poll, Params({"question": "Tea?"}))
+    assert refused.value.description == "Bad Request: chat_id is empty"
 
 
 def test_required_parameters_telegram_does_without(api: BotApiClient) -> None:
