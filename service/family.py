@@ -11,15 +11,14 @@ from engine import records as follow_records
 from engine.game import GameState
 from engine.passing import PASSING_PRESETS, PassingRules
 from engine.passing import GameState as PassingGame
-from engine.passing import make_rules as make_passing_rules
 from engine.passing.records import hand_record as passing_hand_record
 from engine.passing.rules import PASSING_ALIASES
-from engine.rules import ALIASES, PRESETS, Rules, make_rules
+from engine.rules import ALIASES, PRESETS, Rules
 from service.i18n import Translator
 from service.passing import lobby as passing_lobby
 from service.passing.screens import PassingPainter
 from service.passing.screens import rules_text as passing_rules_text
-from service.room import Room
+from service.room import Room, RoomSettings
 from service.screens import Painter, Screen
 from service.screens import rules_text as follow_rules_text
 from service.settings import Settings
@@ -66,7 +65,7 @@ def initial_options(preset: str, settings: Settings) -> dict[str, Any]:
 
 
 def rules_for(preset: str) -> Rules | PassingRules:
-    return make_passing_rules(preset) if preset in PASSING_PRESETS else make_rules(preset)
+    return RoomSettings(preset=preset).rules()
 
 
 def rules_text(rules: Rules | PassingRules, tr: Translator) -> str:

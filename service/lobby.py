@@ -13,7 +13,7 @@ from typing import Any
 from engine.errors import RulesError
 from engine.game import new_game, to_move
 from engine.passing import PASSING_PRESETS
-from engine.rules import PRESETS, Rules, make_rules
+from engine.rules import PRESETS, Rules
 from service.i18n import LANGUAGES, _
 from service.moves import play_forced, settle
 from service.outcome import Outcome
@@ -169,9 +169,10 @@ def rematch(
         return Outcome().say(
             _("Only the player who opened the table (or an admin) can start a new game.")
         )
-    fresh = create_room(
-        room.chat_id, room.thread_id, actor, now, room.private, room.settings.model_copy(deep=True)
-    )
+    settings = room.settings.model_copy(deep=True)
+    if room.game is not None:  # the cards look as they did (a game older than PRESET_LOOKS)
+        settings.options.setdefault("suit_style", room.game.rules.suit_style)
+    fresh = create_room(room.chat_id, room.thread_id, actor, now, room.private, settings)
     fresh.creator = room.creator
     fresh.seats = [seat.model_copy(update={"timeouts": 0, "removed": False}) for seat in room.seats]
     outcome = Outcome(changed=True)
@@ -235,7 +236,8 @@ def cycle(settings: RoomSettings, key: str) -> bool:
         mine = passing_lobby.cycle(settings, key)
         return mine if mine is not None else cycle_shared(settings, key)
     options = settings.options
-    rules = make_rules(settings.preset, options)
+    rules = settings.rules()
+    assert isinstance(rules, Rules)
     if key == "hand":
         options["hand_size"] = _next(HAND_SIZES, rules.hand_size)
     elif key == "target":

@@ -59,6 +59,14 @@ class Seat(BaseModel):
     removed: bool = False  # removed after too many timeouts: a bot plays on
 
 
+# How a preset's table looks unless its settings say otherwise: the Spanish presets show
+# Spanish suits (a room's stored choice, from the Suits button, wins).
+PRESET_LOOKS: dict[str, dict[str, Any]] = {
+    "spanish": {"suit_style": "spanish"},
+    "spanish48": {"suit_style": "spanish"},
+}
+
+
 class RoomSettings(BaseModel):
     """What the creator chooses in the lobby."""
 
@@ -85,7 +93,7 @@ class RoomSettings(BaseModel):
         """The chosen rule set, of the preset's family (RulesError if it cannot be)."""
         if self.passing:
             return make_passing_rules(self.preset, self.options)
-        return make_rules(self.preset, self.options)
+        return make_rules(self.preset, {**PRESET_LOOKS.get(self.preset, {}), **self.options})
 
 
 class LogLine(BaseModel):

@@ -7,9 +7,11 @@ for one player can hold nothing that player may not see.
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from engine.cards import SUIT_SYMBOLS
+from engine.cards import JOKER_CODE, SUIT_SYMBOLS
 from engine.game import GameState
 from engine.rules import LETTERS, Rules
 from engine.views import PlayerView, PublicView, player_view, public_view
@@ -27,7 +29,73 @@ PRESET_NAMES = {
     "cuartetos": _("Cuartetos (pass the cards)"),
 }
 SPANISH_SUITS = {"D": _("oros"), "H": _("copas"), "S": _("espadas"), "C": _("bastos")}
-SPANISH_FACES = {"J": _("Sota"), "Q": _("Caballo"), "K": _("Rey")}
+# Spanish-suited ranks by their Spanish names (the English catalog names them in English).
+SPANISH_FACES = {"A": _("As"), "J": _("Sota"), "Q": _("Caballo"), "K": _("Rey")}
+# French-suited ranks stay symbols on cards; /rules spells them out once.
+FRENCH_FACES = {"A": _("Ace"), "K": _("King"), "Q": _("Queen"), "J": _("Jack")}
+CARD_SEPARATOR = " · "
+
+# Buttons: a phone about 390 px wide shows some 32 characters across one row of buttons,
+# and each button of a row of n gets an n-th of it (Telegram cuts a longer label with …).
+ROW_WIDTH = 32
+MAX_ROW_BUTTONS = 8  # Telegram's limit of buttons in one row
+
+
+def spanish_suits(deck: str, suit_style: str) -> bool:
+    """Whether cards show with Spanish suits (only a Spanish deck can)."""
+    return suit_style == "spanish" and deck.startswith("spanish")
+
+
+def rank_name(rank: str, spanish: bool, tr: Translator) -> str:
+    """A rank as cards show it: Sota, Caballo, Rey and As in Spanish suits, else as is."""
+    return tr.gettext(SPANISH_FACES[rank]) if spanish and rank in SPANISH_FACES else rank
+
+
+def card_name(code: str, spanish: bool, tr: Translator) -> str:
+    """A card for people: `As de oros`, `Caballo de copas`; `10♥`, `K♠`; 🃏 the joker."""
+    if code == JOKER_CODE:
+        return "🃏"
+    rank, suit = code[:-1], code[-1]
+    if spanish:
+        name = rank_name(rank, spanish, tr)
+        return tr.gettext("{rank} of {suit}", rank=name, suit=tr.gettext(SPANISH_SUITS[suit]))
+    return rank + SUIT_SYMBOLS[suit]
+
+
+def card_list(codes: Iterable[str], spanish: bool, tr: Translator) -> str:
+    return CARD_SEPARATOR.join(card_name(c, spanish, tr) for c in codes) or "—"
+
+
+def rank_order_text(ranks: Sequence[str], spanish: bool, tr: Translator) -> str:
+    """The ranks high to low by their names: `Rey, Caballo, Sota, 7 … As` or
+    `A (Ace), K (King) … 2`."""
+    names = []
+    for rank in ranks:
+        if spanish:
+            names.append(rank_name(rank, spanish, tr))
+        elif rank in FRENCH_FACES:
+            names.append(f"{rank} ({tr.gettext(FRENCH_FACES[rank])})")
+        else:
+            names.append(rank)
+    return ", ".join(names)
+
+
+def label_width(label: str) -> int:
+    """How many characters wide a label shows: an emoji or symbol counts two, a
+    variation selector or joiner nothing."""
+    width = 0
+    for char in label:
+        category = unicodedata.category(char)
+        if category in ("Mn", "Me", "Cf"):
+            continue
+        wide = category == "So" or unicodedata.east_asian_width(char) in ("W", "F")
+        width += 2 if wide else 1
+    return width
+
+
+def row_share(buttons: int) -> int:
+    """The width a label may take in a row of `buttons`."""
+    return ROW_WIDTH // buttons
 
 
 @dataclass(frozen=True)
@@ -44,6 +112,35 @@ class Screen:
     rows: tuple[tuple[Button, ...], ...] = ()
 
 
+Rows = tuple[tuple[Button, ...], ...]
+
+
+def fits(row: Sequence[Button]) -> bool:
+    """Whether every label of a row shows whole on a phone."""
+    share = row_share(len(row))
+    return len(row) <= MAX_ROW_BUTTONS and all(label_width(b.label) <= share for b in row)
+
+
+def flow(buttons: Iterable[Button]) -> list[tuple[Button, ...]]:
+    """Buttons in order, as many to a row as show whole."""
+    rows: list[tuple[Button, ...]] = []
+    row: tuple[Button, ...] = ()
+    for button in buttons:
+        if row and not fits((*row, button)):
+            rows.append(row)
+            row = ()
+        row += (button,)
+    return [*rows, row] if row else rows
+
+
+def fit(rows: Iterable[Sequence[Button]]) -> Rows:
+    """Rows as laid out where they show whole; a row too wide flows onto more rows."""
+    out: list[tuple[Button, ...]] = []
+    for row in rows:
+        out += [tuple(row)] if fits(row) else flow(row)
+    return tuple(out)
+
+
 class Painter:
     """Builds the screens of one room in one language."""
 
@@ -58,16 +155,16 @@ class Painter:
     def button(self, label: str, action: str) -> Button:
         return Button(label, callbacks.encode(self.room.id, self.room.version, action))
 
+    def spanish(self) -> bool:
+        rules = self.rules()
+        return spanish_suits(rules.deck, rules.suit_style)
+
     def card(self, code: str) -> str:
         """A card for people, in the room's suit style."""
-        if code == "JK":
-            return "🃏"
-        rank, suit = code[:-1], code[-1]
-        rules = self.rules()
-        if rules.suit_style == "spanish" and rules.deck.startswith("spanish"):
-            face = self._(SPANISH_FACES[rank]) if rank in SPANISH_FACES else rank
-            return self._("{rank} of {suit}", rank=face, suit=self._(SPANISH_SUITS[suit]))
-        return rank + SUIT_SYMBOLS[suit]
+        return card_name(code, self.spanish(), self.tr)
+
+    def cards(self, codes: Iterable[str]) -> str:
+        return card_list(codes, self.spanish(), self.tr)
 
     def rules(self) -> Rules:
         rules = self.room.game.rules if self.room.game else self.room.settings.rules()
@@ -107,18 +204,22 @@ class Painter:
             lines += ["", _("Tap Join to sit down. The game starts with 2 or more players.")]
         return Screen("\n".join(lines), self.lobby_rows())
 
-    def lobby_rows(self) -> tuple[tuple[Button, ...], ...]:
+    def lobby_rows(self) -> Rows:
         """The lobby's buttons (both families have the same)."""
         _ = self._
         if self.room.private:
-            return (
-                (self.button(_("🤖 Add bot"), "B"), self.button(_("➖ Remove bot"), "X")),
+            return fit(
+                (
+                    (self.button(_("🤖 Add bot"), "B"), self.button(_("➖ Remove bot"), "X")),
+                    (self.button(_("⚙️ Settings"), "C"), self.button(_("▶️ Start"), "S")),
+                )
+            )
+        return fit(
+            (
+                (self.button(_("✋ Join"), "J"), self.button(_("🚪 Leave"), "L")),
+                (self.button(_("🤖 Add bot"), "B"), self.button(_("📖 Rules"), "R")),
                 (self.button(_("⚙️ Settings"), "C"), self.button(_("▶️ Start"), "S")),
             )
-        return (
-            (self.button(_("✋ Join"), "J"), self.button(_("🚪 Leave"), "L")),
-            (self.button(_("🤖 Add bot"), "B"), self.button(_("📖 Rules"), "R")),
-            (self.button(_("⚙️ Settings"), "C"), self.button(_("▶️ Start"), "S")),
         )
 
     def rules_line(self) -> str:
@@ -152,12 +253,12 @@ class Painter:
             rows.append(
                 (
                     Button(self._("🃏 My cards"), switch_inline=f"g{self.room.id}"),
-                    Button(self._("💬 Play in private"), url=self.deep_link()),
+                    Button(self._("💬 In private"), url=self.deep_link()),
                 )
             )
         if view.game_over or self.room.status == "over":
             rows.append((self.button(self._("🔁 Rematch"), "N"),))
-        return Screen("\n".join(lines), tuple(rows))
+        return Screen("\n".join(lines), fit(rows))
 
     def deep_link(self) -> str:
         return f"https://t.me/{self.bot_username}?start=g{self.room.id}"
@@ -169,14 +270,27 @@ class Painter:
             lines.append(self.seat_line(view, seat))
         lines.append("")
         if view.trick:
-            played = "  ".join(f"{self.card(c)} ({self.room.seats[s].name})" for s, c in view.trick)
+            played = CARD_SEPARATOR.join(
+                f"{self.card(c)} ({self.room.seats[s].name})" for s, c in view.trick
+            )
             lines.append(_("On the table: {cards}", cards=played))
         lines.append(self.stock_line(view))
         recent = self.recent_events()
         if recent:
             lines += ["", *recent]
-        lines += ["", self.status_line(view)]
+        lines += ["", self.status_line(view), self.legend(self.marks(view))]
         return lines
+
+    def marks(self, view: PublicView) -> set[str]:
+        """The marks the seat lines show."""
+        marks = {"🎴"}
+        if view.to_move is not None:
+            marks.add("▶️")
+        if view.out:
+            marks.add("✅")
+        if any(seat.bot for seat in self.room.seats):
+            marks.add("🤖")
+        return marks
 
     def seat_line(self, view: PublicView, seat: int) -> str:
         mark = "▶️" if view.to_move == seat else ("✅" if seat in view.out else "▫️")
@@ -201,16 +315,26 @@ class Painter:
         return _("{name} to play.", name=self.name(view.to_move))
 
     def game_over_text(self, view: PublicView) -> str:
-        _ = self._
-        winners = ", ".join(self.room.seats[s].name for s in view.winners) or "—"
-        losers = ", ".join(self.room.seats[s].name for s in view.losers) or "—"
+        ng = self.tr.ngettext
+        winners, losers = self.seat_names(view.winners), self.seat_names(view.losers)
         if self.rules().scoring == "wins":
-            return _("🏆 Game over: {winners} won. Last: {losers}.", winners=winners, losers=losers)
-        return _(
-            "🏁 Game over: {losers} is the burro! 🫏 Winners: {winners}.",
-            winners=winners,
-            losers=losers,
-        )
+            won = ng(
+                "🏆 Game over: {names} won.",
+                "🏆 Game over: {names} won.",
+                len(view.winners),
+                names=winners,
+            )
+            last = ng("Last: {names}.", "Last: {names}.", len(view.losers), names=losers)
+            return f"{won} {last}"
+        burro = burro_text(self.tr, len(view.losers), losers)
+        return f"{burro} {winners_text(self.tr, len(view.winners), winners)}"
+
+    def seat_names(self, seats: Iterable[int]) -> str:
+        return ", ".join(self.room.seats[s].name for s in seats) or "—"
+
+    def legend(self, marks: Iterable[str]) -> str:
+        """What the marks shown on a table mean, in one line."""
+        return CARD_SEPARATOR.join(self._(LEGEND[m]) for m in LEGEND if m in set(marks))
 
     def recent_events(self, keep: int = 5) -> list[str]:
         """The log in words, a turn's draws and play told as one line."""
@@ -305,15 +429,10 @@ class Painter:
         else:
             if view.trick:
                 lines.append(
-                    _(
-                        "On the table: {cards}",
-                        cards="  ".join(self.card(c) for _s, c in view.trick),
-                    )
+                    _("On the table: {cards}", cards=self.cards(c for _s, c in view.trick))
                 )
             lines.append(self.stock_line(view))
-        lines.append(
-            _("Your cards: {cards}", cards=" ".join(self.card(c) for c in view.hand) or "—")
-        )
+        lines.append(_("Your cards: {cards}", cards=self.cards(view.hand)))
         lines.append(self.prompt(view))
         return Screen("\n".join(lines), self.action_rows(view))
 
@@ -331,9 +450,7 @@ class Painter:
 
     def action_rows(self, view: PlayerView) -> tuple[tuple[Button, ...], ...]:
         _ = self._
-        cards = [a for a in view.legal if a.startswith("play:")]
-        buttons = [self.button(self.card(a[5:]), callbacks.game_token(a)) for a in cards]
-        rows = [tuple(buttons[i : i + 4]) for i in range(0, len(buttons), 4)]
+        rows = self.card_rows(view)
         extra = {
             "draw": _("🂠 Draw"),
             "draw:left": _("⬅️ Draw left ({n})", n=view.piles[0] if view.piles else 0),
@@ -345,7 +462,21 @@ class Painter:
             rows.append(tuple(others))
         if view.game_over and self.room.private:
             rows.append((self.button(_("🔁 Play again"), "N"),))
-        return tuple(rows)
+        return fit(rows)
+
+    def card_rows(self, view: PlayerView) -> list[tuple[Button, ...]]:
+        """The playable cards in the hand's order, a suit's cards on rows of their own."""
+        rows: list[tuple[Button, ...]] = []
+        suit, group = "", list[Button]()
+        for code in view.hand:
+            if f"play:{code}" not in view.legal:
+                continue
+            if code[-1] != suit and group:
+                rows += flow(group)
+                group = []
+            suit = code[-1]
+            group.append(self.button(self.card(code), callbacks.game_token(f"play:{code}")))
+        return rows + flow(group)
 
     # ----- rules and settings ------------------------------------------------------
 
@@ -372,49 +503,86 @@ class Painter:
         _ = self._
         s = self.room.settings
         rules = self.rules()
-        rows = [
-            (self.button(_("Game: {v}", v=self.preset_name()), "o:preset"),),
-            (
-                self.button(_("Cards each: {v}", v=rules.hand_size), "o:hand"),
-                self.button(_("Goal: {v}", v=self.goal_text(rules)), "o:target"),
-            ),
-            (
-                self.button(
-                    _("Empty stock: {v}", v=self._(EMPTY_STOCK[rules.empty_stock])), "o:empty"
+        return self.settings_screen(
+            [
+                ("o:preset", _("🎲 Game"), _("Game: {v}", v=self.preset_name())),
+                ("o:hand", _("🃏 Cards"), _("Cards each: {v}", v=rules.hand_size)),
+                ("o:target", _("🎯 Goal"), _("Goal: {v}", v=self.goal_text(rules))),
+                (
+                    "o:empty",
+                    _("🂠 Empty stock"),
+                    _("Empty stock: {v}", v=_(EMPTY_STOCK[rules.empty_stock])),
                 ),
-            ),
-            (self.button(_("Hand end: {v}", v=self._(HAND_ENDS[rules.hand_end])), "o:end"),),
-            (
-                self.button(_("Turn time: {v}", v=duration(s.turn_timeout, self.tr)), "o:timeout"),
-                self.button(_("Reminder: {v}", v=duration(s.reminder_after, self.tr)), "o:remind"),
-            ),
-            (
-                self.button(
-                    _("Language: {v}", v=LANGUAGE_NAMES[s.language])
-                    if s.language
-                    else _("Language: as the opener's"),
-                    "o:lang",
+                ("o:end", _("🏁 Hand end"), _("Hand end: {v}", v=_(HAND_ENDS[rules.hand_end]))),
+                (
+                    "o:timeout",
+                    _("⏱ Turn time"),
+                    _("Turn time: {v}", v=duration(s.turn_timeout, self.tr)),
                 ),
-                self.button(
-                    _("Suits: Spanish (oros, copas…)")
-                    if rules.suit_style == "spanish"
-                    else _("Suits: French ♠♥♦♣"),
-                    "o:suits",
-                ),
-            ),
-            (self.button(_("Bot level: {v}", v=self._(BOT_LEVEL_NAMES[s.bot_level])), "o:bot"),),
-            (self.button(self.timeout_text(), "o:ontimeout"),),
+                ("o:ontimeout", _("🐢 Late players"), self.timeout_text()),
+                *self.shared_settings(rules.suit_style),
+            ]
+        )
+
+    def shared_settings(self, suit_style: str) -> list[tuple[str, str, str]]:
+        """The settings both families have, as (setting, button, line)."""
+        _, s = self._, self.room.settings
+        language = (
+            _("Language: {v}", v=LANGUAGE_NAMES[s.language])
+            if s.language
+            else _("Language: as the opener's")
+        )
+        suits = (
+            _("Suits: Spanish (oros, copas…)")
+            if suit_style == "spanish"
+            else _("Suits: French ♠♥♦♣")
+        )
+        return [
             (
-                self.button(_("Quiet hours: {v}", v=self.quiet_text()), "o:quiet"),
-                self.button(_("Time zone: {v}", v=s.timezone), "o:tz"),
+                "o:remind",
+                _("🔔 Reminder"),
+                _("Reminder: {v}", v=duration(s.reminder_after, self.tr)),
             ),
-            (self.button(_("✔️ Done"), "o:done"),),
+            ("o:suits", _("♣️ Suits"), suits),
+            ("o:lang", _("🌐 Language"), language),
+            ("o:bot", _("🤖 Bot level"), _("Bot level: {v}", v=_(BOT_LEVEL_NAMES[s.bot_level]))),
+            ("o:quiet", _("🌙 Quiet hours"), _("Quiet hours: {v}", v=self.quiet_text())),
+            ("o:tz", _("🌍 Time zone"), _("Time zone: {v}", v=s.timezone)),
         ]
-        text = "\n".join([_("⚙️ Settings (tap to change)"), self.rules_line()])
-        return Screen(text, tuple(rows))
+
+    def settings_screen(self, items: Sequence[tuple[str, str, str]]) -> Screen:
+        """Settings: every value a line of the text, every setting a short button that
+        changes it (the values are too long for a phone's buttons)."""
+        _ = self._
+        lines = [_("⚙️ Settings (tap a button to change it)"), *(line for _k, _b, line in items)]
+        buttons = [self.button(label, key) for key, label, _line in items]
+        rows = (*flow(buttons), (self.button(_("✔️ Done"), "o:done"),))
+        return Screen("\n".join(lines), rows)
 
 
 RESULTS = ("burro", "winner", "no_burro", "trick_cap")
+# The marks a table shows beside names, explained in its last line.
+LEGEND = {
+    "▶️": _("▶️ to play"),
+    "✅": _("✅ out of cards"),
+    "🎴": _("🎴 dealer"),
+    "🤖": _("🤖 bot"),
+}
+
+
+def burro_text(tr: Translator, count: int, names: str) -> str:
+    return tr.ngettext(
+        "🏁 Game over: {names} is the burro! 🫏",
+        "🏁 Game over: {names} are the burros! 🫏",
+        count,
+        names=names,
+    )
+
+
+def winners_text(tr: Translator, count: int, names: str) -> str:
+    return tr.ngettext("Winner: {names}.", "Winners: {names}.", count, names=names)
+
+
 EMPTY_STOCK = {
     "pass": _("pass"),
     "pickup_after_trick": _("pick up the trick"),
@@ -433,6 +601,14 @@ def duration(seconds: int, tr: Translator) -> str:
     if seconds % 60 == 0 and seconds >= 60:
         return tr.ngettext("{n} minute", "{n} minutes", seconds // 60)
     return tr.ngettext("{n} second", "{n} seconds", seconds)
+
+
+def games_list(tr: Translator) -> str:
+    """Every game by its name, with the word that opens it (`/burro cangkul`)."""
+    return "\n".join(
+        tr.gettext("• {name}: {word}", name=tr.gettext(name), word=preset)
+        for preset, name in PRESET_NAMES.items()
+    )
 
 
 def rules_text(rules: Rules, tr: Translator) -> str:
@@ -480,6 +656,6 @@ def rules_text(rules: Rules, tr: Translator) -> str:
         lines.append(_("The first player to get rid of all their cards wins the hand."))
     else:
         lines.append(_("Players out of cards are safe; the last one holding cards is the burro."))
-    order = " ".join(rules.ranks)
+    order = rank_order_text(rules.ranks, spanish_suits(rules.deck, rules.suit_style), tr)
     lines.append(_("Card order, high to low: {order}", order=order))
     return "\n".join(lines)

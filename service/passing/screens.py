@@ -14,26 +14,42 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from engine.cards import SUIT_SYMBOLS
 from engine.passing import LETTERS, GameState, PassingRules, player_view, public_view
 from engine.passing.views import CallView, PlayerView, PublicView
 from service import callbacks
-from service.i18n import LANGUAGE_NAMES, Translator
+from service.i18n import Translator, _
 from service.passing import actions
 from service.passing.moves import is_live
 from service.room import LogLine, Room
 from service.screens import (
-    BOT_LEVEL_NAMES,
+    CARD_SEPARATOR,
     PRESET_NAMES,
-    SPANISH_FACES,
-    SPANISH_SUITS,
     Button,
     Painter,
     Screen,
+    burro_text,
+    card_list,
+    card_name,
     duration,
+    fit,
+    flow,
+    rank_name,
+    rank_order_text,
+    spanish_suits,
+    winners_text,
 )
 
 RESULTS = ("real_call", "cap", "left")  # log lines still told once the next hand is dealt
+# The marks a table shows beside names, explained in its last line.
+LEGEND = {
+    "✅": _("✅ card chosen"),
+    "⏳": _("⏳ still choosing"),
+    "📣": _("📣 called"),
+    "🫳": _("🫳 hand down"),
+    "🚫": _("🚫 left the game"),
+    "🎴": _("🎴 dealer"),
+    "🤖": _("🤖 bot"),
+}
 
 
 class PassingPainter:
@@ -63,18 +79,16 @@ class PassingPainter:
 
     def spanish(self) -> bool:
         rules = self.rules()
-        return rules.suit_style == "spanish" and rules.deck.startswith("spanish")
+        return spanish_suits(rules.deck, rules.suit_style)
 
     def rank(self, rank: str) -> str:
-        return self._(SPANISH_FACES[rank]) if self.spanish() and rank in SPANISH_FACES else rank
+        return rank_name(rank, self.spanish(), self.tr)
 
     def card(self, code: str) -> str:
-        rank, suit = code[:-1], code[-1]
-        if self.spanish():
-            return self._(
-                "{rank} of {suit}", rank=self.rank(rank), suit=self._(SPANISH_SUITS[suit])
-            )
-        return rank + SUIT_SYMBOLS[suit]
+        return card_name(code, self.spanish(), self.tr)
+
+    def cards(self, codes: tuple[str, ...]) -> str:
+        return card_list(codes, self.spanish(), self.tr)
 
     def name(self, seat: int) -> str:
         return self.base.name(seat)
@@ -134,37 +148,16 @@ class PassingPainter:
         return Screen("\n".join(lines), self.base.lobby_rows())
 
     def settings(self) -> Screen:
-        _, button = self._, self.base.button
-        s = self.room.settings
+        _ = self._
         rules = self.rules()
-        suits = (
-            _("Suits: Spanish (oros, copas…)")
-            if rules.suit_style == "spanish"
-            else _("Suits: French ♠♥♦♣")
+        return self.base.settings_screen(
+            [
+                ("o:preset", _("🎲 Game"), _("Game: {v}", v=self.base.preset_name())),
+                ("o:pace", _("⏱ Pace"), _("Pace: {v}", v=self.pace_text(rules))),
+                ("o:target", _("🎯 Goal"), _("Goal: {v}", v=self.goal_text(rules))),
+                *self.base.shared_settings(rules.suit_style),
+            ]
         )
-        language = (
-            _("Language: {v}", v=LANGUAGE_NAMES[s.language])
-            if s.language
-            else _("Language: as the opener's")
-        )
-        rows = [
-            (button(_("Game: {v}", v=self.base.preset_name()), "o:preset"),),
-            (button(_("Pace: {v}", v=self.pace_text(rules)), "o:pace"),),
-            (
-                button(_("Goal: {v}", v=self.goal_text(rules)), "o:target"),
-                button(suits, "o:suits"),
-            ),
-            (button(_("Reminder: {v}", v=duration(s.reminder_after, self.tr)), "o:remind"),),
-            (button(language, "o:lang"),),
-            (button(_("Bot level: {v}", v=_(BOT_LEVEL_NAMES[s.bot_level])), "o:bot"),),
-            (
-                button(_("Quiet hours: {v}", v=self.base.quiet_text()), "o:quiet"),
-                button(_("Time zone: {v}", v=s.timezone), "o:tz"),
-            ),
-            (button(_("✔️ Done"), "o:done"),),
-        ]
-        text = "\n".join([_("⚙️ Settings (tap to change)"), self.rules_line()])
-        return Screen(text, tuple(rows))
 
     def rules_text(self) -> str:
         return rules_text(self.rules(), self.tr)
@@ -181,12 +174,12 @@ class PassingPainter:
             rows.append(
                 (
                     Button(self._("🃏 My cards"), switch_inline=f"g{self.room.id}"),
-                    Button(self._("💬 Play in private"), url=self.base.deep_link()),
+                    Button(self._("💬 In private"), url=self.base.deep_link()),
                 )
             )
         if view.game_over or self.room.status == "over":
             rows.append((self.base.button(self._("🔁 Rematch"), "N"),))
-        return Screen("\n".join(self.table_lines(view)), tuple(rows))
+        return Screen("\n".join(self.table_lines(view)), fit(rows))
 
     def respond_button(self, call: CallView) -> Button:
         """The big button: the same for a real call and a fake one, but for the word."""
@@ -207,8 +200,16 @@ class PassingPainter:
         recent = self.recent_events(view)
         if recent:
             lines += ["", *recent]
-        lines += ["", *self.status_lines(view)]
+        lines += ["", *self.status_lines(view), self.legend(view)]
         return lines
+
+    def legend(self, view: PublicView) -> str:
+        """What the marks of the seat lines mean, those shown only."""
+        marks = {self.seat_line(view, seat).split(" ", 1)[0] for seat in range(view.seats)}
+        marks.add("🎴")
+        if any(seat.bot for seat in self.room.seats):
+            marks.add("🤖")
+        return CARD_SEPARATOR.join(self._(LEGEND[m]) for m in LEGEND if m in marks)
 
     def header(self, view: PublicView) -> str:
         return self._(
@@ -261,15 +262,11 @@ class PassingPainter:
         return [_("Choosing: {names}", names=self.names(waiting))] if waiting else []
 
     def game_over_text(self, view: PublicView) -> str:
-        _ = self._
-        winners = self.names(view.winners) or "—"
+        winners = winners_text(self.tr, len(view.winners), self.names(view.winners) or "—")
         if view.end == "too_few_players":
-            return _("🏁 Game over: too few players are left. Winners: {winners}.", winners=winners)
-        return _(
-            "🏁 Game over: {losers} is the burro! 🫏 Winners: {winners}.",
-            winners=winners,
-            losers=self.names(view.losers) or "—",
-        )
+            return f"{self._('🏁 Game over: too few players are left.')} {winners}"
+        losers = self.names(view.losers) or "—"
+        return f"{burro_text(self.tr, len(view.losers), losers)} {winners}"
 
     def recent_events(self, view: PublicView, keep: int = 5) -> list[str]:
         """This hand's events, and how the hand before ended."""
@@ -313,8 +310,11 @@ class PassingPainter:
                 n=line.hand_no,
             )
             if line.count:
-                slow = _(
-                    "{names} did not respond in time: a letter.", names=self.names(line.losers)
+                slow = self.tr.ngettext(
+                    "{names} did not respond in time: a letter.",
+                    "{names} did not respond in time: a letter each.",
+                    len(line.losers),
+                    names=self.names(line.losers),
                 )
             else:
                 slow = _(
@@ -362,9 +362,7 @@ class PassingPainter:
             )
             if view.received and view.rotation:
                 lines.append(_("You got: {card}", card=self.card(view.received[-1])))
-        lines.append(
-            _("Your cards: {cards}", cards="  ".join(self.card(c) for c in view.hand) or "—")
-        )
+        lines.append(_("Your cards: {cards}", cards=self.cards(view.hand)))
         prompt = self.prompt(view)
         if prompt:
             lines += ["", prompt]
@@ -402,7 +400,7 @@ class PassingPainter:
             rows.append((self.respond_button(view.call),))
         passes = [f"pass:{c}" for c in view.hand if f"pass:{c}" in view.legal]
         cards = [self.play_button(self.card(a[5:]), a) for a in passes]
-        rows += [tuple(cards[i : i + 2]) for i in range(0, len(cards), 2)]
+        rows += flow(cards)
         calls = [self.play_button(_("🫏 ¡Burro!"), "burro")] if "burro" in view.legal else []
         fake = next((a for a in view.legal if a.startswith("fake:")), None)
         if fake is not None:
@@ -412,7 +410,7 @@ class PassingPainter:
             rows.append(tuple(calls))
         if view.game_over and self.room.private:
             rows.append((self.base.button(_("🔁 Play again"), "N"),))
-        return tuple(rows)
+        return fit(rows)
 
 
 def rules_text(rules: PassingRules, tr: Translator) -> str:
@@ -424,6 +422,12 @@ def rules_text(rules: PassingRules, tr: Translator) -> str:
             _(
                 "Four cards each, of as many ranks as players. Every round all choose a card "
                 "at once and pass it to the next player."
+            ),
+            _(
+                "The ranks in play, one per player, taken in this order: {ranks}",
+                ranks=rank_order_text(
+                    rules.rank_choice, spanish_suits(rules.deck, rules.suit_style), tr
+                ),
             ),
             _(
                 "Four of a kind? Tap ¡Burro!: everyone else must put a hand down at once. "

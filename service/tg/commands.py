@@ -19,6 +19,7 @@ from service import callbacks, caps, family, lobby
 from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
 from service.outcome import Outcome
 from service.room import Room, RoomSettings
+from service.screens import games_list
 from service.services import Services
 from service.tg.people import actor_of, display_name, is_admin
 from service.tg.reply import answer_press, reply_to
@@ -56,9 +57,7 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Serv
     if preset is None:
         await reply(
             update,
-            tr.gettext(
-                _("Unknown game. Choose one of: {names}"), names=", ".join(family.preset_names())
-            ),
+            tr.gettext(_("Unknown game. Choose one of: {names}"), names="\n" + games_list(tr)),
         )
         return
     existing = svc.store.room_in_chat(chat.id, thread_of(update))
@@ -115,9 +114,7 @@ async def play_bots(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     if preset is None:
         await reply(
             update,
-            tr.gettext(
-                _("Unknown game. Choose one of: {names}"), names=", ".join(family.preset_names())
-            ),
+            tr.gettext(_("Unknown game. Choose one of: {names}"), names="\n" + games_list(tr)),
         )
         return
     svc.store.remember_user(user.id, display_name(user), user.language_code or "", started=True)
@@ -187,18 +184,21 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: 
         tr.gettext(
             _(
                 "🫏 Burro commands\n"
-                "/burro [game] — open a table in a group (games: spanish, spanish48, brazilian, "
-                "portuguese, burro_em_pe, cangkul, cuartetos)\n"
+                "/burro [game] — open a table in a group\n"
                 "/play [game] — play against bots here in private\n"
                 "/rules [game] — the rules, short\n"
                 "/stats — games, wins and burros\n"
-                "/export [hand] — the record of a finished hand, as a file\n"
+                "/export [hand] — a finished hand to keep or share, as a file\n"
                 "/cancel — end the open game (its creator or an admin)\n"
                 "/language — choose your language"
             )
         )
         + "\n"
-        + tr.gettext(_("/privacy — what I keep about you; /forget — delete it")),
+        + tr.gettext(_("/privacy — what I keep about you; /forget — delete it"))
+        + "\n\n"
+        + tr.gettext(_("Games (the word to write after /burro, /play or /rules):"))
+        + "\n"
+        + games_list(tr),
     )
 
 
@@ -213,7 +213,7 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
                 update,
                 tr.gettext(
                     _("Unknown game. Choose one of: {names}"),
-                    names=", ".join(family.preset_names()),
+                    names="\n" + games_list(tr),
                 ),
             )
             return
@@ -297,10 +297,26 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Servic
     if message is not None:
         await message.reply_document(
             InputFile(data, filename=f"burro-{room.id}-hand{number}.json"),
-            caption=tr.gettext(_("Hand {n}: replay it with burro replay."), n=number),
+            caption=export_caption(tr, number),
             # the /export message may be gone by now (deleted): send all the same
             reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True),
         )
+
+
+def export_caption(tr: Translator, number: int) -> str:
+    """What the exported file is, for a family; the replay command is a footnote."""
+    return "\n\n".join(
+        [
+            tr.gettext(
+                _(
+                    "🗂 Hand {n}, move by move: the cards dealt and everything played. "
+                    "A record of the hand to keep, or to share with someone."
+                ),
+                n=number,
+            ),
+            tr.gettext(_("For the curious: the burro replay program plays it back.")),
+        ]
+    )
 
 
 async def may_export(context: ContextTypes.DEFAULT_TYPE, room: Room, user_id: int) -> bool:
