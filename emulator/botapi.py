@@ -302,6 +302,7 @@ class BotApi:
             reply_markup=inline_markup,
             reply_to_message_id=reply_to,
             thread_id=thread_id,
+            silent=params.flag("disable_notification"),
         )
         if markup and "inline_keyboard" not in markup:
             conv.reply_keyboard = None if markup.get("remove_keyboard") else markup

@@ -316,6 +316,23 @@ def control_routes(emu: Emulator) -> list[Route]:
             out.append(entry)
         return out[-limit:] if limit > 0 else out
 
+    def notifications(args: Args) -> list[JSON]:
+        """The notifications new messages gave, oldest first: of one user (`user`), in one
+        chat (`chat`, with `bot` for a private one), after `since`."""
+        user_id = world.find_user(args["user"]).id if args.get("user") else None
+        conv = conversation(args) if args.get("chat") else None
+        out: list[JSON] = []
+        for entry in world.entries(int(args.get("since", 0))):
+            if entry["kind"] != "notification" or user_id not in (None, entry["user_id"]):
+                continue
+            if conv is not None and (entry["chat_id"], entry["scope"]) != (
+                conv.chat.id,
+                conv.scope,
+            ):
+                continue
+            out.append(entry)
+        return out
+
     def settings(args: Args) -> JSON:
         if "flood_limits" in args:
             emu.set_flood_limits(_flag(args["flood_limits"]))
@@ -433,6 +450,7 @@ def control_routes(emu: Emulator) -> list[Route]:
         Route("/delete_topic", endpoint(delete_topic), methods=post),
         Route("/delete_message", endpoint(delete_message), methods=post),
         Route("/log", endpoint(log), methods=get),
+        Route("/notifications", endpoint(notifications), methods=get),
         Route("/settings", endpoint(settings), methods=[*get, *post]),
         Route("/bot_settings", endpoint(bot_settings), methods=[*get, *post]),
         Route("/inject_error", endpoint(inject_error), methods=post),

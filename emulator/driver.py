@@ -50,6 +50,7 @@ class ChatMessage:
     document: dict[str, Any] | None
     inline_message_id: str | None
     raw: dict[str, Any] = field(repr=False, compare=False)
+    notified: tuple[int, ...] = ()  # the users the message notified when it was sent
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> ChatMessage:
@@ -77,6 +78,7 @@ class ChatMessage:
             document=view.get("document"),
             inline_message_id=extra.get("inline_message_id"),
             raw=view,
+            notified=tuple(extra.get("notified", ())),
         )
 
     @property
@@ -413,6 +415,18 @@ class EmulatorDriver:
         self, kind: str | None = None, *, since: int = 0, **filters: Any
     ) -> list[dict[str, Any]]:
         result: list[dict[str, Any]] = self._get("/log", kind=kind, since=since, **filters)
+        return result
+
+    def notifications(
+        self, user: Ref | None = None, *, chat: Ref | None = None, since: int = 0
+    ) -> list[dict[str, Any]]:
+        """The notifications that new messages gave (a new message notifies everyone in its
+        chat but its sender, unless sent with `disable_notification`; an edit nobody):
+        entries {"seq", "user_id", "chat_id", "scope", "message_id", "text"}, oldest first,
+        of one user and in one chat if given (a private chat by the user's name)."""
+        result: list[dict[str, Any]] = self._get(
+            "/notifications", user=user, chat=chat, since=since
+        )
         return result
 
     def calls(

@@ -179,6 +179,8 @@ class Message:
     sender_chat_id: int | None = None  # sent on behalf of a chat (anonymous admin, channel)
     deleted: bool = False
     history: list[JSON] = field(default_factory=list)  # earlier versions, oldest first
+    silent: bool = False  # sent with disable_notification
+    notified: list[int] = field(default_factory=list)  # the users it notified
 
 
 @dataclass
@@ -432,8 +434,30 @@ class World:
 
     def add_message(self, conv: Conversation, message: Message) -> Message:
         conv.messages[message.message_id] = message
+        message.notified = self.recipients(conv, message)
+        for user_id in message.notified:
+            self.record(
+                "notification",
+                user_id=user_id,
+                chat_id=message.chat_id,
+                scope=message.scope,
+                message_id=message.message_id,
+                text=message.text or message.caption or "",
+            )
         self.publish_message(message)
         return message
+
+    def recipients(self, conv: Conversation, message: Message) -> list[int]:
+        """The users a new message notifies: everyone in the chat but its sender, unless
+        it was sent silently (an edit notifies nobody; a service message neither)."""
+        if message.silent or message.service:
+            return []
+        chat = conv.chat
+        if chat.type == "private":
+            members = [chat.user.id] if chat.user is not None else []
+        else:
+            members = [i for i, status in chat.members.items() if status in PRESENT]
+        return [i for i in members if i in self.users and i != message.sender_id]
 
     def find_message(self, chat_id: int, scope: int, message_id: int) -> Message | None:
         conv = self.conversations.get((chat_id, scope))
@@ -499,6 +523,7 @@ class World:
             "sender_name": sender.name,
             "inline_message_id": message.inline_message_id,
             "history": message.history,
+            "notified": message.notified,
         }
         return view
 
