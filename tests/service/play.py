@@ -7,10 +7,10 @@ import re
 from cli.stack import TOKEN, Stack
 from emulator.driver import Button, ChatMessage
 from emulator.server import RunningEmulator
-from engine.cards import SUIT_SYMBOLS
 from engine.game import GameState
 from service.redis_server import connect
 from service.room import Room
+from service.screens import Painter
 from service.store import PENDING_SYNC, Store, text
 
 GAME_BUTTON = re.compile(r"^[a-z0-9]{8}\.\d+\.(p[0-9AJQK]{1,2}[SHDC]|pJK|d|dl|dr|x)$")
@@ -52,10 +52,19 @@ def room_in(stack: Stack, chat_id: int) -> Room:
     return room
 
 
-def shown_cards(game: GameState, mask: int) -> set[str]:
-    """How the table shows the cards of a bit set (French suits, as the default style)."""
-    codes = game.table.codec.codes(mask)
-    return {code[:-1] + SUIT_SYMBOLS[code[-1]] for code in codes if code != "JK"}
+def shown_cards(room: Room, mask: int) -> set[str]:
+    """How the room's screens name the cards of a bit set, in its players' languages (a
+    Spanish preset shows Spanish suits: `As de oros`; the others `A♠`)."""
+    game = room.game
+    assert isinstance(game, GameState)
+    codes = [code for code in game.table.codec.codes(mask) if code != "JK"]
+    langs = {info.lang for info in room.seats} | {"en"}
+    return {Painter(room, lang).card(code) for lang in langs for code in codes}
+
+
+def names_in(text: str, names: set[str]) -> set[str]:
+    """Which of the card names a text shows as a card (not inside a longer name)."""
+    return {n for n in names if re.search(rf"(^|[\s:(]){re.escape(n)}($|[\s.,)])", text)}
 
 
 def assert_no_hand_leaks(emu: RunningEmulator, stack: Stack, room: Room, group: int) -> None:
@@ -70,14 +79,13 @@ def assert_no_hand_leaks(emu: RunningEmulator, stack: Stack, room: Room, group: 
     assert game is not None
     shown = room_messages(stack, room)
     for seat, info in enumerate(room.seats):
-        hidden = shown_cards(game, game.hand.hands[seat] & ~game.hand.known[seat])
+        hidden = shown_cards(room, game.hand.hands[seat] & ~game.hand.known[seat])
         for (chat, message_id), target in shown.items():
             if not hidden or target == f"hand:{info.user_id}":
                 continue
             message = emu.message(chat, message_id)
-            words = set(re.findall(r"[0-9AJQK]{1,2}[♠♥♦♣]", message.text))
-            words |= {b.text for row in message.buttons for b in row}
-            leaked = words & hidden
+            leaked = names_in(message.text, hidden)
+            leaked |= {b.text for row in message.buttons for b in row} & hidden
             assert not leaked, f"{info.name}'s {leaked} shown to {target}: {message.text!r}"
 
 
