@@ -22,6 +22,7 @@ from workers.queue import job_id
 from workers.sweeper import missing_job
 
 DAY = 24 * 3600
+ROOM_PARTS = ("msgs", "sent", "live")  # the outbox's keys of a room, beside the room
 
 
 def notice(settings: Settings, tr: Translator) -> str:
@@ -122,7 +123,7 @@ def delete_room(store: Store, room: Room) -> None:
     """A room and everything kept for it, at once."""
     client = store.redis
     with client.pipeline() as pipe:
-        pipe.delete(room_key(room.id), f"game:{{{room.id}}}:msgs", f"game:{{{room.id}}}:sent")
+        pipe.delete(room_key(room.id), *(f"game:{{{room.id}}}:{part}" for part in ROOM_PARTS))
         if client.get(chat_key(room.chat_id, room.thread_id)) == room.id.encode():
             pipe.delete(chat_key(room.chat_id, room.thread_id))
         pipe.zrem(DUE_KEY, room.id)
@@ -139,6 +140,7 @@ def drop_hand(store: Store, room_id: str, user_id: int) -> None:
     with client.pipeline() as pipe:
         pipe.hdel(f"game:{{{room_id}}}:msgs", target)
         pipe.hdel(f"game:{{{room_id}}}:sent", target)
+        pipe.hdel(f"game:{{{room_id}}}:live", str(user_id), f"{user_id}:turn")
         pipe.zrem(PENDING_SYNC, f"{room_id}|{target}", f"{room_id}|{target}:new")
         pipe.delete(f"game:{{{room_id}}}:lock:{target}")
         pipe.execute()
