@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     settings.require_serve()
     if not token_works(settings):
         return 1
+    set_menus(settings)
     app = create_app(settings)  # it reads the bot's settings once more (tg.botfather)
     uvicorn.run(
         app,
@@ -77,3 +78,22 @@ def token_works(settings: Settings) -> bool:
     finally:
         api.close()
     return True
+
+
+def set_menus(settings: Settings) -> None:
+    """Set the bot's command menus (tg.menu); if Telegram refuses, say why on stderr and
+    serve all the same (the menu is a help, the commands work without it)."""
+    import httpx
+
+    from service import logs
+    from service.tg import menu
+    from service.tg.botapi import ApiError, BotApi
+
+    assert settings.telegram_token is not None
+    api = BotApi(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
+    try:
+        menu.register(api)
+    except (ApiError, httpx.HTTPError) as error:
+        print(f"burro serve: setMyCommands failed: {logs.redact(str(error))}", file=sys.stderr)
+    finally:
+        api.close()

@@ -57,10 +57,11 @@ def painter(room: Room, lang: str, bot_username: str = "burro_bot") -> Screens:
     return Painter(room, lang, bot_username)
 
 
-def initial_options(preset: str, settings: Settings) -> dict[str, Any]:
-    """Rule options a new table of `preset` starts with, from the environment."""
+def initial_options(preset: str, settings: Settings, group: bool = True) -> dict[str, Any]:
+    """Rule options a new table of `preset` starts with (in a group, or a private chat),
+    from the environment."""
     if preset in PASSING_PRESETS:
-        return passing_lobby.initial_options(settings)
+        return passing_lobby.initial_options(settings, group)
     return {}
 
 

@@ -182,6 +182,20 @@ def rematch(
     return fresh, outcome
 
 
+def relabel(room: Room, user_id: int, lang: str) -> Outcome:
+    """A player chose another language: their seat speaks it from now on, and their
+    screens are shown again in it (the table too: it speaks its creator's language
+    unless the table chose one). The buttons stay good: the version does not move."""
+    seat = room.seat_of(user_id)
+    if seat is None or room.status not in ("lobby", "playing") or room.seats[seat].lang == lang:
+        return Outcome()
+    room.seats[seat].lang = lang
+    outcome = Outcome(changed=True, sync={"table"})
+    if room.game is not None and not room.private:
+        outcome.sync.add(f"hand:{user_id}")
+    return outcome
+
+
 def changed(room: Room) -> Outcome:
     room.version += 1
     return Outcome(changed=True, sync={"table"})
@@ -208,6 +222,8 @@ def change_setting(room: Room, actor: Actor, key: str) -> Outcome:
     settings = room.settings.model_copy(deep=True)
     if not cycle(settings, key):
         return Outcome().say(_("Unknown setting."))
+    if key == "preset" and settings.passing and not room.private:
+        settings.options = passing_lobby.family_pace()  # a group plays it slowly
     try:
         settings.rules()
     except RulesError:

@@ -115,6 +115,11 @@ class Screen:
 Rows = tuple[tuple[Button, ...], ...]
 
 
+def cancelled_screen(tr: Translator) -> Screen:
+    """What a cancelled game's messages say: no buttons are left to press."""
+    return Screen(tr.gettext(_("🫏 This game of Burro was cancelled.")))
+
+
 def fits(row: Sequence[Button]) -> bool:
     """Whether every label of a row shows whole on a phone."""
     share = row_share(len(row))
@@ -420,6 +425,8 @@ class Painter:
 
     def hand(self, seat: int) -> Screen:
         """A player's private hand: every card, and only the legal actions as buttons."""
+        if self.room.status == "cancelled":
+            return cancelled_screen(self.tr)
         assert isinstance(self.room.game, GameState)
         view = player_view(self.room.game, seat)
         _ = self._

@@ -28,19 +28,29 @@ PACES: tuple[tuple[float, float], ...] = (
     (4 * 3600.0, 1800.0),
     (12 * 3600.0, 3600.0),
 )
+# A group's table is played across a day by default (four hours to choose, half an hour
+# to respond; reminders come before the time is up); a table against bots in a private
+# chat, with its one player right there, is live.
+FAMILY_PACE = PACES[4]
 TARGETS = tuple(range(1, len(LETTERS) + 1))  # letters that lose: B, B-U, ... B-U-R-R-O
 NOT_HERE = ("hand", "empty", "timeout", "ontimeout")  # follow-suit settings
 
 
-def initial_options(settings: Settings) -> dict[str, Any]:
-    """Options a new table starts with: the windows the environment sets, if any
-    (`BURRO_PASS_WINDOW`, `BURRO_RESPONSE_WINDOW`; tests use short ones)."""
-    options: dict[str, Any] = {}
+def initial_options(settings: Settings, group: bool = True) -> dict[str, Any]:
+    """Options a new table starts with: a group's the family pace, a private one the
+    engine's live pace; the windows the environment sets win (`BURRO_PASS_WINDOW`,
+    `BURRO_RESPONSE_WINDOW`; tests use short ones)."""
+    options = family_pace() if group else {}
     if settings.pass_window is not None:
         options["pass_window"] = settings.pass_window
     if settings.response_window is not None:
         options["response_window"] = settings.response_window
     return options
+
+
+def family_pace() -> dict[str, Any]:
+    """The pace options of a group's table unless it chooses another."""
+    return {"pass_window": FAMILY_PACE[0], "response_window": FAMILY_PACE[1]}
 
 
 def cycle(settings: RoomSettings, key: str) -> bool | None:

@@ -28,6 +28,7 @@ from service.screens import (
     Painter,
     Screen,
     burro_text,
+    cancelled_screen,
     card_list,
     card_name,
     duration,
@@ -345,6 +346,8 @@ class PassingPainter:
     def hand(self, seat: int) -> Screen:
         """A player's private screen: their cards, what they gave and got, and their
         buttons (cards to pass, ¡Burro!, a fake call; the response button)."""
+        if self.room.status == "cancelled":
+            return cancelled_screen(self.tr)
         view = player_view(self.game(), seat)
         _ = self._
         if self.room.private:

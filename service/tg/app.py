@@ -97,6 +97,9 @@ def build_application(svc: Services, token: str, api_url: str) -> Application:  
     for name, handler in COMMANDS.items():
         app.add_handler(CommandHandler(name, bind(handler, svc)))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, bind(changes.on_migrate, svc)))
+    chatter = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE & filters.TEXT
+    chatter = chatter & ~filters.COMMAND & ~filters.VIA_BOT  # not a card chosen inline
+    app.add_handler(MessageHandler(chatter, bind(commands.chatter, svc)))
     closed = filters.StatusUpdate.FORUM_TOPIC_CLOSED
     app.add_handler(MessageHandler(closed, bind(changes.on_topic_closed, svc)))
     app.add_handler(CallbackQueryHandler(bind(commands.set_language, svc), pattern=r"^lang:"))

@@ -39,6 +39,9 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     if room is None:
         await answer_press(query, tr.gettext(_("This game is over.")))
         return
+    if room.status == "cancelled":  # an old button of the game: it does nothing now
+        await answer_press(query, tr.gettext(_("The game was cancelled.")), show_alert=True)
+        return
     if press.action in MANAGING or press.action.startswith("o:"):
         actor = Actor(
             actor.user_id, actor.name, actor.lang, await is_admin(context, room, actor.user_id)
@@ -179,7 +182,10 @@ def cancel(room: Room, actor: Actor, now: float) -> Outcome:
     room.status = "cancelled"
     room.deadline = None
     room.updated = now
-    return lobby.changed(room).say(_("The game was cancelled."))
+    outcome = lobby.changed(room).say(_("The game was cancelled."))
+    if room.game is not None and not room.private:  # each hand says so, without buttons
+        outcome.sync |= {f"hand:{user_id}" for user_id in room.humans()}
+    return outcome
 
 
 async def answer(query: CallbackQuery, tr: Translator, outcome: Outcome) -> None:

@@ -21,6 +21,7 @@ from service.outcome import Outcome
 from service.room import Room, RoomSettings
 from service.screens import games_list
 from service.services import Services
+from service.tg import blocked
 from service.tg.people import actor_of, display_name, is_admin
 from service.tg.reply import answer_press, reply_to
 
@@ -62,8 +63,11 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Serv
         return
     existing = svc.store.room_in_chat(chat.id, thread_of(update))
     if existing is not None and existing.status in ("lobby", "playing"):
+        seated = existing.seat_of(user.id) is not None
         await reply(
-            update, tr.gettext(_("A game is already open here. Finish it or /cancel it first."))
+            update,
+            tr.gettext(_("A game is already open here. Finish it or /cancel it first.")),
+            reply_markup=cards_button(svc, tr, existing) if seated else None,
         )
         svc.store.update(existing.id, lambda r: resync(r), update.update_id)
         return
@@ -72,7 +76,19 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Serv
     actor = actor_of(svc, user)
     settings = RoomSettings(preset=preset, options=family.initial_options(preset, svc.settings))
     room = lobby.create_room(chat.id, thread_of(update), actor, svc.now(), settings=settings)
-    svc.store.create(room, Outcome(changed=True, sync={"table"}), update.update_id)
+    created = svc.store.create(room, Outcome(changed=True, sync={"table"}), update.update_id)
+    if created and not svc.store.user(user.id).get("started"):
+        # as Join does: the bot can write to them only once they open its private chat
+        text = tr.gettext(_("Your cards will come to our private chat: open it once."))
+        await reply(update, text, reply_markup=cards_button(svc, tr, room))
+
+
+def cards_button(svc: Services, tr: Translator, room: Room) -> InlineKeyboardMarkup:
+    """A button to the sender's private chat with the bot, where their cards are."""
+    link = f"https://t.me/{svc.bot_username}?start=g{room.id}"
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(tr.gettext(_("💬 Open my cards")), url=link)]]
+    )
 
 
 async def refused(
@@ -127,7 +143,7 @@ async def play_bots(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     actor = actor_of(svc, user)
     settings = RoomSettings(
         preset=preset,
-        options=family.initial_options(preset, svc.settings),
+        options=family.initial_options(preset, svc.settings, group=False),
         turn_timeout=svc.settings.turn_timeout,
         reminder_after=svc.settings.reminder_after,
     )
@@ -147,6 +163,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
         await help_command(update, context, svc)
         return
     svc.store.remember_user(user.id, display_name(user), user.language_code or "", started=True)
+    await blocked.withdraw_notices(svc, context.bot, user.id)
     payload = (context.args or [""])[0]
     room_id = payload[1:]
     if payload[:1] in ("j", "g") and svc.store.load(room_id) is not None:
@@ -163,7 +180,10 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
 
 
 def show_hand(room: Room, user_id: int) -> Outcome:
-    if room.seat_of(user_id) is None or room.status != "playing":
+    seated = room.seat_of(user_id) is not None
+    if seated and room.status == "lobby":
+        return Outcome().say(_("You are at the table: your cards will come here when it starts."))
+    if not seated or room.status != "playing":
         return Outcome().say(_("You are not playing in this game."))
     room.blocked = [u for u in room.blocked if u != user_id]  # we can write to them now
     return Outcome(changed=True, sync={f"hand:{user_id}:new"})
@@ -371,6 +391,7 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Serv
             )
             return
         svc.store.set_user_language(user.id, match)
+        relabel_games(svc, user.id, match)
         await reply(
             update,
             Translator(match).gettext(
@@ -397,7 +418,32 @@ async def set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: 
         await answer_press(query)
         return
     svc.store.set_user_language(query.from_user.id, code)
+    relabel_games(svc, query.from_user.id, code)
     text = Translator(code).gettext(
         _("I will speak {language} with you."), language=LANGUAGE_NAMES[code]
     )
     await answer_press(query, text)
+
+
+def relabel_games(svc: Services, user_id: int, lang: str) -> None:
+    """Show the person's open games in their new language now: their hand, and the
+    table when it speaks their language (lobby.relabel). Without the update's id: one
+    update changes each of their rooms (setting a language twice does no harm)."""
+    for room_id in blocked.rooms_of(svc, user_id):
+        svc.store.update(room_id, lambda room: lobby.relabel(room, user_id, lang))
+
+
+async def chatter(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    """A message in the private chat that is no command: say what to send, at most once
+    per CHATTER_COOLDOWN (a chatty person is not answered every time)."""
+    user = update.effective_user
+    if user is None or not svc.store.first_in(f"cooldown:chatter:{user.id}", CHATTER_COOLDOWN):
+        return
+    tr = translator(svc, update)
+    await reply(
+        update,
+        tr.gettext(_("🫏 I understand commands only: send /play to play against bots, or /help.")),
+    )
+
+
+CHATTER_COOLDOWN = 600  # seconds between two answers to plain private messages
