@@ -76,8 +76,9 @@ def test_forget_leaves_nothing_of_the_person(hook: Hook) -> None:
     assert to_move(group.game) == carla_seat  # she opened the table: she leads
     assert hook.send(command("/play spanish", CARLA)).status_code == 200
     assert hook.room(CARLA_ID).status == "lobby"
-    live = {str(CARLA_ID): time.time(), f"{CARLA_ID}:turn": group.version}
-    hook.redis.hset(f"game:{{{group.id}}}:live", mapping=live)  # as the outbox keeps it
+    live = f"game:{{{group.id}}}:live"  # as the outbox keeps it: when she last acted
+    hook.redis.hset(live, str(CARLA_ID), time.time())
+    hook.redis.hset(live, f"{CARLA_ID}:turn", group.version)
     hook.redis.set(f"limit:chat:{CARLA_ID}", "9999999999")  # her chat's budget is spent:
     assert hook.send(command("/stats", CARLA)).status_code == 200  # a reply waits for it
     assert hook.redis.zcard(f"notices:{CARLA_ID}") == 1
