@@ -18,16 +18,21 @@ worker`s; a second `serve` for direct deliveries). Meanwhile, at random moments:
   one after newer ones (out of order), an old press under a new update id (stale);
 - two presses at once (the emulator's and the same press straight to the other serve),
   double taps, taps on old keyboards, forged presses (someone else's button, a future
-  version, a card nobody holds, junk data).
+  version, a card nobody holds, junk data);
+- the chat changing under a group game, as Telegram's does: a basic group upgraded to a
+  supergroup (a new chat id: the game must follow it), a game's forum topic closed or
+  the bot removed from the group (the game must stop, not hang), the table message
+  deleted by the group's admin (it must be posted again).
 
 At the end, from Redis and the emulator's log: every game finished; every move a
 player made applied exactly once, and no other (each decision of the game, replayed
 from its seed, is either the player's own tap, a bot's choice — checked against the
 bot — or a timeout, and each seat's timeout count equals its timed-out turns: a timer
 fired twice would break that); every chat message the game should show exists and
-shows the final state; no card hidden in a hand ever shown to anyone else (checked
-while the games run); no traceback in any chat or popup; no 5xx but 503. It prints the
-counts and exits 1 on any violation.
+shows the final state; a game whose topic closed or whose bot was removed is stopped,
+and one whose group was upgraded lives in the new chat; no card hidden in a hand ever
+shown to anyone else (checked while the games run); no traceback in any chat or popup;
+no 5xx but 503. It prints the counts and exits 1 on any violation.
 """
 
 from __future__ import annotations
@@ -71,6 +76,10 @@ from service.tg.render import message_params
 BOT_ID = int(TOKEN.split(":")[0])
 USER0 = 700_000
 GROUP0 = -1_007_000_000_000
+BASIC0 = -7_000_000  # basic groups (not yet supergroups) have short ids
+# What happens to the chat of every group game in turn (None: nothing).
+CHANGES = ("migrate", None, "topic", None, "remove_bot", None, None, None)
+STOPPING = ("topic", "remove_bot")  # changes that end the game
 LANGS = ("en", "es", "pt-br", "id", "pt")
 TURN_TIMEOUT = 8  # seconds, for one-to-one tables (BURRO_TURN_TIMEOUT); sleepy ones keep it
 REMINDER = 3  # seconds (BURRO_REMINDER_AFTER)
@@ -96,20 +105,29 @@ class Spec:
     strangers: set[int] = field(default_factory=set)  # never opened the bot's chat
     short: bool = True  # the goal set to one hand / one point
     bot_level: str = "heuristic"  # the level of the bots added in the lobby
+    change: str | None = None  # what happens to the group's chat (CHANGES)
+    change_at: int = 0  # at which room version
+    table_deletes: int = 0  # how many times the admin deletes the table message
 
     @property
     def chat(self) -> int:
-        return self.humans[0] if self.kind == "private" else GROUP0 - self.n
+        if self.kind == "private":
+            return self.humans[0]
+        return BASIC0 - self.n if self.change == "migrate" else GROUP0 - self.n
 
 
-def make_plan(games: int, seed: int, full: float, group_naps: bool = True) -> list[Spec]:
+def make_plan(
+    games: int, seed: int, full: float, group_naps: bool = True, changes: bool = True
+) -> list[Spec]:
     """`full`: the share of games played to the preset's own goal (else one hand/point);
     `group_naps`: whether group players may fall asleep too (each nap is a minute, the
-    shortest turn time a group table can choose)."""
+    shortest turn time a group table can choose); `changes`: whether group chats change
+    under their games (CHANGES, in turn)."""
     rnd = random.Random(seed)
     presets = sorted(PRESETS)
     specs = []
     next_user = itertools.count(USER0)
+    groups = itertools.count()
     for n in range(games):
         preset = presets[n % len(presets)]
         low, high = PRESETS[preset].players
@@ -130,8 +148,17 @@ def make_plan(games: int, seed: int, full: float, group_naps: bool = True) -> li
         if kind == "group":
             spec.inline = {u for u in users[1:] if rnd.random() < 0.25}
             spec.strangers = {u for u in users[1:] if rnd.random() < 0.25}
+            if changes:
+                plan_change(spec, CHANGES[next(groups) % len(CHANGES)], rnd)
         specs.append(spec)
     return specs
+
+
+def plan_change(spec: Spec, change: str | None, rnd: random.Random) -> None:
+    spec.change, spec.change_at = change, rnd.randint(2, 6)
+    spec.table_deletes = rnd.choice([0, 0, 1, 2])
+    if change == "migrate":
+        spec.inline = set()  # an inline query names its chat, which is about to change
 
 
 def world_plan(specs: list[Spec]) -> dict[str, Any]:
@@ -140,7 +167,8 @@ def world_plan(specs: list[Spec]) -> dict[str, Any]:
         for uid in spec.humans:
             users.append([uid, f"U{uid}", LANGS[uid % len(LANGS)], uid not in spec.strangers])
         if spec.kind == "group":
-            groups.append([spec.chat, f"G{spec.n}", [f"U{uid}" for uid in spec.humans]])
+            kind = "group" if spec.change == "migrate" else "supergroup"
+            groups.append([spec.chat, f"G{spec.n}", [f"U{uid}" for uid in spec.humans], kind])
     return {"users": users, "groups": groups}
 
 
@@ -179,6 +207,10 @@ class Game:
     link_opened: set[int] = field(default_factory=set)
     done: bool = False
     leak_checks: int = 0
+    thread: int | None = None  # the forum topic the game lives in
+    changed: bool = False  # its chat's change (Spec.change) has happened
+    moved_to: int | None = None  # the supergroup its group became
+    deletes: int = 0  # table messages deleted so far
 
 
 def press_update(user: int, chat: int, data: str, update_id: int) -> dict[str, Any]:
@@ -234,7 +266,7 @@ class Players:
         with self.client.pipeline(transaction=False) as pipe:
             for game in live:
                 if game.room_id is None:
-                    pipe.get(f"chat:{game.spec.chat}:0")
+                    pipe.get(f"chat:{game.spec.chat}:{game.thread or 0}")
                 else:
                     pipe.get(room_key(game.room_id))
             answers = pipe.execute()
@@ -286,13 +318,15 @@ class Players:
                 if spec.kind == "private":
                     self.emu.send_message(opener, opener, f"/play {spec.preset}")
                 else:
-                    self.emu.send_message(opener, f"G{spec.n}", f"/burro {spec.preset}")
+                    command = f"/burro {spec.preset}"
+                    self.emu.send_message(opener, spec.chat, command, thread_id=game.thread)
             return
         if room is None:
             return
         if room.status == "lobby":
             self.lobby(game, room)
         elif room.status == "playing":
+            self.change_chat(game, room)
             self.play(game, room)
         else:
             game.done = True
@@ -403,6 +437,41 @@ class Players:
             del game.taps[room.version]
             raise
         self.books.count("inline_taps")
+
+    # ----- the chat changing under the game --------------------------------------------
+
+    def prepare(self) -> None:
+        """Topics on in the groups whose games live in one, and each game's topic open."""
+        for game in self.games:
+            spec = game.spec
+            if spec.change == "topic":
+                owner = f"U{spec.humans[0]}"
+                self.emu.set_forum(owner, spec.chat)
+                game.thread = self.emu.create_topic(owner, spec.chat, f"Burro {spec.n}")
+
+    def change_chat(self, game: Game, room: Room) -> None:
+        """The group's admin deletes the table message now and then; once the game has
+        reached its version, the chat changes as planned."""
+        spec, owner = game.spec, f"U{game.spec.humans[0]}"
+        if game.deletes < spec.table_deletes and self.rnd.random() < 0.02:
+            message = self.message(room.chat_id, "table", room.id)
+            if message is not None and not message.deleted:
+                self.emu.delete_message(owner, room.chat_id, message.message_id)
+                game.deletes += 1
+                self.books.count("tables_deleted")
+        if spec.change is None or game.changed or room.version < spec.change_at:
+            return
+        game.changed = True
+        if spec.change == "migrate":
+            game.moved_to = self.emu.migrate_group(owner, spec.chat)
+            self.books.count("groups_migrated")
+        elif spec.change == "topic":
+            assert game.thread is not None
+            self.emu.close_topic(owner, spec.chat, game.thread)
+            self.books.count("topics_closed")
+        elif spec.change == "remove_bot":
+            self.emu.remove_bot_from_group(owner, spec.chat)
+            self.books.count("bots_removed")
 
     # ----- mischief --------------------------------------------------------------------
 
@@ -719,6 +788,8 @@ def check_game(
         books.violation(f"game {spec.n}: no room")
         return
     room = Room.model_validate_json(raw)
+    if game.changed and not check_change(game, room, books):
+        return
     finished = room.status == "over" and room.game is not None and room.game.over
     if not finished and room.status == "playing" and not liveness:
         if game.taps.get(room.version) is not None:
@@ -742,6 +813,29 @@ def check_game(
             books.count("games_with_messages_still_pending")
         else:
             check_messages(room, books, client, emu)
+
+
+def check_change(game: Game, room: Room, books: Books) -> bool:
+    """A game whose chat changed: stopped (its topic closed, its bot removed), its moves
+    until then each applied once; or living in the supergroup its group became. True
+    when the usual checks are still to run."""
+    spec = game.spec
+    if spec.change == "migrate":
+        if room.chat_id != game.moved_to:
+            books.violation(f"game {spec.n} ({room.id}): still in {room.chat_id} after the upgrade")
+        return True
+    if room.status == "over":
+        return True  # it ended just before the change
+    if room.status != "cancelled":
+        books.violation(f"game {spec.n} ({room.id}): {room.status} after {spec.change}")
+        return False
+    books.count("games_stopped")
+    # Stopping took one version (service.groups.stop); a tap made as the game stopped is
+    # refused, so it must not have been applied.
+    last = room.model_copy(update={"version": room.version - 1})
+    game.taps = {v: tap for v, tap in game.taps.items() if v < last.version}
+    check_moves(game, last, books)
+    return False
 
 
 def check_moves(game: Game, room: Room, books: Books) -> bool:
@@ -872,11 +966,12 @@ def difference(shown: str, wanted: str) -> str:
     return "" if shown == wanted else f"shows {len(shown)} characters, not {len(wanted)}"
 
 
-def check_chats(emu: EmulatorDriver, specs: list[Spec], books: Books) -> None:
+def check_chats(emu: EmulatorDriver, games: list[Game], books: Books) -> None:
     """No traceback in any chat or popup; no 5xx answer but 503 to the emulator."""
     words = ("Traceback", "Exception", "Error:", "error:")
-    for spec in specs:
-        for chat in {spec.chat, *spec.humans}:
+    for game in games:
+        spec = game.spec
+        for chat in {spec.chat, *spec.humans, *([game.moved_to] if game.moved_to else [])}:
             for message in emu.messages_in(chat):
                 body = message.text + " ".join(message.button_texts)
                 if any(word in body for word in words):
@@ -948,6 +1043,7 @@ def soak(
                 emu, client, specs, books,
                 [stack.serve_url, f"http://127.0.0.1:{serve2_port}"], seed,
             )  # fmt: skip
+            players.prepare()
             monkey = Monkey(stack, serve2_port, books, seed, kill_redis)
             monkey.start()
             deadline = time.monotonic() + minutes * 60
@@ -973,7 +1069,7 @@ def soak(
             books.count("rounds", rounds)
             for game in players.games:
                 check_game(game, books, client, emu, liveness)
-            check_chats(emu, specs, books)
+            check_chats(emu, players.games, books)
     finally:
         helpers.stop_all()
     books.count("games", len(specs))

@@ -4,7 +4,8 @@ and groups as the soak's games need.
     python -m bench.world --plan plan.json --port 8090
 
 `plan.json`: {"users": [[id, first_name, language_code, started], …],
-              "groups": [[id, title, [member first names …]], …]}
+              "groups": [[id, title, [member first names …], type], …]}
+(type: "supergroup", or "group" for a basic group that may be upgraded).
 Flood limits off, quick webhook retries (the emulator's `fast_config`), and a call log
 big enough to check a whole soak afterwards.
 """
@@ -26,8 +27,8 @@ def cast_of(plan: dict[str, Any]) -> Cast:
         for uid, name, lang, started in plan["users"]
     )
     groups = tuple(
-        GroupSpec(gid, title, members=tuple(members), owner=members[0])
-        for gid, title, members in plan["groups"]
+        GroupSpec(gid, title, members=tuple(members), owner=members[0], type=kind)
+        for gid, title, members, kind in plan["groups"]
     )
     return Cast(users=users, groups=groups)
 
