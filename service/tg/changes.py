@@ -15,6 +15,7 @@ from service.i18n import Translator, _
 from service.room import Room
 from service.services import Services
 from service.tg.commands import reply, thread_of
+from service.tg.reply import send_message
 
 log = logging.getLogger("burro.serve")
 GONE = ("left", "kicked")
@@ -82,7 +83,7 @@ async def end_in_topic(
         return
     text = groups.topic_gone_word(Translator(svc.room_lang(room)), closed)
     try:
-        await context.bot.send_message(room.chat_id, text)
+        await send_message(context.bot, room.chat_id, text)
     except TelegramError as error:
         log.warning("room %s: could not say in General that it ended: %s", room.id, error)
 
@@ -114,7 +115,7 @@ async def tell_players(
             group=title,
         )
         try:
-            await context.bot.send_message(user_id, text)
+            await send_message(context.bot, user_id, text)
         except TelegramError as error:
             log.info("room %s: could not tell %s: %s", room.id, user_id, error)
 
