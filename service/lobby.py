@@ -142,6 +142,9 @@ def start(room: Room, actor: Actor, now: float, bot_delay: float = 0.0) -> Outco
     try:
         rules = room.settings.rules()
         assert isinstance(rules, Rules)
+        refused = unplayable(rules, len(room.seats))
+        if refused is not None:
+            return refused
         room.game = new_game(rules, len(room.seats), room.seed, dealer=len(room.seats) - 1)
     except RulesError as exc:
         return Outcome().say(
@@ -156,6 +159,30 @@ def start(room: Room, actor: Actor, now: float, bot_delay: float = 0.0) -> Outco
     if to_move(room.game) is not None:
         outcome.say(_("The game begins!"))
     return outcome
+
+
+def unplayable(rules: Rules, seats: int) -> Outcome | None:
+    """Why these rules cannot be dealt to this table, in the players' words (the engine
+    names presets and decks by their ids)."""
+    if not rules.min_players <= seats <= rules.max_players:
+        return Outcome().say(
+            _("This game is for {least} to {most} players; the table has {n}."),
+            alert=True,
+            least=rules.min_players,
+            most=rules.max_players,
+            n=seats,
+        )
+    if seats * rules.hand_size >= rules.deck_size:
+        return Outcome().say(
+            _(
+                "{n} players with {cards} cards each is more than the deck holds: "
+                "choose fewer cards in Settings."
+            ),
+            alert=True,
+            n=seats,
+            cards=rules.hand_size,
+        )
+    return None
 
 
 def rematch(

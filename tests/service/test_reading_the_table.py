@@ -370,3 +370,19 @@ def test_a_game_over_counts_its_winners_and_burros(lang: str) -> None:
         names=burro,
     )
     assert singular in text
+
+
+def test_a_table_the_game_cannot_seat_is_told_why_without_ids() -> None:
+    room = new_room("brazilian")  # Ana, Ben, Carla and two bots
+    for _ in range(3):
+        lobby.add_bot(room, ANA)
+    room.settings.options["hand_size"] = 7  # 8 × 7 cards: more than 52
+    refused = lobby.start(room, ANA, 0.0)
+    assert refused.popup is not None and room.status == "lobby"
+    text = Translator("es").gettext(refused.popup.message, **dict(refused.popup.values))
+    assert text.startswith("8 jugadores con 7 cartas") and "french52" not in text
+    lobby.change_setting(room, ANA, "preset")  # portuguese: 2 to 7 players
+    refused = lobby.start(room, ANA, 0.0)
+    assert refused.popup is not None
+    text = Translator("en").gettext(refused.popup.message, **dict(refused.popup.values))
+    assert text == "This game is for 2 to 7 players; the table has 8."
