@@ -15,21 +15,41 @@ from service.room import LogLine, Room
 MAX_FORCED = 200  # a safety bound on forced moves applied in one go
 
 
-def play(room: Room, seat: int, action: str, now: float, bot_delay: float = 0.0) -> Outcome:
-    """Apply `seat`'s action (raises engine.IllegalAction), then any forced moves."""
+def play(
+    room: Room,
+    seat: int,
+    action: str,
+    now: float,
+    bot_delay: float = 0.0,
+    timed_out: bool = False,
+) -> Outcome:
+    """Apply `seat`'s action (raises engine.IllegalAction), then any forced moves. With
+    `timed_out` the action was chosen for the player, whose time ran out: they are told."""
     assert isinstance(room.game, GameState)
     outcome = Outcome(changed=True)
     touched = {seat}
+    user = room.seats[seat].user_id
+    if user is not None and timed_out:
+        outcome.sync.add(said(user, "timeout", action))
+    elif user is not None and not room.is_bot_seat(seat):
+        outcome.acted[user] = now
     room.game, events = apply(room.game, seat, action)
     record(room, events, outcome, touched)
-    play_forced(room, outcome, touched)
+    play_forced(room, outcome, touched, seat)
     settle(room, now, outcome, touched, bot_delay)
     return outcome
 
 
-def play_forced(room: Room, outcome: Outcome, touched: set[int]) -> None:
+def said(user: int, why: str, action: str) -> str:
+    """The outbox's target that tells a player a move was played for them (`why`:
+    timeout, or only when it was their only legal card)."""
+    return f"said:{user}:{why}:{action}"
+
+
+def play_forced(room: Room, outcome: Outcome, touched: set[int], actor: int = -1) -> None:
     """Apply single-choice moves at once: the drawn card that must be played, a void
-    player's pass on an empty stock. Bots' and humans' alike (nothing to decide)."""
+    player's pass on an empty stock. Bots' and humans' alike (nothing to decide). A card
+    played so for another human than the one who just moved is told in their chat."""
     if not room.settings.auto_forced:
         return
     for _ in range(MAX_FORCED):
@@ -43,6 +63,9 @@ def play_forced(room: Room, outcome: Outcome, touched: set[int]) -> None:
         room.game, events = apply(room.game, seat, legal[0])
         touched.add(seat)
         record(room, events, outcome, touched)
+        user = room.seats[seat].user_id
+        if seat != actor and user is not None and legal[0].startswith("play:"):
+            outcome.sync.add(said(user, "only", legal[0]))
 
 
 def record(room: Room, events: list[ev.Event], outcome: Outcome, touched: set[int]) -> None:
@@ -60,8 +83,19 @@ def record(room: Room, events: list[ev.Event], outcome: Outcome, touched: set[in
             touched.add(event.seat)
         if isinstance(event, ev.HandStarted):
             touched.update(range(len(room.seats)))
+        if isinstance(event, ev.HandOver):
+            outcome.sync.update(news_targets(room))
         if isinstance(event, ev.GameEnded):
             outcome.finished = True
+
+
+def news_targets(room: Room) -> set[str]:
+    """Where a hand's or the game's end is told: the room's chat, and in a group each
+    player's private chat too (those it refused excepted)."""
+    if room.private:
+        return {"news"}
+    users = [u for u in room.humans() if u not in room.blocked]
+    return {"news", *(f"news:{u}" for u in users)}
 
 
 def log_line(event: ev.Event, hand_no: int) -> LogLine | None:
@@ -105,6 +139,8 @@ def settle(room: Room, now: float, outcome: Outcome, touched: set[int], bot_dela
     mover = to_move(room.game)
     if mover is not None:
         touched.add(mover)
+    if room.game.over:  # everyone's hand says so, those who went out early too
+        touched.update(range(len(room.seats)))
     if not room.private:
         for seat in touched:
             user = room.seats[seat].user_id

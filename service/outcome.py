@@ -37,9 +37,13 @@ class Job:
 class Outcome:
     popup: Popup | None = None
     changed: bool = False  # the room was changed and must be saved
-    sync: set[str] = field(default_factory=set)  # "table" or "hand:<user id>"
+    # "table", "hand:<user id>", "news" / "news:<user id>" (a hand's or game's end, told
+    # in the group / a player's chat), "said:<user id>:<why>:<action>" (a move played
+    # for a player, told in their chat): see workers.outbox
+    sync: set[str] = field(default_factory=set)
     jobs: list[Job] = field(default_factory=list)
     finished: bool = False  # the game ended: count it in the statistics
+    acted: dict[int, float] = field(default_factory=dict)  # user id -> when they moved
 
     def say(self, message: str, alert: bool = False, **values: object) -> Outcome:
         self.popup = Popup(message, tuple(values.items()), alert)

@@ -32,6 +32,7 @@ class Settings(BaseSettings):
     bot_username: str = "burro_bot"  # used in deep links until getMe answers
     turn_timeout: int = 12 * 3600  # seconds, for new tables (each table may change it)
     reminder_after: int = 3 * 3600  # seconds, for new tables
+    live_window: float = 60  # seconds since a player last acted or was prompted: live play
     pass_window: float | None = None  # passing game, new tables: seconds to choose a card
     response_window: float | None = None  # passing game, new tables: seconds to respond
     worker_maintenance: int = 5  # seconds between a worker's upkeep (revives its scheduler)

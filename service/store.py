@@ -3,6 +3,8 @@
 Keys (the `{…}` hash tags keep a room's keys together if Redis is ever sharded):
   game:{<room>}:room          the room, JSON (expires `retention` after the game ends)
   game:{<room>}:msgs, :sent   the outbox's messages of the room, as long as the room
+  game:{<room>}:live          hash: when each player last acted or was prompted, and
+                              the turn they were last prompted for (workers.outbox)
   chat:<chat>:<thread>        the room open in a chat (or forum topic)
   user:<id>                   hash: lang, name, started (the user opened a private chat)
   user:<id>:rooms, user:<id>:chats   the rooms a person sat in, the chats they have stats in
@@ -56,6 +58,12 @@ def text(value: object) -> str:
 
 def room_key(room_id: str) -> str:
     return f"game:{{{room_id}}}:room"
+
+
+def live_key(room_id: str) -> str:
+    """When each player last acted or was prompted (`<user>`), and for which turn
+    (`<user>:turn`): whether their next turn comes as a new, notifying message."""
+    return f"game:{{{room_id}}}:live"
 
 
 def chat_key(chat_id: int, thread_id: int | None) -> str:
@@ -287,6 +295,9 @@ class Store:
             # Since now, not since the room's last move: a reminder's re-post, marked with
             # the move's older time, looked lost to the sweeper at once and went out twice.
             pipe.zadd(PENDING_SYNC, {f"{room.id}|{target}": time.time()}, nx=True)
+        for user, when in outcome.acted.items():
+            pipe.hset(live_key(room.id), str(user), when)
+            pipe.expire(live_key(room.id), ttl)
         for job in outcome.jobs:
             schedule(self.redis, pipe, job)
 

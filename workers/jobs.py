@@ -80,7 +80,7 @@ def turn_timeout(room_id: str, version: str) -> None:
         assert isinstance(fresh.game, GameState)
         kind = "removed" if gone else "timeout"
         fresh.add_log(LogLine(kind=kind, seat=seat, hand_no=fresh.game.hand_no))
-        return moves.play(fresh, seat, action, now, delay)
+        return moves.play(fresh, seat, action, now, delay, timed_out=True)
 
     rt.svc.store.update(room_id, change)
 

@@ -7,6 +7,14 @@ target (its digest), so a repeated job sends nothing; a re-post or nudge is sent
 while its request is still marked pending, so a repeated one does not post twice.
 Telegram's limits are held in Redis for all processes together (`workers.limits`); a 429
 or a spent budget reschedules the job instead of sleeping.
+
+Being told: an edit notifies nobody, a new message does. So a player's turn comes as a
+new message (the old one deleted: one live hand message) unless they are in live play,
+having acted or been prompted within `live_window` seconds; the group's table is posted
+anew at the bottom once the room's own later messages pushed it up. One-off posts, sent
+once per request: `news` / `news:<user>` (a hand's or the game's end, in the group and
+in each player's chat) and `said:<user>:<why>:<action>` (a move played for a player,
+said silently in their chat): see service.news.
 """
 
 from __future__ import annotations
@@ -15,18 +23,20 @@ import hashlib
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from rq import get_current_job
 
 from engine.game import GameState, to_move
-from service import family, groups, logs
+from engine.passing import GameState as PassingGame
+from engine.passing import to_move as passing_to_move
+from service import family, groups, logs, news
 from service.i18n import Translator, _
 from service.outcome import Job, Outcome
 from service.passing.screens import PassingPainter
 from service.room import Room
 from service.screens import Screen
-from service.store import PENDING_SYNC
+from service.store import PENDING_SYNC, live_key, text
 from service.tg.botapi import ApiError
 from service.tg.botfather import inline_mode
 from service.tg.render import message_params
@@ -58,16 +68,149 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         later(rt, "sync", room_id, target, time.time() + 1)  # another worker is on it
         return
     try:
-        # A re-post or a nudge is a new message per request: a second job for it (the
-        # sweeper's, while a 429 held the first back) finds it served and only edits.
-        posts = target.endswith(":new") or base == "nudge"
+        # A re-post, a nudge or news is a new message per request: a second job for it
+        # (the sweeper's, while a 429 held the first back) finds it served and only edits.
+        posts = target.endswith(":new") or base == "nudge" or one_off(base)
         served = posts and not pending(rt, room_id, target)
-        if served and base == "nudge":
+        if served and (base == "nudge" or one_off(base)):
             return
-        if send(rt, room, target, chat_id, params, posts and not served):
+        if one_off(base):
+            if post_once(rt, room, target, chat_id, params):
+                done(rt, room_id, target)
+            return
+        turn = prompt_of(room, base)
+        anew = due_anew(rt, room, base, chat_id, turn)
+        if posts and not served:
+            anew = "notify"
+        first = rt.redis.hget(f"game:{{{room_id}}}:msgs", base) is None
+        if send(rt, room, target, chat_id, params, anew):
+            prompted(rt, room, base, turn, told=anew == "notify" or first)
             done(rt, room_id, target)
     finally:
         rt.redis.delete(lock)
+
+
+def one_off(target: str) -> bool:
+    """Whether a target is a message of its own, posted once and never edited."""
+    return target.split(":")[0] in ("news", "said")
+
+
+# ----- being told: a new message where an edit would not notify -------------------------
+
+
+def player_of(room: Room, target: str) -> int | None:
+    """The user whose hand a target shows: a hand's, or the private game's table."""
+    if target.startswith("hand:"):
+        return int(target.split(":")[1])
+    if target == "table" and room.private:
+        return next((s.user_id for s in room.seats if s.user_id is not None), None)
+    return None
+
+
+def prompt_of(room: Room, target: str) -> tuple[int, str] | None:
+    """(user, turn) when the target's hand asks its player to act now: the turn names
+    the prompt (when it began; a passing game's phase), else None."""
+    user = player_of(room, target)
+    if user is None or room.status != "playing":
+        return None
+    seat = room.seat_of(user)
+    if seat is None or room.is_bot_seat(seat):
+        return None
+    game = room.game
+    if isinstance(game, GameState) and to_move(game) == seat:
+        return user, f"t{room.turn_started}"
+    if isinstance(game, PassingGame) and seat in passing_to_move(game):
+        return user, f"p{room.phase_version}"
+    return None
+
+
+Anew = Literal["", "notify", "quiet"]  # edit; post a new message; post it silently
+
+
+def due_anew(
+    rt: Runtime, room: Room, target: str, chat_id: int, turn: tuple[int, str] | None
+) -> Anew:
+    """Whether the target's next change is a new message: one that notifies for a turn of
+    a player not in live play (not prompted for it yet, nor acted or prompted lately), a
+    silent one where the room's later messages pushed the old one up."""
+    if turn is not None and not live(rt, room, turn):
+        return "notify"
+    return "quiet" if buried(rt, room, target, chat_id) else ""
+
+
+def live(rt: Runtime, room: Room, turn: tuple[int, str]) -> bool:
+    """Whether the player is in live play for this turn: prompted for it already (it is
+    kept up to date in place), or they acted or were prompted within the live window."""
+    user, key = turn
+    at, seen = rt.redis.hmget(live_key(room.id), str(user), f"{user}:turn")
+    if seen is not None and text(seen) == key:
+        return True
+    return at is not None and rt.svc.now() - float(at) < rt.svc.settings.live_window
+
+
+def prompted(
+    rt: Runtime, room: Room, target: str, turn: tuple[int, str] | None, told: bool
+) -> None:
+    """Note when the player was last prompted (shown their turn, or `told` by a new
+    message), and for which turn."""
+    user = turn[0] if turn is not None else player_of(room, target)
+    if user is None or room.status != "playing":
+        return
+    key_name = live_key(room.id)
+    marks: dict[str, str | float] = {}
+    if turn is not None and text(rt.redis.hget(key_name, f"{user}:turn") or b"") != turn[1]:
+        marks[f"{user}:turn"] = turn[1]
+    if marks or told:
+        marks[str(user)] = rt.svc.now()
+        rt.redis.hset(key_name, mapping=marks)  # type: ignore[arg-type]
+        rt.redis.expire(key_name, rt.svc.store.ttl_of(room))
+
+
+def buried(rt: Runtime, room: Room, target: str, chat_id: int) -> bool:
+    """Whether the room posted in the target's chat after the target's message (it
+    scrolled up: news, a nudge, a word said)."""
+    shown, top = rt.redis.hmget(f"game:{{{room.id}}}:msgs", target, f"top:{chat_id}")
+    return shown is not None and top is not None and int(top) > int(shown)
+
+
+def note_top(rt: Runtime, room: Room, chat_id: int, message_id: int) -> None:
+    """Remember the room's newest message in a chat (see `buried`)."""
+    msgs, field = f"game:{{{room.id}}}:msgs", f"top:{chat_id}"
+    top = rt.redis.hget(msgs, field)
+    if top is None or message_id > int(top):
+        rt.redis.hset(msgs, field, message_id)
+
+
+def retire(rt: Runtime, chat_id: int, message_id: int) -> None:
+    """An old message replaced by a new one goes (or, too old to delete, loses its
+    buttons), so that one live message remains."""
+    try:
+        rt.api.call("deleteMessage", chat_id=chat_id, message_id=message_id)
+        return
+    except ApiError as error:
+        if error.message_gone:
+            return
+    try:
+        rt.api.call("editMessageReplyMarkup", chat_id=chat_id, message_id=message_id)
+    except ApiError as error:
+        log.info("chat %s: old message %s stays as it is: %s", chat_id, message_id, error)
+
+
+def post_once(rt: Runtime, room: Room, target: str, chat_id: int, params: dict[str, Any]) -> bool:
+    """Post a one-off message (a `said` one silently); False when it must wait."""
+    wait = limits.reserve(rt.redis, chat_id, group=chat_id < 0)
+    if wait > 0:
+        later(rt, "sync", room.id, target, time.time() + wait)
+        return False
+    extra = topic_of(room) if chat_id < 0 else {}
+    if target.startswith("said:"):
+        extra["disable_notification"] = True
+    try:
+        result = rt.api.call("sendMessage", chat_id=chat_id, **extra, **params)
+    except ApiError as error:
+        return handle_error(rt, room, target, error)
+    note_top(rt, room, chat_id, int(result["message_id"]))
+    return True
 
 
 def pending(rt: Runtime, room_id: str, target: str) -> bool:
@@ -88,11 +231,22 @@ def plan_message(rt: Runtime, room: Room, target: str) -> tuple[int, Screen] | N
         if target == "nudge":
             return room.chat_id, nudge_screen(room, painter)
         return room.chat_id, table_screen(room, painter)
+    if target == "news":
+        told = news.news(room, rt.svc.room_lang(room), name)
+        return None if told is None else (room.chat_id, told)
     user_id = int(target.split(":")[1])
     seat = room.seat_of(user_id)
-    if seat is None or room.game is None or room.private:
+    if seat is None or room.game is None or (room.private and not target.startswith("said:")):
         return None
-    return user_id, family.painter(room, room.seats[seat].lang, name).hand(seat)
+    lang = room.seats[seat].lang
+    chat_id = room.chat_id if room.private else user_id
+    if target.startswith("said:"):
+        _kind, _user, why, action = target.split(":", 3)
+        return chat_id, news.said(room, lang, why, action)
+    if target.startswith("news:"):
+        told = news.news(room, lang, name)
+        return None if told is None else (chat_id, told)
+    return user_id, family.painter(room, lang, name).hand(seat)
 
 
 def table_screen(room: Room, painter: family.Screens) -> Screen:
@@ -116,10 +270,10 @@ def nudge_screen(room: Room, painter: family.Screens) -> Screen:
 
 
 def send(
-    rt: Runtime, room: Room, target: str, chat_id: int, params: dict[str, Any], post: bool
+    rt: Runtime, room: Room, target: str, chat_id: int, params: dict[str, Any], post: Anew
 ) -> bool:
-    """Post (`post`) or edit the target's message; False when it must be tried again
-    later (rescheduled already)."""
+    """Post (`post`: "notify", or "quiet" without a notification) or edit the target's
+    message; False when it must be tried again later (rescheduled already)."""
     base = target.removesuffix(":new")
     msgs, sent = f"game:{{{room.id}}}:msgs", f"game:{{{room.id}}}:sent"
     digest = hashlib.sha1(json.dumps(params, sort_keys=True).encode()).hexdigest()
@@ -131,11 +285,15 @@ def send(
         later(rt, "sync", room.id, target, time.time() + wait)
         return False
     try:
-        message_id = deliver(rt, room, chat_id, params, None if post else old)
+        quiet = {"disable_notification": True} if post == "quiet" else {}
+        message_id = deliver(rt, room, chat_id, params | quiet, None if post else old)
     except ApiError as error:
         return handle_error(rt, room, target, error)
     rt.redis.hset(msgs, base, message_id)
     rt.redis.hset(sent, base, digest)
+    note_top(rt, room, chat_id, message_id)
+    if post and old is not None and int(old) != message_id and base != "nudge":
+        retire(rt, chat_id, int(old))
     ttl = rt.svc.store.ttl_of(room)  # as long as the room: it shows the room
     rt.redis.expire(msgs, ttl)
     rt.redis.expire(sent, ttl)
@@ -146,9 +304,10 @@ def deliver(
     rt: Runtime, room: Room, chat_id: int, params: dict[str, Any], old: bytes | str | None
 ) -> int:
     """Edit the old message if there is one, else send a new one; its message id."""
+    edit = {k: v for k, v in params.items() if k != "disable_notification"}
     if old is not None:
         try:
-            rt.api.call("editMessageText", chat_id=chat_id, message_id=int(old), **params)
+            rt.api.call("editMessageText", chat_id=chat_id, message_id=int(old), **edit)
             return int(old)
         except ApiError as error:
             if error.not_modified:
@@ -223,13 +382,14 @@ def record_blocked(rt: Runtime, room: Room, user_id: int) -> None:
     link = f"https://t.me/{rt.svc.bot_username}?start=g{room.id}"
     button = {"text": tr.gettext(_("💬 Open my cards")), "url": link}
     try:
-        rt.api.call(
+        result = rt.api.call(
             "sendMessage",
             chat_id=room.chat_id,
             text=text,
             reply_markup={"inline_keyboard": [[button]]},
             **topic_of(room),
         )
+        note_top(rt, room, room.chat_id, int(result["message_id"]))
     except ApiError as error:
         log.warning("room %s: could not tell the group about %s: %s", room.id, user_id, error)
 

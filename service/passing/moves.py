@@ -39,6 +39,7 @@ from engine.passing.cards import is_four_of_a_kind
 from engine.passing.state import to_seconds
 from engine.rng import keyed
 from service.i18n import _
+from service.moves import news_targets, said
 from service.outcome import Job, Outcome
 from service.passing.actions import REFUSALS
 from service.room import LogLine, Room
@@ -115,6 +116,9 @@ def act(room: Room, seat: int, action: str, now: float, bot_delay: float) -> Out
     before = game_of(room)
     room.game, events = apply(before, seat, action, now)
     outcome = Outcome(changed=True)
+    user = room.seats[seat].user_id
+    if user is not None and not room.is_bot_seat(seat):
+        outcome.acted[user] = now
     record(room, events, outcome)
     settle(room, now, outcome, bot_delay, phase_key(before) != phase_key(room.game))
     if any(isinstance(e, ev.FalseCall) and e.seat == seat for e in events):
@@ -257,9 +261,12 @@ def record(room: Room, events: list[ev.Event], outcome: Outcome) -> None:
         match event:
             case ev.HandStarted(hand_no=number):
                 hand_no = number
-            case ev.CardChosen(seat=seat, auto=True):
+            case ev.CardChosen(seat=seat, card=card, auto=True):
                 room.seats[seat].timeouts += 1
                 line = LogLine(kind="timeout", seat=seat)
+                user = room.seats[seat].user_id
+                if user is not None and card is not None:  # told in their chat
+                    outcome.sync.add(said(user, "timeout", f"pass:{card}"))
             case ev.FalseCall(seat=seat):
                 line = LogLine(kind="false_call", seat=seat)
             case ev.CallResolved(word=word) if word == REAL_WORD:
@@ -286,5 +293,7 @@ def record(room: Room, events: list[ev.Event], outcome: Outcome) -> None:
                 line = LogLine(kind="cap", losers=list(losers), count=game.rules.max_rotations)
             case ev.GameEnded():
                 outcome.finished = True
+        if isinstance(event, ev.HandOver):
+            outcome.sync.update(news_targets(room))
         if line is not None:
             room.add_log(line.model_copy(update={"hand_no": hand_no}))

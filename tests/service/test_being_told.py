@@ -1,0 +1,203 @@
+"""Being told (issue #14): an edit notifies nobody, so a turn after a pause comes as a
+new message (the old one gone: one live hand message), live play edits in place, the end
+of a hand and of the game are messages of their own in the group and in every player's
+chat, a move played for you is said in your chat, and a table pushed up by the room's
+own later messages is posted again at the bottom. Through serve, the emulator and the
+jobs run on demand with a chosen clock; who was notified is the emulator's record."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from rq import Queue
+from rq.exceptions import InvalidJobOperation
+
+from emulator.driver import ChatMessage
+from engine.game import GameState, legal_actions, to_move
+from service import callbacks
+from service.outcome import Outcome
+from service.room import Room
+from tests.service.inproc import ANA, BEN, CARLA, GROUP, Hook, command, press, running_hook
+from workers import jobs
+from workers.queue import QUEUE
+from workers.runtime import Runtime
+
+HOUR = 3600.0
+PEOPLE = {ANA["id"]: ANA, BEN["id"]: BEN, CARLA["id"]: CARLA}
+SYNCS = ("sync",)
+
+
+@pytest.fixture(scope="module")
+def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
+    with running_hook(tmp_path_factory.mktemp("told"), rate_limits=False) as running:
+        for user in (ANA, BEN, CARLA):
+            running.emu.start(user["first_name"])
+            assert running.send(command("/start", user)).status_code == 200
+        yield running
+
+
+def clock(hook: Hook, offset: float = 0.0) -> Runtime:
+    """A worker's runtime whose clock is `offset` seconds ahead of now."""
+    return hook.runtime(clock=lambda: time.time() + offset)
+
+
+def run_jobs(hook: Hook, rt: Runtime, kinds: tuple[str, ...]) -> int:
+    """Run the waiting jobs of these kinds now with `rt`, as a worker would; how many
+    ran. (Like `Hook.run_jobs`, but a job listed twice, queued and scheduled, or gone
+    meanwhile, is skipped.)"""
+    queue = Queue(QUEUE, connection=hook.redis)
+    ids = dict.fromkeys([*queue.get_job_ids(), *queue.scheduled_job_registry.get_job_ids()])
+    ran = 0
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jobs, "runtime", lambda: rt)
+        for job in queue.job_class.fetch_many(list(ids), connection=hook.redis):
+            if job is None or str(job.func_name).rsplit(".", 1)[-1] not in kinds:
+                continue
+            try:
+                job.delete()
+            except InvalidJobOperation:
+                continue
+            job.func(*job.args)
+            ran += 1
+    return ran
+
+
+def cancel(room: Room) -> Outcome:
+    room.status = "cancelled"
+    return Outcome(changed=True)
+
+
+def new_game(
+    hook: Hook, players: tuple[dict[str, Any], ...], auto_forced: bool = True, **options: Any
+) -> Room:
+    """A follow-suit game in the group with these rule options, dealt and shown (the
+    jobs run now)."""
+    old = hook.store().room_in_chat(GROUP, None)
+    if old is not None:
+        hook.store().update(old.id, cancel)
+    creator = players[0]
+    assert hook.send(command("/burro spanish", creator, GROUP)).status_code == 200
+    room = hook.room(GROUP)
+
+    def choose(fresh: Room) -> Outcome:
+        fresh.settings.options = dict(options)
+        fresh.settings.auto_forced = auto_forced
+        return Outcome(changed=True)
+
+    hook.store().update(room.id, choose)
+    for user in players[1:]:
+        assert hook.send(press(user, button(hook.room(GROUP), "J"), GROUP)).status_code == 200
+    assert hook.send(press(creator, button(hook.room(GROUP), "S"), GROUP)).status_code == 200
+    run_jobs(hook, clock(hook), SYNCS)
+    return hook.room(GROUP)
+
+
+def button(room: Room, token: str) -> str:
+    return callbacks.encode(room.id, room.version, token)
+
+
+def mover(hook: Hook) -> tuple[dict[str, Any], str]:
+    """Who is to move in the group's game, and a legal action of theirs."""
+    room = hook.room(GROUP)
+    assert isinstance(room.game, GameState)
+    seat = to_move(room.game)
+    assert seat is not None
+    user = room.seats[seat].user_id
+    assert user is not None
+    return PEOPLE[user], legal_actions(room.game, seat)[0]
+
+
+def move(hook: Hook) -> dict[str, Any]:
+    """The player to move taps their first legal action; who it was."""
+    user, action = mover(hook)
+    data = button(hook.room(GROUP), callbacks.game_token(action))
+    assert hook.send(press(user, data, user["id"])).status_code == 200
+    return user
+
+
+def live_hands(hook: Hook, user: dict[str, Any]) -> list[ChatMessage]:
+    """The messages in the user's chat that still carry game buttons."""
+    room_id = hook.room(GROUP).id
+    return [
+        m
+        for m in hook.emu.messages_in(user["first_name"])
+        if any(str(b.value).startswith(room_id) for row in m.buttons for b in row)
+    ]
+
+
+def told(hook: Hook, user: dict[str, Any], since: int) -> list[str]:
+    """What the user was notified of since `since`."""
+    return [n["text"] for n in hook.emu.notifications(user["first_name"], since=since)]
+
+
+def hand_message(hook: Hook, user: dict[str, Any]) -> ChatMessage:
+    """The user's hand message, as the outbox last sent it."""
+    room = hook.room(GROUP)
+    found = hook.redis.hget(f"game:{{{room.id}}}:msgs", f"hand:{user['id']}")
+    assert found is not None
+    return hook.emu.message(user["first_name"], int(found))
+
+
+def test_a_turn_after_a_pause_is_a_new_message_and_live_play_edits(hook: Hook) -> None:
+    new_game(hook, (ANA, BEN), auto_forced=False)  # so the first move passes the turn
+    since = hook.emu.last_seq()
+    first = move(hook)
+    second = BEN if first is ANA else ANA
+    before = live_hands(hook, second)
+    run_jobs(hook, clock(hook, HOUR), SYNCS)  # the move came an hour after the deal
+    assert mover(hook)[0] is second
+    assert len(told(hook, second, since)) == 1 and told(hook, first, since) == []
+    now_live = live_hands(hook, second)
+    assert len(now_live) == 1 and now_live[0].message_id not in {m.message_id for m in before}
+    assert "Your turn" in now_live[0].text or "Keep drawing" in now_live[0].text
+    # Both play on at once: the turns that follow are edits, nobody is notified.
+    since = hook.emu.last_seq()
+    for _ in range(3):
+        move(hook)
+        run_jobs(hook, clock(hook), SYNCS)
+    assert told(hook, ANA, since) == [] and told(hook, BEN, since) == []
+    playing, _action = mover(hook)
+    assert len(live_hands(hook, playing)) == 1
+    assert all(len(live_hands(hook, user)) <= 1 for user in (ANA, BEN))
+
+
+def test_the_end_of_a_game_is_told_to_the_group_and_every_player(hook: Hook) -> None:
+    new_game(hook, (ANA, BEN, CARLA), scoring="single", hand_size=3)
+    since = hook.emu.last_seq()
+    while hook.room(GROUP).status == "playing":
+        move(hook)
+    run_jobs(hook, clock(hook), SYNCS)
+    dan = "Dan"  # in the group, not in the game
+    for name in ("Ana", "Ben", "Carla", dan):
+        texts = [n["text"] for n in hook.emu.notifications(name, since=since)]
+        assert any("🏁 Game over" in t for t in texts), f"{name} was not told: {texts}"
+    for user in (ANA, BEN, CARLA):  # the one out first too: no "Waiting for …" left
+        shown = hand_message(hook, user).text
+        assert "🏁 Game over" in shown and "Waiting for" not in shown
+
+
+def test_a_move_played_for_you_is_said_in_your_chat(hook: Hook) -> None:
+    new_game(hook, (ANA, BEN))
+    late, _action = mover(hook)
+    since = hook.emu.last_seq()
+    assert run_jobs(hook, clock(hook, 13 * HOUR), ("turn_timeout",)) >= 1
+    run_jobs(hook, clock(hook, 13 * HOUR), SYNCS)
+    said = [m for m in hook.emu.messages_in(late["first_name"]) if "time ran out" in m.text]
+    assert len(said) == 1 and said[0].notified == ()  # said quietly: not a turn
+    assert not any("time ran out" in t for t in told(hook, late, since))
+
+
+def test_a_table_pushed_up_is_posted_again_at_the_bottom(hook: Hook) -> None:
+    room = new_game(hook, (ANA, BEN))
+    table = int(hook.redis.hget(f"game:{{{room.id}}}:msgs", "table") or 0)
+    assert run_jobs(hook, clock(hook, 3 * HOUR + 1), ("remind",)) >= 1
+    run_jobs(hook, clock(hook, 3 * HOUR + 1), SYNCS)
+    assert "it is your turn" in hook.emu.messages_in("Family")[-1].text  # the nudge
+    move(hook)
+    run_jobs(hook, clock(hook, 3 * HOUR + 2), SYNCS)
+    shown = hook.emu.messages_in("Family")
+    assert shown[-1].text.startswith("🫏") and shown[-1].message_id > table
+    assert table not in {m.message_id for m in shown}  # the old one is gone
