@@ -1,0 +1,74 @@
+"""The finishing touches without Redis or Telegram: cuartetos' pace by where it is
+played, a new language on a running table, and the command menus."""
+
+from __future__ import annotations
+
+from pydantic import SecretStr
+
+from service import family, lobby
+from service.i18n import Translator
+from service.lobby import Actor
+from service.passing.lobby import FAMILY_PACE
+from service.room import Room, RoomSettings
+from service.settings import Settings
+from service.tg import menu
+
+ANA, BEN = Actor(1, "Ana", "es"), Actor(2, "Ben", "pt_BR")
+SETTINGS = Settings(telegram_token=SecretStr("1:x"))
+
+
+def windows(options: dict[str, object]) -> tuple[float, float]:
+    rules = RoomSettings(preset="cuartetos", options=options).rules()
+    return rules.pass_window, rules.response_window  # type: ignore[union-attr]
+
+
+def test_cuartetos_starts_slow_in_a_group_and_live_in_private() -> None:
+    assert windows(family.initial_options("cuartetos", SETTINGS)) == FAMILY_PACE
+    assert FAMILY_PACE[0] >= 3600 and 60 <= FAMILY_PACE[1] <= 3600  # hours, then minutes
+    assert windows(family.initial_options("cuartetos", SETTINGS, group=False)) == (30.0, 10.0)
+    short = Settings(telegram_token=SecretStr("1:x"), pass_window=6.0, response_window=2.5)
+    assert windows(family.initial_options("cuartetos", short)) == (6.0, 2.5)  # tests' windows
+    assert family.initial_options("spanish", SETTINGS) == {}
+
+
+def test_a_reminder_comes_before_a_family_table_times_out() -> None:
+    assert RoomSettings().reminder_after < FAMILY_PACE[0]
+
+
+def cuartetos_by_settings(private: bool) -> Room:
+    room = lobby.create_room(-5 if not private else 1, None, ANA, 0.0, private=private)
+    while room.settings.preset != "cuartetos":
+        lobby.change_setting(room, ANA, "preset")
+    return room
+
+
+def test_cuartetos_chosen_in_settings_takes_the_pace_of_its_chat() -> None:
+    assert windows(cuartetos_by_settings(private=False).settings.options) == FAMILY_PACE
+    assert windows(cuartetos_by_settings(private=True).settings.options) == (30.0, 10.0)
+
+
+def test_a_new_language_relabels_the_seat_and_keeps_the_buttons_good() -> None:
+    room = lobby.create_room(-5, None, ANA, 0.0)
+    lobby.join(room, BEN)
+    lobby.add_bot(room, ANA)
+    assert lobby.start(room, ANA, 0.0).changed
+    version = room.version
+    outcome = lobby.relabel(room, BEN.user_id, "id")
+    assert outcome.changed and outcome.sync == {"table", f"hand:{BEN.user_id}"}
+    assert room.seats[1].lang == "id" and room.version == version
+    assert not lobby.relabel(room, BEN.user_id, "id").changed  # the same again: nothing
+    assert not lobby.relabel(room, 99, "en").changed  # not at the table
+    room.status = "over"
+    assert not lobby.relabel(room, ANA.user_id, "en").changed  # a finished game stays
+
+
+def test_the_menus_cover_both_chats_in_every_language() -> None:
+    calls = menu.menus()
+    assert len(calls) == len(menu.SCOPES) * len(menu.MENU_LANGUAGES)
+    for call in calls:
+        lang = menu.MENU_LANGUAGES[call.get("language_code")]
+        for command in call["commands"]:
+            assert 1 <= len(command["description"]) <= 256
+            if lang != "en":  # every description translated
+                english = dict(dict(menu.SCOPES)[call["scope"]["type"]])[command["command"]]
+                assert command["description"] == Translator(lang).gettext(english) != english
