@@ -9,7 +9,6 @@ from telegram import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputFile,
-    ReplyParameters,
     Update,
 )
 from telegram.ext import ContextTypes
@@ -23,7 +22,7 @@ from service.screens import games_list
 from service.services import Services
 from service.tg import blocked
 from service.tg.people import actor_of, display_name, is_admin
-from service.tg.reply import answer_press, reply_to
+from service.tg.reply import answer_press, reply_to, reply_with_file
 
 
 async def reply(update: Update, text: str, **kwargs: object) -> None:
@@ -315,11 +314,11 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Servic
     data = json.dumps(record, indent=1).encode()
     message = update.effective_message
     if message is not None:
-        await message.reply_document(
+        await reply_with_file(
+            message,
             InputFile(data, filename=f"burro-{room.id}-hand{number}.json"),
-            caption=export_caption(tr, number),
-            # the /export message may be gone by now (deleted): send all the same
-            reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True),
+            export_caption(tr, number),
+            busy=tr.gettext(_("Many messages here just now: send /export again in a minute.")),
         )
 
 

@@ -20,7 +20,7 @@ import warnings
 from typing import Any
 
 import redis
-from telegram import Bot, CallbackQuery, Message, ReplyParameters, TelegramObject
+from telegram import Bot, CallbackQuery, InputFile, Message, ReplyParameters, TelegramObject
 from telegram.error import RetryAfter
 from telegram.warnings import PTBDeprecationWarning
 
@@ -91,6 +91,30 @@ async def send_message(bot: Bot, chat_id: int, text: str, **params: Any) -> None
 
 async def reply_to(message: Message, text: str, **params: Any) -> None:
     """A reply to a message, in its topic; quoting it in a group, as PTB's reply_text."""
+    _in_place(message, params)
+    await send_message(message.get_bot(), message.chat_id, text, **params)
+
+
+async def reply_with_file(
+    message: Message, document: InputFile, caption: str, busy: str, **params: Any
+) -> None:
+    """A file in reply to a message, within the chat's flood budget. A file is not kept
+    waiting in Redis: when the budget is spent (or Telegram answers 429) the chat gets
+    `busy` instead (asking to try again), which waits its turn like any reply."""
+    _in_place(message, params)
+    client, bot = _budget.get(), message.get_bot()
+    if client is not None and limits.reserve(client, message.chat_id, message.chat_id < 0) > 0:
+        await send_message(bot, message.chat_id, busy, **params)
+        return
+    try:
+        await bot.send_document(message.chat_id, document, caption=caption, **params)
+    except RetryAfter:
+        await send_message(bot, message.chat_id, busy, **params)
+
+
+def _in_place(message: Message, params: dict[str, Any]) -> None:
+    """Where a reply to `message` goes: its topic; quoting it in a group (sent even if
+    it was deleted meanwhile)."""
     if message.is_topic_message and message.message_thread_id is not None:
         params.setdefault("message_thread_id", message.message_thread_id)
     if message.chat.type != "private":
@@ -98,7 +122,6 @@ async def reply_to(message: Message, text: str, **params: Any) -> None:
             "reply_parameters",
             ReplyParameters(message.message_id, allow_sending_without_reply=True),
         )
-    await send_message(message.get_bot(), message.chat_id, text, **params)
 
 
 def retry_seconds(error: RetryAfter) -> float:

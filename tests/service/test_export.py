@@ -52,10 +52,12 @@ def test_only_the_tables_players_export_a_running_game(hook: Hook) -> None:
     room = done[0]
     assert room.status == "playing" and isinstance(room.game, GameState)
 
+    hook.fresh_budget()  # a chat may take a message a second: this test is not about that
     hook.send(command("/export", DAN, GROUP))
     refusal = hook.emu.wait_for_message("Family", lambda m: "only its players" in m.text)
     assert refusal.document is None and not documents(hook)
 
+    hook.fresh_budget()
     hook.send(command("/export 1", BEN, GROUP))
     hook.emu.wait_for_message("Family", lambda m: m.document is not None)
     (document,) = documents(hook)
@@ -63,3 +65,17 @@ def test_only_the_tables_players_export_a_running_game(hook: Hook) -> None:
     record = json.loads(hook.emu.emulator.world.files[str(document["file_id"])].content)
     assert record["seed"] == room.game.past[0].seed != room.game.seed
     assert str(room.game.seed) not in json.dumps(record)  # the key is nowhere in it
+
+
+def test_a_file_over_the_flood_budget_becomes_a_word_to_ask_again(hook: Hook) -> None:
+    """A record is not kept waiting in Redis: with the group's budget spent, the chat is
+    told to ask again, and that word waits for the budget like any reply."""
+    room = hook.room(GROUP)
+    before = len(documents(hook))
+    hook.fresh_budget()
+    hook.redis.set(f"limit:chat:{GROUP}", "9999999999")  # the chat's budget is spent
+    hook.send(command("/export 1", BEN, GROUP))
+    hook.redis.delete(f"limit:chat:{GROUP}")
+    assert hook.run_jobs(hook.runtime(), ("notice",)) == 1
+    hook.emu.wait_for_message("Family", lambda m: "send /export again" in m.text)
+    assert len(documents(hook)) == before and room.status == "playing"
