@@ -10,6 +10,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 
 from engine.cards import JOKER_CODE, SUIT_SYMBOLS
 from engine.game import GameState
@@ -136,6 +138,14 @@ def flow(buttons: Iterable[Button]) -> list[tuple[Button, ...]]:
             row = ()
         row += (button,)
     return [*rows, row] if row else rows
+
+
+def grouped(buttons: Iterable[tuple[str, Button]]) -> list[tuple[Button, ...]]:
+    """Buttons in order, each group's (a suit's, a rank's) on rows of its own."""
+    rows: list[tuple[Button, ...]] = []
+    for _group, members in groupby(buttons, key=itemgetter(0)):
+        rows += flow(button for _key, button in members)
+    return rows
 
 
 def fit(rows: Iterable[Sequence[Button]]) -> Rows:
@@ -473,17 +483,11 @@ class Painter:
 
     def card_rows(self, view: PlayerView) -> list[tuple[Button, ...]]:
         """The playable cards in the hand's order, a suit's cards on rows of their own."""
-        rows: list[tuple[Button, ...]] = []
-        suit, group = "", list[Button]()
-        for code in view.hand:
-            if f"play:{code}" not in view.legal:
-                continue
-            if code[-1] != suit and group:
-                rows += flow(group)
-                group = []
-            suit = code[-1]
-            group.append(self.button(self.card(code), callbacks.game_token(f"play:{code}")))
-        return rows + flow(group)
+        playable = [c for c in view.hand if f"play:{c}" in view.legal]
+        return grouped(
+            (code[-1], self.button(self.card(code), callbacks.game_token(f"play:{code}")))
+            for code in playable
+        )
 
     # ----- rules and settings ------------------------------------------------------
 

@@ -33,7 +33,7 @@ from service.screens import (
     card_name,
     duration,
     fit,
-    flow,
+    grouped,
     rank_name,
     rank_order_text,
     spanish_suits,
@@ -401,9 +401,9 @@ class PassingPainter:
         rows: list[tuple[Button, ...]] = []
         if view.call is not None and "respond" in view.legal:
             rows.append((self.respond_button(view.call),))
-        passes = [f"pass:{c}" for c in view.hand if f"pass:{c}" in view.legal]
-        cards = [self.play_button(self.card(a[5:]), a) for a in passes]
-        rows += flow(cards)
+        passes = [c for c in view.hand if f"pass:{c}" in view.legal]
+        # a rank's cards on rows of their own: four of a kind is what a hand collects
+        rows += grouped((c[:-1], self.play_button(self.card(c), f"pass:{c}")) for c in passes)
         calls = [self.play_button(_("🫏 ¡Burro!"), "burro")] if "burro" in view.legal else []
         fake = next((a for a in view.legal if a.startswith("fake:")), None)
         if fake is not None:

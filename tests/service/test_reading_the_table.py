@@ -12,6 +12,7 @@ import pytest
 from engine.game import GameState, legal_actions, to_move
 from engine.passing import GameState as PassingGame
 from engine.passing import legal_actions as passing_legal
+from engine.passing import player_view as passing_view
 from engine.passing import to_move as passing_to_move
 from engine.rules import PRESETS, Rules
 from engine.views import player_view, public_view
@@ -386,3 +387,24 @@ def test_a_table_the_game_cannot_seat_is_told_why_without_ids() -> None:
     assert refused.popup is not None
     text = Translator("en").gettext(refused.popup.message, **dict(refused.popup.values))
     assert text == "This game is for 2 to 7 players; the table has 8."
+
+
+@pytest.mark.parametrize("lang", ["es", "id"])
+def test_passing_cards_come_in_the_hands_order_a_rank_a_row(lang: str) -> None:
+    room = new_room("cuartetos")
+    lobby.start(room, ANA, 0.0)
+    checked = 0
+    for state in play_on(room, 120, seed=4):
+        assert isinstance(state.game, PassingGame)
+        for seat in range(len(state.seats)):
+            view = passing_view(state.game, seat)
+            shown = PassingPainter(state, lang)
+            passable = [c for c in view.hand if f"pass:{c}" in view.legal]
+            named = {shown.card(c): c for c in passable}
+            rows = [[b.label for b in row if b.label in named] for row in shown.hand(seat).rows]
+            rows = [row for row in rows if row]
+            assert [label for row in rows for label in row] == [shown.card(c) for c in passable]
+            assert all(len({named[label][:-1] for label in row}) == 1 for row in rows)
+            assert shown.cards(view.hand) in shown.hand(seat).text
+            checked += len(passable)
+    assert checked > 20
