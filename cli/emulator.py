@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -32,6 +33,13 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--bot-username", default="burro_bot", help="username of the first bot (default burro_bot)"
+    )
+    parser.add_argument(
+        "--state",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="keep the users, chats and messages in this file across restarts (burro local)",
     )
     botfather = parser.add_argument_group(
         "BotFather's settings of new bots (Telegram's defaults unless given)"
@@ -87,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         )
 
     try:
-        serve(config, args.host, args.port, on_ready=ready)
+        serve(config, args.host, args.port, on_ready=ready, state=args.state)
     except OSError as error:
         print(f"burro emulator: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
         return 1

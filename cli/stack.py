@@ -45,6 +45,7 @@ class Stack:
         self.bot_settings = LOCAL_BOT if bot_settings is None else bot_settings
         self.data_dir = Path(data_dir)
         self.redis = RedisServer(self.data_dir / "redis", persist=persist)
+        self.persist = persist
         self.emulator_port = emulator_port
         self.external_emulator = emulator_url
         self.flood_limits = flood_limits
@@ -78,6 +79,8 @@ class Stack:
         self.redis.start()
         if self.external_emulator is None:
             flags = [] if self.flood_limits else ["--no-flood-limits"]
+            if self.persist:  # the web chat keeps its history too
+                flags += ["--state", str(self.data_dir / "emulator.json")]
             self.spawn("emulator", "emulator", "--port", str(self.emulator_port), *flags)
             wait_http(f"{self.emulator_url}/bot{TOKEN}/getMe")
         self.configure_bot()

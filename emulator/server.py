@@ -8,10 +8,12 @@ import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import uvicorn
 
+from emulator import persist
 from emulator.app import Emulator, create_app
 from emulator.config import EmulatorConfig, fast_config
 from emulator.driver import EmulatorDriver
@@ -142,9 +144,13 @@ def serve(
     host: str,
     port: int,
     on_ready: Callable[[str], None] | None = None,
+    state: Path | None = None,
 ) -> None:
-    """Run an emulator in the foreground until interrupted."""
+    """Run an emulator in the foreground until interrupted; with `state`, the world is
+    read from that file at start and kept in it (emulator.persist)."""
     emulator = Emulator(config)
+    if state is not None:
+        persist.load(emulator.world, state)
     app = create_app(emulator)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -152,17 +158,31 @@ def serve(
     sock.bind((host, port))
     bound_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, access_log=False)
+    options = uvicorn.Config(
+        app, log_level="warning", timeout_graceful_shutdown=1, access_log=False
     )
 
+    def on_exit() -> None:
+        """Save as the stop is asked for: uvicorn raises the signal again once stopped,
+        which ends the process before anything after it runs."""
+        if state is not None:
+            persist.save(emulator.world, state)
+
+    server = _StoppableServer(options, on_exit)
+
     async def main() -> None:
+        keeping = asyncio.create_task(persist.keep(emulator.world, state)) if state else None
         task = asyncio.create_task(server.serve(sockets=[sock]))
         while not server.started and not task.done():
             await asyncio.sleep(0.01)
         if server.started and on_ready is not None:
             on_ready(f"http://{shown}:{bound_port}")
-        await task
+        try:
+            await task
+        finally:
+            if keeping is not None:  # saves once more as it stops
+                keeping.cancel()
+                await asyncio.gather(keeping, return_exceptions=True)
 
     try:
         asyncio.run(main())

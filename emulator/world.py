@@ -282,6 +282,7 @@ class World:
         self.events = EventBus()
         self._seq = itertools.count(1)
         self._ids = itertools.count(1)
+        self.changes = 0  # bumped with each call and update logged: persist.keep saves then
         self._load_cast()
         self._load_system_accounts()
 
@@ -314,6 +315,10 @@ class World:
 
     def new_id(self) -> int:
         return next(self._ids)
+
+    def renumber_files(self, start: int) -> None:
+        """New files are numbered from `start` on (a world restored with its files)."""
+        self._ids = itertools.count(start)
 
     def forget_old_queries(self) -> None:
         """Keep the query tables bounded in a long run (a soak test, a day of play)."""
@@ -534,6 +539,7 @@ class World:
 
     def record(self, kind: str, **fields: Any) -> JSON:
         entry: JSON = {"seq": next(self._seq), "time": time.time(), "kind": kind, **fields}
+        self.changes += 1
         self.log.append(entry)
         return entry
 

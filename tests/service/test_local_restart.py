@@ -1,0 +1,49 @@
+"""`burro local` run again: the web chat keeps its history (the local Telegram's world is
+kept in the data folder), so an open table is there as it was, and its buttons play on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from emulator.driver import ChatMessage, EmulatorDriver
+from service.redis_server import free_port
+from tests.service.play import action_button, game_buttons
+from tests.service.test_local_run import lines_until, run_local, stop
+
+
+def cards(chat: EmulatorDriver) -> ChatMessage | None:
+    """Carla's message with her cards to play, once it is there."""
+    found = chat.last_message("Carla")
+    return found if game_buttons(found) else None
+
+
+def test_the_web_chat_and_its_tables_survive_a_restart(tmp_path: Path) -> None:
+    port, data = free_port(), tmp_path / "data"
+    url = f"http://127.0.0.1:{port}"
+    process = run_local(data, port)
+    try:
+        list(lines_until(process, "open http"))
+        with EmulatorDriver(url, timeout=30) as chat:
+            chat.send_message("Carla", "Carla", "/play")
+            lobby = chat.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
+            chat.tap("Carla", lobby, action_button(lobby, "S"))  # type: ignore[arg-type]
+            table = chat.wait_for(lambda: cards(chat), what="Carla's cards")
+            history = [(m.message_id, m.text) for m in chat.messages_in("Carla")]
+    finally:
+        stop(process)
+    assert (data / "emulator.json").exists()
+    again = run_local(data, port)
+    try:
+        list(lines_until(again, "open http"))
+        with EmulatorDriver(url, timeout=30) as chat:
+            shown = chat.message("Carla", table.message_id)
+            assert [(m.message_id, m.text) for m in chat.messages_in("Carla")] == history
+            move = game_buttons(shown)[0]
+            chat.tap("Carla", shown, move.value)  # the old table's button plays
+            chat.wait_for(
+                lambda: chat.message("Carla", table.message_id).text != shown.text,
+                what="the table to show the move",
+            )
+            assert len(chat.messages_in("Carla")) == len(history)  # edited, not posted anew
+    finally:
+        stop(again)
