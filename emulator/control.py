@@ -138,6 +138,11 @@ def control_routes(emu: Emulator) -> list[Route]:
                 {
                     **b.account.to_api(),
                     "commands": b.commands.get("default|||", []),
+                    "menus": {  # "<user id>:private" or ":group" -> what that user sees
+                        f"{u.id}:{kind}": b.menu(kind == "private", u.language_code)
+                        for u in world.users.values()
+                        for kind in ("private", "group")
+                    },
                     "webhook": b.webhook.url if b.webhook else None,
                     "inline_mode": b.inline_mode,  # BotFather's settings (see bot_settings)
                     "inline_feedback": b.inline_feedback,

@@ -112,6 +112,19 @@ class Bot:
         self.next_update_id += 1
         return self.next_update_id - 1
 
+    def menu(self, private: bool, language_code: str | None) -> list[JSON]:
+        """The command menu a user sees in a private chat or a group, as Telegram picks
+        it: the chat kind's list in their language, then in none, then the default
+        scope's (setMyCommands keys: scope|chat|user|language)."""
+        kind = "all_private_chats" if private else "all_group_chats"
+        lang = (language_code or "")[:2].lower()
+        for scope in (kind, "default"):
+            for code in (lang, ""):
+                found = self.commands.get(f"{scope}|||{code}")
+                if found:
+                    return found
+        return []
+
 
 @dataclass
 class Topic:

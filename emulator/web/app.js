@@ -96,6 +96,13 @@ function currentConversation() {
   return conversations().find((c) => c.chat_id === app.current.chat_id && c.scope === app.current.scope) || null;
 }
 function botById(id) { return app.state.bots.find((b) => b.id === id); }
+// The bot's command menu for the current user in this kind of chat (setMyCommands).
+function commandsFor(bot, conv) {
+  if (!bot) return [];
+  const kind = conv && conv.type !== "private" ? "group" : "private";
+  return (bot.menus && bot.menus[`${app.userId}:${kind}`]) || bot.commands || [];
+}
+
 function mainBot() {
   const conv = currentConversation();
   if (conv && conv.scope) return botById(conv.scope);
@@ -392,7 +399,7 @@ async function renderComposer() {
   $("start-button").textContent = conv && conv.blocked ? "RESTART BOT" : "START";
   $("compose-form").hidden = needsStart;
   const bot = mainBot();
-  $("commands-button").hidden = !(bot && bot.commands && bot.commands.length);
+  $("commands-button").hidden = !commandsFor(bot, conv).length;
   $("send-as").hidden = !(conv && conv.type !== "private");
   $("group-button").hidden = !(conv && conv.type !== "private");
   const keyboard = $("reply-keyboard");
@@ -829,7 +836,7 @@ function wire() {
   $("commands-button").onclick = () => {
     const menu = $("commands-menu");
     menu.replaceChildren();
-    for (const command of mainBot().commands) {
+    for (const command of commandsFor(mainBot(), currentConversation())) {
       const b = document.createElement("button");
       b.type = "button";
       b.innerHTML = `/${escapeHtml(command.command)}<span class="desc">${escapeHtml(command.description)}</span>`;

@@ -13,6 +13,7 @@ from emulator import RunningEmulator
 from service import family, lobby
 from service.lobby import Actor
 from service.room import Room, RoomSettings
+from service.tg import menu
 from service.tg.render import message_params
 from tests.emulator.conftest import BotApiClient
 from tests.emulator.test_web import ARGS, CHROMIUM
@@ -106,3 +107,24 @@ def test_burro_fits_a_phone_screen(phone: Page, emu: RunningEmulator) -> None:
         assert fit["scroll"] <= WIDTH, f"the page scrolls sideways: {fit['scroll']} px"
         expect(phone.locator("#input")).to_be_in_viewport()
         expect(phone.locator("#chats .chat-item", has_text="Family")).to_be_in_viewport()
+
+
+def test_the_command_menu_is_the_chats_in_the_users_language(
+    phone: Page, emu: RunningEmulator
+) -> None:
+    api = BotApiClient(emu.url)
+    for call in menu.menus():  # what `burro serve` sets at start
+        api.ok("setMyCommands", **call)
+    api.close()
+    emu.start("Ana")
+    phone.goto(f"{emu.url}/?user=Ana&chat=Family")
+    expect(phone.locator("body")).to_have_attribute("data-ready", "true")
+    phone.locator("#commands-button").click()
+    expect(phone.locator("#commands-menu")).to_contain_text("/burroabrir una mesa aquí")
+    expect(phone.locator("#commands-menu")).not_to_contain_text("/play")
+    phone.goto(f"{emu.url}/?user=Carla&chat=bot")
+    expect(phone.locator("body")).to_have_attribute("data-ready", "true")
+    phone.get_by_role("button", name="START").click()
+    phone.locator("#commands-button").click()
+    expect(phone.locator("#commands-menu")).to_contain_text("/playplay against bots")
+    expect(phone.locator("#commands-menu")).not_to_contain_text("/burro")
