@@ -12,7 +12,12 @@ import contextlib
 import signal
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cli.stack import Stack
+    from service.outcome import Outcome
+    from service.room import Room
 
 
 def register(subparsers: Any) -> None:
@@ -41,8 +46,11 @@ def run(args: argparse.Namespace) -> int:
     )
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    remembered = (args.data / "emulator.json").exists()  # the web chat's history (Stack)
     print("Starting Burro (Redis, local Telegram, serve, worker)…", flush=True)
     with stack:
+        if not remembered and (count := post_open_tables(stack)):
+            print(f"  {count} open table(s) posted again in the chats.", flush=True)
         print(f"\n  🫏 Burro is running: open {stack.emulator_url}/ in your browser.", flush=True)
         print(
             "  Play as the family (switch users at the top): in the group “Family”, send "
@@ -53,3 +61,25 @@ def run(args: argparse.Namespace) -> int:
             stop.wait()
         print("Stopping…", flush=True)
     return 0
+
+
+def post_open_tables(stack: Stack) -> int:
+    """Post every open table (and its players' hands) anew: the local Telegram starts
+    without the history that showed them (a data folder from before it kept one)."""
+    from service.redis_server import connect
+    from service.settings import Settings
+    from service.store import IDLE_KEY, Store, text
+
+    store = Store.of(connect(stack.redis.url), Settings(redis_url=stack.redis.url))
+    rooms = [text(member) for member in store.redis.zrange(IDLE_KEY, 0, -1)]
+    shown = [store.update(room_id, posted_anew) for room_id in rooms]
+    return sum(1 for result in shown if result is not None)
+
+
+def posted_anew(room: Room) -> Outcome:
+    from service.outcome import Outcome
+
+    sync = {"table:new"}
+    if room.game is not None and not room.private:
+        sync |= {f"hand:{user_id}:new" for user_id in room.humans()}
+    return Outcome(changed=True, sync=sync)

@@ -175,6 +175,10 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
             popup = result[1].popup
             await reply(update, tr.gettext(popup.message, **dict(popup.values)))
         return
+    own = svc.store.room_in_chat(chat.id, None)
+    if own is not None and own.status in ("lobby", "playing"):  # their game against bots
+        svc.store.update(own.id, lambda r: resync(r), update.update_id)
+        return
     await reply(update, tr.gettext(WELCOME))
 
 

@@ -47,3 +47,52 @@ def test_the_web_chat_and_its_tables_survive_a_restart(tmp_path: Path) -> None:
             assert len(chat.messages_in("Carla")) == len(history)  # edited, not posted anew
     finally:
         stop(again)
+
+
+def test_open_tables_come_back_in_chats_without_history(tmp_path: Path) -> None:
+    """A data folder from before the local Telegram kept its world: the games are in
+    Redis, the chats start empty. A group's open table is posted anew; a game against
+    bots comes back when its player presses START."""
+    port, data = free_port(), tmp_path / "data"
+    url = f"http://127.0.0.1:{port}"
+    process = run_local(data, port)
+    try:
+        list(lines_until(process, "open http"))
+        with EmulatorDriver(url, timeout=30) as chat:
+            chat.send_message("Carla", "Carla", "/play")
+            lobby = chat.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
+            chat.tap("Carla", lobby, action_button(lobby, "S"))  # type: ignore[arg-type]
+            chat.wait_for(lambda: cards(chat), what="Carla's cards")
+            chat.send_message("Ana", "Family", "/burro")
+            tap_action(chat, "Ana", "Family", "B")  # a bot sits down
+            tap_action(chat, "Ana", "Family", "S")  # Ana starts
+            chat.wait_for(lambda: group_table(chat), what="the group's game")
+    finally:
+        stop(process)
+    (data / "emulator.json").unlink()
+    again = run_local(data, port)
+    try:
+        printed = "".join(lines_until(again, "open http"))
+        assert "2 open table(s) posted again" in printed
+        with EmulatorDriver(url, timeout=30) as chat:
+            chat.wait_for(lambda: group_table(chat), what="the group's table posted again")
+            assert chat.messages_in("Carla") == []  # she never pressed START here
+            chat.start("Carla")
+            chat.wait_for(lambda: cards(chat), what="her game against bots again")
+    finally:
+        stop(again)
+
+
+def tap_action(chat: EmulatorDriver, user: str, where: str, token: str) -> None:
+    """Tap the button of a compact action (`B` add a bot, `S` start) in a chat."""
+    found = chat.wait_for_message(where, lambda m: action_button(m, token) is not None)
+    chat.tap(user, found, str(action_button(found, token)))
+
+
+def group_table(chat: EmulatorDriver) -> ChatMessage | None:
+    """The family group's table of a game under way (its 🃏 My cards button)."""
+    for message in chat.messages_in("Family"):
+        kinds = {b.kind for row in message.buttons for b in row}
+        if "switch_inline_query_current_chat" in kinds:
+            return message
+    return None
