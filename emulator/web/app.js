@@ -14,6 +14,7 @@ const app = {
   topic: null,          // the open forum topic (its message_thread_id), null for General
   messages: new Map(),  // "chat:scope" -> Map(message_id -> view) for the open chat
   unread: new Map(),    // "chat:scope:user" -> count
+  notified: new Map(),  // "chat:scope:user" -> unread messages that notified the user
   previews: new Map(),  // "chat:scope" -> last message view
   pendingInline: null,  // query id the inline panel waits for
   pendingTaps: new Map(), // callback query id -> button element
@@ -133,6 +134,7 @@ async function openChat(chatId, scope, topic = null) {
   app.topic = topic;
   $("group-menu").hidden = true;
   app.unread.delete(`${key(chatId, scope)}:${app.userId}`);
+  app.notified.delete(`${key(chatId, scope)}:${app.userId}`);
   closeInlinePanel();
   $("commands-menu").hidden = true;
   const list = await call(`/messages?chat_id=${chatId}&scope=${scope}`);
@@ -170,10 +172,8 @@ function renderUsers() {
     tab.append(avatar(document.createElement("span"), user.first_name, user.id), user.first_name);
     const unread = [...app.unread.entries()].filter(([k]) => k.endsWith(`:${user.id}`)).reduce((n, [, v]) => n + v, 0);
     if (unread && user.id !== app.userId) {
-      const badge = document.createElement("span");
-      badge.className = "badge";
-      badge.textContent = unread;
-      tab.append(badge);
+      const rung = [...app.notified.entries()].some(([k, v]) => k.endsWith(`:${user.id}`) && v);
+      tab.append(unreadBadge(unread, rung));
     }
     tab.onclick = () => switchUser(user.id);
     box.append(tab);
@@ -245,14 +245,22 @@ function renderChats() {
     item.append(avatar(document.createElement("span"), conv.title, conv.chat_id + conv.scope), meta);
     const unread = app.unread.get(`${key(conv.chat_id, conv.scope)}:${app.userId}`);
     if (unread) {
-      const badge = document.createElement("span");
-      badge.className = "badge";
-      badge.textContent = unread;
-      item.append(badge);
+      const rung = app.notified.get(`${key(conv.chat_id, conv.scope)}:${app.userId}`);
+      item.append(unreadBadge(unread, rung));
     }
     item.onclick = () => openChat(conv.chat_id, conv.scope);
     nav.append(item);
   }
+}
+
+// An unread count; with 🔔 when some of them notified (a phone rang), else muted grey
+// (only silent messages or edits: Telegram gives no notification for those).
+function unreadBadge(unread, rung) {
+  const badge = document.createElement("span");
+  badge.className = "badge" + (rung ? " rung" : " muted");
+  badge.textContent = rung ? `🔔 ${unread}` : String(unread);
+  badge.title = rung ? `${rung} of ${unread} unread notified` : `${unread} unread, no notification`;
+  return badge;
 }
 
 function renderHeader(typing) {
@@ -349,7 +357,9 @@ function renderMessage(view, map) {
   const info = document.createElement("div");
   info.className = "info";
   const time = new Date(view.date * 1000).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
-  info.textContent = (view.edit_date ? "edited " : "") + time;
+  const rang = (view._emulator.notified || []).includes(app.userId);
+  info.textContent = (rang ? "🔔 " : "") + (view.edit_date ? "edited " : "") + time;
+  if (rang) info.title = "This message notified you";
   const del = document.createElement("button");
   del.type = "button";
   del.className = "del";
@@ -767,7 +777,11 @@ function onMessage(view) {
     for (const user of app.state.users) {
       if (user.id === view.from.id || (open && user.id === app.userId)) continue;
       const sees = (app.state.conversations[String(user.id)] || []).some((c) => key(c.chat_id, c.scope) === k);
-      if (sees) app.unread.set(`${k}:${user.id}`, (app.unread.get(`${k}:${user.id}`) || 0) + 1);
+      if (!sees) continue;
+      app.unread.set(`${k}:${user.id}`, (app.unread.get(`${k}:${user.id}`) || 0) + 1);
+      if ((view._emulator.notified || []).includes(user.id)) {
+        app.notified.set(`${k}:${user.id}`, (app.notified.get(`${k}:${user.id}`) || 0) + 1);
+      }
     }
   }
   renderChats();
