@@ -72,3 +72,22 @@ def test_the_menus_cover_both_chats_in_every_language() -> None:
             if lang != "en":  # every description translated
                 english = dict(dict(menu.SCOPES)[call["scope"]["type"]])[command["command"]]
                 assert command["description"] == Translator(lang).gettext(english) != english
+
+
+def test_a_cancelled_game_tells_every_hand_and_leaves_no_button() -> None:
+    from service.tg.buttons import cancel
+
+    for preset in ("spanish", "cuartetos"):
+        room = lobby.create_room(-5, None, ANA, 0.0, settings=RoomSettings(preset=preset))
+        lobby.join(room, BEN)
+        lobby.add_bot(room, ANA)
+        assert lobby.start(room, ANA, 0.0).changed
+        outcome = cancel(room, BEN, 1.0)  # neither its creator nor an admin
+        assert not outcome.changed and outcome.popup is not None
+        outcome = cancel(room, Actor(3, "Carla", "en", admin=True), 1.0)
+        assert room.status == "cancelled"
+        assert outcome.sync == {"table", f"hand:{ANA.user_id}", f"hand:{BEN.user_id}"}
+        for seat, actor in enumerate((ANA, BEN)):
+            hand = family.painter(room, actor.lang).hand(seat)
+            said = Translator(actor.lang).gettext("🫏 This game of Burro was cancelled.")
+            assert hand.text == said and hand.rows == ()
