@@ -2,8 +2,9 @@
 with @bot and press Start"): it goes once they do.
 
 The outbox posts the word when a player's private chat refuses their hand (403) and
-keeps its message id here (`remember`); the player's /start (commands.start) deletes
-every word kept for them (`withdraw_notices`), in each room they sit in.
+keeps its message id here (`remember`, called with sendMessage's result in
+workers.outbox.record_blocked); the player's /start (commands.start) sends them their
+hand and deletes every word kept for them (`withdraw_notices`), in each of their rooms.
 """
 
 from __future__ import annotations
