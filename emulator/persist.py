@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import logging
 import os
 from dataclasses import asdict
 from pathlib import Path
@@ -29,6 +30,7 @@ from emulator.world import (
     World,
 )
 
+log = logging.getLogger("emulator")
 JSON = dict[str, Any]
 FORMAT = "burro-emulator-world/1"
 SAVE_EVERY = 2.0  # seconds between looks for changes to save
@@ -137,6 +139,23 @@ def load(world: World, path: Path) -> bool:
     if not path.exists():
         return False
     restore(world, json.loads(path.read_text()))
+    return True
+
+
+def resume(world: World, path: Path) -> bool:
+    """Restore the world from `path` if there is one it can read; a file it cannot (of
+    another version, damaged) is set aside as `<name>.old` and the world starts afresh."""
+    if not path.exists():
+        return False
+    try:
+        saved = json.loads(path.read_text())
+        restore(World(world.config), saved)  # a trial first: a failure leaves no trace
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        aside = path.with_name(path.name + ".old")
+        log.warning("%s cannot be read (%s): set aside as %s", path, error, aside.name)
+        os.replace(path, aside)
+        return False
+    restore(world, saved)
     return True
 
 

@@ -150,7 +150,7 @@ def serve(
     read from that file at start and kept in it (emulator.persist)."""
     emulator = Emulator(config)
     if state is not None:
-        persist.load(emulator.world, state)
+        persist.resume(emulator.world, state)
     app = create_app(emulator)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)

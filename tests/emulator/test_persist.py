@@ -82,3 +82,15 @@ def test_a_file_of_something_else_is_refused(tmp_path: Path) -> None:
     path.write_text('{"format": "something/else"}')
     with pytest.raises(ValueError, match="not a saved emulator world"):
         persist.load(World(fast_config()), path)
+
+
+def test_a_file_it_cannot_read_is_set_aside(tmp_path: Path) -> None:
+    path = lived_in(tmp_path)
+    damaged = path.read_text().replace('"message_id"', '"message_number"')
+    path.write_text(damaged)
+    world = World(fast_config())
+    before = persist.dump(world)
+    assert not persist.resume(world, path)
+    assert persist.dump(world) == before  # afresh, as from its config
+    assert not path.exists() and (tmp_path / "world.json.old").read_text() == damaged
+    assert not persist.resume(world, path)  # no file: nothing to do
