@@ -2,6 +2,7 @@
 the latency from a tap to the updated keyboard.
 
     python -m bench.cost [--games 3] [--taps 150] [--json out.json]
+                         [--counts-only] [--live-window SECONDS]
 
 1. Counts (exact, in one process): the webhook app (`service.web.create_app`) served on
    a thread, the emulator on another, and the jobs run by an RQ worker in burst mode
@@ -11,7 +12,12 @@ the latency from a tap to the updated keyboard.
    serve's and the worker's round trips, the Bot API calls by method; the worker's fixed
    cost of a burst (its start and end, measured on an empty queue) is subtracted.
    Redis bytes (`MEMORY USAGE` of every key of the game, RQ jobs included) while the
-   game is in play and once it is over.
+   game is in play and once it is over. Being told (issue #14): the new messages per
+   move, those that notify (a sendMessage without `disable_notification`; an edit never
+   does), the people they notify (a group's message everyone in it but the bot), the
+   group's messages per move (Telegram allows 20 a minute), and the share of a human's
+   turns whose arrival notified them. The taps come at once (live play); with
+   `--live-window 0` every turn counts as one after a pause (a game across a day).
 2. Latency (real processes: `burro serve` and one `burro worker`, the emulator, Redis):
    in four-player group games, the time from a tap to the editMessageText that updates
    the tapper's keyboard and to the one that updates the table, from the emulator's
@@ -43,7 +49,7 @@ from bench.procs import machine
 from cli.stack import SECRET, TOKEN, Stack
 from emulator.driver import ChatMessage, EmulatorDriver
 from emulator.server import RunningEmulator, ServerThread, running_emulator
-from engine.game import to_move
+from engine.game import GameState, to_move
 from service.redis_server import RedisServer, connect
 from service.room import Room
 from service.store import room_key
@@ -51,6 +57,7 @@ from service.store import room_key
 GAME_ACTION = ("p", "d", "x")
 FAMILY = ("Ana", "Ben", "Carla", "Dan")
 GROUP = "Family"
+GROUP_MESSAGES = ("sendMessage", "editMessageText")  # what Telegram's 20 a minute counts
 
 
 def buttons_for(message: ChatMessage | None, version: int) -> list[str]:
@@ -118,7 +125,7 @@ def room_bytes(client: redis.Redis, room: Room) -> dict[str, int]:
 class Counted:
     """Redis, the emulator, the webhook app on a thread, and a burst worker."""
 
-    def __init__(self, redis_url: str, emu: RunningEmulator) -> None:
+    def __init__(self, redis_url: str, emu: RunningEmulator, live_window: float) -> None:
         from rq import SimpleWorker
 
         import workers.runtime
@@ -133,6 +140,7 @@ class Counted:
             BURRO_REDIS_URL=redis_url,
             BURRO_BOT_DELAY="0",
             BURRO_RATE_LIMITS="0",
+            BURRO_LIVE_WINDOW=str(live_window),
         )
         self.client = connect(redis_url)
         self.emu = emu
@@ -183,9 +191,9 @@ class Counted:
 
 
 @contextmanager
-def counted(folder: Path) -> Iterator[Counted]:
+def counted(folder: Path, live_window: float) -> Iterator[Counted]:
     with RedisServer(folder / "redis", persist=False) as server, running_emulator() as emu:
-        setup = Counted(server.url, emu)
+        setup = Counted(server.url, emu, live_window)
         try:
             yield setup
         finally:
@@ -199,6 +207,33 @@ class Tally:
         self.serve: Counter[str] = Counter()
         self.worker: Counter[str] = Counter()
         self.calls: Counter[str] = Counter()
+        self.told: Counter[str] = Counter()  # being told: see `tell`
+
+    def tell(self, setup: Counted, calls: list[dict[str, Any]], room_id: str) -> None:
+        """Count the new messages of a tap's calls, those that notify and whom, and
+        whether the player whose turn it is now was notified."""
+        room = load(setup.client, room_id)
+        for call in calls:
+            params = call.get("params", {})
+            chat = int(params.get("chat_id", 0) or 0)
+            if chat < 0:
+                self.told["group_messages"] += call["method"] in GROUP_MESSAGES
+            if call["method"] != "sendMessage" or not call.get("ok"):
+                continue
+            self.told["new_messages"] += 1
+            if str(params.get("disable_notification", "")).lower() not in ("true", "1"):
+                self.told["notifying"] += 1
+                self.told["notified_people"] += len(FAMILY) if chat < 0 else 1
+        seat = to_move(room.game) if isinstance(room.game, GameState) else None
+        user = room.seats[seat].user_id if seat is not None else None
+        if user is not None and room.status == "playing":
+            self.told["turns"] += 1
+            self.told["turns_notified"] += any(
+                c["method"] == "sendMessage"
+                and int(c.get("params", {}).get("chat_id", 0) or 0) == user
+                and str(c["params"].get("disable_notification", "")).lower() not in ("true", "1")
+                for c in calls
+            )
 
     def add(self, setup: Counted, play: Callable[[], object], room_id: str) -> None:
         before = snapshot()
@@ -211,7 +246,9 @@ class Tally:
         worker = since(before, "worker")
         worker.subtract(setup.burst_cost)
         self.worker += +worker
-        self.calls += Counter(c["method"] for c in setup.emu.calls(since=seq))
+        calls = setup.emu.calls(since=seq)
+        self.calls += Counter(c["method"] for c in calls)
+        self.tell(setup, calls, room_id)
         self.moves += load(setup.client, room_id).version - version
         self.taps += 1
 
@@ -229,6 +266,14 @@ class Tally:
             ),
             "bot_api_calls_per_move": round(sum(self.calls.values()) / moves, 2),
             "bot_api_calls_by_method": dict(self.calls),
+            "new_messages_per_move": round(self.told["new_messages"] / moves, 3),
+            "notifying_messages_per_move": round(self.told["notifying"] / moves, 3),
+            "people_notified_per_move": round(self.told["notified_people"] / moves, 3),
+            "group_messages_per_move": round(self.told["group_messages"] / moves, 3),
+            "human_turns": self.told["turns"],
+            "turns_notified_share": round(
+                self.told["turns_notified"] / max(1, self.told["turns"]), 3
+            ),
         }
 
 
@@ -245,7 +290,8 @@ def private_game(setup: Counted, preset: str, tally: Tally) -> dict[str, Any]:
         room = load(setup.client, room_id)
         if room.status != "playing":
             break
-        message = emu.last_message("Carla")
+        shown = setup.client.hget(f"game:{{{room_id}}}:msgs", "table")
+        message = emu.message("Carla", int(shown)) if shown is not None else None
         data = buttons_for(message, room.version)
         assert message is not None and data, "Carla has no keyboard for the current version"
         tally.add(setup, partial(emu.tap, "Carla", message, data[0]), room_id)
@@ -304,10 +350,10 @@ def rq_overhead(setup: Counted, jobs: int = 50) -> float:
     return round(spent["round_trips"] / jobs, 1)
 
 
-def counts(folder: Path, games: int) -> dict[str, Any]:
-    results: dict[str, Any] = {}
+def counts(folder: Path, games: int, live_window: float = 60) -> dict[str, Any]:
+    results: dict[str, Any] = {"live_window": live_window}
     presets = ["spanish", "cangkul", "portuguese", "burro_em_pe", "brazilian", "spanish48"]
-    with counted(folder) as setup:
+    with counted(folder, live_window) as setup:
         for kind, play in (("one_to_one", private_game), ("group", group_game)):
             tally = Tally()
             sizes = [play(setup, presets[n % len(presets)], tally) for n in range(games)]
@@ -467,14 +513,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3, help="games of each kind counted")
     parser.add_argument("--taps", type=int, default=150, help="taps timed for the latency")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--counts-only", action="store_true", help="skip the latency runs")
+    parser.add_argument(
+        "--live-window", type=float, default=60, help="BURRO_LIVE_WINDOW (0: every turn paused)"
+    )
     args = parser.parse_args()
     from service import logs
 
     logs.setup("bench", "console", "WARNING")  # the app and the jobs run in this process
     report: dict[str, Any] = {"machine": machine()}
     with tempfile.TemporaryDirectory(prefix="burro-cost-") as tmp:
-        report["counts"] = counts(Path(tmp), args.games)
-        report["latency"] = latency(Path(tmp), args.taps)
+        report["counts"] = counts(Path(tmp), args.games, args.live_window)
+        if not args.counts_only:
+            report["latency"] = latency(Path(tmp), args.taps)
     text = json.dumps(report, indent=2)
     print(text)
     if args.json:

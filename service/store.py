@@ -3,8 +3,9 @@
 Keys (the `{…}` hash tags keep a room's keys together if Redis is ever sharded):
   game:{<room>}:room          the room, JSON (expires `retention` after the game ends)
   game:{<room>}:msgs, :sent   the outbox's messages of the room, as long as the room
-  game:{<room>}:live          hash: when each player last acted or was prompted, and
-                              the turn they were last prompted for (workers.outbox)
+  game:{<room>}:live          hash: when each player last acted or was prompted, the
+                              turn they were last prompted for, the room's newest
+                              message in each chat (workers.outbox)
   chat:<chat>:<thread>        the room open in a chat (or forum topic)
   user:<id>                   hash: lang, name, started (the user opened a private chat)
   user:<id>:rooms, user:<id>:chats   the rooms a person sat in, the chats they have stats in

@@ -56,6 +56,8 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         done(rt, room_id, target)
         return
     base = target.removesuffix(":new")
+    if not one_off(base):
+        tell_first(rt, room, base)
     plan = plan_message(rt, room, base)
     if plan is None:
         done(rt, room_id, target)
@@ -75,7 +77,7 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         if served and (base == "nudge" or one_off(base)):
             return
         if one_off(base):
-            if post_once(rt, room, target, chat_id, params):
+            if unsaid(rt, room, base) or post_once(rt, room, target, chat_id, params):
                 done(rt, room_id, target)
             return
         turn = prompt_of(room, base)
@@ -93,6 +95,30 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
 def one_off(target: str) -> bool:
     """Whether a target is a message of its own, posted once and never edited."""
     return target.split(":")[0] in ("news", "said")
+
+
+def unsaid(rt: Runtime, room: Room, target: str) -> bool:
+    """A player's only card played for them goes without saying in live play (they see
+    it happen); a timeout, or the same while they are away, is said."""
+    if not target.startswith("said:") or target.split(":")[2] != "only":
+        return False
+    at = rt.redis.hget(live_key(room.id), target.split(":")[1])
+    return at is not None and rt.svc.now() - float(at) < rt.svc.settings.live_window
+
+
+def tell_first(rt: Runtime, room: Room, target: str) -> None:
+    """Post the one-off messages still waiting for the target's chat before the target's
+    own change, so that the message that shows the room stays the last one there."""
+    user = player_of(room, target)
+    if target == "table" and not room.private:
+        patterns = ["news"]
+    elif user is not None:
+        patterns = ["news" if room.private else f"news:{user}", f"said:{user}:*"]
+    else:
+        return
+    for pattern in patterns:
+        for member, _score in rt.redis.zscan_iter(PENDING_SYNC, match=f"{room.id}|{pattern}"):
+            sync(rt, room.id, text(member).partition("|")[2])
 
 
 # ----- being told: a new message where an edit would not notify -------------------------
@@ -169,16 +195,18 @@ def prompted(
 def buried(rt: Runtime, room: Room, target: str, chat_id: int) -> bool:
     """Whether the room posted in the target's chat after the target's message (it
     scrolled up: news, a nudge, a word said)."""
-    shown, top = rt.redis.hmget(f"game:{{{room.id}}}:msgs", target, f"top:{chat_id}")
+    shown = rt.redis.hget(f"game:{{{room.id}}}:msgs", target)
+    top = rt.redis.hget(live_key(room.id), f"top:{chat_id}")
     return shown is not None and top is not None and int(top) > int(shown)
 
 
 def note_top(rt: Runtime, room: Room, chat_id: int, message_id: int) -> None:
     """Remember the room's newest message in a chat (see `buried`)."""
-    msgs, field = f"game:{{{room.id}}}:msgs", f"top:{chat_id}"
-    top = rt.redis.hget(msgs, field)
+    key, field = live_key(room.id), f"top:{chat_id}"
+    top = rt.redis.hget(key, field)
     if top is None or message_id > int(top):
-        rt.redis.hset(msgs, field, message_id)
+        rt.redis.hset(key, field, message_id)
+        rt.redis.expire(key, rt.svc.store.ttl_of(room))
 
 
 def retire(rt: Runtime, chat_id: int, message_id: int) -> None:

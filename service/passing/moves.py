@@ -293,7 +293,7 @@ def record(room: Room, events: list[ev.Event], outcome: Outcome) -> None:
                 line = LogLine(kind="cap", losers=list(losers), count=game.rules.max_rotations)
             case ev.GameEnded():
                 outcome.finished = True
-        if isinstance(event, ev.HandOver):
+        if isinstance(event, ev.HandOver | ev.GameEnded):
             outcome.sync.update(news_targets(room))
         if line is not None:
             room.add_log(line.model_copy(update={"hand_no": hand_no}))

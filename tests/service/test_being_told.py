@@ -201,3 +201,43 @@ def test_a_table_pushed_up_is_posted_again_at_the_bottom(hook: Hook) -> None:
     shown = hook.emu.messages_in("Family")
     assert shown[-1].text.startswith("🫏") and shown[-1].message_id > table
     assert table not in {m.message_id for m in shown}  # the old one is gone
+
+
+def new_passing_game(hook: Hook) -> Room:
+    """A cuartetos game of Ana, Ben and Carla in the group, dealt and shown."""
+    old = hook.store().room_in_chat(GROUP, None)
+    if old is not None:
+        hook.store().update(old.id, cancel)
+    assert hook.send(command("/burro cuartetos", ANA, GROUP)).status_code == 200
+    for user in (BEN, CARLA):
+        assert hook.send(press(user, button(hook.room(GROUP), "J"), GROUP)).status_code == 200
+    assert hook.send(press(ANA, button(hook.room(GROUP), "S"), GROUP)).status_code == 200
+    run_jobs(hook, clock(hook), SYNCS)
+    room = hook.room(GROUP)
+    assert room.status == "playing" and room.settings.passing
+    return room
+
+
+def test_cuartetos_nobody_choosing_is_told_and_the_end_reaches_everyone(hook: Hook) -> None:
+    """Everyone away: each close passes a card for them (said quietly in their chat)
+    until too few are left; the end is news in the group and every player's chat."""
+    new_passing_game(hook)
+    since = hook.emu.last_seq()
+    offset = 0.0
+    for _ in range(100):
+        room = hook.room(GROUP)
+        if room.status != "playing":
+            break
+        assert room.deadline is not None
+        offset = max(offset, room.deadline - time.time()) + 1
+        run_jobs(hook, clock(hook, offset), ("passing_close",))
+    assert hook.room(GROUP).status == "over"
+    run_jobs(hook, clock(hook, offset), SYNCS)
+    for user in (ANA, BEN, CARLA):
+        said = [m for m in hook.emu.messages_in(user["first_name"]) if "passed on" in m.text]
+        assert said and all(m.notified == () for m in said)
+        texts = told(hook, user, since)
+        assert any("🏁 Game over" in t for t in texts), f"{user['first_name']}: {texts}"
+        assert "🏁 Game over" in hand_message(hook, user).text
+    group = [n["text"] for n in hook.emu.notifications("Dan", since=since)]
+    assert any("🏁 Game over" in t for t in group)
