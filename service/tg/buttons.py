@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 from telegram import CallbackQuery, Update
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from engine.errors import IllegalAction
@@ -69,8 +71,16 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     result = svc.store.update(press.room, change, update.update_id, loaded=room)
     if result is not None:
         await answer(query, tr, result[1])
+        if press.action == "k" or (press.action == "K" and result[1].changed):
+            await remove_question(query)
     else:
         await answer_press(query)
+
+
+async def remove_question(query: CallbackQuery) -> None:
+    """The cancel question is answered: it goes, and its buttons with it."""
+    with contextlib.suppress(TelegramError):  # deleted already, or too old to delete
+        await query.delete_message()
 
 
 async def post_rules(

@@ -113,6 +113,7 @@ def cancel(emu: RunningEmulator, stack: Stack, user: str) -> None:
     assert data is not None
     emu.tap(user, confirm, data)
     emu.wait_for(lambda: room_at(stack, GROUP) is None or None, what="the cancel")
+    emu.wait_for(lambda: emu.message(GROUP, confirm.message_id).deleted, what="the question gone")
 
 
 def links(message: ChatMessage) -> list[str]:
@@ -193,6 +194,13 @@ def test_an_admin_cancels_and_every_hand_says_so_without_buttons(
     room = open_game(emu, stack, "Ben", "Carla")  # Ana owns the group: an admin
     hands = {name: hand_of(emu, stack, room, name) for name in ("Ben", "Carla")}
     old = callbacks.encode(room.id, room.version, "d")  # as a hand's Draw button
+    asked = emu.send_message("Ana", GROUP, "/cancel")
+    question = bot_says(emu, GROUP, lambda m: replies_to(m, asked))
+    keep = action_button(question, "k")
+    assert keep is not None
+    emu.tap("Ana", question, keep)  # no: the question goes, the game goes on
+    emu.wait_for(lambda: emu.message(GROUP, question.message_id).deleted, what="it gone")
+    assert playing(stack, GROUP) is not None
     cancel(emu, stack, "Ana")
     for name, message_id in hands.items():
         said = Translator(LANGS[name]).gettext("🫏 This game of Burro was cancelled.")
