@@ -241,3 +241,42 @@ def test_cuartetos_nobody_choosing_is_told_and_the_end_reaches_everyone(hook: Ho
         assert "🏁 Game over" in hand_message(hook, user).text
     group = [n["text"] for n in hook.emu.notifications("Dan", since=since)]
     assert any("🏁 Game over" in t for t in group)
+
+
+def private_turn(hook: Hook, offset: float) -> Room:
+    """Carla's one-to-one game once it is her turn (the bots' moves run at `offset`)."""
+    for _ in range(50):
+        room = hook.room(CARLA["id"])
+        assert isinstance(room.game, GameState) and room.status == "playing"
+        seat = to_move(room.game)
+        if seat is not None and room.seats[seat].user_id == CARLA["id"]:
+            run_jobs(hook, clock(hook, offset), SYNCS)
+            return room
+        run_jobs(hook, clock(hook, offset), ("bot_move",))
+    raise AssertionError("Carla's turn never came")
+
+
+def test_one_to_one_a_turn_after_a_pause_is_a_new_message(hook: Hook) -> None:
+    old = hook.store().room_in_chat(CARLA["id"], None)
+    if old is not None:
+        hook.store().update(old.id, cancel)
+    assert hook.send(command("/play spanish", CARLA)).status_code == 200
+    lobby = hook.room(CARLA["id"])
+    assert hook.send(press(CARLA, button(lobby, "B"))).status_code == 200
+    assert hook.send(press(CARLA, button(hook.room(CARLA["id"]), "S"))).status_code == 200
+    room = private_turn(hook, 0)
+    shown = hook.redis.hget(f"game:{{{room.id}}}:msgs", "table")
+    assert isinstance(room.game, GameState)
+    seat = to_move(room.game)
+    assert seat is not None
+    action = legal_actions(room.game, seat)[0]
+    since = hook.emu.last_seq()
+    data = button(room, callbacks.game_token(action))
+    assert hook.send(press(CARLA, data)).status_code == 200
+    room = private_turn(hook, HOUR)  # the bots' moves and her turn an hour later
+    now_shown = hook.redis.hget(f"game:{{{room.id}}}:msgs", "table")
+    assert now_shown != shown
+    assert len(told(hook, CARLA, since)) == 1
+    assert shown is not None and int(shown) not in {
+        m.message_id for m in hook.emu.messages_in("Carla")
+    }
