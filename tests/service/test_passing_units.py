@@ -31,7 +31,7 @@ def table(bots: int = 1, level: str = "heuristic", seed: int = 7, **options: obj
     """Ana, Ben and Carla, and bots; started at START."""
     settings = RoomSettings(preset="cuartetos", options=dict(options), bot_level=level)
     room = lobby.create_room(-5, None, ANA, START, settings=settings)
-    room.seed = seed
+    room.seed = (1 << 127) | seed  # a full-size key (a small one is replaced as legacy)
     lobby.join(room, BEN)
     lobby.join(room, CARLA)
     for _ in range(bots):
