@@ -107,18 +107,15 @@ def unsaid(rt: Runtime, room: Room, target: str) -> bool:
 
 
 def tell_first(rt: Runtime, room: Room, target: str) -> None:
-    """Post the one-off messages still waiting for the target's chat before the target's
-    own change, so that the message that shows the room stays the last one there."""
+    """Post the news still waiting for the target's chat before the target's own change,
+    so that the message that shows the room stays the last one there."""
     user = player_of(room, target)
-    if target == "table" and not room.private:
-        patterns = ["news"]
-    elif user is not None:
-        patterns = ["news" if room.private else f"news:{user}", f"said:{user}:*"]
+    if room.private or target == "table":
+        news_target = "news" if target == "table" else None
     else:
-        return
-    for pattern in patterns:
-        for member, _score in rt.redis.zscan_iter(PENDING_SYNC, match=f"{room.id}|{pattern}"):
-            sync(rt, room.id, text(member).partition("|")[2])
+        news_target = f"news:{user}" if user is not None else None
+    if news_target is not None and pending(rt, room.id, news_target):
+        sync(rt, room.id, news_target)
 
 
 # ----- being told: a new message where an edit would not notify -------------------------
