@@ -341,6 +341,21 @@ class Store:
                 pipe.hincrby(key, "burro", burros)
                 pipe.hincrby(f"stats:chat:{room.chat_id}", f"burro:{info.user_id}", burros)
 
+    def note_message(self, chat_id: int, thread_id: int | None, message_id: int) -> None:
+        """A message came in a chat (a command to us): the messages of the room open
+        there are above it now, and its table is posted again at the bottom on its next
+        change (workers.outbox.buried)."""
+        room_id = self.redis.get(chat_key(chat_id, thread_id))
+        if room_id is None:
+            return
+        key, field = live_key(text(room_id)), f"top:{chat_id}"
+        top = self.redis.hget(key, field)
+        if top is None or message_id > int(top):
+            with self.redis.pipeline() as pipe:
+                pipe.hset(key, field, message_id)
+                pipe.expire(key, self.live_ttl)
+                pipe.execute()
+
     # ----- users -------------------------------------------------------------------
 
     def remember_user(self, user_id: int, name: str, lang: str, started: bool = False) -> None:

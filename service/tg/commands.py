@@ -33,10 +33,21 @@ async def reply(update: Update, text: str, **kwargs: object) -> None:
 
 
 def translator(svc: Services, update: Update) -> Translator:
+    """The sender's language; a command in a group is noted there too (`noted`)."""
+    noted(svc, update)
     user = update.effective_user
     if user is None:
         return Translator("en")
     return Translator(svc.user_lang(user.id, user.language_code))
+
+
+def noted(svc: Services, update: Update) -> None:
+    """A command in a group is a message below the table of the game there: the table is
+    posted again at the bottom on its next change (the bot sees no other messages in a
+    group, in privacy mode)."""
+    message, chat = update.effective_message, update.effective_chat
+    if message is not None and chat is not None and chat.type != "private":
+        svc.store.note_message(chat.id, thread_of(update), message.message_id)
 
 
 def thread_of(update: Update) -> int | None:

@@ -282,3 +282,19 @@ def test_one_to_one_a_turn_after_a_pause_is_a_new_message(hook: Hook) -> None:
     assert shown is not None and int(shown) not in {
         m.message_id for m in hook.emu.messages_in("Carla")
     }
+
+
+def test_a_command_in_the_group_pushes_the_table_up(hook: Hook) -> None:
+    """The service sees commands in a group (privacy mode): one written after the table
+    has the next change post the table again at the bottom, quietly."""
+    room = new_game(hook, (ANA, BEN))
+    table = int(hook.redis.hget(f"game:{{{room.id}}}:msgs", "table") or 0)
+    since = hook.emu.last_seq()
+    assert hook.send(command("/help", BEN, GROUP)).status_code == 200
+    move(hook)
+    run_jobs(hook, clock(hook), SYNCS)
+    now_table = int(hook.redis.hget(f"game:{{{room.id}}}:msgs", "table") or 0)
+    assert now_table > table and table not in {m.message_id for m in hook.emu.messages_in(GROUP)}
+    assert hook.emu.message(GROUP, now_table).notified == ()  # re-posted without a ring
+    rang = [n["message_id"] for n in hook.emu.notifications("Carla", since=since)]
+    assert rang and now_table not in rang  # Carla (not playing) heard the /help answer only
