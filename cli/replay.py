@@ -1,7 +1,7 @@
 """`burro replay RECORD.json [--trace]`: replay a `burro-record/1` game record.
 
 Exit status: 0 replayed, 1 an illegal action (named on stderr), 2 a malformed record.
-Never a traceback (CONTRACTS.md section 4).
+Never a traceback (docs/interfaces.md section 4).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("record", type=Path, help="the record, a burro-record/1 JSON file")
     parser.add_argument(
-        "--trace", action="store_true", help="print one JSON object per step (CONTRACTS.md 4)"
+        "--trace", action="store_true", help="print one JSON object per step (docs/interfaces.md 4)"
     )
     parser.set_defaults(run=lambda args: replay_file(args.record, args.trace))
 

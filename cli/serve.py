@@ -1,4 +1,4 @@
-"""`burro serve`: the webhook web process (CONTRACTS.md section 5)."""
+"""`burro serve`: the webhook web process (docs/interfaces.md section 5)."""
 
 from __future__ import annotations
 

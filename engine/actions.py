@@ -1,4 +1,4 @@
-"""Action strings (CONTRACTS.md section 2) and the engine's action ints, both ways."""
+"""Action strings (docs/interfaces.md section 2) and the engine's action ints, both ways."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Cards, suits and decks.
 
-A card is coded as rank + suit (`10H`, `QS`) and `JK` for the joker (CONTRACTS.md 2).
+A card is coded as rank + suit (`10H`, `QS`) and `JK` for the joker (docs/interfaces.md section 2).
 Inside the engine a card is an index `suit * 13 + strength`, where strength 0 is the
 lowest rank of the deck's order, and the joker is 52. So a suit is a 13-bit block of a
 bit set, and the highest card of a suit in a set is its highest bit.

@@ -163,7 +163,7 @@ class HandSim:
 
     @classmethod
     def deal(cls, table: Table, deck: list[int], dealer: int, seed: int) -> HandSim:
-        """Deal `deck` (top first) as CONTRACTS.md section 1 says."""
+        """Deal `deck` (top first) as docs/interfaces.md section 1 says."""
         n, size = table.n, table.rules.hand_size
         hands = [0] * n
         first = table.rot[table.next_seat(dealer)]

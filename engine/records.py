@@ -1,4 +1,4 @@
-"""Game records, `burro-record/1` (CONTRACTS.md section 3): one hand, replayable exactly.
+"""Game records, `burro-record/1` (docs/interfaces.md section 3): one hand, replayable exactly.
 
 `read_record` checks a document as a whole and raises `RecordError` with one line
 naming the problem; `hand_record` exports any hand of a game, finished or running.

@@ -1,4 +1,4 @@
-"""Replaying a record: the machine trace of CONTRACTS.md section 4, and a story for people.
+"""Replaying a record: the machine trace of docs/interfaces.md section 4, and a story for people.
 
 Both walk the record action by action through the same `HandSim`; an illegal action
 stops the walk with a `ReplayStop` naming the step, the seat and the action.

@@ -1,6 +1,6 @@
 """One typed rule set for every follow-suit Burro, and the presets as data.
 
-Option names are exactly those of RULES.md ("Option names"). A preset is a name, a
+Option names are exactly those of docs/rules.md ("Follow-suit options"). A preset is a name, a
 player range and a full set of option values; `make_rules` applies a table's own
 options on top and checks the result as a whole.
 """
@@ -230,7 +230,7 @@ def make_rules(preset: str = DEFAULT_PRESET, options: dict[str, Any] | None = No
 
 
 # The scoring a hand end implies when a table changes `hand_end` and says nothing of
-# `scoring` (RULES.md: cangkul's last_holder_loses "scoring then defaults to penalty").
+# `scoring` (docs/rules.md, "Follow-suit options": cangkul's last_holder_loses scores penalty).
 _SCORING_FOR_HAND_END = {"last_holder_loses": "penalty", "first_out_wins": "wins"}
 _SCORINGS_OF_HAND_END = {
     "last_holder_loses": ("penalty", "letters", "single"),

@@ -96,7 +96,7 @@ class RedisServer:
 
 
 def embedded_url(data_dir: Path, timeout: float = 10.0) -> str:
-    """The URL of the embedded Redis kept in `data_dir/redis` (CONTRACTS.md 5: the default
+    """The URL of the embedded Redis kept in `data_dir/redis` (docs/interfaces.md 5: the default
     when no BURRO_REDIS_URL is set), started in the background if none answers yet.
     It listens on a unix socket only, so any number of local processes share it."""
     folder = (Path(data_dir) / "redis").resolve()

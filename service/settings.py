@@ -1,4 +1,4 @@
-"""Configuration from the environment (CONTRACTS.md section 5); a `.env` file may set it."""
+"""Configuration from the environment (docs/interfaces.md section 5); a `.env` file may set it."""
 
 from __future__ import annotations
 

@@ -60,7 +60,7 @@ class LevelFigures(Protocol):
 
 
 def level_entry(s: LevelFigures) -> dict[str, Any]:
-    """A level's entry in an arena's `--json` output (CONTRACTS.md)."""
+    """A level's entry in an arena's `--json` output (docs/interfaces.md)."""
     return {
         "seat_bot": s.level,
         "rate": s.rate,

@@ -1,4 +1,4 @@
-"""The passing Burro (`cuartetos`, RULES.md Family B): pass a card at the same time as
+"""The passing Burro (`cuartetos`, docs/rules.md): pass a card at the same time as
 everyone, collect four of a kind, shout "¡Burro!"; the slowest takes a letter.
 
 Pure like the follow-suit engine: no I/O, no clock, no global randomness. The state is

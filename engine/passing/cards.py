@@ -1,5 +1,5 @@
-"""The passing game's cards: codes as everywhere (`7S`, `KH`, CONTRACTS.md 2), the pack of
-a table (its ranks x four suits) and a hand's order.
+"""The passing game's cards: codes as everywhere (`7S`, `KH`, docs/interfaces.md 2), the pack
+of a table (its ranks x four suits) and a hand's order.
 
 Hands here are four codes in a sorted tuple: there are at most 32 cards in play and a
 hand never has more than four, so plain strings are fast enough and read well in

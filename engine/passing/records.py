@@ -1,6 +1,6 @@
 """Records of the passing game: `burro-record/1` with `rules.preset` "cuartetos".
 
-A record covers one hand, as in the follow-suit game (CONTRACTS.md section 3), with
+A record covers one hand, as in the follow-suit game (docs/interfaces.md section 3), with
 what Family B needs on top:
 
     {"format": "burro-record/1",

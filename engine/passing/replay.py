@@ -1,4 +1,4 @@
-"""Replaying a passing-game record: the trace of CONTRACTS.md section 4, generalized to
+"""Replaying a passing-game record: the trace of docs/interfaces.md section 4, generalized to
 simultaneous moves, and a story for people.
 
 Trace step lines keep the follow-suit shape: `to_move` lists every seat that still has

@@ -1,4 +1,4 @@
-"""The passing game's rule set (`cuartetos`, RULES.md Family B) and its preset registry.
+"""The passing game's rule set (`cuartetos`, docs/rules.md) and its preset registry.
 
 The follow-suit registry (`engine.rules.PRESETS`) is left alone: its code assumes trick
 options (empty stock, drawing, ...) that mean nothing here. This registry is separate;

@@ -49,7 +49,7 @@ from engine.passing.state import (
 )
 from engine.rng import below, derive, keyed, shuffled
 
-MIN_TO_PLAY = 3  # below this many players left, the game ends (RULES.md: 3-8 players)
+MIN_TO_PLAY = 3  # below this many players left, the game ends (docs/rules.md: 3-8 players)
 
 # How a hand ended.
 PLAYING = ""
@@ -92,7 +92,7 @@ def deal_hand(
     at: int,
 ) -> HandState:
     """Deal `deck` (top first) to the seats still playing, one card at a time from
-    next(dealer) in the hand's direction (CONTRACTS.md section 1)."""
+    next(dealer) in the hand's direction (docs/interfaces.md section 1)."""
     players = tuple(s for s in range(seats) if s not in standing.removed)
     direction = hand_direction(rules, standing.hand_no)
     key = sort_key(rules.ranks_for(len(players)))

@@ -1,4 +1,4 @@
-"""The chat side of passing Burro (`cuartetos`, RULES.md Family B).
+"""The chat side of passing Burro (`cuartetos`, docs/rules.md).
 
 The follow-suit service (`service.moves`, `service.screens`) plays one turn at a time;
 here everyone acts at once, against the clock. The differences live in this package,

@@ -18,7 +18,7 @@ from service.passing import moves
 from service.room import Room, RoomSettings
 from service.settings import Settings
 
-MIN_PLAYERS = 3  # RULES.md Family B: 3 to 8 players
+MIN_PLAYERS = 3  # docs/rules.md, Passing Burro: 3 to 8 players
 # (time to choose a card, time to respond to a call), seconds: live paces, then slow ones.
 PACES: tuple[tuple[float, float], ...] = (
     (20.0, 5.0),

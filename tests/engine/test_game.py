@@ -170,7 +170,7 @@ def test_view_cannot_reach_the_state() -> None:
 
 
 def test_a_presets_documented_hand_end_brings_its_own_scoring() -> None:
-    """RULES.md: cangkul's option last_holder_loses; scoring then defaults to penalty."""
+    """docs/rules.md: cangkul's option last_holder_loses; scoring then defaults to penalty."""
     rules = make_rules("cangkul", {"hand_end": "last_holder_loses"})
     assert (rules.hand_end, rules.scoring) == ("last_holder_loses", "penalty")
     assert make_rules("spanish", {"hand_end": "first_out_wins"}).scoring == "wins"

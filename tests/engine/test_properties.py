@@ -1,5 +1,5 @@
 """Property tests: random legal games of every preset and option mix, checked after
-every action (RULES.md "Invariants")."""
+every action (docs/rules.md "Invariants")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Records and `burro replay` (CONTRACTS.md sections 3 and 4), and golden playthroughs."""
+"""Records and `burro replay` (docs/interfaces.md sections 3 and 4), and golden playthroughs."""
 
 from __future__ import annotations
 
@@ -206,7 +206,7 @@ def test_export_running_and_finished_hands_replays_exactly() -> None:
 def test_replay_takes_cangkul_with_its_documented_hand_end_alone(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """RULES.md names last_holder_loses as cangkul's option: a record that sets only it
+    """docs/rules.md names last_holder_loses as cangkul's option: a record that sets only it
     replays (scoring follows), and finds a burro."""
     game = new_game(make_rules("cangkul", {"hand_end": "last_holder_loses"}), 4, 3)
     moves = random.Random(1)

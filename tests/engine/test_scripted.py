@@ -1,4 +1,4 @@
-"""Scripted deals: the seed texts' worked examples and every rule edge of RULES.md."""
+"""Scripted deals: the seed texts' worked examples and every rule edge of docs/rules.md."""
 
 from __future__ import annotations
 

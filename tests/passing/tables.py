@@ -30,7 +30,7 @@ ODD_CARDS = ("0:pass:7C@1.0", "1:pass:AC@1.1", "2:pass:KC@1.2", "3:pass:QC@1.3",
 
 def deck_for(hands: dict[int, str], seats: int, dealer: int = 0, **options: Any) -> list[str]:
     """The pack, top first, that deals exactly `hands` (seat -> "7S 7H ..."), as
-    CONTRACTS.md section 1 deals: one card at a time from next(dealer), in direction."""
+    docs/interfaces.md section 1 deals: one card at a time from next(dealer), in direction."""
     rules = make_rules("cuartetos", options)
     players = tuple(sorted(hands))
     direction = hand_direction(rules, 1)

@@ -1,5 +1,5 @@
 """Property tests: random legal play of the passing game, checked after every action
-(RULES.md "Invariants"), the same seed giving the same game, storage and records
+(docs/rules.md "Invariants"), the same seed giving the same game, storage and records
 round trips, and views that never show a card their viewer may not know."""
 
 from __future__ import annotations

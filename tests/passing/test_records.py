@@ -1,4 +1,4 @@
-"""Passing-game records and `burro replay` (CONTRACTS.md sections 3 and 4, Family B),
+"""Passing-game records and `burro replay` (docs/interfaces.md sections 3 and 4, Family B),
 golden playthroughs, and the record reader's errors."""
 
 from __future__ import annotations

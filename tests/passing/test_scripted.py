@@ -1,4 +1,4 @@
-"""Scripted hands of the passing game: each rule of RULES.md Family B, step by step.
+"""Scripted hands of the passing game: each rule of docs/rules.md (Passing Burro), step by step.
 
 The default table (tables.FIVE) is Ludoteka's: five players, A K Q J 7. In hand 1 cards
 go to the right (seat i gives to seat i-1), so if everyone passes their odd card, every
