@@ -228,13 +228,15 @@ def post_once(rt: Runtime, room: Room, target: str, chat_id: int, params: dict[s
         later(rt, "sync", room.id, target, time.time() + wait)
         return False
     extra = topic_of(room) if chat_id < 0 else {}
-    if target.startswith("said:"):
+    said = target.startswith("said:")
+    if said:
         extra["disable_notification"] = True
     try:
         result = rt.api.call("sendMessage", chat_id=chat_id, **extra, **params)
     except ApiError as error:
         return handle_error(rt, room, target, error)
-    note_top(rt, room, chat_id, int(result["message_id"]))
+    if not said:  # a word said may stay below the hand: it is not posted anew for it
+        note_top(rt, room, chat_id, int(result["message_id"]))
     return True
 
 
