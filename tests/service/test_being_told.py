@@ -298,3 +298,20 @@ def test_a_command_in_the_group_pushes_the_table_up(hook: Hook) -> None:
     assert hook.emu.message(GROUP, now_table).notified == ()  # re-posted without a ring
     rang = [n["message_id"] for n in hook.emu.notifications("Carla", since=since)]
     assert rang and now_table not in rang  # Carla (not playing) heard the /help answer only
+
+
+def test_an_old_message_too_old_to_delete_loses_its_buttons(hook: Hook) -> None:
+    """Bots may delete their messages for 48 hours: an older hand replaced by a new one
+    (here by the reminder) keeps its text but no buttons: one message with buttons."""
+    new_game(hook, (ANA, BEN))
+    late, _action = mover(hook)
+    old = hand_message(hook, late)
+    assert old.buttons
+    hook.emu.inject_error(
+        "deleteMessage", 400, description="Bad Request: message can't be deleted for everyone"
+    )
+    assert run_jobs(hook, clock(hook, 3 * HOUR + 1), ("remind",)) >= 1
+    run_jobs(hook, clock(hook, 3 * HOUR + 1), SYNCS)
+    kept = hook.emu.message(late["first_name"], old.message_id)
+    assert not kept.deleted and kept.buttons == ()
+    assert live_hands(hook, late) == [hand_message(hook, late)]
