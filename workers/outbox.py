@@ -190,8 +190,8 @@ def prompted(
 
 
 def buried(rt: Runtime, room: Room, target: str, chat_id: int) -> bool:
-    """Whether the room posted in the target's chat after the target's message (it
-    scrolled up: news, a nudge, a word said)."""
+    """Whether the target's message scrolled up in its chat: the room posted there after
+    it (news, a nudge), or a command came (Store.note_message)."""
     shown = rt.redis.hget(f"game:{{{room.id}}}:msgs", target)
     top = rt.redis.hget(live_key(room.id), f"top:{chat_id}")
     return shown is not None and top is not None and int(top) > int(shown)
