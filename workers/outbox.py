@@ -37,6 +37,7 @@ from service.passing.screens import PassingPainter
 from service.room import Room
 from service.screens import Screen
 from service.store import PENDING_SYNC, live_key, text
+from service.tg import blocked
 from service.tg.botapi import ApiError
 from service.tg.botfather import inline_mode
 from service.tg.render import message_params
@@ -416,7 +417,11 @@ def record_blocked(rt: Runtime, room: Room, user_id: int) -> None:
             reply_markup={"inline_keyboard": [[button]]},
             **topic_of(room),
         )
-        note_top(rt, room, room.chat_id, int(result["message_id"]))
+        message_id = int(result["message_id"])
+        note_top(rt, room, room.chat_id, message_id)
+        # the word goes once they open the chat (service.tg.blocked, on their /start)
+        ttl = rt.svc.store.ttl_of(room)
+        blocked.remember(rt.redis, room.id, user_id, room.chat_id, message_id, ttl)
     except ApiError as error:
         log.warning("room %s: could not tell the group about %s: %s", room.id, user_id, error)
 

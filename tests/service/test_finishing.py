@@ -163,9 +163,10 @@ def test_burro_leads_to_the_cards_and_the_word_goes_once_the_chat_is_open(
     )
     word = bot_says(emu, GROUP, lambda m: m.text == said)
     emu.wait_for(lambda: IDS["Dan"] in where_blocked(stack), what="Dan's hand refused")
-    # what the outbox keeps of the word it posted
-    redis = store_of(stack).redis
-    blocked.remember(redis, room.id, IDS["Dan"], GROUP, word.message_id, 3600)
+    emu.wait_for(
+        lambda: store_of(stack).redis.hget(blocked.notices_key(room.id), str(IDS["Dan"])),
+        what="the outbox keeping where its word is",
+    )
     emu.unblock_bot("Dan")
     emu.start("Dan")
     emu.wait_for(lambda: emu.message(GROUP, word.message_id).deleted, what="the word deleted")
