@@ -22,7 +22,7 @@ from workers.queue import job_id
 from workers.sweeper import missing_job
 
 DAY = 24 * 3600
-ROOM_PARTS = ("msgs", "sent", "live")  # the outbox's keys of a room, beside the room
+ROOM_PARTS = ("msgs", "sent", "live", "blocked_notices")  # kept beside the room
 
 
 def notice(settings: Settings, tr: Translator) -> str:
@@ -141,6 +141,7 @@ def drop_hand(store: Store, room_id: str, user_id: int) -> None:
         pipe.hdel(f"game:{{{room_id}}}:msgs", target)
         pipe.hdel(f"game:{{{room_id}}}:sent", target)
         pipe.hdel(f"game:{{{room_id}}}:live", str(user_id), f"{user_id}:turn")
+        pipe.hdel(f"game:{{{room_id}}}:blocked_notices", str(user_id))
         pipe.zrem(PENDING_SYNC, f"{room_id}|{target}", f"{room_id}|{target}:new")
         pipe.delete(f"game:{{{room_id}}}:lock:{target}")
         pipe.execute()
