@@ -70,20 +70,27 @@ def names_in(text: str, names: set[str]) -> set[str]:
 def assert_no_hand_leaks(emu: RunningEmulator, stack: Stack, room: Room, group: int) -> None:
     """No message of this room now shown in the group or in a player's private chat shows
     a card that is still hidden in another player's hand."""
-    client = connect(stack.redis.url)
-    emu.wait_for(lambda: not any(text(m).startswith(room.id) for m in
-                                 client.zrange(PENDING_SYNC, 0, -1)) or None,
-                 what="the outbox to catch up")
-    room = room_in(stack, group)  # the state the messages now show
+    client, room_id = connect(stack.redis.url), room.id
+
+    def caught_up() -> bool | None:
+        pending = client.zrange(PENDING_SYNC, 0, -1)
+        return not any(text(m).startswith(room_id) for m in pending) or None
+
+    for _ in range(50):  # until the messages are read while the room stands still
+        emu.wait_for(caught_up, what="the outbox to catch up")
+        room = room_in(stack, group)  # the state the messages now show
+        shown = {key: emu.message(*key) for key in room_messages(stack, room)}
+        if room_in(stack, group).version == room.version:  # a bot may have moved meanwhile
+            break
+    targets = room_messages(stack, room)
     game = room.game
-    assert game is not None
-    shown = room_messages(stack, room)
+    assert isinstance(game, GameState)
     for seat, info in enumerate(room.seats):
         hidden = shown_cards(room, game.hand.hands[seat] & ~game.hand.known[seat])
-        for (chat, message_id), target in shown.items():
+        for key, message in shown.items():
+            target = targets.get(key, "")
             if not hidden or target == f"hand:{info.user_id}":
                 continue
-            message = emu.message(chat, message_id)
             leaked = names_in(message.text, hidden)
             leaked |= {b.text for row in message.buttons for b in row} & hidden
             assert not leaked, f"{info.name}'s {leaked} shown to {target}: {message.text!r}"
@@ -94,7 +101,7 @@ def room_messages(stack: Stack, room: Room) -> dict[tuple[int, int], str]:
     raw = connect(stack.redis.url).hgetall(f"game:{{{room.id}}}:msgs")
     found = {}
     for target, message_id in raw.items():
-        name = target.decode()
+        name = text(target)
         chat = int(name.split(":")[1]) if name.startswith("hand:") else room.chat_id
         found[(chat, int(message_id))] = name
     return found

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from cli.stack import Stack
-from emulator.driver import ChatMessage
+from emulator.driver import ChatMessage, TapResult
 from emulator.server import RunningEmulator
 from engine.game import to_move
 from engine.rules import PRESETS
@@ -16,6 +16,7 @@ from tests.service.play import (
     BOT_ID,
     FAMILY,
     GROUP,
+    action_button,
     assert_no_hand_leaks,
     game_buttons,
     room_in,
@@ -26,15 +27,32 @@ GAME_RESULT = re.compile(r"^[a-z0-9]{8}\.\d+\.(p.+|d|dl|dr|x)$")
 
 def open_lobby(emu: RunningEmulator, stack: Stack, preset: str) -> int:
     emu.send_message("Ana", GROUP, f"/burro {preset}")
-    lobby = emu.wait_for_message(GROUP, lambda m: "✋" in " ".join(m.button_texts))
-    for user in FAMILY[1:]:
-        tap = emu.tap(user, lobby, lobby.buttons[0][0].text)  # Join
+    chat = lobby_with(emu, "J").chat_id
+    for seated, user in enumerate(FAMILY[1:], start=2):
+        tap = tap_lobby(emu, user, "J")
         if tap.answer is not None and tap.answer.url:
             emu.open_link(user, tap.answer.url)  # never started the bot: deep link
-    emu.wait_for(
-        lambda: len(room_in(stack, lobby.chat_id).seats) == 4 or None, what="four players seated"
+        emu.wait_for(lambda n=seated: seats(stack, chat, n), what=f"{user} seated")
+    return chat
+
+
+def seats(stack: Stack, chat: int, count: int) -> bool | None:
+    return len(room_in(stack, chat).seats) == count or None
+
+
+def lobby_with(emu: RunningEmulator, token: str) -> ChatMessage:
+    """The group's lobby message as it is now (it may have been posted again lower)."""
+    return emu.wait_for_message(
+        GROUP, lambda m: not m.deleted and action_button(m, token) is not None
     )
-    return lobby.chat_id
+
+
+def tap_lobby(emu: RunningEmulator, user: str, token: str) -> TapResult:
+    """Tap the lobby's button for `token` (J join, S start …), whatever its label."""
+    lobby = lobby_with(emu, token)
+    data = action_button(lobby, token)
+    assert data is not None
+    return emu.tap(user, lobby, data)
 
 
 def bot_messages(emu: RunningEmulator) -> list[ChatMessage]:
@@ -44,8 +62,7 @@ def bot_messages(emu: RunningEmulator) -> list[ChatMessage]:
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_four_player_group_game(emu: RunningEmulator, stack: Stack, preset: str) -> None:
     group = open_lobby(emu, stack, preset)
-    lobby = next(m for m in reversed(bot_messages(emu)) if m.buttons)
-    emu.tap("Ana", lobby, lobby.buttons[2][1].text)  # Start
+    tap_lobby(emu, "Ana", "S")
     moves = inline_moves = 0
     for _ in range(3000):
         room = room_in(stack, group)
