@@ -19,7 +19,7 @@ from engine.game import legal_actions, to_move
 from service import callbacks
 from service.i18n import Translator
 from service.room import Room
-from tests.emulator.test_web import ARGS, CHROMIUM
+from tests.emulator.test_web import CHROMIUM, browser, open_chat  # noqa: F401  (a fixture)
 from tests.service.conftest import make_stack
 from tests.service.play import GROUP, action_button, game_buttons, room_in
 
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(
     reason=f"no Chromium at {CHROMIUM}: install Debian's chromium (apt-get install chromium)",
 )
 if CHROMIUM.exists():
-    from playwright.sync_api import Browser, Page, expect, sync_playwright
+    from playwright.sync_api import Browser, Page, expect
 
 VIEWPORTS = {"desktop": (1100, 760), "phone": (390, 844)}
 SEPARATOR = " · "
@@ -51,27 +51,14 @@ def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Ite
         yield running
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
 @pytest.fixture(params=sorted(VIEWPORTS))
-def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:  # noqa: F811
     width, height = VIEWPORTS[request.param]
     context = browser.new_context(viewport={"width": width, "height": height})
     opened = context.new_page()
     opened.set_default_timeout(10_000)
     yield opened
     context.close()
-
-
-def open_chat(page: Page, emu: RunningEmulator, user: str, chat: str) -> None:
-    page.goto(f"{emu.url}/?user={user}&chat={chat}")
-    expect(page.locator("body")).to_have_attribute("data-ready", "true")
 
 
 # ----- what a player's chat shows ---------------------------------------------------
