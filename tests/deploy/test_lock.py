@@ -16,7 +16,7 @@ PIN = re.compile(r"^([A-Za-z0-9_.\-\[\]]+)==([^\s\\;]+)")
 
 
 def pins() -> dict[str, Version]:
-    found = {}
+    found: dict[str, Version] = {}
     for line in (ROOT / "requirements.lock").read_text().splitlines():
         match = PIN.match(line)
         if match:

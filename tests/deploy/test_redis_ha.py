@@ -135,7 +135,8 @@ def test_haproxy_follows_the_master(tmp_path: Path, two_redis: tuple[RedisServer
     def ready() -> bool:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{health}/ready", timeout=1) as r:
-                return r.status == 200
+                status: int = r.status  # urlopen is typed as returning Any
+                return status == 200
         except OSError:  # refused while starting, 503 until one master is found
             return False
 

@@ -126,6 +126,7 @@ def test_a_method_in_the_webhooks_answer_is_run(
     keyboard = {"inline_keyboard": [[{"text": "Go", "callback_data": "go"}]]}
     api.ok("sendMessage", chat_id=FAMILY, text="Pick", reply_markup=keyboard)
     tapped = emu.tap("Carla", emu.messages_in("Family")[-1], "Go", wait=False)
+    assert tapped.query_id is not None
     answer = emu.callback_answer(tapped.query_id, timeout=5)
     assert answer.text == "Hi"
     call = next(c for c in emu.calls() if c["method"] == "answerCallbackQuery")

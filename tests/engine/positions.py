@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine import events as ev
 from engine.actions import decode, encode
 from engine.hand import HandSim, HandState, table_for
@@ -14,7 +16,7 @@ def pack_for(
     dealer: int,
     hands: dict[int, str],
     stock: str,
-    options: dict | None = None,
+    options: dict[str, Any] | None = None,
 ) -> list[str]:
     """The pack (top first) that deals `hands` and puts `stock` on top of the stock."""
     table = table_for(make_rules(preset, options), seats)
@@ -33,7 +35,7 @@ def position(
     hands: dict[int, str],
     stock: str = "",
     leader: int = 0,
-    options: dict | None = None,
+    options: dict[str, Any] | None = None,
 ) -> HandSim:
     """A hand in the middle of play: these hands and stock, `leader` to lead; every other
     card of the deck already set aside."""

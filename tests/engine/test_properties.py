@@ -165,6 +165,8 @@ def test_views_never_show_hidden_cards(table: tuple[Rules, int, int], rnd: Any) 
             for viewer in range(seats):
                 shown = ev.redact(event, viewer)
                 if event.seat != viewer and isinstance(event, ev.CardDrawn):
+                    assert isinstance(shown, ev.CardDrawn)
                     assert shown.card is None
                 if event.seat != viewer and isinstance(event, ev.TentToppled):
+                    assert isinstance(shown, ev.TentToppled)
                     assert shown.cards == ()

@@ -22,7 +22,8 @@ PLAYTHROUGHS = Path(__file__).resolve().parent.parent / "playthroughs"
 
 
 def spanish_record() -> dict[str, Any]:
-    return json.loads((PLAYTHROUGHS / "spanish.record.json").read_text())
+    record: dict[str, Any] = json.loads((PLAYTHROUGHS / "spanish.record.json").read_text())
+    return record
 
 
 def run_replay(

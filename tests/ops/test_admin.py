@@ -16,15 +16,16 @@ from rq.job import Job
 
 from cli.main import main
 from cli.stack import Stack
+from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
-from engine.game import legal_actions, to_move
+from engine.game import GameState, legal_actions, to_move
 from service import lobby, moves
 from service.i18n import Translator
 from service.lobby import Actor
 from service.outcome import Outcome
 from service.redis_server import connect
 from service.room import Room
-from service.store import DUE_KEY, PENDING_SYNC, Store, chat_key, room_key
+from service.store import DUE_KEY, PENDING_SYNC, Store, chat_key, room_key, text
 from tests.service.play import GROUP, room_in
 from workers.queue import QUEUE
 
@@ -43,7 +44,7 @@ def playing_room(store: Store, chat_id: int, finished_hands: int = 0) -> Room:
     lobby.join(room, BEN)
     lobby.add_bot(room, ANA)
     outcome = lobby.start(room, ANA, 1000.0)
-    assert room.status == "playing" and room.game is not None
+    assert room.status == "playing" and isinstance(room.game, GameState)
     while len(room.game.past) < finished_hands:
         seat = to_move(room.game)
         assert seat is not None, "the game ended before enough hands"
@@ -79,7 +80,7 @@ def test_games_lists_the_games_in_play(store: Store, capsys: pytest.CaptureFixtu
 
 def test_show_hides_hands_unless_asked(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
     room = playing_room(store, -12)
-    assert room.game is not None
+    assert isinstance(room.game, GameState)
     hands = [list(room.game.table.codec.codes(h)) for h in room.game.hand.hands]
     status, out, _ = run(capsys, "show", room.id)
     shown = json.loads(out)
@@ -103,7 +104,7 @@ def test_end_cancels_atomically_once(store: Store, capsys: pytest.CaptureFixture
     assert store.redis.zscore(DUE_KEY, room.id) is None  # no more timers
     assert store.redis.get(chat_key(-13, None)) is None  # the chat may open a new game
     assert store.redis.ttl(room_key(room.id)) > 0  # kept for the retention period
-    assert any(f"{room.id}|table" in m.decode() for m in store.redis.zrange(PENDING_SYNC, 0, -1))
+    assert any(f"{room.id}|table" in text(m) for m in store.redis.zrange(PENDING_SYNC, 0, -1))
     status, _, err = run(capsys, "end", room.id, "--silent")
     assert status == 1 and "cancelled already" in err
     assert run(capsys, "end", "nosuchrm")[0] == 1
@@ -170,7 +171,7 @@ def test_purge_removes_only_what_points_nowhere(
     status, out, _ = run(capsys, "purge", "--json")
     assert json.loads(out) == {"dry_run": False, **expected}
     assert client.zrange(DUE_KEY, 0, -1) == [live.id.encode()]
-    assert {m.decode().split("|")[0] for m in client.zrange(PENDING_SYNC, 0, -1)} == {live.id}
+    assert {text(m).split("|")[0] for m in client.zrange(PENDING_SYNC, 0, -1)} == {live.id}
     assert client.get(chat_key(-99, None)) is None
     assert client.get(chat_key(-16, None)) == live.id.encode()
     assert not client.exists("game:{gone0003}:msgs")
@@ -197,8 +198,10 @@ def test_end_through_the_product_tells_the_chat(emu: RunningEmulator, stack: Sta
     assert notice in done.stdout
     emu.wait_for_message(GROUP, notice)
     cancelled = tr.gettext("🫏 This game of Burro was cancelled.")
-    table = emu.wait_for(
-        lambda: (m := emu.message(GROUP, message.message_id)).text == cancelled and m,
-        what="the table redrawn as cancelled",
-    )
+
+    def redrawn() -> ChatMessage | None:
+        shown = emu.message(GROUP, message.message_id)
+        return shown if shown.text == cancelled else None
+
+    table = emu.wait_for(redrawn, what="the table redrawn as cancelled")
     assert not table.buttons

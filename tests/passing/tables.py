@@ -7,8 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.passing import events as ev
-from engine.passing.bots import plan_pass
-from engine.passing.cards import is_four_of_a_kind
+from engine.passing.cards import is_four_of_a_kind, plan_pass
 from engine.passing.game import apply, deadline, legal_actions, new_game, to_move
 from engine.passing.rules import make_rules
 from engine.passing.sim import hand_direction, next_in, pack_for

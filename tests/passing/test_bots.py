@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
-from engine.passing.arena import ArenaConfig, main, play_game, run_arena, wilson
-from engine.passing.bots import LEVELS, make_bot, plan_pass, unanswered_chance
+from engine.bots.stats import wilson
+from engine.passing.arena import ArenaConfig, main, play_game, run_arena
+from engine.passing.bots import LEVELS, make_bot, unanswered_chance
+from engine.passing.cards import plan_pass
 from engine.passing.game import word
 from engine.passing.rules import make_rules
 from engine.passing.views import PlayerView, player_view

@@ -52,6 +52,12 @@ def room_in(stack: Stack, chat_id: int) -> Room:
     return room
 
 
+def follow_suit_game(room: Room) -> GameState:
+    """The room's game, of a follow-suit preset (not cuartetos)."""
+    assert isinstance(room.game, GameState)
+    return room.game
+
+
 def shown_cards(room: Room, mask: int) -> set[str]:
     """How the room's screens name the cards of a bit set, in its players' languages (a
     Spanish preset shows Spanish suits: `As de oros`; the others `A♠`)."""

@@ -10,7 +10,7 @@ import pytest
 from cli.stack import Stack
 from emulator.driver import ChatMessage, TapResult
 from emulator.server import RunningEmulator
-from engine.game import to_move
+from engine.game import GameState, to_move
 from engine.rules import PRESETS
 from tests.service.play import (
     BOT_ID,
@@ -32,7 +32,11 @@ def open_lobby(emu: RunningEmulator, stack: Stack, preset: str) -> int:
         tap = tap_lobby(emu, user, "J")
         if tap.answer is not None and tap.answer.url:
             emu.open_link(user, tap.answer.url)  # never started the bot: deep link
-        emu.wait_for(lambda n=seated: seats(stack, chat, n), what=f"{user} seated")
+
+        def seated_now(count: int = seated) -> bool | None:
+            return seats(stack, chat, count)
+
+        emu.wait_for(seated_now, what=f"{user} seated")
     return chat
 
 
@@ -68,7 +72,7 @@ def test_four_player_group_game(emu: RunningEmulator, stack: Stack, preset: str)
         room = room_in(stack, group)
         if room.status == "over":
             break
-        assert room.game is not None
+        assert isinstance(room.game, GameState)
         seat = to_move(room.game)
         assert seat is not None
         mover = room.seats[seat].name
@@ -79,18 +83,19 @@ def test_four_player_group_game(emu: RunningEmulator, stack: Stack, preset: str)
         else:
             mark = f".{room.version}."
 
-            def keyboard(user: str = mover, mark: str = mark) -> tuple[object, str] | None:
+            def keyboard(user: str = mover, mark: str = mark) -> tuple[ChatMessage, str] | None:
                 message = emu.last_message(user)
                 current = [b for b in game_buttons(message) if mark in str(b.value)]
-                return (message, current[0].value) if current else None
+                return (message, str(current[0].value)) if message is not None and current else None
 
             message, data = emu.wait_for(keyboard, what=f"{mover}'s keyboard")
-            emu.tap(mover, message, data)  # type: ignore[arg-type]
+            emu.tap(mover, message, data)
         moves += 1
-        emu.wait_for(
-            lambda v=room.version: room_in(stack, group).version > v or None,
-            what="the move to be applied",
-        )
+
+        def applied(version: int = room.version) -> bool | None:
+            return room_in(stack, group).version > version or None
+
+        emu.wait_for(applied, what="the move to be applied")
     room = room_in(stack, group)
     assert room.status == "over", "the game did not end"
     emu.wait_for(

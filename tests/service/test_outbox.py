@@ -114,7 +114,8 @@ def test_a_retry_retried_again_takes_another_id(
     """A retry that must wait again (another 429) is not scheduled under its own id: RQ
     gives the running job's hash a TTL as it finishes, which a wait longer than that
     would outlive."""
-    scheduled = ScheduledJobRegistry(QUEUE, connection=rt.redis)
+    # rq leaves ScheduledJobRegistry.__init__ unannotated (*args, **kwargs).
+    scheduled = ScheduledJobRegistry(QUEUE, connection=rt.redis)  # type: ignore[no-untyped-call]
     due = time.time() + 900
     outbox.later(rt, "sync", "r1", "table", due)
     assert scheduled.get_job_ids() == ["sync-r1-table-later"]

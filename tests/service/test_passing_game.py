@@ -28,7 +28,7 @@ from engine.passing import GameState as PassingGame
 from engine.passing import legal_actions, to_move
 from engine.passing.cards import is_four_of_a_kind, rank_of
 from service.outcome import Outcome
-from service.room import Room
+from service.room import LogLine, Room
 from tests.service.conftest import make_stack
 from tests.service.play import (
     BOT_ID,
@@ -72,14 +72,14 @@ class Table:
     stack: Stack
     chat: int
     chat_name: str  # the group, or the player's name for a one-to-one game
-    seen: dict[tuple[object, ...], dict[str, object]] = field(default_factory=dict)
+    seen: dict[tuple[object, ...], LogLine] = field(default_factory=dict)
     response_labels: set[str] = field(default_factory=set)  # the big buttons pressed
 
     def room(self) -> Room:
         room = room_in(self.stack, self.chat)
         for line in room.log:  # the log keeps a few lines: collect them as they come
             about = line.model_dump()
-            self.seen[tuple(sorted((k, str(v)) for k, v in about.items()))] = about
+            self.seen[tuple(sorted((k, str(v)) for k, v in about.items()))] = line
         return room
 
     def game(self, room: Room) -> PassingGame:
@@ -128,8 +128,8 @@ class Table:
             what="the bots, or the window to close",
         )
 
-    def lines(self, kind: str) -> list[dict[str, object]]:
-        return [line for line in self.seen.values() if line["kind"] == kind]
+    def lines(self, kind: str) -> list[LogLine]:
+        return [line for line in self.seen.values() if line.kind == kind]
 
 
 def heuristic_card(hand: tuple[str, ...]) -> str:
@@ -209,7 +209,7 @@ def play(table: Table, script: list[Step], until_done: bool = False) -> Room:
                     break
                 if step.kind == "false" and not is_four_of_a_kind(cards):
                     table.press(room, name, "b")
-                    if any(line["seat"] == seat for line in table.lines("false_call")):
+                    if any(line.seat == seat for line in table.lines("false_call")):
                         script.pop(0)  # else a bot called first: try again
                     break
             if is_four_of_a_kind(cards):
@@ -225,14 +225,14 @@ def play(table: Table, script: list[Step], until_done: bool = False) -> Room:
 def fooled_by(table: Table, caller: int) -> tuple[str, ...]:
     """Who fell for the latest fake call of `caller`, by name."""
     room = table.room()
-    told = [line for line in table.lines("fake_call") if line["seat"] == caller]
-    return tuple(room.seats[s].name for s in told[-1]["order"]) if told else ()  # type: ignore[attr-defined]
+    told = [line for line in table.lines("fake_call") if line.seat == caller]
+    return tuple(room.seats[s].name for s in told[-1].order) if told else ()
 
 
 def table_shows_timeout(table: Table, step: Step) -> bool:
     room = table.room()
     seat = table.seat(room, step.who)
-    return any(line["seat"] == seat for line in table.lines("timeout"))
+    return any(line.seat == seat for line in table.lines("timeout"))
 
 
 def check_step(table: Table, step: Step) -> None:
@@ -244,10 +244,10 @@ def check_step(table: Table, step: Step) -> None:
         told = [
             line
             for line in table.lines("fake_call")
-            if line["seat"] == seat and set(line["order"]) == fooled  # type: ignore[arg-type]
+            if line.seat == seat and set(line.order) == fooled
         ]
         assert told, f"no fake call by {step.who} that {step.fooled or 'nobody'} fell for"
-        losers = set(told[-1]["losers"])  # type: ignore[arg-type]
+        losers = set(told[-1].losers)
         assert losers == (fooled or {seat})
 
 
@@ -270,8 +270,10 @@ def open_table(emu: RunningEmulator, stack: Stack) -> Table:
     emu.send_message("Ana", GROUP, "/burro cuartetos")
     lobby = emu.wait_for_message(GROUP, lambda m: action_button(m, "S") is not None)
     chat = lobby.chat_id
+    join = action_button(lobby, "J")
+    assert join is not None
     for user in ("Ben", "Carla"):
-        tap = emu.tap(user, lobby, action_button(lobby, "J"))  # type: ignore[arg-type]
+        tap = emu.tap(user, lobby, join)
         if tap.answer is not None and tap.answer.url:
             emu.open_link(user, tap.answer.url)  # never started the bot: deep link
     emu.wait_for(lambda: len(room_in(stack, chat).seats) == 3 or None, what="three players")
@@ -319,7 +321,7 @@ def test_group_game_with_calls_fakes_and_a_timeout(emu: RunningEmulator, stack: 
     assert max(game.standing.letters) == game.rules.target
     real = table.lines("real_call")
     assert real, "no hand was won with ¡Burro!"
-    assert all(line["losers"] for line in real)  # each names who was last (or too slow)
+    assert all(line.losers for line in real)  # each names who was last (or too slow)
     assert room.seats[ben].timeouts >= 1
     # One big button for every call, real or fake: only the word tells them apart.
     assert all(re.fullmatch(r"🫳 ¡[A-Z]+!", label) for label in table.response_labels)

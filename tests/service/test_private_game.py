@@ -27,14 +27,15 @@ def test_play_against_bots_to_the_end(emu: RunningEmulator, stack: Stack, preset
         mark = f".{room.version}."
         current = [b for b in game_buttons(emu.last_message("Carla")) if mark in str(b.value)]
         if not current:  # a bot is thinking, or the keyboard is not updated yet
-            emu.wait_for(
-                lambda v=room.version, mark=mark: (
-                    room_in(stack, chat).version != v
+
+            def carla_to_play(version: int = room.version, mark: str = mark) -> bool | None:
+                return (
+                    room_in(stack, chat).version != version
                     or any(mark in str(b.value) for b in game_buttons(emu.last_message("Carla")))
                     or None
-                ),
-                what="Carla's turn",
-            )
+                )
+
+            emu.wait_for(carla_to_play, what="Carla's turn")
             continue
         message = emu.last_message("Carla")
         assert message is not None

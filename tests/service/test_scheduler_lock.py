@@ -8,7 +8,7 @@ import time
 import fakeredis
 from rq.registry import ScheduledJobRegistry
 
-from engine.game import legal_actions, to_move
+from engine.game import GameState, legal_actions, to_move
 from service import lobby, moves
 from service.lobby import Actor
 from service.outcome import VERSION_TIMERS, Outcome
@@ -61,11 +61,15 @@ def test_a_move_drops_the_timers_it_made_moot() -> None:
     assert timers() == {f"turn_timeout-{room.id}-{first}", f"remind-{room.id}-{first}"}
     for _ in range(3):
         fresh = store.load(room.id)
-        assert fresh is not None and fresh.game is not None
+        assert fresh is not None and isinstance(fresh.game, GameState)
         seat = to_move(fresh.game)
         assert seat is not None
         action = legal_actions(fresh.game, seat)[0]
-        result = store.update(room.id, lambda r, s=seat, a=action: moves.play(r, s, a, now))
+
+        def play(r: Room, seat: int = seat, action: str = action) -> Outcome:
+            return moves.play(r, seat, action, now)
+
+        result = store.update(room.id, play)
         assert result is not None
         version = result[0].version
         assert timers() == {f"turn_timeout-{room.id}-{version}", f"remind-{room.id}-{version}"}

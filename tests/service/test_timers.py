@@ -16,7 +16,7 @@ from rq.registry import StartedJobRegistry
 
 from cli.stack import Stack
 from emulator.server import RunningEmulator
-from engine.game import to_move
+from engine.game import GameState, to_move
 from service.outcome import Outcome
 from service.redis_server import connect
 from service.room import Room
@@ -48,7 +48,9 @@ def start_game(emu: RunningEmulator, stack: Stack, user: str) -> int:
         store.update(old.id, cancel)
     emu.send_message(user, user, "/play spanish")
     lobby = emu.wait_for_message(user, lambda m: action_button(m, "S") is not None)
-    emu.tap(user, lobby, action_button(lobby, "S"))  # type: ignore[arg-type]
+    start = action_button(lobby, "S")
+    assert start is not None
+    emu.tap(user, lobby, start)
     return lobby.chat_id
 
 
@@ -62,9 +64,15 @@ def cancel(room: Room) -> Outcome:
 
 def human_turn(stack: Stack, chat: int) -> Room | None:
     room = room_in(stack, chat)
-    if room.game is not None and room.status == "playing" and to_move(room.game) == 0:
+    if isinstance(room.game, GameState) and room.status == "playing" and to_move(room.game) == 0:
         return room
     return None
+
+
+def moved_past(stack: Stack, chat: int, version: int) -> Room | None:
+    """The room, once a move has taken it past `version`."""
+    room = room_in(stack, chat)
+    return room if room.version > version else None
 
 
 def shown_turn(emu: RunningEmulator, stack: Stack, chat: int, user: str) -> Room:
@@ -100,7 +108,7 @@ def test_timeout_plays_once_after_its_time(emu: RunningEmulator, stack: Stack) -
     assert room.deadline is not None and room.game is not None
     before_messages = bot_messages(emu, "Ben")
     moved = emu.wait_for(
-        lambda: (r := room_in(stack, chat)).version > room.version and r,
+        lambda: moved_past(stack, chat, room.version),
         timeout=TIMEOUT + 10,
         what="the timeout's move",
     )
@@ -116,8 +124,9 @@ def test_a_move_just_before_the_deadline_wins(emu: RunningEmulator, stack: Stack
     assert room.deadline is not None
     wait_until(emu, room.deadline - 1.0)
     message = emu.last_message("Dan")
+    assert message is not None
     mine = [b for b in game_buttons(message) if f".{room.version}." in str(b.value)]
-    emu.tap("Dan", message, mine[0].value)  # type: ignore[arg-type]
+    emu.tap("Dan", message, mine[0].value)
     wait_until(emu, room.deadline + 3)
     after = room_in(stack, chat)
     assert after.seats[0].timeouts == 0
@@ -134,7 +143,7 @@ def test_workers_stopped_for_a_while_catch_up_once(emu: RunningEmulator, stack: 
     assert room_in(stack, chat).version == room.version  # nobody ran them
     stack.start_worker(0)
     moved = emu.wait_for(
-        lambda: (r := room_in(stack, chat)).version > room.version and r,
+        lambda: moved_past(stack, chat, room.version),
         timeout=30,
         what="the late timeout",
     )
@@ -166,8 +175,9 @@ def test_worker_killed_mid_job_the_message_still_comes_once(
     emu.inject_delay("editMessageText", 3.0)  # Telegram answers slowly: the job hangs in it
     started = StartedJobRegistry(QUEUE, connection=connect(stack.redis.url))
     message = emu.last_message("Ana")
+    assert message is not None
     mine = [b for b in game_buttons(message) if f".{room.version}." in str(b.value)]
-    emu.tap("Ana", message, mine[0].value)  # type: ignore[arg-type]
+    emu.tap("Ana", message, mine[0].value)
     emu.wait_for(
         lambda: any(j.startswith("sync-") for j in started.get_job_ids()) or None,
         what="the sync job to start",
@@ -200,7 +210,7 @@ def test_quiet_hours_hold_the_reminder_but_not_the_timeout(
     store_of(stack).update(room.id, quiet_now)
     messages = bot_messages(emu, "Ben")
     moved = emu.wait_for(
-        lambda: (r := room_in(stack, chat)).version > room.version and r,
+        lambda: moved_past(stack, chat, room.version),
         timeout=TIMEOUT + 10,
         what="the timeout's move",
     )

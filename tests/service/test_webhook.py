@@ -19,7 +19,7 @@ from service.redis_server import connect, free_port
 from service.room import Room
 from service.store import Store
 from tests.service.conftest import make_stack
-from tests.service.play import action_button, game_buttons, room_in
+from tests.service.play import action_button, follow_suit_game, game_buttons, room_in
 
 _ids = itertools.count(900_000_000)
 CARLA = {"id": 100003, "is_bot": False, "first_name": "Carla", "language_code": "en"}
@@ -101,10 +101,11 @@ def game(emu: RunningEmulator, stack: Stack) -> int:
         ),
     )
     emu.tap("Carla", lobby, "▶️ Start")
-    emu.wait_for(
-        lambda: to_move(room_in(stack, lobby.chat_id).game) == 0 or None,  # type: ignore[arg-type]
-        what="Carla to lead",
-    )
+
+    def carla_leads() -> bool | None:
+        return to_move(follow_suit_game(room_in(stack, lobby.chat_id))) == 0 or None
+
+    emu.wait_for(carla_leads, what="Carla to lead")
     return lobby.chat_id
 
 
@@ -115,16 +116,14 @@ def move(
     user: dict[str, Any] = CARLA,
     version: int | None = None,
 ) -> dict[str, Any]:
-    assert room.game is not None
-    token = callbacks.game_token(legal_actions(room.game, 0)[index])
+    token = callbacks.game_token(legal_actions(follow_suit_game(room), 0)[index])
     return press(
         room, user, callbacks.encode(room.id, room.version if version is None else version, token)
     )
 
 
 def carla_actions(room: Room) -> list[int]:
-    assert room.game is not None
-    return [a for s, a in room.game.hand.actions if s == 0]
+    return [a for s, a in follow_suit_game(room).hand.actions if s == 0]
 
 
 def test_secret_header_is_required(stack: Stack) -> None:
@@ -251,7 +250,9 @@ def test_serve_killed_and_restarted_loses_nothing(
             or None
         )
     )
-    emu.tap("Carla", emu.last_message("Carla"), keyboard[0].value)  # type: ignore[arg-type]
+    message = emu.last_message("Carla")
+    assert message is not None
+    emu.tap("Carla", message, keyboard[0].value)
     assert len(carla_actions(room_in(stack, game))) == 1
 
 
