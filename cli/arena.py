@@ -44,14 +44,23 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--games", type=int, default=400, help="hands to play (whole rotations)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--options", default="{}", help='rule options as JSON, e.g. \'{"hand_size": 5}\''
+        "--options", default="{}", help="rule options as JSON, e.g. '{\"hand_size\": 5}'"
     )
-    parser.add_argument("--rollouts", type=int, default=Budget().rollouts,
-                        help="the strong bot's rollouts per decision")
-    parser.add_argument("--cap-ms", type=float, default=None,
-                        help="also cap the strong bot's thinking time (not reproducible)")
-    parser.add_argument("--jobs", type=int, default=1,
-                        help="processes sharing the deals (same results, sooner)")
+    parser.add_argument(
+        "--rollouts",
+        type=int,
+        default=Budget().rollouts,
+        help="the strong bot's rollouts per decision",
+    )
+    parser.add_argument(
+        "--cap-ms",
+        type=float,
+        default=None,
+        help="also cap the strong bot's thinking time (not reproducible)",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="processes sharing the deals (same results, sooner)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
@@ -62,8 +71,9 @@ def run(args: argparse.Namespace) -> int:
         from engine.passing.arena import run_command
 
         bar = None if args.quiet else ProgressBar(sys.stderr)
-        status = run_command(args.preset, args.seats, args.bots, args.games, args.seed,
-                             args.options, args.json, bar)
+        status = run_command(
+            args.preset, args.seats, args.bots, args.games, args.seed, args.options, args.json, bar
+        )
         if bar:
             bar.done()
         return status
@@ -79,8 +89,13 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--games, --rollouts and --jobs must be at least 1")
         cap = None if args.cap_ms is None else args.cap_ms / 1000
         config = ArenaConfig(
-            preset=args.preset, seats=args.seats, bots=bots, games=args.games, seed=args.seed,
-            options=options, budget=Budget(rollouts=args.rollouts, seconds=cap),
+            preset=args.preset,
+            seats=args.seats,
+            bots=bots,
+            games=args.games,
+            seed=args.seed,
+            options=options,
+            budget=Budget(rollouts=args.rollouts, seconds=cap),
         )
         config.rules()
     except (ValueError, RulesError) as exc:
@@ -116,8 +131,10 @@ class ProgressBar:
         filled = done * self.WIDTH // total
         elapsed = time.monotonic() - self.start
         eta = elapsed / done * (total - done)
-        line = (f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total} games"
-                f"  {elapsed:.0f}s, {eta:.0f}s to go")
+        line = (
+            f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total} games"
+            f"  {elapsed:.0f}s, {eta:.0f}s to go"
+        )
         self.stream.write(("\r" + line) if self.tty else line + "\n")
         self.stream.flush()
 

@@ -106,8 +106,11 @@ def extract(
         if not isinstance(node, ast.Call):
             continue
         func = node.func
-        name = func.id if isinstance(func, ast.Name) else (
-            func.attr if isinstance(func, ast.Attribute) else None)
+        name = (
+            func.id
+            if isinstance(func, ast.Name)
+            else (func.attr if isinstance(func, ast.Attribute) else None)
+        )
         if name is None or name not in keywords:
             continue
         args: list[str | None] = [
@@ -144,7 +147,6 @@ def _comments_for(comments: dict[int, str], lineno: int, tags: Collection[str]) 
             return block
         line -= 1
     return []
-
 
 
 def _in_sources(dirpath: str) -> bool:
@@ -237,8 +239,9 @@ def _set_headers(catalog: Catalog, lang: str) -> None:
 
 
 def new_catalog(lang: str) -> Catalog:
-    catalog = Catalog(locale=lang, charset="utf-8", fuzzy=False,
-                      last_translator="the Burro authors")
+    catalog = Catalog(
+        locale=lang, charset="utf-8", fuzzy=False, last_translator="the Burro authors"
+    )
     name = LANGUAGE_TEAMS.get(lang, lang)
     catalog.header_comment = (
         f"# Burro: {name} translations of the chat service's messages.\n"
@@ -394,12 +397,18 @@ def check() -> Iterator[tuple[str, list[str]]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.i18n", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.i18n",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     up = commands.add_parser("update", help="re-extract the template and merge it everywhere")
-    up.add_argument("--keep-obsolete", action="store_true",
-                    help="keep translations of messages gone from the code (as #~ lines)")
+    up.add_argument(
+        "--keep-obsolete",
+        action="store_true",
+        help="keep translations of messages gone from the code (as #~ lines)",
+    )
     commands.add_parser("check", help="list what is left to translate; exit 1 if anything")
     init = commands.add_parser("init", help="start a catalog for a new language")
     init.add_argument("lang")
@@ -429,8 +438,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{where}: {problem}")
         total += len(problems)
     if total:
-        print(f"{total} problem(s): run `python -m tools.i18n update`, translate, and check again",
-              file=sys.stderr)
+        print(
+            f"{total} problem(s): run `python -m tools.i18n update`, translate, and check again",
+            file=sys.stderr,
+        )
         return 1
     print("all catalogs complete")
     return 0

@@ -10,8 +10,22 @@ from cli.main import main
 
 
 def test_json_report(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["arena", "--preset", "spanish", "--seats", "2", "--bots", "strong,heuristic",
-            "--games", "4", "--seed", "3", "--rollouts", "10", "--json"]
+    args = [
+        "arena",
+        "--preset",
+        "spanish",
+        "--seats",
+        "2",
+        "--bots",
+        "strong,heuristic",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--rollouts",
+        "10",
+        "--json",
+    ]
     assert main(args) == 0
     out, err = capsys.readouterr()
     data = json.loads(out)
@@ -25,8 +39,21 @@ def test_json_report(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_same_seed_gives_the_same_rates(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["arena", "--preset", "cangkul", "--seats", "3", "--bots", "strong,random,heuristic",
-            "--games", "3", "--rollouts", "8", "--json", "--quiet"]
+    args = [
+        "arena",
+        "--preset",
+        "cangkul",
+        "--seats",
+        "3",
+        "--bots",
+        "strong,random,heuristic",
+        "--games",
+        "3",
+        "--rollouts",
+        "8",
+        "--json",
+        "--quiet",
+    ]
     main(args)
     first = json.loads(capsys.readouterr()[0])
     main(args)

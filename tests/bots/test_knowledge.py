@@ -36,9 +36,7 @@ def test_a_seat_seen_drawing_is_void_in_the_led_suit() -> None:
 def test_a_seat_that_followed_low_holds_nothing_between() -> None:
     """Seat 2 played the 2H under a KH: it held no heart above the king (none exist) and
     none below the two; seat 1, last, won with the QH over the JH: nothing between."""
-    sim = position(
-        "spanish", 3, {0: "JH 4S", 1: "QH KS", 2: "2H 5C"}, stock="6C 3H KH", leader=0
-    )
+    sim = position("spanish", 3, {0: "JH 4S", 1: "QH KS", 2: "2H 5C"}, stock="6C 3H KH", leader=0)
     play(sim, "0:play:JH", "2:play:2H", "1:play:QH")
     know = Knowledge(view_of(sim, 0))
     codec = know.codec

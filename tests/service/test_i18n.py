@@ -19,8 +19,10 @@ from service.i18n import LANGUAGES, Translator, language_for
 from tools import i18n as tool
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != i18n.DEFAULT]
-HOW_TO_FIX = ("run `python -m tools.i18n update`, translate what `python -m tools.i18n "
-              "check` lists, and commit service/locale")
+HOW_TO_FIX = (
+    "run `python -m tools.i18n update`, translate what `python -m tools.i18n "
+    "check` lists, and commit service/locale"
+)
 
 
 @pytest.fixture(scope="module")
@@ -122,8 +124,15 @@ def test_translations_keep_exactly_the_placeholders(lang: str) -> None:
 
 def test_english_names_the_spanish_cards() -> None:
     en = Translator("en")
-    names = {"oros": "coins", "copas": "cups", "espadas": "swords", "bastos": "clubs",
-             "Sota": "Jack", "Caballo": "Knight", "Rey": "King"}
+    names = {
+        "oros": "coins",
+        "copas": "cups",
+        "espadas": "swords",
+        "bastos": "clubs",
+        "Sota": "Jack",
+        "Caballo": "Knight",
+        "Rey": "King",
+    }
     assert {word: en.gettext(word) for word in names} == names
     assert Translator("es").gettext("bastos") == "bastos"
     assert Translator("pt_BR").gettext("bastos") == "paus"
@@ -139,14 +148,14 @@ def test_the_tool_finds_nothing_to_fix() -> None:
 
 
 def test_extraction_finds_every_keyword_at_any_depth() -> None:
-    source = b'''
+    source = b"""
 x = _("Language: {v}", v=names.get(code, _("automatic")))
 y = self.tr.ngettext("{n} card", "{n} cards", n)
 z = ng("{n} hour", "{n} hours", h, name=who)
 # TRANSLATORS: the goal, in the settings
 w = tr.gettext(_("Goal: {v}"), v=goal)
 q = tr.gettext(popup.message)
-'''
+"""
     found = list(tool.extract(io.BytesIO(source), tool.KEYWORDS, tool.COMMENT_TAGS, {}))
     texts = [(name, message) for _line, name, message, _comments in found]
     assert ("_", "automatic") in texts
@@ -160,7 +169,10 @@ q = tr.gettext(popup.message)
 
 def test_placeholders() -> None:
     assert tool.placeholders("{name} drew {n} cards and played {card}.") == {
-        "{name}", "{n}", "{card}"}
+        "{name}",
+        "{n}",
+        "{card}",
+    }
     assert tool.placeholders("no fields, {{literal}}") == set()
     assert tool.placeholders("{x!r:>3}") == {"{x!r:>3}"}
 
@@ -171,12 +183,24 @@ def test_placeholders() -> None:
 @pytest.mark.parametrize(
     ("code", "lang"),
     [
-        ("es", "es"), ("es-MX", "es"), ("es-419", "es"), ("ES", "es"),
-        ("pt-br", "pt_BR"), ("pt-BR", "pt_BR"), ("pt_BR", "pt_BR"),
-        ("pt", "pt_PT"), ("pt-PT", "pt_PT"), ("pt-pt", "pt_PT"),
-        ("id", "id"), ("in", "id"),
-        ("en", "en"), ("en-US", "en"), ("fr", "en"), ("de-DE", "en"),
-        ("", "en"), (None, "en"),
+        ("es", "es"),
+        ("es-MX", "es"),
+        ("es-419", "es"),
+        ("ES", "es"),
+        ("pt-br", "pt_BR"),
+        ("pt-BR", "pt_BR"),
+        ("pt_BR", "pt_BR"),
+        ("pt", "pt_PT"),
+        ("pt-PT", "pt_PT"),
+        ("pt-pt", "pt_PT"),
+        ("id", "id"),
+        ("in", "id"),
+        ("en", "en"),
+        ("en-US", "en"),
+        ("fr", "en"),
+        ("de-DE", "en"),
+        ("", "en"),
+        (None, "en"),
     ],
 )
 def test_language_for_telegram_codes(code: str | None, lang: str) -> None:
@@ -200,10 +224,14 @@ def test_plural_forms(lang: str, counts: dict[int, str]) -> None:
 
 def test_plural_with_more_values() -> None:
     tr = Translator("es")
-    assert tr.ngettext("{name} drew {n} card.", "{name} drew {n} cards.", 3,
-                       name="Ana") == "Ana ha robado 3 cartas."
-    assert Translator("id").ngettext("{name} drew {n} card.", "{name} drew {n} cards.", 1,
-                                     name="Budi") == "Budi mengambil 1 kartu."
+    assert (
+        tr.ngettext("{name} drew {n} card.", "{name} drew {n} cards.", 3, name="Ana")
+        == "Ana ha robado 3 cartas."
+    )
+    assert (
+        Translator("id").ngettext("{name} drew {n} card.", "{name} drew {n} cards.", 1, name="Budi")
+        == "Budi mengambil 1 kartu."
+    )
 
 
 def test_gettext_translates_and_falls_back_to_english() -> None:
@@ -228,8 +256,9 @@ def test_a_broken_or_partial_translation_shows_english(monkeypatch: pytest.Monke
     assert tr.ngettext("{n} card", "{n} cards", 2) == "2 cards"
 
 
-def test_partly_translated_plurals_are_not_used(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_partly_translated_plurals_are_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     po = tmp_path / "es" / "LC_MESSAGES" / "messages.po"
     po.parent.mkdir(parents=True)
     po.write_text(
@@ -253,13 +282,15 @@ def test_partly_translated_plurals_are_not_used(tmp_path: Path,
 # ----- the update and check commands, on a small tree of their own ------------------------
 
 
-def test_update_and_check_on_a_scratch_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_update_and_check_on_a_scratch_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "service").mkdir()
     (tmp_path / "babel.cfg").write_text("[tools.i18n.extract: service/**.py]\n")
     code = tmp_path / "service" / "game.py"
-    code.write_text('A = _("Your turn!")\nB = _("Gone soon")\n'
-                    'C = tr.ngettext("{n} card", "{n} cards", n)\n')
+    code.write_text(
+        'A = _("Your turn!")\nB = _("Gone soon")\nC = tr.ngettext("{n} card", "{n} cards", n)\n'
+    )
     locale = tmp_path / "service" / "locale"
     monkeypatch.setattr(tool, "ROOT", tmp_path)
     monkeypatch.setattr(tool, "MAPPING", tmp_path / "babel.cfg")
@@ -290,8 +321,9 @@ def test_update_and_check_on_a_scratch_tree(tmp_path: Path, monkeypatch: pytest.
     assert "already up to date" in capsys.readouterr().out
 
     # The code changes: a new message, one reworded, one gone.
-    code.write_text('A = _("Your turn now!")\nC = tr.ngettext("{n} card", "{n} cards", n)\n'
-                    'D = _("Brand new")\n')
+    code.write_text(
+        'A = _("Your turn now!")\nC = tr.ngettext("{n} card", "{n} cards", n)\nD = _("Brand new")\n'
+    )
     assert tool.main(["check"]) == 1
     out = capsys.readouterr().out
     assert 'new in the code: "Brand new"' in out
@@ -307,8 +339,9 @@ def test_update_and_check_on_a_scratch_tree(tmp_path: Path, monkeypatch: pytest.
     assert "en: missing" not in out  # English needs no translation
 
 
-def test_update_refuses_an_empty_extraction(tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_update_refuses_an_empty_extraction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "babel.cfg").write_text("[python: nowhere/**.py]\n")
     monkeypatch.setattr(tool, "ROOT", tmp_path)
     monkeypatch.setattr(tool, "MAPPING", tmp_path / "babel.cfg")

@@ -21,9 +21,22 @@ from tests.service.play import action_button, game_buttons
 def run_local(data: Path, port: int) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BURRO_")}
     return subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "local", "--data", str(data), "--port", str(port),
-         "--bot-delay", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        [
+            sys.executable,
+            "-m",
+            "cli.main",
+            "local",
+            "--data",
+            str(data),
+            "--port",
+            str(port),
+            "--bot-delay",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
         start_new_session=True,
     )
 
@@ -54,18 +67,22 @@ def test_burro_local_starts_serves_and_resumes(tmp_path: Path) -> None:
             chat.send_message("Carla", "Carla", "/play")
             lobby = chat.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
             chat.tap("Carla", lobby, action_button(lobby, "S"))  # type: ignore[arg-type]
-            chat.wait_for(lambda: game_buttons(chat.last_message("Carla")) or None,
-                          what="Carla's cards")
+            chat.wait_for(
+                lambda: game_buttons(chat.last_message("Carla")) or None, what="Carla's cards"
+            )
     finally:
         stop(process)
     assert (tmp_path / "data" / "redis" / "appendonly.aof").exists() or any(
-        (tmp_path / "data" / "redis").glob("appendonlydir/*"))
+        (tmp_path / "data" / "redis").glob("appendonlydir/*")
+    )
     again = run_local(tmp_path / "data", port)
     try:
         list(lines_until(again, "open http"))
         with EmulatorDriver(f"http://127.0.0.1:{port}", timeout=30) as chat:
             chat.send_message("Carla", "Carla", "/play")  # the open game comes back
-            chat.wait_for(lambda: game_buttons(chat.last_message("Carla")) or None,
-                          what="the resumed game's cards")
+            chat.wait_for(
+                lambda: game_buttons(chat.last_message("Carla")) or None,
+                what="the resumed game's cards",
+            )
     finally:
         stop(again)

@@ -53,9 +53,7 @@ def test_an_update_of_the_room_as_loaded_parses_it_once(store: Store, parses: li
     assert saved is not None and [s.user_id for s in saved.seats] == [1, 2]
 
 
-def test_a_room_changed_since_it_was_loaded_is_read_again(
-    store: Store, parses: list[int]
-) -> None:
+def test_a_room_changed_since_it_was_loaded_is_read_again(store: Store, parses: list[int]) -> None:
     room_id = new_room(store)
     stale = store.load(room_id)
     assert stale is not None
