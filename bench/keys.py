@@ -115,7 +115,11 @@ def open_table(rt: Runtime, chat: int, players: list[Actor], start: bool) -> Roo
     room = lobby.create_room(chat, None, players[0], now, settings=RoomSettings())
     assert store.create(room, Outcome(changed=True, sync={"table"}), 1)
     for n, actor in enumerate(players[1:], start=2):
-        store.update(room.id, lambda r, a=actor: lobby.join(r, a), n)  # type: ignore[misc]
+
+        def join(r: Room, actor: Actor = actor) -> Outcome:
+            return lobby.join(r, actor)
+
+        store.update(room.id, join, n)
     if start:
         store.update(room.id, lambda r: lobby.start(r, players[0], now), 9)
     flush_outbox(rt)

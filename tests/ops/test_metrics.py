@@ -63,7 +63,9 @@ def test_active_games_come_from_redis_on_every_process(emu: RunningEmulator, sta
     client = connect(stack.redis.url)
     emu.send_message("Carla", "Carla", "/play spanish")
     lobby_message = emu.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
-    emu.tap("Carla", lobby_message, action_button(lobby_message, "S"))  # type: ignore[arg-type]
+    start = action_button(lobby_message, "S")
+    assert start is not None
+    emu.tap("Carla", lobby_message, start)
     emu.wait_for(lambda: room_in(stack, lobby_message.chat_id).status == "playing" or None,
                  what="the game to start")  # fmt: skip
     playing = client.zcard(DUE_KEY)

@@ -326,8 +326,11 @@ def test_commands_as_the_group_or_a_channel_are_refused(emu: RunningEmulator, st
     assert room_at(stack, HOME) is None
     for user, send_as in (("Ana", "anonymous"), ("Ben", "channel")):
         said = emu.send_message(user, HOME, "/burro", send_as=send_as)
-        after = said.message_id
-        bot_says(emu, HOME, lambda m, a=after: m.message_id > a and "yourself" in m.text)  # type: ignore[misc]
+
+        def refusal(message: ChatMessage, after: int = said.message_id) -> bool:
+            return message.message_id > after and "yourself" in message.text
+
+        bot_says(emu, HOME, refusal)
         assert room_at(stack, HOME) is None  # nobody seated, no table
     stranger = {1087968824, 136817688}
     for key in store_of(stack).redis.scan_iter(match="game:*:room"):
@@ -364,7 +367,8 @@ def test_a_game_lives_in_its_topic_and_ends_when_the_topic_closes(
     assert ours and all(in_topic(m, topic) for m in ours)
     emu.close_topic("Ana", "Forum", topic)
     emu.wait_for(lambda: room_at(stack, FORUM, topic) is None or None, what="the game to end")
-    assert store_of(stack).load(room.id).status == "cancelled"  # type: ignore[union-attr]
+    ended = store_of(stack).load(room.id)
+    assert ended is not None and ended.status == "cancelled"
     emu.wait_for(lambda: general_words(emu, FORUM), what="a word in General")
 
 
@@ -443,7 +447,8 @@ def test_rematch_only_for_the_creator_or_an_admin(emu: RunningEmulator, stack: S
         }
         deliver(stack, {"update_id": next(_ids), "callback_query": query})
         if name == "Dan":
-            assert room_at(stack, HOME).id == room.id  # type: ignore[union-attr]
+            current = room_at(stack, HOME)
+            assert current is not None and current.id == room.id
     fresh = emu.wait_for(lambda: room_at(stack, HOME), what="the new table")
     assert fresh.id != room.id and fresh.status == "lobby" and fresh.creator == room.creator
 
@@ -460,7 +465,8 @@ def test_a_deleted_topic_found_by_a_reply_of_serve(emu: RunningEmulator, stack: 
     text["entities"] = [{"type": "bot_command", "offset": 0, "length": 6}]
     deliver(stack, {"update_id": next(_ids), "message": text})
     emu.wait_for(lambda: room_at(stack, FORUM, topic) is None or None, what="the game to end")
-    assert store_of(stack).load(room.id).status == "cancelled"  # type: ignore[union-attr]
+    ended = store_of(stack).load(room.id)
+    assert ended is not None and ended.status == "cancelled"
     emu.wait_for(lambda: len(general_words(emu, FORUM)) == said + 1 or None, what="the word")
 
 

@@ -14,6 +14,7 @@ import pytest
 from cli.stack import SECRET, TOKEN, Stack
 from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
+from engine.passing import PassingRules
 from service import callbacks, family
 from service.i18n import Translator
 from service.passing.lobby import FAMILY_PACE
@@ -295,7 +296,10 @@ def test_cuartetos_is_slow_in_a_group_and_live_against_bots(
     emu.send_message("Ana", COUSINS, "/burro cuartetos")
     group = emu.wait_for(lambda: room_at(stack, COUSINS), what="the lobby")
     rules = group.settings.rules()
-    assert (rules.pass_window, rules.response_window) == FAMILY_PACE  # type: ignore[union-attr]
+    assert isinstance(rules, PassingRules)
+    assert (rules.pass_window, rules.response_window) == FAMILY_PACE
     emu.send_message("Ana", "Ana", "/play cuartetos")
     private = emu.wait_for(lambda: room_at(stack, IDS["Ana"]), what="her table")
-    assert private.settings.rules().pass_window <= 60  # type: ignore[union-attr]
+    rules = private.settings.rules()
+    assert isinstance(rules, PassingRules)
+    assert rules.pass_window <= 60

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pydantic import SecretStr
 
+from engine.passing import PassingRules
 from service import family, lobby
 from service.i18n import Translator
 from service.lobby import Actor
@@ -19,7 +20,8 @@ SETTINGS = Settings(telegram_token=SecretStr("1:x"))
 
 def windows(options: dict[str, object]) -> tuple[float, float]:
     rules = RoomSettings(preset="cuartetos", options=options).rules()
-    return rules.pass_window, rules.response_window  # type: ignore[union-attr]
+    assert isinstance(rules, PassingRules)
+    return rules.pass_window, rules.response_window
 
 
 def test_cuartetos_starts_slow_in_a_group_and_live_in_private() -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from cli.stack import Stack
 from emulator.config import fast_config
+from emulator.driver import Button
 from emulator.limits import FloodLimits
 from emulator.server import RunningEmulator, running_emulator
 from tests.service.conftest import make_stack
@@ -29,31 +30,47 @@ def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Ite
         yield running
 
 
+def in_first_hands(stack: Stack, chat: int) -> bool:
+    """The game is still on, in one of its first three hands."""
+    room = room_in(stack, chat)
+    return room.status == "playing" and room.game is not None and room.game.hand_no <= 3
+
+
 def test_one_to_one_against_three_bots_within_limits(emu: RunningEmulator, stack: Stack) -> None:
     emu.send_message("Carla", "Carla", "/play spanish")
     lobby = emu.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
     chat = lobby.chat_id
     for _ in range(2):
-        emu.tap("Carla", emu.last_message("Carla"), action_button(emu.last_message("Carla"), "B"))  # type: ignore[arg-type]
+        shown = emu.last_message("Carla")
+        add_bot = action_button(shown, "B")
+        assert shown is not None and add_bot is not None
+        emu.tap("Carla", shown, add_bot)
     emu.wait_for(lambda: len(room_in(stack, chat).seats) == 4 or None, what="three bots")
     start = emu.last_seq()
     message = emu.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
-    emu.tap("Carla", message, action_button(message, "S"))  # type: ignore[arg-type]
+    start_button = action_button(message, "S")
+    assert start_button is not None
+    emu.tap("Carla", message, start_button)
     taps = 1
-    while room_in(stack, chat).status == "playing" and room_in(stack, chat).game.hand_no <= 3:  # type: ignore[union-attr]
+    while in_first_hands(stack, chat):
         room = room_in(stack, chat)
         mark = f".{room.version}."
 
-        def keyboard(mark: str = mark, version: int = room.version) -> object:
+        def keyboard(
+            mark: str = mark, version: int = room.version
+        ) -> tuple[str, list[Button]] | None:
             if room_in(stack, chat).version != version:
-                return "moved"
+                return ("moved", [])
             shown = emu.last_message("Carla")
-            return [b for b in game_buttons(shown) if mark in str(b.value)] or None
+            current = [b for b in game_buttons(shown) if mark in str(b.value)]
+            return ("keyboard", current) if current else None
 
-        found = emu.wait_for(keyboard, timeout=30, what="Carla's keyboard")
-        if found == "moved":
+        what, found = emu.wait_for(keyboard, timeout=30, what="Carla's keyboard")
+        if what == "moved":
             continue
-        emu.tap("Carla", emu.last_message("Carla"), found[0].value)  # type: ignore[index, arg-type]
+        shown = emu.last_message("Carla")
+        assert shown is not None
+        emu.tap("Carla", shown, found[0].value)
         taps += 1
     calls = [
         c

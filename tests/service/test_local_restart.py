@@ -26,7 +26,9 @@ def test_the_web_chat_and_its_tables_survive_a_restart(tmp_path: Path) -> None:
         with EmulatorDriver(url, timeout=30) as chat:
             chat.send_message("Carla", "Carla", "/play")
             lobby = chat.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
-            chat.tap("Carla", lobby, action_button(lobby, "S"))  # type: ignore[arg-type]
+            start = action_button(lobby, "S")
+            assert start is not None
+            chat.tap("Carla", lobby, start)
             table = chat.wait_for(lambda: cards(chat), what="Carla's cards")
             history = [(m.message_id, m.text) for m in chat.messages_in("Carla")]
     finally:
@@ -61,7 +63,9 @@ def test_open_tables_come_back_in_chats_without_history(tmp_path: Path) -> None:
         with EmulatorDriver(url, timeout=30) as chat:
             chat.send_message("Carla", "Carla", "/play")
             lobby = chat.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
-            chat.tap("Carla", lobby, action_button(lobby, "S"))  # type: ignore[arg-type]
+            start = action_button(lobby, "S")
+            assert start is not None
+            chat.tap("Carla", lobby, start)
             chat.wait_for(lambda: cards(chat), what="Carla's cards")
             chat.send_message("Ana", "Family", "/burro")
             tap_action(chat, "Ana", "Family", "B")  # a bot sits down

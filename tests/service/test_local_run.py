@@ -66,7 +66,9 @@ def test_burro_local_starts_serves_and_resumes(tmp_path: Path) -> None:
         with EmulatorDriver(url, timeout=30) as chat:
             chat.send_message("Carla", "Carla", "/play")
             lobby = chat.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
-            chat.tap("Carla", lobby, action_button(lobby, "S"))  # type: ignore[arg-type]
+            start = action_button(lobby, "S")
+            assert start is not None
+            chat.tap("Carla", lobby, start)
             chat.wait_for(
                 lambda: game_buttons(chat.last_message("Carla")) or None, what="Carla's cards"
             )

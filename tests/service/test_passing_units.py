@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from engine.passing import GameState, legal_actions, to_move
+from engine.passing import GameState, PassingRules, legal_actions, to_move
 from engine.passing import deadline as deadline_of
 from engine.passing.cards import pack
 from engine.passing.records import read_passing_record
@@ -65,7 +65,8 @@ def test_cuartetos_in_the_lobby_with_its_own_settings() -> None:
     for _ in range(len(PACES)):
         lobby.change_setting(room, ANA, "pace")
         rules = room.settings.rules()
-        seen.add((rules.pass_window, rules.response_window))  # type: ignore[union-attr]
+        assert isinstance(rules, PassingRules)
+        seen.add((rules.pass_window, rules.response_window))
     assert seen == set(PACES)
     letters = set()
     for _ in range(len(TARGETS)):
@@ -146,7 +147,9 @@ def test_bots_answer_fakes_as_their_level_is_fooled(level: str) -> None:
         room = table(bots=1, level=level, seed=seed)
         moves.act(room, 0, "fake", START + 1, 0.0)
         calls += 1
-        before = len(game(room).hand.call.responses)  # type: ignore[union-attr]
+        call = game(room).hand.call
+        assert call is not None
+        before = len(call.responses)
         moves.bot_turn(room, 3, START + 1.5, 0.0)
         call = game(room).hand.call
         fooled += call is not None and len(call.responses) > before

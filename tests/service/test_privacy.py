@@ -47,7 +47,9 @@ def tap(hook: Hook, user: dict[str, Any], room: Room, token: str, chat: int) -> 
 def test_privacy_says_what_is_kept_and_how_long(hook: Hook) -> None:
     hook.fresh_budget()
     assert hook.send(command("/privacy", CARLA)).status_code == 200
-    text = hook.emu.last_message("Carla").text  # type: ignore[union-attr]
+    message = hook.emu.last_message("Carla")
+    assert message is not None
+    text = message.text
     assert "What I keep about you" in text
     assert "365 days" in text and "7 days" in text and "14 days" in text and "2 days" in text
     assert "/forget" in text
