@@ -3,6 +3,7 @@ facts the files must agree on (ports, settings names, probes, selectors)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from service.settings import Settings
@@ -11,6 +12,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = {f"BURRO_{name.upper()}" for name in Settings.model_fields}
 
 
-def unknown_settings(names: object) -> set[str]:
+def unknown_settings(names: Iterable[object]) -> set[str]:
     """BURRO_* names that no setting reads (a typo would be silently ignored)."""
-    return {n for n in names if isinstance(n, str) and n.startswith("BURRO_")} - SETTINGS  # type: ignore[attr-defined]
+    return {n for n in names if isinstance(n, str) and n.startswith("BURRO_")} - SETTINGS

@@ -68,8 +68,8 @@ def test_the_bot_carries_on_in_a_restored_world(tmp_path: Path) -> None:
         assert api.ok("getMyCommands") == [{"command": "play", "description": "Play"}]
         assert api.error("sendMessage", chat_id=100002, text="Hi")[0] == 403  # Ben blocked it
         assert emu.messages_in("Family")[-1].raw.get("forum_topic_created")
-        document = next(m for m in emu.messages_in("Ana") if m.document)
-        file = api.ok("getFile", file_id=document.document["file_id"])  # type: ignore[index]
+        document = next(m.document for m in emu.messages_in("Ana") if m.document)
+        file = api.ok("getFile", file_id=document["file_id"])
         assert file["file_size"] == len('{"a": 1}')
         emu.tap("Ana", emu.message("Ana", hello.message_id), "Play", wait=False)
         update = emu.wait_for(lambda: api.ok("getUpdates"), what="the tap's update")

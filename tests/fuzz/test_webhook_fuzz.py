@@ -175,13 +175,12 @@ def mutate(value: Any, path: tuple[Any, ...], how: str, new: Any) -> Any:
 
 @st.composite
 def mutated(draw: st.DrawFn, webhook: Webhook) -> dict[str, Any]:
-    update: Any = draw(templates(webhook))
-    update = {**update, "update_id": draw(st.integers(1, 2**52))}
+    update: dict[str, Any] = {**draw(templates(webhook)), "update_id": draw(st.integers(1, 2**52))}
     for _ in range(draw(st.integers(1, 3))):
         path = draw(st.sampled_from(paths(update)[1:] or [()]))
         how = draw(st.sampled_from(["replace", "delete", "grow"]))
-        update = mutate(update, path, how, draw(JSON))
-    return update  # type: ignore[no-any-return]
+        update = mutate(update, path, how, draw(JSON))  # a path below the top: still a dict
+    return update
 
 
 def callback_data(webhook: Webhook) -> st.SearchStrategy[str]:
