@@ -4,11 +4,12 @@ lobby, joining through the deep link, hands in private and through the inline qu
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
 from cli.stack import Stack
-from emulator.driver import ChatMessage, TapResult
+from emulator.driver import ChatMessage, EmulatorError, TapResult
 from emulator.server import RunningEmulator
 from engine.game import GameState, to_move
 from engine.rules import PRESETS
@@ -52,11 +53,17 @@ def lobby_with(emu: RunningEmulator, token: str) -> ChatMessage:
 
 
 def tap_lobby(emu: RunningEmulator, user: str, token: str) -> TapResult:
-    """Tap the lobby's button for `token` (J join, S start …), whatever its label."""
-    lobby = lobby_with(emu, token)
-    data = action_button(lobby, token)
-    assert data is not None
-    return emu.tap(user, lobby, data)
+    """Tap the lobby's button for `token` (J join, S start …), whatever its label; again
+    on the message as it is then if the outbox changed it just before the tap."""
+    for _ in range(20):
+        lobby = lobby_with(emu, token)
+        data = action_button(lobby, token)
+        assert data is not None
+        try:
+            return emu.tap(user, lobby, data)
+        except EmulatorError:  # edited or posted again meanwhile: the button is gone
+            time.sleep(0.1)  # the outbox is at it: look again
+    raise AssertionError(f"{user} could not tap the lobby's {token}")
 
 
 def bot_messages(emu: RunningEmulator) -> list[ChatMessage]:

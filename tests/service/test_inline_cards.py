@@ -19,7 +19,7 @@ from service.screens import Button, Screen
 from service.tg.render import keyboard
 from tests.service.conftest import make_stack
 from tests.service.play import FAMILY, GROUP, room_in, room_messages
-from tests.service.test_group_game import GAME_RESULT, bot_messages, open_lobby
+from tests.service.test_group_game import GAME_RESULT, open_lobby, tap_lobby
 
 NEUTRAL = {"🃏 I choose a card.", "🃏 Elijo una carta.", "🃏 Escolho uma carta.",
            "🃏 Aku pilih satu kartu."}  # fmt: skip
@@ -44,8 +44,7 @@ def start(
 
 def started_game(emu: RunningEmulator, stack: Stack) -> Room:
     group = open_lobby(emu, stack, "spanish")
-    lobby = next(m for m in reversed(bot_messages(emu)) if m.buttons)
-    emu.tap("Ana", lobby, lobby.buttons[2][1].text)  # Start
+    tap_lobby(emu, "Ana", "S")
     return emu.wait_for(
         lambda: ((room := room_in(stack, group)).status == "playing" and room) or None,
         what="the game to start",
