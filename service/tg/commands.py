@@ -46,7 +46,9 @@ def noted(svc: Services, update: Update) -> None:
     posted again at the bottom on its next change (the bot sees no other messages in a
     group, in privacy mode)."""
     message, chat = update.effective_message, update.effective_chat
-    if message is not None and chat is not None and chat.type != "private":
+    if message is None or chat is None or chat.type == "private":
+        return
+    if type(message.message_id) is int:  # PTB takes an update's fields as they come
         svc.store.note_message(chat.id, thread_of(update), message.message_id)
 
 

@@ -47,6 +47,8 @@ async def answer_press(
     query: CallbackQuery, text: str | None = None, show_alert: bool = False, url: str | None = None
 ) -> None:
     """answerCallbackQuery, in the webhook's answer if this update has none yet."""
+    if type(query.id) is not str:  # not Telegram's: nothing to answer (PTB keeps odd fields)
+        return
     reply = _reply.get()
     if reply is None or reply:
         await query.answer(text, show_alert=show_alert, url=url)
