@@ -71,13 +71,16 @@ def said(room: Room, lang: str, why: str, action: str) -> Screen:
         painter: Painter | PassingPainter = PassingPainter(room, lang)
     else:
         painter = Painter(room, lang)
-    tr = painter.tr
-    if verb == "pass" and code:
+    # a card is named only for a card's move: `draw:left` names the tent's half
+    card = painter.card(code) if code and verb in ("play", "pass") else ""
+    if verb == "pass" and card:
         text = _("⏰ Your time ran out: {card} was passed on for you.")
-    elif why == "timeout" and verb == "play":
+    elif why == "timeout" and card:
         text = _("⏰ Your time ran out: {card} was played for you.")
     elif why == "timeout":
         text = _("⏰ Your time ran out: your turn was played for you.")
-    else:
+    elif card:
         text = _("🤖 {card} was your only card to play: it was played for you.")
-    return Screen(tr.gettext(text, card=painter.card(code) if code else ""))
+    else:
+        text = _("🤖 You had only one move: it was made for you.")
+    return Screen(painter.tr.gettext(text, card=card))

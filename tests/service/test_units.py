@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.game import GameState, legal_actions, to_move
 from engine.rules import Rules
-from service import callbacks, lobby, moves
+from service import callbacks, lobby, moves, news
 from service.lobby import Actor
 from service.quiet import quiet_until
 from service.room import KEY_BITS, LEGACY_KEY_LIMIT, Room, RoomSettings, Status
@@ -165,3 +165,23 @@ def test_a_room_key_is_secret_sized_and_a_legacy_one_is_replaced_on_load() -> No
     assert loaded.game.hand == hand  # the hand in play is left as dealt
     again = Room.model_validate_json(loaded.model_dump_json())
     assert again.seed == loaded.seed  # replaced once: a saved key stays
+
+
+@pytest.mark.parametrize(
+    ("why", "action", "words"),
+    [
+        ("timeout", "draw:left", "your turn was played for you"),
+        ("only", "draw:right", "You had only one move"),
+        ("only", "draw", "You had only one move"),
+        ("timeout", "pass", "your turn was played for you"),
+        ("timeout", "play:7H", "7♥ was played for you"),
+        ("only", "play:7H", "7♥ was your only card"),
+    ],
+)
+def test_a_move_played_for_a_player_is_said_right(why: str, action: str, words: str) -> None:
+    """The tent's halves (`draw:left`) are no card: found by the chaos soak, where the
+    word for a timed-out draw could not be made and never went out."""
+    room = lobby.create_room(-5, None, ANA, 0.0, settings=RoomSettings(preset="burro_em_pe"))
+    lobby.join(room, BEN)
+    lobby.start(room, ANA, 0.0)
+    assert words in news.said(room, "en", why, action).text
