@@ -17,6 +17,7 @@ from emulator.errors import ApiError
 from emulator.formatting import detect_entities, utf16_len
 from emulator.webhook import Delivery
 from emulator.world import (
+    ADMIN_RIGHTS,
     ADMINISTRATOR,
     ADMINS,
     CHANNEL_BOT,
@@ -38,21 +39,6 @@ from emulator.world import (
 )
 
 _T = TypeVar("_T")
-# What a bot that is an admin may do, as ChatMemberAdministrator names it.
-BOT_ADMIN_RIGHTS: JSON = {
-    "can_be_edited": False,
-    "is_anonymous": False,
-    "can_manage_chat": True,
-    "can_delete_messages": True,
-    "can_manage_video_chats": False,
-    "can_restrict_members": False,
-    "can_promote_members": False,
-    "can_change_info": False,
-    "can_invite_users": True,
-    "can_post_stories": False,
-    "can_edit_stories": False,
-    "can_delete_stories": False,
-}
 MAX_USER_TEXT = 4096
 MAX_INLINE_QUERY = 256
 
@@ -398,7 +384,7 @@ class UserActions:
             if status == KICKED:
                 out["until_date"] = 0
             if status == ADMINISTRATOR:
-                out.update(BOT_ADMIN_RIGHTS)
+                out.update(ADMIN_RIGHTS)
             return out
 
         payload = {

@@ -42,6 +42,7 @@ from emulator.validation import (
 from emulator.validation import inline_results as check_inline_results
 from emulator.webhook import Delivery, parse_allowed_updates
 from emulator.world import (
+    ADMIN_RIGHTS,
     ADMINISTRATOR,
     CREATOR,
     JSON,
@@ -623,22 +624,7 @@ class BotApi:
         if status == CREATOR:
             member["is_anonymous"] = False
         elif status == ADMINISTRATOR:
-            member.update(
-                {
-                    "can_be_edited": False,
-                    "is_anonymous": False,
-                    "can_manage_chat": True,
-                    "can_delete_messages": True,
-                    "can_manage_video_chats": False,
-                    "can_restrict_members": False,
-                    "can_promote_members": False,
-                    "can_change_info": False,
-                    "can_invite_users": True,
-                    "can_post_stories": False,
-                    "can_edit_stories": False,
-                    "can_delete_stories": False,
-                }
-            )
+            member.update(ADMIN_RIGHTS)
         elif status == KICKED:
             member["until_date"] = 0
         return member

@@ -20,6 +20,22 @@ from emulator.formatting import Entity
 
 JSON = dict[str, Any]
 
+# What a bot that is an admin may do, as ChatMemberAdministrator names it.
+ADMIN_RIGHTS: JSON = {
+    "can_be_edited": False,
+    "is_anonymous": False,
+    "can_manage_chat": True,
+    "can_delete_messages": True,
+    "can_manage_video_chats": False,
+    "can_restrict_members": False,
+    "can_promote_members": False,
+    "can_change_info": False,
+    "can_invite_users": True,
+    "can_post_stories": False,
+    "can_edit_stories": False,
+    "can_delete_stories": False,
+}
+
 # Member statuses, as getChatMember names them.
 CREATOR = "creator"
 ADMINISTRATOR = "administrator"
