@@ -3,7 +3,7 @@
     python -m tools.api_table [API_JSON] [--out emulator/api_table.json]
 
 API_JSON is the machine-readable Bot API reference of the telegram-bot-api-spec project
-(MIT, Copyright (c) 2020 Paul Larsen; default: /work/shared/telegram-bot-api/api.json).
+(MIT, Copyright (c) 2020 Paul Larsen; default: ../shared/telegram-bot-api/api.json).
 The table keeps, for every method, its parameters' types, which are required and the
 sizes their descriptions state, the same for every type a bot sends, and carries the
 reference's licence notice with it (`emulator/api_table.LICENSE`).
@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_SOURCE = Path("/work/shared/telegram-bot-api/api.json")
+# shared/ lies beside the repository (the specs it was built from), here and in CI
+DEFAULT_SOURCE = ROOT.parent / "shared" / "telegram-bot-api" / "api.json"
 DEFAULT_OUT = ROOT / "emulator" / "api_table.json"
 NOTICE = (
     "Derived from api.json of the telegram-bot-api-spec project, MIT License, "
