@@ -74,6 +74,7 @@ CHAT_ACTIONS = frozenset(
     }
 )
 MAX_UPLOAD = 50 * 1024 * 1024
+DELETE_WINDOW = 48 * 3600  # seconds a bot may delete a message after it was sent
 _COMMAND_RE = re.compile(r"[a-z0-9_]{1,32}")
 
 
@@ -494,12 +495,23 @@ class BotApi:
         )
         if message is None:
             raise bad_request("message to delete not found")
-        is_admin = conv.chat.members.get(bot.id) in (ADMINISTRATOR, CREATOR)
-        if message.sender_id != bot.id and conv.chat.is_group and not is_admin:
-            raise bad_request("message can't be deleted")
+        refusal = self.undeletable(bot, conv, message)
+        if refusal is not None:
+            raise bad_request(refusal)
         message.deleted = True
         self.world.publish_message(message)
         return True
+
+    def undeletable(self, bot: Bot, conv: Conversation, message: Message) -> str | None:
+        """Why the bot may not delete the message, in Telegram's words; None if it may.
+        Only messages sent less than 48 hours ago can be deleted (deleteMessage); in a
+        group, others' messages only by an admin."""
+        if self.world.now() - message.date >= DELETE_WINDOW:
+            return "message can't be deleted for everyone"
+        is_admin = conv.chat.members.get(bot.id) in (ADMINISTRATOR, CREATOR)
+        if message.sender_id != bot.id and conv.chat.is_group and not is_admin:
+            return "message can't be deleted"
+        return None
 
     def delete_messages(self, bot: Bot, params: Params) -> bool:
         """Delete up to 100 messages; those not found or not deletable are skipped."""
@@ -507,13 +519,10 @@ class BotApi:
         if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
             raise bad_request("message_ids must be a list of 1 to 100 identifiers")
         conv = self.world.bot_conversation(bot, params.chat_id())
-        is_admin = conv.chat.members.get(bot.id) in (ADMINISTRATOR, CREATOR)
         deleted = 0
         for message_id in ids:
             message = self.world.find_message(conv.chat.id, conv.scope, int(message_id))
-            if message is None:
-                continue
-            if message.sender_id != bot.id and conv.chat.is_group and not is_admin:
+            if message is None or self.undeletable(bot, conv, message) is not None:
                 continue
             message.deleted = True
             self.world.publish_message(message)

@@ -164,6 +164,22 @@ def test_delete(emu: RunningEmulator, api: BotApiClient) -> None:
     assert [m.text for m in emu.messages_in("Family")] == ["hello all"]
 
 
+def test_a_message_older_than_48_hours_cannot_be_deleted(
+    emu: RunningEmulator, api: BotApiClient
+) -> None:
+    """deleteMessage: "A message can only be deleted if it was sent less than 48 hours
+    ago", its own too; deleteMessages skips such a message."""
+    old, recent = (api.ok("sendMessage", chat_id=FAMILY, text=t)["message_id"] for t in "ab")
+    stored = emu.emulator.world.find_message(FAMILY, 0, old)
+    assert stored is not None
+    stored.date -= 48 * 3600  # sent two days ago
+    assert api.error("deleteMessage", chat_id=FAMILY, message_id=old)[1] == (
+        "Bad Request: message can't be deleted for everyone"
+    )
+    assert api.ok("deleteMessages", chat_id=FAMILY, message_ids=[old, recent]) is True
+    assert [m.message_id for m in emu.messages_in("Family")] == [old]
+
+
 def test_callback_answers(emu: RunningEmulator, api: BotApiClient) -> None:
     sent = api.ok("sendMessage", chat_id=FAMILY, text="Pick", reply_markup=KEYBOARD)
     message = emu.messages_in("Family")[-1]
