@@ -5,7 +5,6 @@ play, so that fuzzed presses meet a live table."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,12 +25,11 @@ from service.room import Room
 from service.settings import Settings
 from service.store import Store
 from service.web import create_app
+from tests.service import inproc
+from tests.service.inproc import GROUP, press
 
-GROUP = -1001000000001  # the emulator's "Family"
 ANA: dict[str, Any] = {"id": 100001, "is_bot": False, "first_name": "Ana", "language_code": "es"}
 BEN: dict[str, Any] = {"id": 100002, "is_bot": False, "first_name": "Ben", "language_code": "pt-br"}
-BOT: dict[str, Any] = {"id": int(TOKEN.split(":")[0]), "is_bot": True, "first_name": "Burro"}
-_ids = itertools.count(2_000_000_000)
 
 
 @dataclass
@@ -82,38 +80,8 @@ class Webhook:
 
 
 def command(text: str, user: dict[str, Any] = ANA, chat: int = GROUP) -> dict[str, Any]:
-    kind = "private" if chat > 0 else "supergroup"
-    return {
-        "update_id": next(_ids),
-        "message": {
-            "message_id": next(_ids) % 1_000_000,
-            "date": 1_700_000_000,
-            "chat": {"id": chat, "type": kind, "title": "Family"},
-            "from": user,
-            "text": text,
-            "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}],
-        },
-    }
-
-
-def press(user: dict[str, Any], data: str, chat: int | None = None) -> dict[str, Any]:
-    chat_id = chat if chat is not None else user["id"]
-    return {
-        "update_id": next(_ids),
-        "callback_query": {
-            "id": str(next(_ids)),
-            "from": user,
-            "chat_instance": "1",
-            "data": data,
-            "message": {
-                "message_id": 1,
-                "date": 1_700_000_000,
-                "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "supergroup"},
-                "from": BOT,
-                "text": "…",
-            },
-        },
-    }
+    """A command update, in the group unless told (tests.service.inproc.command)."""
+    return inproc.command(text, user, chat)
 
 
 @pytest.fixture(scope="package")

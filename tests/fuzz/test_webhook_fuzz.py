@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from service import callbacks
 from service.room import Room
-from tests.fuzz.conftest import ANA, BEN, BOT, GROUP, Webhook, command, press
+from tests.fuzz.conftest import ANA, BEN, Webhook, command
+from tests.service.inproc import BOT, GROUP, press
 
 FUZZ = settings(
     max_examples=120,
