@@ -3,22 +3,45 @@ helpers to read Prometheus text and the processes' log files."""
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import structlog
 from prometheus_client.parser import text_string_to_metric_families
 
 from cli.stack import Stack
 from emulator.server import RunningEmulator, running_emulator
+from service import logs
 from service.redis_server import RedisServer, free_port
 from tests.conftest import fail_if_ignored
 from tests.service.conftest import make_stack
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
+
+
+@contextmanager
+def captured_logs(level: str, secrets: list[str] | None = None) -> Iterator[io.StringIO]:
+    """This process's logs, as `service.logs.setup` writes them, into a string; the
+    logging set-up as it was afterwards."""
+    root = logging.getLogger()
+    handlers, root_level = root.handlers[:], root.level
+    stream = io.StringIO()
+    logs.setup("test", "json", level, stream=stream, secrets=secrets or [])
+    logs.clear()  # earlier tests in this process touched rooms (the store names them)
+    try:
+        yield stream
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(root_level)
+        structlog.reset_defaults()
+        logs.clear()
 
 
 @pytest.fixture(scope="module")

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import httpx
 import pytest
-import structlog
 
 from cli.stack import SECRET, TOKEN, Stack
 from emulator.server import RunningEmulator
 from service import logs
 from service.redis_server import free_port
+from tests.ops.conftest import captured_logs
 from tests.service.conftest import make_stack
 from tests.service.test_inline_cards import choose_a_card, mover_of, started_game
 
@@ -29,17 +29,8 @@ REAL_SHAPED = "7234567890:AAHk3-example_example_example_exampleXY"
 
 @pytest.fixture
 def captured() -> Iterator[io.StringIO]:
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    stream = io.StringIO()
-    logs.setup("test", "json", "DEBUG", stream=stream, secrets=[TOKEN, SECRET])
-    try:
+    with captured_logs("DEBUG", secrets=[TOKEN, SECRET]) as stream:
         yield stream
-    finally:
-        root.handlers[:] = handlers
-        root.setLevel(level)
-        structlog.reset_defaults()
-        logs.clear()
 
 
 def test_every_way_a_secret_reaches_a_line_is_redacted(captured: io.StringIO) -> None:

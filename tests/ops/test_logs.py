@@ -9,29 +9,18 @@ import logging
 from collections.abc import Iterator
 
 import pytest
-import structlog
 
 from cli.stack import TOKEN, Stack
 from emulator.server import RunningEmulator
 from service import logs
-from tests.ops.conftest import log_lines
+from tests.ops.conftest import captured_logs, log_lines
 from tests.service.play import GROUP, room_in
 
 
 @pytest.fixture
 def captured() -> Iterator[io.StringIO]:
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    stream = io.StringIO()
-    logs.setup("test", "json", "INFO", stream=stream)
-    logs.clear()  # earlier tests in this process touched rooms (the store names them)
-    try:
+    with captured_logs("INFO") as stream:
         yield stream
-    finally:
-        root.handlers[:] = handlers
-        root.setLevel(level)
-        structlog.reset_defaults()
-        logs.clear()
 
 
 def lines(stream: io.StringIO) -> list[dict[str, object]]:
