@@ -8,13 +8,7 @@ from pathlib import Path
 from emulator.driver import ChatMessage, EmulatorDriver
 from service.redis_server import free_port
 from tests.service.play import action_button, game_buttons
-from tests.service.test_local_run import lines_until, run_local, stop
-
-
-def cards(chat: EmulatorDriver) -> ChatMessage | None:
-    """Carla's message with her cards to play, once it is there."""
-    found = chat.last_message("Carla")
-    return found if game_buttons(found) else None
+from tests.service.test_local_run import cards, lines_until, play_against_bots, run_local, stop
 
 
 def test_the_web_chat_and_its_tables_survive_a_restart(tmp_path: Path) -> None:
@@ -24,12 +18,7 @@ def test_the_web_chat_and_its_tables_survive_a_restart(tmp_path: Path) -> None:
     try:
         list(lines_until(process, "open http"))
         with EmulatorDriver(url, timeout=30) as chat:
-            chat.send_message("Carla", "Carla", "/play")
-            lobby = chat.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
-            start = action_button(lobby, "S")
-            assert start is not None
-            chat.tap("Carla", lobby, start)
-            table = chat.wait_for(lambda: cards(chat), what="Carla's cards")
+            table = play_against_bots(chat)
             history = [(m.message_id, m.text) for m in chat.messages_in("Carla")]
     finally:
         stop(process)
@@ -61,12 +50,7 @@ def test_open_tables_come_back_in_chats_without_history(tmp_path: Path) -> None:
     try:
         list(lines_until(process, "open http"))
         with EmulatorDriver(url, timeout=30) as chat:
-            chat.send_message("Carla", "Carla", "/play")
-            lobby = chat.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
-            start = action_button(lobby, "S")
-            assert start is not None
-            chat.tap("Carla", lobby, start)
-            chat.wait_for(lambda: cards(chat), what="Carla's cards")
+            play_against_bots(chat)
             chat.send_message("Ana", "Family", "/burro")
             tap_action(chat, "Ana", "Family", "B")  # a bot sits down
             tap_action(chat, "Ana", "Family", "S")  # Ana starts

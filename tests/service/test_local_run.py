@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 
-from emulator.driver import EmulatorDriver
+from emulator.driver import ChatMessage, EmulatorDriver
 from service.redis_server import free_port
 from tests.service.play import action_button, game_buttons
 
@@ -50,6 +50,23 @@ def lines_until(process: subprocess.Popen[str], marker: str) -> Iterator[str]:
     raise AssertionError(f"`burro local` ended before printing {marker!r}")
 
 
+def play_against_bots(chat: EmulatorDriver) -> ChatMessage:
+    """Carla opens a game against a bot in her private chat and starts it: the message
+    with her cards to play."""
+    chat.send_message("Carla", "Carla", "/play")
+    lobby = chat.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
+    start = action_button(lobby, "S")
+    assert start is not None
+    chat.tap("Carla", lobby, start)
+    return chat.wait_for(lambda: cards(chat), what="Carla's cards")
+
+
+def cards(chat: EmulatorDriver) -> ChatMessage | None:
+    """Carla's message with her cards to play, once it is there."""
+    found = chat.last_message("Carla")
+    return found if game_buttons(found) else None
+
+
 def stop(process: subprocess.Popen[str]) -> None:
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=60) == 0
@@ -64,14 +81,7 @@ def test_burro_local_starts_serves_and_resumes(tmp_path: Path) -> None:
         assert url in printed
         assert "<html" in httpx.get(url + "/", timeout=10).text  # the web chat
         with EmulatorDriver(url, timeout=30) as chat:
-            chat.send_message("Carla", "Carla", "/play")
-            lobby = chat.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
-            start = action_button(lobby, "S")
-            assert start is not None
-            chat.tap("Carla", lobby, start)
-            chat.wait_for(
-                lambda: game_buttons(chat.last_message("Carla")) or None, what="Carla's cards"
-            )
+            play_against_bots(chat)
     finally:
         stop(process)
     assert (tmp_path / "data" / "redis" / "appendonly.aof").exists() or any(
