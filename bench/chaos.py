@@ -61,11 +61,11 @@ from bench.games import follow_suit
 from bench.procs import Procs
 from cli.stack import SECRET, TOKEN, Stack, wait_http
 from emulator.driver import ChatMessage, EmulatorDriver, EmulatorError
-from engine.actions import decode
-from engine.bots.registry import make_bot
-from engine.game import GameState, apply, legal_actions, new_game, to_move
-from engine.rules import PRESETS
-from engine.views import player_view
+from engine.follow_suit.actions import decode
+from engine.follow_suit.bots.registry import make_bot
+from engine.follow_suit.game import GameState, apply, legal_actions, new_game, to_move
+from engine.follow_suit.rules import PRESETS
+from engine.follow_suit.views import player_view
 from service import callbacks
 from service.redis_server import connect, free_port
 from service.room import Room

@@ -49,7 +49,7 @@ from bench.procs import machine
 from cli.stack import SECRET, TOKEN, Stack
 from emulator.driver import ChatMessage, EmulatorDriver
 from emulator.server import RunningEmulator, ServerThread, running_emulator
-from engine.game import GameState, to_move
+from engine.follow_suit.game import GameState, to_move
 from service.redis_server import RedisServer, connect
 from service.room import Room
 from service.store import room_key

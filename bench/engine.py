@@ -13,9 +13,9 @@ import argparse
 import random
 import time
 
-from engine.game import apply, legal_actions, new_game, to_move
-from engine.hand import HandSim, table_for
-from engine.rules import PRESETS, make_rules
+from engine.follow_suit.game import apply, legal_actions, new_game, to_move
+from engine.follow_suit.hand import HandSim, table_for
+from engine.follow_suit.rules import PRESETS, make_rules
 
 TABLES = [("spanish", 4), ("spanish", 2), *((name, 4) for name in PRESETS if name != "spanish")]
 

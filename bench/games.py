@@ -17,7 +17,7 @@ from typing import Any
 
 import redis
 
-from engine.game import GameState, apply, legal_actions, to_move
+from engine.follow_suit.game import GameState, apply, legal_actions, to_move
 from service import callbacks, lobby
 from service.lobby import Actor
 from service.room import Room, RoomSettings

@@ -23,7 +23,7 @@ from typing import Any
 import redis
 from pydantic import SecretStr
 
-from engine.game import GameState, legal_actions, to_move
+from engine.follow_suit.game import GameState, legal_actions, to_move
 from service import lobby, moves
 from service.lobby import Actor
 from service.outcome import Outcome

@@ -110,9 +110,9 @@ def all_rooms(store: Store) -> Iterator[Room]:
 
 def summary(room: Room, due: float | None, now: float) -> dict[str, Any]:
     """One line's worth about a room (no cards)."""
-    from engine.game import GameState
-    from engine.game import to_move as follow_to_move
-    from engine.passing import to_move as passing_to_move
+    from engine.cuartetos import to_move as passing_to_move
+    from engine.follow_suit.game import GameState
+    from engine.follow_suit.game import to_move as follow_to_move
 
     game = room.game if room.status == "playing" else None
     movers: list[int] = []
@@ -139,8 +139,8 @@ def summary(room: Room, due: float | None, now: float) -> dict[str, Any]:
 def describe(room: Room, show_hands: bool) -> dict[str, Any]:
     """A room for an operator: the public view of its game, each hand as a count, and
     the cards themselves only when `show_hands`."""
-    from engine.game import GameState
-    from engine.views import public_view
+    from engine.follow_suit.game import GameState
+    from engine.follow_suit.views import public_view
     from service.family import finished_hands
 
     out: dict[str, Any] = {
@@ -220,9 +220,9 @@ def end_game(store: Store, room_id: str, now: float) -> tuple[Room | None, bool]
 
 def hand_records(room: Room, include_current: bool) -> list[tuple[int, dict[str, Any]]]:
     """(hand number, record) for each finished hand, and the hand in play if asked."""
-    from engine.game import GameState
-    from engine.passing.records import hand_record as passing_record
-    from engine.records import hand_record as follow_record
+    from engine.cuartetos.records import hand_record as passing_record
+    from engine.follow_suit.game import GameState
+    from engine.follow_suit.records import hand_record as follow_record
     from service.family import finished_hands, hand_record
 
     game = room.game

@@ -8,7 +8,7 @@ The strong bot thinks for a fixed number of rollouts (`--rollouts`), with no clo
 unless `--cap-ms` is given, so a run is reproducible for its seed.
 
 A passing preset (`--preset cuartetos`) plays whole games instead and reports each
-level's loser rate, in the same JSON shape: see engine/passing/arena.py.
+level's loser rate, in the same JSON shape: see engine/cuartetos/arena.py.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ import sys
 import time
 from typing import Any, TextIO
 
-from engine.bots.arena import ArenaConfig, run_arena
-from engine.bots.registry import LEVELS, Budget
-from engine.errors import RulesError
-from engine.passing.rules import PASSING_PRESETS, is_passing
-from engine.rules import ALIASES, PRESETS
+from engine.cuartetos.rules import PASSING_PRESETS, is_passing
+from engine.follow_suit.bots.arena import ArenaConfig, run_arena
+from engine.follow_suit.bots.registry import LEVELS, Budget
+from engine.follow_suit.rules import ALIASES, PRESETS
+from engine.kernel.errors import RulesError
 
 
 def register(subparsers: Any) -> None:
@@ -67,8 +67,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if is_passing(args.preset):  # whole games of the passing Burro: engine/passing/arena.py
-        from engine.passing.arena import run_command
+    if is_passing(args.preset):  # whole games of the passing Burro: engine/cuartetos/arena.py
+        from engine.cuartetos.arena import run_command
 
         bar = None if args.quiet else ProgressBar(sys.stderr)
         status = run_command(

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.errors import RecordError
+from engine.kernel.errors import RecordError, ReplayStop
 from engine.records import read_any_record
-from engine.replay import ReplayStop, story_of, trace_of
+from engine.replay import story_of, trace_of
 
 
 def register(subparsers: Any) -> None:

@@ -1,103 +1,17 @@
-"""Game records, `burro-record/1` (docs/interfaces.md section 3): one hand, replayable exactly.
-
-`read_record` checks a document as a whole and raises `RecordError` with one line
-naming the problem; `hand_record` exports any hand of a game, finished or running.
-"""
+"""Any game's record, `burro-record/1`: the preset names the game that reads it."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
-
-from engine.actions import decode
-from engine.errors import RecordError, RulesError
-from engine.game import GameState, start_hand
-from engine.hand import HandSim, HandState, Table, table_for
-from engine.rules import Rules, make_rules
-
-if TYPE_CHECKING:
-    from engine.passing.records import PassingRecord
-
-FORMAT = "burro-record/1"
-Doc = TypeVar("Doc", bound=BaseModel)
-
-
-class _RulesPart(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    preset: StrictStr
-    options: dict[str, Any] = {}
-
-
-class _ActionPart(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    seat: StrictInt
-    action: StrictStr
-    at: StrictStr | None = None  # the passing game's receive time
-
-
-class _RecordDoc(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    format: Literal["burro-record/1"]
-    rules: _RulesPart
-    seats: StrictInt
-    dealer: StrictInt
-    deck: list[StrictStr]
-    actions: list[_ActionPart]
-    seed: StrictInt | None = None
-
-
-@dataclass(frozen=True)
-class Record:
-    """A checked record: the rules, the table and the actions to replay."""
-
-    rules: Rules
-    seats: int
-    dealer: int
-    deck: tuple[str, ...]
-    seed: int | None
-    actions: tuple[tuple[int, str], ...]
-
-    @property
-    def table(self) -> Table:
-        return table_for(self.rules, self.seats)
-
-    def start(self) -> HandSim:
-        """The hand as dealt, ready for the first action."""
-        return start_hand(self.table, self.dealer, list(self.deck), self.seed or 0)
-
-
-def parse_document(text: str, shape: type[Doc]) -> Doc:
-    """A record's JSON text as `shape` (either family's document model), or RecordError
-    naming the first problem in one line."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    if not isinstance(data, dict):
-        raise RecordError("a record is a JSON object")
-    if data.get("format") != FORMAT:
-        raise RecordError(f"'format' must be {FORMAT!r} (got {data.get('format')!r})")
-    try:
-        return shape.model_validate(data)
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        where = ".".join(str(p) for p in error["loc"])
-        raise RecordError(f"{where}: {error['msg']}") from None
-
-
-def read_record(text: str) -> Record:
-    """Parse and check a record's JSON text."""
-    return _check(parse_document(text, _RecordDoc))
+from engine.cuartetos.records import PassingRecord, read_passing_record
+from engine.cuartetos.rules import is_passing
+from engine.follow_suit.records import Record, read_record
 
 
 def read_any_record(text: str) -> Record | PassingRecord:
     """A record of either family: a passing-game preset (`cuartetos`) is read by
-    `engine.passing.records`, anything else as above."""
-    from engine.passing.records import read_passing_record
-    from engine.passing.rules import is_passing
+    `engine.cuartetos.records`, anything else as above."""
 
     try:
         data = json.loads(text)
@@ -108,60 +22,3 @@ def read_any_record(text: str) -> Record | PassingRecord:
     if isinstance(preset, str) and is_passing(preset):
         return read_passing_record(text)
     return read_record(text)
-
-
-def _check(doc: _RecordDoc) -> Record:
-    try:
-        rules = make_rules(doc.rules.preset, doc.rules.options)
-        rules.check_seats(doc.seats)
-    except RulesError as exc:
-        raise RecordError(str(exc)) from None
-    if not 0 <= doc.dealer < doc.seats:
-        raise RecordError(f"dealer {doc.dealer} is not a seat from 0 to {doc.seats - 1}")
-    pack = table_for(rules, doc.seats).codec.pack()
-    if sorted(doc.deck) != sorted(pack):
-        raise RecordError(_deck_problem(doc.deck, pack, rules.deck))
-    if rules.needs_seed and doc.seed is None:
-        raise RecordError(
-            "this game draws on randomness (the tent's topple_chance): 'seed' is required"
-        )
-    return Record(
-        rules=rules,
-        seats=doc.seats,
-        dealer=doc.dealer,
-        deck=tuple(doc.deck),
-        seed=doc.seed,
-        actions=tuple((a.seat, a.action) for a in doc.actions),
-    )
-
-
-def _deck_problem(deck: list[str], pack: list[str], name: str) -> str:
-    extra = sorted(set(deck) - set(pack))
-    if extra:
-        return f"deck: {extra[0]!r} is not a card of the {name} deck"
-    duplicated = sorted({c for c in deck if deck.count(c) > 1})
-    if duplicated:
-        return f"deck: {duplicated[0]!r} appears more than once"
-    missing = sorted(set(pack) - set(deck))
-    return f"deck: {len(deck)} cards, the {name} deck has {len(pack)} (missing {missing[0]!r})"
-
-
-def hand_record(game: GameState, index: int | None = None) -> dict[str, Any]:
-    """The record of hand `index` (0-based, of the finished ones), or of the hand in play."""
-    hand = game.hand if index is None else game.past[index]
-    return record_of(game.rules, game.seats, hand)
-
-
-def record_of(rules: Rules, seats: int, hand: HandState) -> dict[str, Any]:
-    codec = table_for(rules, seats).codec
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "rules": {"preset": rules.preset, "options": rules.options()},
-        "seats": seats,
-        "dealer": hand.dealer,
-        "deck": [codec.code_of[c] for c in hand.deck],
-        "actions": [{"seat": s, "action": decode(a, codec)} for s, a in hand.actions],
-    }
-    if rules.needs_seed:
-        record["seed"] = hand.seed
-    return record

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from engine import records as follow_records
-from engine.game import GameState
-from engine.passing import PASSING_PRESETS, PassingRules
-from engine.passing import GameState as PassingGame
-from engine.passing.records import hand_record as passing_hand_record
-from engine.passing.rules import PASSING_ALIASES
-from engine.rules import ALIASES, PRESETS, Rules
+from engine.cuartetos import PASSING_PRESETS, PassingRules
+from engine.cuartetos import GameState as PassingGame
+from engine.cuartetos.records import hand_record as passing_hand_record
+from engine.cuartetos.rules import PASSING_ALIASES
+from engine.follow_suit import records as follow_records
+from engine.follow_suit.game import GameState
+from engine.follow_suit.rules import ALIASES, PRESETS, Rules
 from service.i18n import Translator
 from service.passing import lobby as passing_lobby
 from service.passing.screens import PassingPainter

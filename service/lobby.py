@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import RulesError
-from engine.game import new_game, to_move
-from engine.passing import PASSING_PRESETS
-from engine.rules import PRESETS, Rules
+from engine.cuartetos import PASSING_PRESETS
+from engine.follow_suit.game import new_game, to_move
+from engine.follow_suit.rules import PRESETS, Rules
+from engine.kernel.errors import RulesError
 from service.i18n import LANGUAGES, _
 from service.moves import play_forced, settle
 from service.outcome import Outcome
@@ -288,7 +288,7 @@ def cycle(settings: RoomSettings, key: str) -> bool:
         options["target"] = _next(tuple(t for t in TARGETS if t <= limit), rules.target)
     elif key == "empty":
         options["empty_stock"] = _next(EMPTY_STOCK, rules.empty_stock)
-    elif key == "end":  # the scoring follows the hand end (engine.rules)
+    elif key == "end":  # the scoring follows the hand end (engine.follow_suit.rules)
         options.pop("scoring", None)
         options["hand_end"] = _next(HAND_ENDS, rules.hand_end)
     elif key == "suits":

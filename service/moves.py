@@ -6,9 +6,9 @@ says in an `Outcome` what else must happen: chats to sync, jobs to schedule.
 
 from __future__ import annotations
 
-from engine import events as ev
-from engine.game import GameState, apply, legal_actions, to_move
-from engine.views import player_view
+from engine.follow_suit import events as ev
+from engine.follow_suit.game import GameState, apply, legal_actions, to_move
+from engine.follow_suit.views import player_view
 from service.outcome import BOT_MOVE, REMIND, TURN_TIMEOUT, Job, Outcome
 from service.room import LogLine, Room
 
@@ -170,7 +170,7 @@ def schedule_turn(room: Room, mover: int, now: float, outcome: Outcome, bot_dela
 
 def bot_action(room: Room, seat: int, level: str) -> str:
     """What the bot of `level` plays for `seat`: it sees only that seat's view."""
-    from engine.bots.registry import make_bot  # loads the search code only when needed
+    from engine.follow_suit.bots.registry import make_bot
 
     assert isinstance(room.game, GameState)
     view = player_view(room.game, seat)

@@ -6,10 +6,10 @@ player (in their own chat). Built at send time from the room, from public events
 
 from __future__ import annotations
 
-from engine.game import GameState
-from engine.passing import GameState as PassingGame
-from engine.passing import public_view as passing_public_view
-from engine.views import public_view
+from engine.cuartetos import GameState as PassingGame
+from engine.cuartetos import public_view as passing_public_view
+from engine.follow_suit.game import GameState
+from engine.follow_suit.views import public_view
 from service.i18n import _
 from service.passing.screens import RESULTS as PASSING_RESULTS
 from service.passing.screens import PassingPainter

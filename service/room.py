@@ -14,13 +14,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
-from engine.game import GameState
-from engine.passing import GameState as PassingGame
-from engine.passing import PassingRules, is_passing
-from engine.passing import make_rules as make_passing_rules
-from engine.passing import to_move as passing_to_move
-from engine.rng import keyed
-from engine.rules import Rules, make_rules
+from engine.cuartetos import GameState as PassingGame
+from engine.cuartetos import PassingRules, is_passing
+from engine.cuartetos import make_rules as make_passing_rules
+from engine.cuartetos import to_move as passing_to_move
+from engine.follow_suit.game import GameState
+from engine.follow_suit.rules import Rules, make_rules
+from engine.kernel.rng import keyed
 
 Status = Literal["lobby", "playing", "over", "cancelled"]
 TimeoutAction = Literal["bot", "remove"]
@@ -30,7 +30,7 @@ _ID_ALPHABET = string.ascii_lowercase + string.digits
 
 
 # A room's `seed` is its game's secret key: every deal and bot choice is drawn from it
-# one-way (engine.rng.keyed), and it never leaves Redis. At least 128 bits; keys made
+# one-way (engine.kernel.rng.keyed), and it never leaves Redis. At least 128 bits; keys made
 # before that (below 2**64, drawn reversibly, so possibly learnt from an export) are
 # replaced when the room is loaded.
 KEY_BITS = 128

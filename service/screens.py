@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
 
-from engine.cards import JOKER_CODE, SUIT_SYMBOLS
-from engine.game import GameState
-from engine.rules import LETTERS, Rules
-from engine.views import PlayerView, PublicView, player_view, public_view
+from engine.follow_suit.game import GameState
+from engine.follow_suit.rules import LETTERS, Rules
+from engine.follow_suit.views import PlayerView, PublicView, player_view, public_view
+from engine.kernel.cards import JOKER_CODE, SUIT_SYMBOLS
 from service import callbacks
 from service.i18n import LANGUAGE_NAMES, Translator, _
 from service.room import LogLine, Room

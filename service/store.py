@@ -36,8 +36,8 @@ from typing import Literal
 
 import redis
 
-from engine.game import GameState
-from engine.passing import GameState as PassingGame
+from engine.cuartetos import GameState as PassingGame
+from engine.follow_suit.game import GameState
 from service import logs, metrics
 from service.outcome import Job, Outcome
 from service.room import Room

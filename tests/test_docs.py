@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from engine import rules as follow_suit
-from engine.passing import rules as passing
+from engine.cuartetos import rules as passing
+from engine.follow_suit import rules as follow_suit
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import logging
 
-from engine.errors import IllegalAction
-from engine.game import GameState, to_move
+from engine.follow_suit.game import GameState, to_move
+from engine.kernel.errors import IllegalAction
 from service import metrics, moves
 from service.outcome import Outcome
 from service.passing import moves as passing

@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from rq import get_current_job
 
-from engine.game import GameState, to_move
-from engine.passing import GameState as PassingGame
-from engine.passing import to_move as passing_to_move
+from engine.cuartetos import GameState as PassingGame
+from engine.cuartetos import to_move as passing_to_move
+from engine.follow_suit.game import GameState, to_move
 from service import family, groups, logs, news
 from service.i18n import Translator, _
 from service.outcome import Job, Outcome

@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 import redis
 from rq import Queue
 
-from engine.game import to_move
-from engine.passing import GameState as PassingGame
+from engine.cuartetos import GameState as PassingGame
+from engine.follow_suit.game import to_move
 from service.outcome import BOT_MOVE, REMIND, TURN_TIMEOUT, Job
 from service.passing import moves as passing
 from service.room import Room

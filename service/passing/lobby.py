@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import RulesError
-from engine.passing import LETTERS, make_rules
+from engine.cuartetos import LETTERS, make_rules
+from engine.kernel.errors import RulesError
 from service.i18n import _
 from service.outcome import Outcome
 from service.passing import moves

@@ -20,8 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from engine import errors
-from engine.passing import (
+from engine.cuartetos import (
     REAL_WORD,
     GameState,
     PassingRules,
@@ -33,11 +32,12 @@ from engine.passing import (
     player_view,
     to_move,
 )
-from engine.passing import events as ev
-from engine.passing.bots import PassingBot, make_bot
-from engine.passing.cards import is_four_of_a_kind
-from engine.passing.state import to_seconds
-from engine.rng import keyed
+from engine.cuartetos import events as ev
+from engine.cuartetos.bots import PassingBot, make_bot
+from engine.cuartetos.cards import is_four_of_a_kind
+from engine.cuartetos.state import to_seconds
+from engine.kernel import errors
+from engine.kernel.rng import keyed
 from service.i18n import _
 from service.moves import news_targets, said
 from service.outcome import Job, Outcome

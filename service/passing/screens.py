@@ -14,8 +14,8 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from engine.passing import LETTERS, GameState, PassingRules, player_view, public_view
-from engine.passing.views import CallView, PlayerView, PublicView
+from engine.cuartetos import LETTERS, GameState, PassingRules, player_view, public_view
+from engine.cuartetos.views import CallView, PlayerView, PublicView
 from service import callbacks
 from service.i18n import Translator, _
 from service.passing import actions

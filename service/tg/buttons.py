@@ -9,7 +9,7 @@ from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from engine.errors import IllegalAction
+from engine.kernel.errors import IllegalAction
 from service import callbacks, caps, family, lobby, moves
 from service.i18n import Translator, _
 from service.lobby import Actor

@@ -13,7 +13,7 @@ from telegram import (
 )
 from telegram.ext import ContextTypes
 
-from engine.errors import RulesError
+from engine.kernel.errors import RulesError
 from service import callbacks, caps, family, lobby
 from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
 from service.outcome import Outcome

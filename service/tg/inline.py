@@ -25,11 +25,11 @@ from telegram import (
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from engine.game import GameState
-from engine.passing import REAL_WORD
-from engine.passing import GameState as PassingGame
-from engine.passing import player_view as passing_view
-from engine.views import player_view
+from engine.cuartetos import REAL_WORD
+from engine.cuartetos import GameState as PassingGame
+from engine.cuartetos import player_view as passing_view
+from engine.follow_suit.game import GameState
+from engine.follow_suit.views import player_view
 from service import callbacks
 from service.i18n import Translator, _
 from service.lobby import Actor

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bots.registry import Budget
-from engine.game import GameState
-from engine.hand import HandSim
-from engine.rules import PRESETS
-from engine.views import PlayerView, player_view
+from engine.follow_suit.bots.registry import Budget
+from engine.follow_suit.game import GameState
+from engine.follow_suit.hand import HandSim
+from engine.follow_suit.rules import PRESETS
+from engine.follow_suit.views import PlayerView, player_view
 
 # Every preset, plus the options that change what a bot must handle.
 MIXES: list[tuple[str, dict[str, Any]]] = [

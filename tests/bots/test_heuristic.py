@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.bots.heuristic import HeuristicBot
-from engine.bots.knowledge import Knowledge
+from engine.follow_suit.bots.heuristic import HeuristicBot
+from engine.follow_suit.bots.knowledge import Knowledge
 from tests.bots.tables import view_of
 from tests.engine.positions import play, position
 

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from engine.bots.heuristic import HeuristicBot
-from engine.bots.knowledge import Knowledge
-from engine.bots.registry import make_bot
-from engine.bots.sampling import determinize
-from engine.cards import SUIT_MASKS, SUITS
-from engine.game import apply, new_game, to_move
-from engine.rules import make_rules
-from engine.views import player_view
+from engine.follow_suit.bots.heuristic import HeuristicBot
+from engine.follow_suit.bots.knowledge import Knowledge
+from engine.follow_suit.bots.registry import make_bot
+from engine.follow_suit.bots.sampling import determinize
+from engine.follow_suit.game import apply, new_game, to_move
+from engine.follow_suit.rules import make_rules
+from engine.follow_suit.views import player_view
+from engine.kernel.cards import SUIT_MASKS, SUITS
 from tests.bots.tables import MIXES, view_of
 from tests.engine.positions import play, position
 

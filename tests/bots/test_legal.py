@@ -5,11 +5,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.bots.arena import play_hand
-from engine.bots.registry import LEVELS, make_bot
-from engine.game import apply, new_game, to_move
-from engine.rules import make_rules
-from engine.views import player_view
+from engine.follow_suit.bots.arena import play_hand
+from engine.follow_suit.bots.registry import LEVELS, make_bot
+from engine.follow_suit.game import apply, new_game, to_move
+from engine.follow_suit.rules import make_rules
+from engine.follow_suit.views import player_view
 from tests.bots.tables import MIXES, SMALL, seat_range
 
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from engine.bots.knowledge import Knowledge
-from engine.bots.registry import LEVELS, make_bot
-from engine.bots.sampling import determinize
-from engine.game import GameState, apply, new_game, to_move
-from engine.hand import HandState
-from engine.rules import Rules, make_rules
-from engine.views import PlayerView, player_view
+from engine.follow_suit.bots.knowledge import Knowledge
+from engine.follow_suit.bots.registry import LEVELS, make_bot
+from engine.follow_suit.bots.sampling import determinize
+from engine.follow_suit.game import GameState, apply, new_game, to_move
+from engine.follow_suit.hand import HandState
+from engine.follow_suit.rules import Rules, make_rules
+from engine.follow_suit.views import PlayerView, player_view
 from tests.bots.tables import MIXES, SMALL
 
 PLAIN = (int, str, bool, float, type(None))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bots.registry import LEVELS, Budget, make_bot
-from engine.game import apply, new_game, to_move
-from engine.rules import make_rules
-from engine.views import player_view
+from engine.follow_suit.bots.registry import LEVELS, Budget, make_bot
+from engine.follow_suit.game import apply, new_game, to_move
+from engine.follow_suit.rules import make_rules
+from engine.follow_suit.views import player_view
 from tests.bots.tables import SMALL
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-import engine.bots.arena as arena
-from engine.bots.arena import ArenaConfig, rotated, run_arena
-from engine.bots.registry import Bot
-from engine.bots.stats import HandResult, level_stats, percentile, wilson
-from engine.rules import Rules
+import engine.follow_suit.bots.arena as arena
+from engine.follow_suit.bots.arena import ArenaConfig, rotated, run_arena
+from engine.follow_suit.bots.registry import Bot
+from engine.follow_suit.rules import Rules
+from engine.kernel.stats import HandResult, level_stats, percentile, wilson
 
 
 @pytest.mark.parametrize(

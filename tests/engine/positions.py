@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import events as ev
-from engine.actions import decode, encode
-from engine.hand import HandSim, HandState, table_for
-from engine.rules import make_rules
+from engine.follow_suit import events as ev
+from engine.follow_suit.actions import decode, encode
+from engine.follow_suit.hand import HandSim, HandState, table_for
+from engine.follow_suit.rules import make_rules
 
 
 def pack_for(

@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import pytest
 
-from engine import errors
-from engine import events as ev
-from engine.game import GameState, _game_result, apply, legal_actions, new_game, to_move
-from engine.rules import make_rules
-from engine.views import player_view, public_view
+from engine.follow_suit import events as ev
+from engine.follow_suit.game import GameState, _game_result, apply, legal_actions, new_game, to_move
+from engine.follow_suit.rules import make_rules
+from engine.follow_suit.views import player_view, public_view
+from engine.kernel import errors
 from tests.engine.positions import pack_for
 
 

@@ -9,11 +9,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import events as ev
-from engine.game import GameState, apply, legal_actions, new_game, to_move
-from engine.rules import PRESETS, Rules, make_rules
-from engine.storage import dumps, loads
-from engine.views import player_view, public_view
+from engine.follow_suit import events as ev
+from engine.follow_suit.game import GameState, apply, legal_actions, new_game, to_move
+from engine.follow_suit.rules import PRESETS, Rules, make_rules
+from engine.follow_suit.storage import dumps, loads
+from engine.follow_suit.views import player_view, public_view
 
 # Option mixes on top of each preset: each must stay a valid rule set.
 MIXES: list[tuple[str, dict[str, Any]]] = [

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from cli.main import main
-from engine.game import apply, legal_actions, new_game, to_move
-from engine.records import hand_record, read_record
-from engine.replay import trace
-from engine.rules import PRESETS, make_rules
+from engine.follow_suit.game import apply, legal_actions, new_game, to_move
+from engine.follow_suit.records import hand_record, read_record
+from engine.follow_suit.replay import trace
+from engine.follow_suit.rules import PRESETS, make_rules
 from tests.playthroughs.regenerate import GOLDEN, play_first_hand
 
 PLAYTHROUGHS = Path(__file__).resolve().parent.parent / "playthroughs"
@@ -186,8 +186,8 @@ def test_console_script_runs(tmp_path: Path) -> None:
 
 
 def test_export_running_and_finished_hands_replays_exactly() -> None:
-    from engine.game import apply, legal_actions, new_game, to_move
-    from engine.rules import make_rules
+    from engine.follow_suit.game import apply, legal_actions, new_game, to_move
+    from engine.follow_suit.rules import make_rules
 
     game = new_game(make_rules("burro_em_pe"), 3, 99)
     import random

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import events as ev
-from engine.game import start_hand
-from engine.hand import BURRO, FIRST_OUT, NO_BURRO, TRICK_CAP, table_for
-from engine.rules import make_rules
+from engine.follow_suit import events as ev
+from engine.follow_suit.game import start_hand
+from engine.follow_suit.hand import BURRO, FIRST_OUT, NO_BURRO, TRICK_CAP, table_for
+from engine.follow_suit.rules import make_rules
 from tests.engine.positions import hand_of, legal, pack_for, play, position
 
 ANNA, BEN, CARLA, DAN = 3, 2, 1, 0  # anticlockwise: 3 -> 2 -> 1 -> 0

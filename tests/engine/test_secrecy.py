@@ -1,10 +1,10 @@
 """A finished hand's record, exported while the game goes on, predicts nothing to come.
 
 The attack this guards against: each hand's seed used to be a reversible SplitMix mix of
-the room's seed (`engine.rng.derive`), and a record carries its hand's seed, so anyone
+the room's seed (`engine.kernel.rng.derive`), and a record carries its hand's seed, so anyone
 who saw `/export` of hand 1 could work back to the room's seed and compute every later
 deal, the bots' choices and the tent's topples. Now deals and bot seeds are keyed
-one-way draws (`engine.rng.keyed`) of a 128-bit key that never leaves Redis.
+one-way draws (`engine.kernel.rng.keyed`) of a 128-bit key that never leaves Redis.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from engine import passing
-from engine.game import GameState, apply, legal_actions, new_game, to_move
-from engine.passing.records import hand_record as passing_hand_record
-from engine.passing.sim import pack_for
-from engine.records import hand_record
-from engine.rng import MASK64, derive, keyed, shuffled
-from engine.rules import PRESETS, make_rules
+from engine import cuartetos as passing
+from engine.cuartetos.records import hand_record as passing_hand_record
+from engine.cuartetos.sim import pack_for
+from engine.follow_suit.game import GameState, apply, legal_actions, new_game, to_move
+from engine.follow_suit.records import hand_record
+from engine.follow_suit.rules import PRESETS, make_rules
+from engine.kernel.rng import MASK64, derive, keyed, shuffled
 from service.room import BOT_SALT, new_game_key
 from tests.passing.tables import random_moves
 

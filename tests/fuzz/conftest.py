@@ -18,7 +18,7 @@ from pydantic import SecretStr
 from bench.games import follow_suit
 from cli.stack import SECRET, TOKEN
 from emulator.server import RunningEmulator, ServerThread, running_emulator
-from engine.game import legal_actions, to_move
+from engine.follow_suit.game import legal_actions, to_move
 from service import callbacks
 from service.redis_server import RedisServer, connect
 from service.room import Room

@@ -18,7 +18,7 @@ from cli.main import main
 from cli.stack import Stack
 from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
-from engine.game import GameState, legal_actions, to_move
+from engine.follow_suit.game import GameState, legal_actions, to_move
 from service import lobby, moves
 from service.i18n import Translator
 from service.lobby import Actor

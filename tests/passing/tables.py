@@ -6,12 +6,12 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from engine.passing import events as ev
-from engine.passing.cards import is_four_of_a_kind, plan_pass
-from engine.passing.game import apply, deadline, legal_actions, new_game, to_move
-from engine.passing.rules import make_rules
-from engine.passing.sim import hand_direction, next_in, pack_for
-from engine.passing.state import SYSTEM, GameState, to_seconds
+from engine.cuartetos import events as ev
+from engine.cuartetos.cards import is_four_of_a_kind, plan_pass
+from engine.cuartetos.game import apply, deadline, legal_actions, new_game, to_move
+from engine.cuartetos.rules import make_rules
+from engine.cuartetos.sim import hand_direction, next_in, pack_for
+from engine.cuartetos.state import SYSTEM, GameState, to_seconds
 
 MAX_STEPS = 600
 

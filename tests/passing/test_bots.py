@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from engine.bots.stats import wilson
-from engine.passing.arena import ArenaConfig, main, play_game, run_arena
-from engine.passing.bots import LEVELS, make_bot, unanswered_chance
-from engine.passing.cards import plan_pass
-from engine.passing.game import word
-from engine.passing.rules import make_rules
-from engine.passing.views import PlayerView, player_view
+from engine.cuartetos.arena import ArenaConfig, main, play_game, run_arena
+from engine.cuartetos.bots import LEVELS, make_bot, unanswered_chance
+from engine.cuartetos.cards import plan_pass
+from engine.cuartetos.game import word
+from engine.cuartetos.rules import make_rules
+from engine.cuartetos.views import PlayerView, player_view
+from engine.kernel.stats import wilson
 from tests.passing.tables import ODD_CARDS, act, table
 
 

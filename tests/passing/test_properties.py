@@ -12,15 +12,15 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.passing import events as ev
-from engine.passing.game import apply, legal_actions, new_game, to_move
-from engine.passing.records import hand_record, iso, micros_of, read_passing_record
-from engine.passing.replay import trace
-from engine.passing.rules import PassingRules, make_rules
-from engine.passing.sim import pack_for
-from engine.passing.state import GameState, HandState
-from engine.passing.storage import dumps, loads
-from engine.passing.views import player_view, public_view
+from engine.cuartetos import events as ev
+from engine.cuartetos.game import apply, legal_actions, new_game, to_move
+from engine.cuartetos.records import hand_record, iso, micros_of, read_passing_record
+from engine.cuartetos.replay import trace
+from engine.cuartetos.rules import PassingRules, make_rules
+from engine.cuartetos.sim import pack_for
+from engine.cuartetos.state import GameState, HandState
+from engine.cuartetos.storage import dumps, loads
+from engine.cuartetos.views import player_view, public_view
 from tests.passing.tables import play_out, random_moves
 
 MIXES: list[dict[str, Any]] = [

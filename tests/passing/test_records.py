@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 
 from cli.main import main
-from engine.passing.game import word
-from engine.passing.records import hand_record, iso, read_passing_record
-from engine.passing.replay import trace
-from engine.passing.rules import PASSING_PRESETS
-from engine.records import Record, read_any_record
+from engine.cuartetos.game import word
+from engine.cuartetos.records import hand_record, iso, read_passing_record
+from engine.cuartetos.replay import trace
+from engine.cuartetos.rules import PASSING_PRESETS
+from engine.follow_suit.records import Record
+from engine.records import read_any_record
 from tests.passing.playthroughs.regenerate import GOLDEN, play_hand
 from tests.passing.tables import ODD_CARDS, act, table
 

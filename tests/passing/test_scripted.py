@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine import errors
-from engine.passing import errors as perr
-from engine.passing import events as ev
-from engine.passing.game import apply, deadline, legal_actions, new_game, to_move, word
-from engine.passing.rules import make_rules
-from engine.passing.state import SYSTEM
-from engine.passing.views import player_view, public_view
+from engine.cuartetos import errors as perr
+from engine.cuartetos import events as ev
+from engine.cuartetos.game import apply, deadline, legal_actions, new_game, to_move, word
+from engine.cuartetos.rules import make_rules
+from engine.cuartetos.state import SYSTEM
+from engine.cuartetos.views import player_view, public_view
+from engine.kernel import errors
 from tests.passing.tables import ODD_CARDS, act, deck_for, of, table
 
 

@@ -9,10 +9,10 @@ import random
 from pathlib import Path
 from typing import Any
 
-from engine.game import apply, legal_actions, new_game, to_move
-from engine.records import hand_record, read_record
-from engine.replay import trace
-from engine.rules import make_rules
+from engine.follow_suit.game import apply, legal_actions, new_game, to_move
+from engine.follow_suit.records import hand_record, read_record
+from engine.follow_suit.replay import trace
+from engine.follow_suit.rules import make_rules
 
 HERE = Path(__file__).resolve().parent
 

@@ -7,7 +7,7 @@ import re
 from cli.stack import TOKEN, Stack
 from emulator.driver import Button, ChatMessage
 from emulator.server import RunningEmulator
-from engine.game import GameState
+from engine.follow_suit.game import GameState
 from service.redis_server import connect
 from service.room import Room
 from service.screens import Painter
@@ -117,7 +117,7 @@ def assert_no_passing_leaks(emu: RunningEmulator, stack: Stack, group: int) -> N
     """Passing game: no message of the room shows a card still in a hand except to the
     one who may know it: its holder, or whoever passed it to them (a player's screen
     names what they gave and got). Cards are matched by how the painter names them."""
-    from engine.passing import GameState as PassingGame
+    from engine.cuartetos import GameState as PassingGame
     from service.passing.screens import PassingPainter
 
     client = connect(stack.redis.url)

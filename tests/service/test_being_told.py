@@ -16,7 +16,7 @@ from rq import Queue
 from rq.exceptions import InvalidJobOperation
 
 from emulator.driver import ChatMessage
-from engine.game import GameState, legal_actions, to_move
+from engine.follow_suit.game import GameState, legal_actions, to_move
 from service import callbacks
 from service.outcome import Outcome
 from service.room import Room

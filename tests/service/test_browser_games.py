@@ -15,7 +15,7 @@ from bench.games import follow_suit
 from cli.stack import Stack
 from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
-from engine.game import legal_actions, to_move
+from engine.follow_suit.game import legal_actions, to_move
 from service import callbacks
 from service.i18n import Translator
 from service.room import Room

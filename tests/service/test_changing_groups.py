@@ -18,8 +18,8 @@ from emulator.config import FAMILY as FAMILY_CAST
 from emulator.config import Cast, GroupSpec
 from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
-from engine.game import GameState, legal_actions
-from engine.game import to_move as game_to_move
+from engine.follow_suit.game import GameState, legal_actions
+from engine.follow_suit.game import to_move as game_to_move
 from service import callbacks, lobby
 from service.lobby import Actor
 from service.outcome import Outcome

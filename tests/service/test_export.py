@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.game import GameState, apply, legal_actions, to_move
+from engine.follow_suit.game import GameState, apply, legal_actions, to_move
 from service import lobby
 from service.lobby import Actor
 from service.outcome import Outcome

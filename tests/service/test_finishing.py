@@ -14,7 +14,7 @@ import pytest
 from cli.stack import SECRET, TOKEN, Stack
 from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
-from engine.passing import PassingRules
+from engine.cuartetos import PassingRules
 from service import callbacks, family
 from service.i18n import Translator
 from service.passing.lobby import FAMILY_PACE

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import SecretStr
 
-from engine.passing import PassingRules
+from engine.cuartetos import PassingRules
 from service import family, lobby
 from service.i18n import Translator
 from service.lobby import Actor

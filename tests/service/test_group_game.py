@@ -11,8 +11,8 @@ import pytest
 from cli.stack import Stack
 from emulator.driver import ChatMessage, EmulatorError, TapResult
 from emulator.server import RunningEmulator
-from engine.game import GameState, to_move
-from engine.rules import PRESETS
+from engine.follow_suit.game import GameState, to_move
+from engine.follow_suit.rules import PRESETS
 from tests.service.play import (
     BOT_ID,
     FAMILY,

@@ -13,7 +13,7 @@ import pytest
 from cli.stack import Stack
 from emulator.driver import ChatMessage, InlineAnswer
 from emulator.server import RunningEmulator
-from engine.game import GameState, to_move
+from engine.follow_suit.game import GameState, to_move
 from service.room import Room
 from service.screens import Button, Screen
 from service.tg.render import keyboard

@@ -11,7 +11,7 @@ import pytest
 
 from cli.stack import Stack
 from emulator.server import RunningEmulator
-from engine.passing import GameState as PassingGame
+from engine.cuartetos import GameState as PassingGame
 from tests.service.conftest import make_stack
 from tests.service.play import GROUP, room_in
 from tests.service.test_inline_cards import NEUTRAL, without_buttons

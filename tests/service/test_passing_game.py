@@ -24,9 +24,9 @@ import pytest
 from cli.stack import Stack
 from emulator.driver import ChatMessage, EmulatorError
 from emulator.server import RunningEmulator
-from engine.passing import GameState as PassingGame
-from engine.passing import legal_actions, to_move
-from engine.passing.cards import is_four_of_a_kind, rank_of
+from engine.cuartetos import GameState as PassingGame
+from engine.cuartetos import legal_actions, to_move
+from engine.cuartetos.cards import is_four_of_a_kind, rank_of
 from service.outcome import Outcome
 from service.room import LogLine, Room
 from tests.service.conftest import make_stack

@@ -10,11 +10,11 @@ import re
 
 import pytest
 
-from engine.passing import GameState, PassingRules, legal_actions, to_move
-from engine.passing import deadline as deadline_of
-from engine.passing.cards import pack
-from engine.passing.records import read_passing_record
-from engine.passing.replay import trace
+from engine.cuartetos import GameState, PassingRules, legal_actions, to_move
+from engine.cuartetos import deadline as deadline_of
+from engine.cuartetos.cards import pack
+from engine.cuartetos.records import read_passing_record
+from engine.cuartetos.replay import trace
 from service import callbacks, family, lobby
 from service.lobby import Actor
 from service.outcome import Outcome

@@ -14,7 +14,7 @@ import pytest
 import redis
 from rq.job import Job as RqJob
 
-from engine.game import GameState, to_move
+from engine.follow_suit.game import GameState, to_move
 from service import callbacks, lobby, privacy
 from service.lobby import Actor
 from service.outcome import Outcome

@@ -9,13 +9,13 @@ import re
 
 import pytest
 
-from engine.game import GameState, legal_actions, to_move
-from engine.passing import GameState as PassingGame
-from engine.passing import legal_actions as passing_legal
-from engine.passing import player_view as passing_view
-from engine.passing import to_move as passing_to_move
-from engine.rules import PRESETS, Rules
-from engine.views import player_view, public_view
+from engine.cuartetos import GameState as PassingGame
+from engine.cuartetos import legal_actions as passing_legal
+from engine.cuartetos import player_view as passing_view
+from engine.cuartetos import to_move as passing_to_move
+from engine.follow_suit.game import GameState, legal_actions, to_move
+from engine.follow_suit.rules import PRESETS, Rules
+from engine.follow_suit.views import player_view, public_view
 from service import family, lobby, moves
 from service.i18n import LANGUAGES, Translator
 from service.lobby import Actor

@@ -8,7 +8,7 @@ import time
 import fakeredis
 from rq.registry import ScheduledJobRegistry
 
-from engine.game import GameState, legal_actions, to_move
+from engine.follow_suit.game import GameState, legal_actions, to_move
 from service import lobby, moves
 from service.lobby import Actor
 from service.outcome import VERSION_TIMERS, Outcome

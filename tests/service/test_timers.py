@@ -16,7 +16,7 @@ from rq.registry import StartedJobRegistry
 
 from cli.stack import Stack
 from emulator.server import RunningEmulator
-from engine.game import GameState, to_move
+from engine.follow_suit.game import GameState, to_move
 from service.outcome import Outcome
 from service.redis_server import connect
 from service.room import Room

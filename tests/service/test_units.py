@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.game import GameState, legal_actions, to_move
-from engine.rules import Rules
+from engine.follow_suit.game import GameState, legal_actions, to_move
+from engine.follow_suit.rules import Rules
 from service import callbacks, lobby, moves, news
 from service.lobby import Actor
 from service.quiet import quiet_until

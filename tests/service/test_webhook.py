@@ -13,7 +13,7 @@ import pytest
 
 from cli.stack import SECRET, Stack, wait_http
 from emulator.server import RunningEmulator
-from engine.game import legal_actions, to_move
+from engine.follow_suit.game import legal_actions, to_move
 from service import callbacks
 from service.redis_server import connect, free_port
 from service.room import Room

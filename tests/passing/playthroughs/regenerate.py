@@ -18,10 +18,10 @@ import random
 from pathlib import Path
 from typing import Any
 
-from engine.passing.game import new_game
-from engine.passing.records import hand_record, read_passing_record
-from engine.passing.replay import trace
-from engine.passing.rules import make_rules
+from engine.cuartetos.game import new_game
+from engine.cuartetos.records import hand_record, read_passing_record
+from engine.cuartetos.replay import trace
+from engine.cuartetos.rules import make_rules
 from tests.passing.tables import play_out
 
 HERE = Path(__file__).resolve().parent

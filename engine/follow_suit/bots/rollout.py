@@ -1,0 +1,90 @@
+"""Fast playout policies on a `HandSim`, for the search bot's rollouts.
+
+A rollout policy acts for every seat of a determinized hand, so it must be cheap and
+fair: it looks only at the mover's own hand, the trick on the table and the voids
+everyone has seen (a seat that drew or passed when a suit was led lacks it), never at
+the other hands of the sample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.follow_suit.bots import tips
+from engine.follow_suit.bots.knowledge import pack_mask
+from engine.follow_suit.hand import DRAW, PASS, HandSim
+from engine.kernel.cards import JOKER
+
+Policy = Callable[[HandSim, list[int], list[int]], int]
+
+
+def greedy_action(sim: HandSim, acts: list[int], voids: list[int]) -> int:
+    """The heuristic bot's play (see `tips`) for the seat to move in a sample."""
+    if sim.turn == 0 or sim.led < 0:
+        return _lead(sim, voids)
+    cards = [a for a in acts if a < JOKER]  # legal() lists cards lowest first
+    if cards:
+        return tips.follow(cards, max(sim.trick), last=sim.turn == len(sim.order) - 1)
+    if JOKER in acts:
+        return JOKER
+    return next((a for a in acts if a >= DRAW), acts[0])
+
+
+def _lead(sim: HandSim, voids: list[int]) -> int:
+    """The heuristic's lead, from what the leader sees of the sample."""
+    me = sim.order[sim.turn]
+    hand = sim.hands[me]
+    gone = sim.discard
+    for card in sim.trick:
+        gone |= 1 << card
+    known = sim.known
+    seen = 0
+    opponents: list[tips.Opponent] = []
+    for seat in sim.order:
+        if seat != me:
+            k = known[seat]
+            seen |= k
+            cards = sim.hands[seat]
+            opponents.append((cards.bit_count() - k.bit_count(), voids[seat], tips.suits_of(k)))
+    outside = pack_mask(sim.t.codec) & ~hand & ~gone
+    context = tips.LeadContext(
+        hand=hand,
+        outside=outside,
+        unseen=outside & ~seen,
+        opponents=opponents,
+        stock=sim.stock_size(),
+        pickup=sim.t.empty != 0,
+        optional=not sim.t.strict,
+    )
+    return tips.lead(context, low=sim.turn > 0)
+
+
+def play_out(
+    sim: HandSim,
+    policy: Policy,
+    randbelow: Callable[[int], int],
+    epsilon_in_1024: int,
+    voids: list[int],
+) -> None:
+    """Play to the end of the hand: `policy` for each real choice, except a random
+    action with probability epsilon (in 1/1024ths), so that the rollouts also see
+    what other players might do. `voids` (suit bit sets per seat, updated as seats
+    draw and pass) is what the policy knows of who lacks what."""
+    while not sim.end:
+        acts = sim.legal()
+        if len(acts) == 1:
+            action = acts[0]
+        elif epsilon_in_1024 and randbelow(1024) < epsilon_in_1024:
+            action = acts[randbelow(len(acts))]
+        else:
+            action = policy(sim, acts, voids)
+        step(sim, action, voids)
+
+
+def step(sim: HandSim, action: int, voids: list[int]) -> None:
+    """Apply an action, noting the void it shows: a seat that draws or passes lacks
+    the led suit (a draw brings unseen cards, so its older voids may end)."""
+    if action >= DRAW and sim.led >= 0:
+        seat = sim.order[sim.turn]
+        voids[seat] = (voids[seat] if action == PASS else 0) | 1 << sim.led
+    sim.step(action)

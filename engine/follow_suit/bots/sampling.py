@@ -1,0 +1,153 @@
+"""Determinization: a full hand consistent with what one seat knows, to search over.
+
+Our own hand, the trick, the discard and the cards seen going into hands (pick-ups)
+are placed as they are; the unseen cards are dealt at random to the other hands (as
+many as each holds beyond its known cards) and to the stock, never giving a seat a
+suit it is known to lack (nor, when possible, a card its way of following suggests
+it lacks). The tent's topple generator gets a fresh random state:
+its real state is hidden information like the stock's order.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.follow_suit.bots.knowledge import Knowledge
+from engine.follow_suit.hand import PLAYING, HandSim, HandState
+from engine.kernel.cards import SUITS, bits
+
+
+def deal_unseen(
+    know: Knowledge, rng: random.Random, habits: bool = True
+) -> tuple[list[int], list[int]]:
+    """(hidden cards per seat as bit sets, the rest in a random stock order).
+
+    The constraints are the voids, plus the follow habits unless `habits` is off; if
+    no deal can meet them (a player who does not follow the habits), the habits go,
+    and in the last resort the voids too."""
+    voids = know.void_cards
+    tiers = [voids, [0] * len(voids)]
+    if habits:
+        tiers.insert(0, [v | u for v, u in zip(voids, know.unlikely, strict=True)])
+    unseen = bits(know.unseen)
+    stock = know.view.stock
+    for forbidden in tiers:
+        dealt = deal(unseen, know.hidden_counts, stock, forbidden, rng)
+        if dealt is not None:
+            return dealt
+    raise AssertionError("the unseen cards do not match the hand counts")  # pragma: no cover
+
+
+def deal(
+    cards: list[int], counts: list[int], stock: int, forbidden: list[int], rng: random.Random
+) -> tuple[list[int], list[int]] | None:
+    """Deal `cards` so that each seat gets its count of cards it is not forbidden and
+    the stock the rest, or None if no such deal exists.
+
+    Cards go one at a time, in random order, to a place with room, chosen in
+    proportion to the room left (without constraints that is a uniformly random deal).
+    A card with no place left takes one from a card that can move elsewhere, along the
+    shortest chain of such moves (an augmenting path), so a deal is found whenever one
+    exists."""
+    stock_slot = len(counts)
+    room = [*counts, stock]
+    places: list[list[int]] = [[] for _ in room]
+    order = cards[:]
+    rng.shuffle(order)
+    for card in order:
+        fits = [s for s in range(len(room)) if s == stock_slot or not forbidden[s] >> card & 1]
+        free = [s for s in fits if len(places[s]) < room[s]]
+        if free:
+            pick = rng.randrange(sum(room[s] - len(places[s]) for s in free))
+            for slot in free:
+                pick -= room[slot] - len(places[slot])
+                if pick < 0:
+                    places[slot].append(card)
+                    break
+        elif not _make_room(card, fits, places, room, forbidden, stock_slot):
+            return None
+    hidden = [0] * len(counts)
+    for seat in range(len(counts)):
+        for card in places[seat]:
+            hidden[seat] |= 1 << card
+    return hidden, places[stock_slot]
+
+
+def _make_room(
+    card: int,
+    fits: list[int],
+    places: list[list[int]],
+    room: list[int],
+    forbidden: list[int],
+    stock_slot: int,
+) -> bool:
+    """Place `card` by moving others along a shortest chain ending at a place with room."""
+    came_from: dict[int, tuple[int, int] | None] = {slot: None for slot in fits}
+    queue = list(fits)
+    for slot in queue:
+        for moved in places[slot]:
+            for target in range(len(room)):
+                if target in came_from:
+                    continue
+                if target != stock_slot and forbidden[target] >> moved & 1:
+                    continue
+                came_from[target] = (moved, slot)
+                if len(places[target]) < room[target]:
+                    places[_shift(target, came_from, places)].append(card)
+                    return True
+                queue.append(target)
+    return False
+
+
+def _shift(
+    target: int, came_from: dict[int, tuple[int, int] | None], places: list[list[int]]
+) -> int:
+    """Move each card of the chain one step on, from its end back to its start; return
+    the place at the start, which now has room."""
+    step = came_from[target]
+    while step is not None:
+        moved, source = step
+        places[source].remove(moved)
+        places[target].append(moved)
+        target, step = source, came_from[source]
+    return target
+
+
+def determinize(know: Knowledge, rng: random.Random, habits: bool = True) -> HandSim:
+    """A `HandSim` of the current position with the unseen cards dealt at random
+    (respecting the voids, and the follow habits unless `habits` is off)."""
+    view = know.view
+    hidden, stock = deal_unseen(know, rng, habits)
+    hands = [hidden[s] | know.known[s] for s in range(view.seats)]
+    hands[know.seat] = know.hand
+    piles: list[tuple[int, ...]] = []
+    for size in view.piles:
+        piles.append(tuple(stock[:size]))
+        stock = stock[size:]
+    state = HandState(
+        dealer=view.dealer,
+        seed=0,
+        deck=(),
+        hands=tuple(hands),
+        piles=tuple(piles),
+        trick=tuple(c for _, c in know.trick),
+        trick_seats=tuple(s for s, _ in know.trick),
+        led=SUITS.index(view.led) if view.led else -1,
+        order=view.order,
+        turn=len(view.order) - len(view.to_play),
+        drawn=view.drawing,
+        found=-1,
+        passers=view.passers,
+        out=view.out,
+        tricks=view.tricks,
+        discard=know.discard,
+        known=tuple(know.known),
+        rng=rng.getrandbits(64),
+        end=PLAYING,
+        burro=-1,
+        winner=-1,
+        actions=(),
+    )
+    sim = HandSim.thaw(know.table, state)
+    sim.actions = None  # searches need no record
+    return sim

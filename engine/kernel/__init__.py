@@ -1,0 +1,1 @@
+"""What every game shares: cards, rng, errors, the record envelope, storage, stats."""
