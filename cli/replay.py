@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from engine.kernel.errors import RecordError, ReplayStop
-from engine.records import read_any_record
+from engine.records import read_game_record
 from engine.replay import story_of, trace_of
 
 
@@ -36,11 +37,14 @@ def replay_file(path: Path, trace_mode: bool) -> int:
         print(f"burro replay: cannot read {path}: {exc}", file=sys.stderr)
         return 2
     try:
-        record = read_any_record(text)
+        game, record = read_game_record(text)
     except RecordError as exc:
         print(f"burro replay: malformed record: {exc}", file=sys.stderr)
         return 2
-    lines = (json.dumps(line) for line in trace_of(record)) if trace_mode else story_of(record)
+    if trace_mode:
+        lines: Iterator[str] = (json.dumps(line) for line in trace_of(game, record))
+    else:
+        lines = story_of(game, record)
     try:
         for line in lines:
             print(line, flush=trace_mode)

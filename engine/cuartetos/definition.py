@@ -1,0 +1,122 @@
+"""The passing Burro (`cuartetos`) as a `Game` of the Burro family
+(`engine.kernel.protocol`).
+
+A thin wrapper over the package's own functions, which the service still calls
+directly: everyone chooses at once (`to_act` lists several seats), nothing is ever
+forced, and the game has its own clock: at `deadline` the server's `close`
+(`expire`) passes for the slow or resolves an open call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cuartetos import events as ev
+from engine.cuartetos import game, records, replay, storage, views
+from engine.cuartetos.bots import LEVELS, PassingBot, make_bot
+from engine.cuartetos.records import PassingRecord, read_passing_record
+from engine.cuartetos.rules import PASSING_ALIASES, PASSING_PRESETS, PassingRules, make_rules
+from engine.cuartetos.state import GameState
+from engine.kernel.presets import Preset
+from engine.kernel.protocol import Result
+
+
+@dataclass(frozen=True)
+class CuartetosBot:
+    """A passing bot as a family `Bot`: `choose` is its `act` (None: let a call go)."""
+
+    inner: PassingBot
+
+    @property
+    def level(self) -> str:
+        return self.inner.level
+
+    def choose(self, view: views.PlayerView) -> str | None:
+        return self.inner.act(view)
+
+
+class Cuartetos:
+    """`cuartetos`: pass a card at once, collect four of a kind, shout ¡Burro!."""
+
+    name: str = "cuartetos"
+    presets: Mapping[str, Preset] = PASSING_PRESETS
+    aliases: Mapping[str, str] = PASSING_ALIASES
+    bot_levels: tuple[str, ...] = LEVELS
+
+    def make_rules(self, preset: str, options: Mapping[str, Any]) -> PassingRules:
+        return make_rules(preset, dict(options))
+
+    def new_game(self, rules: PassingRules, seats: int, seed: int, at: float) -> GameState:
+        return game.new_game(rules, seats, seed, at=at)
+
+    def to_act(self, state: GameState) -> tuple[int, ...]:
+        return game.to_move(state)
+
+    def legal_actions(self, state: GameState, seat: int) -> list[str]:
+        return game.legal_actions(state, seat)
+
+    def apply(
+        self, state: GameState, seat: int, action: str, at: float
+    ) -> tuple[GameState, list[ev.Event]]:
+        return game.apply(state, seat, action, at)
+
+    def forced(self, state: GameState) -> tuple[int, str] | None:
+        return None  # a choice made at once by everyone, or a call one may let go
+
+    def phase(self, state: GameState) -> Hashable:
+        # As service/table/cuartetos/moves.py's phase_key: a new pass, a call opening
+        # or settled, the game's end.
+        hand = state.hand
+        return state.hand_no, hand.rotation, hand.phase_at, hand.call is not None, state.over
+
+    def deadline(self, state: GameState) -> float | None:
+        return game.deadline(state)
+
+    def expire(self, state: GameState, at: float) -> tuple[GameState, list[ev.Event]]:
+        return game.close_window(state, at)
+
+    def hand(self, state: GameState, seat: int) -> tuple[str, ...]:
+        return state.hand.hands[seat]
+
+    def player_view(self, state: GameState, seat: int) -> views.PlayerView:
+        return views.player_view(state, seat)
+
+    def public_view(self, state: GameState) -> views.PublicView:
+        return views.public_view(state)
+
+    def result(self, state: GameState) -> Result | None:
+        return Result(state.winners, state.losers) if state.over else None
+
+    def finished_hands(self, state: GameState) -> int:
+        # The last hand of a finished game stays the hand in play, ended.
+        return len(state.past) + (1 if state.hand.end else 0)
+
+    def hand_record(self, state: GameState, index: int) -> dict[str, Any]:
+        if 0 <= index < len(state.past):
+            return records.hand_record(state, index)
+        if index == len(state.past):
+            return records.hand_record(state)
+        raise IndexError(f"no hand {index}: the game has had {len(state.past) + 1}")
+
+    def read_record(self, text: str) -> PassingRecord:
+        return read_passing_record(text)
+
+    def trace(self, record: PassingRecord) -> Iterator[dict[str, Any]]:
+        return replay.trace(record)
+
+    def story(self, record: PassingRecord) -> Iterator[str]:
+        return replay.story(record)
+
+    def dumps(self, state: GameState) -> bytes:
+        return storage.dumps(state)
+
+    def loads(self, data: bytes | str) -> GameState:
+        return storage.loads(data)
+
+    def bot(self, level: str, seed: int) -> CuartetosBot:
+        return CuartetosBot(make_bot(level, seed))
+
+
+GAME = Cuartetos()

@@ -1,0 +1,107 @@
+"""The follow-suit Burro as a `Game` of the Burro family (`engine.kernel.protocol`).
+
+A thin wrapper over the package's own functions, which the service still calls
+directly: a turn-based game with one seat to act, no clock of its own (`deadline` is
+None, `expire` is refused) and `at` ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Mapping
+from typing import Any
+
+from engine.follow_suit import events as ev
+from engine.follow_suit import game, records, replay, storage, views
+from engine.follow_suit.bots import LEVELS, make_bot
+from engine.follow_suit.game import GameState
+from engine.follow_suit.records import Record
+from engine.follow_suit.rules import ALIASES, PRESETS, Rules, make_rules
+from engine.kernel import errors
+from engine.kernel.presets import Preset
+from engine.kernel.protocol import Bot, Result
+
+
+class FollowSuit:
+    """`spanish`, `spanish48`, `brazilian`, `portuguese`, `burro_em_pe`, `cangkul`."""
+
+    name: str = "follow_suit"
+    presets: Mapping[str, Preset] = PRESETS
+    aliases: Mapping[str, str] = ALIASES
+    bot_levels: tuple[str, ...] = LEVELS
+
+    def make_rules(self, preset: str, options: Mapping[str, Any]) -> Rules:
+        return make_rules(preset, dict(options))
+
+    def new_game(self, rules: Rules, seats: int, seed: int, at: float) -> GameState:
+        return game.new_game(rules, seats, seed)
+
+    def to_act(self, state: GameState) -> tuple[int, ...]:
+        seat = game.to_move(state)
+        return () if seat is None else (seat,)
+
+    def legal_actions(self, state: GameState, seat: int) -> list[str]:
+        return game.legal_actions(state, seat)
+
+    def apply(
+        self, state: GameState, seat: int, action: str, at: float
+    ) -> tuple[GameState, list[ev.Event]]:
+        return game.apply(state, seat, action)
+
+    def forced(self, state: GameState) -> tuple[int, str] | None:
+        seat = game.to_move(state)
+        if seat is None:
+            return None
+        legal = game.legal_actions(state, seat)
+        return (seat, legal[0]) if len(legal) == 1 else None
+
+    def phase(self, state: GameState) -> Hashable:
+        return state.hand_no, len(state.hand.actions), state.over
+
+    def deadline(self, state: GameState) -> float | None:
+        return None
+
+    def expire(self, state: GameState, at: float) -> tuple[GameState, list[ev.Event]]:
+        raise errors.IllegalAction("the follow-suit game has no clock of its own")
+
+    def hand(self, state: GameState, seat: int) -> tuple[str, ...]:
+        return state.table.codec.codes(state.hand.hands[seat])
+
+    def player_view(self, state: GameState, seat: int) -> views.PlayerView:
+        return views.player_view(state, seat)
+
+    def public_view(self, state: GameState) -> views.PublicView:
+        return views.public_view(state)
+
+    def result(self, state: GameState) -> Result | None:
+        return Result(state.winners, state.losers) if state.over else None
+
+    def finished_hands(self, state: GameState) -> int:
+        return len(state.past)  # the last hand of a finished game is among them
+
+    def hand_record(self, state: GameState, index: int) -> dict[str, Any]:
+        if 0 <= index < len(state.past):
+            return records.hand_record(state, index)
+        if index == len(state.past) and not state.over:
+            return records.hand_record(state)
+        raise IndexError(f"no hand {index}: {len(state.past)} finished, the game is over")
+
+    def read_record(self, text: str) -> Record:
+        return records.read_record(text)
+
+    def trace(self, record: Record) -> Iterator[dict[str, Any]]:
+        return replay.trace(record)
+
+    def story(self, record: Record) -> Iterator[str]:
+        return replay.story(record)
+
+    def dumps(self, state: GameState) -> bytes:
+        return storage.dumps(state)
+
+    def loads(self, data: bytes | str) -> GameState:
+        return storage.loads(data)
+
+    def bot(self, level: str, seed: int) -> Bot:
+        return make_bot(level, seed)
+
+
+GAME = FollowSuit()
