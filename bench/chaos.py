@@ -66,12 +66,12 @@ from engine.follow_suit.bots.registry import make_bot
 from engine.follow_suit.game import GameState, apply, legal_actions, new_game, to_move
 from engine.follow_suit.rules import PRESETS
 from engine.follow_suit.views import player_view
-from service import callbacks
-from service.redis_server import connect, free_port
-from service.room import Room
-from service.screens import Painter
-from service.store import PENDING_SYNC, room_key, text
-from service.tg.render import message_params
+from service.infra.redis_server import connect, free_port
+from service.infra.store import PENDING_SYNC, room_key, text
+from service.platforms.telegram import callbacks
+from service.platforms.telegram.render import message_params
+from service.table.room import Room
+from service.ui.screens import Painter
 
 BOT_ID = int(TOKEN.split(":")[0])
 USER0 = 700_000
@@ -830,7 +830,7 @@ def check_change(game: Game, room: Room, books: Books) -> bool:
         books.violation(f"game {spec.n} ({room.id}): {room.status} after {spec.change}")
         return False
     books.count("games_stopped")
-    # Stopping took one version (service.groups.stop); a tap made as the game stopped is
+    # Stopping took one version (service.table.groups.stop); a tap made as the game stopped is
     # refused, so it must not have been applied.
     last = room.model_copy(update={"version": room.version - 1})
     game.taps = {v: tap for v, tap in game.taps.items() if v < last.version}
@@ -900,7 +900,7 @@ def check_moves(game: Game, room: Room, books: Books) -> bool:
 
 def check_messages(room: Room, books: Books, client: redis.Redis, emu: EmulatorDriver) -> None:
     """Every message the game keeps shows the final state; nothing is left to send."""
-    from service.i18n import language_for
+    from service.ui.i18n import language_for
 
     pending = [m for m in client.zrange(PENDING_SYNC, 0, -1) if text(m).startswith(room.id)]
     if pending:

@@ -50,9 +50,9 @@ from cli.stack import SECRET, TOKEN, Stack
 from emulator.driver import ChatMessage, EmulatorDriver
 from emulator.server import RunningEmulator, ServerThread, running_emulator
 from engine.follow_suit.game import GameState, to_move
-from service.redis_server import RedisServer, connect
-from service.room import Room
-from service.store import room_key
+from service.infra.redis_server import RedisServer, connect
+from service.infra.store import room_key
+from service.table.room import Room
 
 GAME_ACTION = ("p", "d", "x")
 FAMILY = ("Ana", "Ben", "Carla", "Dan")
@@ -129,9 +129,9 @@ class Counted:
         from rq import SimpleWorker
 
         import workers.runtime
-        from service.settings import Settings
+        from service.infra.queue import QUEUE
+        from service.infra.settings import Settings
         from service.web import create_app
-        from workers.queue import QUEUE
 
         os.environ.update(
             BURRO_TELEGRAM_TOKEN=TOKEN,
@@ -338,7 +338,7 @@ def rq_overhead(setup: Counted, jobs: int = 50) -> float:
     is gone: one GET, one ZREM): what RQ adds around every job."""
     from rq import Queue
 
-    from workers.queue import QUEUE
+    from service.infra.queue import QUEUE
 
     queue = Queue(QUEUE, connection=setup.client)
     for n in range(jobs):
@@ -518,7 +518,7 @@ def main() -> None:
         "--live-window", type=float, default=60, help="BURRO_LIVE_WINDOW (0: every turn paused)"
     )
     args = parser.parse_args()
-    from service import logs
+    from service.infra import logs
 
     logs.setup("bench", "console", "WARNING")  # the app and the jobs run in this process
     report: dict[str, Any] = {"machine": machine()}

@@ -28,7 +28,7 @@ class CountingConnection(redis.Connection):
 
 
 def counting_client(url: str, label: str) -> redis.Redis:
-    """A client like `service.redis_server.connect` makes, counted under `label`."""
+    """A client like `service.infra.redis_server.connect` makes, counted under `label`."""
     connection_class = type(f"Counting_{label}", (CountingConnection,), {"label": label})
     client: redis.Redis = redis.Redis.from_url(
         url, health_check_interval=30, connection_class=connection_class

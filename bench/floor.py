@@ -3,7 +3,7 @@
     python -m bench.floor --port 8098 --redis redis://127.0.0.1:6379/0
 
 A bare ASGI app under the same uvicorn settings as `burro serve` (cli/serve.py), with
-the same Redis client (redis-py, sync, as `service.redis_server.connect` makes it). Per
+the same Redis client (redis-py, sync, as `service.infra.redis_server.connect` makes it). Per
 request it reads the body, parses the JSON, does one Redis read and one Redis write
 (keyed by the update's chat, so the keys are as spread as the real ones) and answers
 200. Everything `burro serve` does beyond that is our own cost.
@@ -23,7 +23,7 @@ Send = Callable[[Message], Awaitable[None]]
 
 
 def create_app(redis_url: str) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
-    from service.redis_server import connect
+    from service.infra.redis_server import connect
 
     client = connect(redis_url)
 

@@ -18,10 +18,11 @@ from typing import Any
 import redis
 
 from engine.follow_suit.game import GameState, apply, legal_actions, to_move
-from service import callbacks, lobby
-from service.lobby import Actor
-from service.room import Room, RoomSettings
-from service.store import Store, room_key
+from service.infra.store import Store, room_key
+from service.platforms.telegram import callbacks
+from service.table import lobby
+from service.table.lobby import Actor
+from service.table.room import Room, RoomSettings
 
 USER0 = 300_000_000
 GROUP0 = -1_003_000_000_000
@@ -131,7 +132,7 @@ class Mirror:
 
     def applied(self) -> None:
         """The pending move was committed: apply it and the forced moves after it, as
-        `service.moves.play` does, and bump the version."""
+        `service.table.moves.play` does, and bump the version."""
         assert self.pending is not None
         seat, action = self.pending
         self.game, _ = apply(self.game, seat, action)

@@ -33,8 +33,8 @@ from collections import Counter, deque
 from typing import Any
 
 from bench.games import Mirror
-from service.redis_server import connect
-from service.store import room_key
+from service.infra.redis_server import connect
+from service.infra.store import room_key
 
 
 class Conn:

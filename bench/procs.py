@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.stack import wait_http
-from service.redis_server import free_port
+from service.infra.redis_server import free_port
 
 TOKEN = "100000001:bench-token"
 SECRET = "bench-secret"

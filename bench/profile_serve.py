@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bench.games import make_games
 from bench.procs import loadgen, procs, start_servers, start_sink
-from service.redis_server import RedisServer, connect
+from service.infra.redis_server import RedisServer, connect
 
 # Where an update's time goes, by the function that spends it (inclusive shares).
 PARTS = {
@@ -32,7 +32,7 @@ PARTS = {
     "  PTB process_update": "Application.process_update",
     "    answerCallbackQuery (PTB → httpx)": "Bot.answer_callback_query",
     "    Store.update (WATCH, read, apply, MULTI)": "Store.update",
-    "      RQ jobs into the MULTI (workers.queue.schedule)": "schedule",
+    "      RQ jobs into the MULTI (service.infra.queue.schedule)": "schedule",
     "      Room.model_validate_json": "BaseModel.model_validate_json",
     "    Store.load": "Store.load",
     "    actor_of (user's language: HGETALL)": "actor_of",

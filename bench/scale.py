@@ -31,8 +31,8 @@ import redis
 
 from bench.games import make_games, user_id
 from bench.procs import loadgen, machine, procs, start_servers, start_sink
-from service.redis_server import RedisServer, connect
-from service.store import PENDING_SYNC, Store
+from service.infra.redis_server import RedisServer, connect
+from service.infra.store import PENDING_SYNC, Store
 
 
 def rest(client: redis.Redis, first: int, ids: list[str], batch: int = 500) -> None:

@@ -27,8 +27,8 @@ from rq import Queue
 from rq.job import Job
 
 from bench.procs import machine
-from service.redis_server import RedisServer, connect
-from workers.queue import QUEUE
+from service.infra.queue import QUEUE
+from service.infra.redis_server import RedisServer, connect
 from workers.worker import scheduler_pid
 
 

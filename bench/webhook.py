@@ -31,7 +31,7 @@ from typing import Any
 
 from bench.games import make_games
 from bench.procs import Procs, loadgen, machine, procs, settle, start_servers, start_sink
-from service.redis_server import RedisServer, connect
+from service.infra.redis_server import RedisServer, connect
 
 CONFIGS = [("ours", 1), ("floor", 1), ("ours", 2), ("floor", 2)]
 

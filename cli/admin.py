@@ -7,7 +7,7 @@
     burro admin purge [--dry-run]               drop index entries of vanished rooms and
                                                 old failed jobs; prints the counts
 
-Everything goes through `service.store.Store`, so an ended game is changed by the same
+Everything goes through `service.infra.store.Store`, so an ended game is changed by the same
 compare-and-set as a move (a move racing the operator either lands first or is refused
 as stale), and the workers redraw its chat message as they would after any change.
 A hand still in play is private: `show` prints card counts and `export` finished hands,
@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import redis
 
-    from service.room import Room
-    from service.store import Store
+    from service.infra.store import Store
+    from service.table.room import Room
 
 END_MESSAGE = "The game was cancelled."  # an existing, translated message id
 
@@ -88,7 +88,7 @@ def register(subparsers: Any) -> None:
 
 def rooms_in_play(store: Store) -> list[tuple[Room, float]]:
     """Playing rooms with when each is next due, from the index the sweeper keeps."""
-    from service.store import DUE_KEY, text
+    from service.infra.store import DUE_KEY, text
 
     found = []
     entries: list[tuple[bytes, float]] = store.redis.zrange(DUE_KEY, 0, -1, withscores=True)  # type: ignore[assignment]
@@ -100,7 +100,7 @@ def rooms_in_play(store: Store) -> list[tuple[Room, float]]:
 
 
 def all_rooms(store: Store) -> Iterator[Room]:
-    from service.store import text
+    from service.infra.store import text
 
     for key in store.redis.scan_iter(match="game:{*}:room", count=500):
         room = store.load(text(key)[len("game:{") : -len("}:room")])
@@ -141,7 +141,7 @@ def describe(room: Room, show_hands: bool) -> dict[str, Any]:
     the cards themselves only when `show_hands`."""
     from engine.follow_suit.game import GameState
     from engine.follow_suit.views import public_view
-    from service.family import finished_hands
+    from service.table.family import finished_hands
 
     out: dict[str, Any] = {
         "id": room.id,
@@ -200,8 +200,8 @@ def _iso(moment: float | None) -> str | None:
 
 def end_game(store: Store, room_id: str, now: float) -> tuple[Room | None, bool]:
     """Cancel a lobby or running game atomically: (the room, whether this call ended it)."""
-    from service import lobby
-    from service.outcome import Outcome
+    from service.table import lobby
+    from service.table.outcome import Outcome
 
     def change(room: Room) -> Outcome:
         if room.status not in ("lobby", "playing"):
@@ -223,7 +223,7 @@ def hand_records(room: Room, include_current: bool) -> list[tuple[int, dict[str,
     from engine.cuartetos.records import hand_record as passing_record
     from engine.follow_suit.game import GameState
     from engine.follow_suit.records import hand_record as follow_record
-    from service.family import finished_hands, hand_record
+    from service.table.family import finished_hands, hand_record
 
     game = room.game
     if game is None:
@@ -248,8 +248,8 @@ def purge(
     from rq.job import Job
     from rq.registry import clean_registries
 
-    from service.store import DUE_KEY, PENDING_SYNC, room_key, text
-    from workers.queue import QUEUE
+    from service.infra.queue import QUEUE
+    from service.infra.store import DUE_KEY, PENDING_SYNC, room_key, text
 
     def missing(room_ids: list[str]) -> set[str]:
         with client.pipeline(transaction=False) as pipe:
@@ -314,9 +314,9 @@ def purge(
 
 
 def _store(args: argparse.Namespace) -> Store:
-    from service.redis_server import connect, embedded_url
-    from service.settings import Settings
-    from service.store import Store
+    from service.infra.redis_server import connect, embedded_url
+    from service.infra.settings import Settings
+    from service.infra.store import Store
 
     settings = Settings()
     url = args.redis_url or settings.redis_url or embedded_url(settings.data_dir)
@@ -372,9 +372,9 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_end(args: argparse.Namespace) -> int:
-    from service.i18n import Translator
-    from service.services import Services
-    from service.settings import Settings
+    from service.infra.settings import Settings
+    from service.table.services import Services
+    from service.ui.i18n import Translator
 
     store = _store(args)
     room, ended = end_game(store, args.room, time.time())
@@ -401,7 +401,7 @@ def run_end(args: argparse.Namespace) -> int:
 
 
 def tell_chat(settings: Any, room: Room, text: str) -> None:
-    from service.tg.botapi import BotApi
+    from service.platforms.telegram.botapi import BotApi
 
     if settings.telegram_token is None:
         raise RuntimeError("BURRO_TELEGRAM_TOKEN is not set")

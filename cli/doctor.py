@@ -42,7 +42,11 @@ def register(subparsers: Any) -> None:
 
 def bot_checks(me: dict[str, Any]) -> list[Check]:
     """What getMe says about BotFather's settings."""
-    from service.tg.botfather import INLINE_ADVICE, JOIN_GROUPS_ADVICE, PRIVACY_ADVICE
+    from service.platforms.telegram.botfather import (
+        INLINE_ADVICE,
+        JOIN_GROUPS_ADVICE,
+        PRIVACY_ADVICE,
+    )
 
     inline = bool(me.get("supports_inline_queries"))
     privacy = not me.get("can_read_all_group_messages")
@@ -101,9 +105,9 @@ def run(args: argparse.Namespace) -> int:
     import httpx
 
     from cli.set_webhook import webhook_url
-    from service import logs
-    from service.settings import Settings
-    from service.tg.botapi import ApiError, BotApi
+    from service.infra import logs
+    from service.infra.settings import Settings
+    from service.platforms.telegram.botapi import ApiError, BotApi
 
     settings = Settings()
     if settings.telegram_token is None or not settings.telegram_token.get_secret_value():

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cli.stack import Stack
-    from service.outcome import Outcome
-    from service.room import Room
+    from service.table.outcome import Outcome
+    from service.table.room import Room
 
 
 def register(subparsers: Any) -> None:
@@ -66,9 +66,9 @@ def run(args: argparse.Namespace) -> int:
 def post_open_tables(stack: Stack) -> int:
     """Post every open table (and its players' hands) anew: the local Telegram starts
     without the history that showed them (a data folder from before it kept one)."""
-    from service.redis_server import connect
-    from service.settings import Settings
-    from service.store import IDLE_KEY, Store, text
+    from service.infra.redis_server import connect
+    from service.infra.settings import Settings
+    from service.infra.store import IDLE_KEY, Store, text
 
     store = Store.of(connect(stack.redis.url), Settings(redis_url=stack.redis.url))
     rooms = [text(member) for member in store.redis.zrange(IDLE_KEY, 0, -1)]
@@ -77,7 +77,7 @@ def post_open_tables(stack: Stack) -> int:
 
 
 def posted_anew(room: Room) -> Outcome:
-    from service.outcome import Outcome
+    from service.table.outcome import Outcome
 
     sync = {"table:new"}
     if room.game is not None and not room.private:

@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from service.settings import Settings
+    from service.infra.settings import Settings
 
 
 def register(subparsers: Any) -> None:
@@ -25,9 +25,9 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from service import logs
-    from service.redis_server import embedded_url
-    from service.settings import Settings
+    from service.infra import logs
+    from service.infra.redis_server import embedded_url
+    from service.infra.settings import Settings
     from service.web import create_app
 
     settings = Settings()
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host or settings.host,
         port=args.port or settings.port,
         log_level="warning",
-        log_config=None,  # uvicorn's lines go through our formatter (service.logs)
+        log_config=None,  # uvicorn's lines go through our formatter (service.infra.logs)
         # On SIGTERM: stop accepting, let in-flight updates commit and answer, then exit.
         timeout_graceful_shutdown=settings.shutdown_grace,
     )
@@ -57,8 +57,8 @@ def token_works(settings: Settings) -> bool:
     showing the token)."""
     import httpx
 
-    from service import logs
-    from service.tg.botapi import ApiError, BotApi
+    from service.infra import logs
+    from service.platforms.telegram.botapi import ApiError, BotApi
 
     assert settings.telegram_token is not None
     api = BotApi(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
@@ -85,9 +85,9 @@ def set_menus(settings: Settings) -> None:
     serve all the same (the menu is a help, the commands work without it)."""
     import httpx
 
-    from service import logs
-    from service.tg import menu
-    from service.tg.botapi import ApiError, BotApi
+    from service.infra import logs
+    from service.platforms.telegram import menu
+    from service.platforms.telegram.botapi import ApiError, BotApi
 
     assert settings.telegram_token is not None
     api = BotApi(settings.telegram_token.get_secret_value(), settings.telegram_api_url)

@@ -18,7 +18,7 @@ from types import TracebackType
 
 import httpx
 
-from service.redis_server import RedisServer, free_port
+from service.infra.redis_server import RedisServer, free_port
 
 TOKEN = "100000001:local-burro-token"
 SECRET = "local-webhook-secret"

@@ -18,10 +18,10 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from service import logs, metrics
-    from service.redis_server import connect, embedded_url
-    from service.settings import Settings
-    from workers.queue import QUEUE
+    from service.infra import logs, metrics
+    from service.infra.queue import QUEUE
+    from service.infra.redis_server import connect, embedded_url
+    from service.infra.settings import Settings
     from workers.sweeper import ensure_chain
     from workers.worker import BurroWorker
 

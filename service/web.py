@@ -24,15 +24,15 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 from telegram import Update
 
-from service import logs, metrics
-from service.redis_server import connect
-from service.services import Services
-from service.settings import Settings
-from service.store import Conflict, Store
-from service.tg.app import build_application, handler_error
-from service.tg.botfather import record_inline_mode
-from service.tg.reply import open_reply
-from workers import limits
+from service.infra import logs, metrics
+from service.infra.redis_server import connect
+from service.infra.settings import Settings
+from service.infra.store import Conflict, Store
+from service.platforms.telegram import limits
+from service.platforms.telegram.app import build_application, handler_error
+from service.platforms.telegram.botfather import record_inline_mode
+from service.platforms.telegram.reply import open_reply
+from service.table.services import Services
 
 log = logging.getLogger("burro.serve")
 slog = logs.get("burro.serve")

@@ -1,19 +1,19 @@
 """Ending rooms nobody plays: a lobby nobody pressed for `lobby_idle`, a game nobody
 moved in for `game_idle` (bots and timers do not count) is cancelled, its table says so,
 and its chat gets a word (a notice, in the flood budget). Its keys then expire with the
-retention of an ended game (service.store)."""
+retention of an ended game (service.infra.store)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
 
-from service import lobby, notices
-from service.i18n import Translator
-from service.outcome import Outcome
-from service.room import Room
-from service.services import Services
-from service.store import IDLE_KEY, LIVE, text
+from service.infra.store import IDLE_KEY, LIVE, text
+from service.table import lobby, notices
+from service.table.outcome import Outcome
+from service.table.room import Room
+from service.table.services import Services
+from service.ui.i18n import Translator
 
 log = logging.getLogger("burro.expiry")
 BATCH = 100  # rooms ended per sweep at most (the next sweep goes on)

@@ -10,11 +10,12 @@ import logging
 
 from engine.follow_suit.game import GameState, to_move
 from engine.kernel.errors import IllegalAction
-from service import metrics, moves
-from service.outcome import Outcome
-from service.passing import moves as passing
-from service.quiet import quiet_until
-from service.room import LogLine, Room
+from service.infra import metrics
+from service.table import moves
+from service.table.cuartetos import moves as passing
+from service.table.outcome import Outcome
+from service.table.quiet import quiet_until
+from service.table.room import LogLine, Room
 from workers import expiry, notices, outbox, sweeper
 from workers.runtime import runtime
 
@@ -29,7 +30,7 @@ def sync(room_id: str, target: str) -> None:
 
 @metrics.job("notice", about_game=False)
 def notice(notice_id: str, _arg: str) -> None:
-    """Send a message kept for the flood budget (see service.notices)."""
+    """Send a message kept for the flood budget (see service.table.notices)."""
     notices.send(runtime(), notice_id)
 
 
@@ -119,7 +120,7 @@ def current_seat(room: Room | None, version: str) -> int | None:
     return to_move(room.game)
 
 
-# ----- the passing game: jobs named after its phases (see service.passing.moves) -------
+# ----- the passing game: jobs named after its phases (see service.table.cuartetos.moves) -------
 
 
 def passing_phase(room: Room | None, version: str) -> bool:

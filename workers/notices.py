@@ -1,4 +1,4 @@
-"""Sending a notice (service.notices) within the flood budget: a spent budget or a 429
+"""Sending a notice (service.table.notices) within the flood budget: a spent budget or a 429
 schedules it again; it is dropped once sent (or refused for good)."""
 
 from __future__ import annotations
@@ -7,9 +7,10 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from service import notices
-from service.tg.botapi import ApiError
-from workers import limits, outbox
+from service.platforms.telegram import limits
+from service.platforms.telegram.botapi import ApiError
+from service.table import notices
+from workers import outbox
 
 if TYPE_CHECKING:
     from workers.runtime import Runtime

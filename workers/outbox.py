@@ -5,8 +5,9 @@ A target is `table` (the group's table, or the private game's one message), `han
 `:new` suffix posts a fresh message instead of editing. What was last sent is kept per
 target (its digest), so a repeated job sends nothing; a re-post or nudge is sent only
 while its request is still marked pending, so a repeated one does not post twice.
-Telegram's limits are held in Redis for all processes together (`workers.limits`); a 429
-or a spent budget reschedules the job instead of sleeping.
+Telegram's limits are held in Redis for all processes together
+(`service.platforms.telegram.limits`); a 429 or a spent budget reschedules the job
+instead of sleeping.
 
 Being told: an edit notifies nobody, a new message does. So a player's turn comes as a
 new message (the old one deleted: one live hand message) unless they are in live play,
@@ -14,7 +15,7 @@ having acted or been prompted within `live_window` seconds; the group's table is
 anew at the bottom once the room's own later messages pushed it up. One-off posts, sent
 once per request: `news` / `news:<user>` (a hand's or the game's end, in the group and
 in each player's chat) and `said:<user>:<why>:<action>` (a move played for a player,
-said silently in their chat): see service.news.
+said silently in their chat): see service.ui.news.
 """
 
 from __future__ import annotations
@@ -30,19 +31,20 @@ from rq import get_current_job
 from engine.cuartetos import GameState as PassingGame
 from engine.cuartetos import to_move as passing_to_move
 from engine.follow_suit.game import GameState, to_move
-from service import family, groups, logs, news
-from service.i18n import Translator, _
-from service.outcome import Job, Outcome
-from service.passing.screens import PassingPainter
-from service.room import Room
-from service.screens import Screen
-from service.store import PENDING_SYNC, live_key, text
-from service.tg import blocked
-from service.tg.botapi import ApiError
-from service.tg.botfather import inline_mode
-from service.tg.render import message_params
-from workers import limits
-from workers.queue import job_id, schedule_alone
+from service.infra import logs
+from service.infra.queue import job_id, schedule_alone
+from service.infra.store import PENDING_SYNC, live_key, text
+from service.platforms.telegram import blocked, limits
+from service.platforms.telegram.botapi import ApiError
+from service.platforms.telegram.botfather import inline_mode
+from service.platforms.telegram.render import message_params
+from service.table import family, groups
+from service.table.outcome import Job, Outcome
+from service.table.room import Room
+from service.ui import news
+from service.ui.cuartetos import PassingPainter
+from service.ui.i18n import Translator, _
+from service.ui.screens import Screen
 
 if TYPE_CHECKING:
     from workers.runtime import Runtime
@@ -419,7 +421,7 @@ def record_blocked(rt: Runtime, room: Room, user_id: int) -> None:
         )
         message_id = int(result["message_id"])
         note_top(rt, room, room.chat_id, message_id)
-        # the word goes once they open the chat (service.tg.blocked, on their /start)
+        # the word goes once they open the chat (telegram.blocked, on their /start)
         ttl = rt.svc.store.ttl_of(room)
         blocked.remember(rt.redis, room.id, user_id, room.chat_id, message_id, ttl)
     except ApiError as error:

@@ -8,12 +8,12 @@ from functools import lru_cache
 
 import redis
 
-from service.redis_server import connect
-from service.services import Services
-from service.settings import Settings
-from service.store import Store, text
-from service.tg.botapi import BotApi
-from workers import limits
+from service.infra.redis_server import connect
+from service.infra.settings import Settings
+from service.infra.store import Store, text
+from service.platforms.telegram import limits
+from service.platforms.telegram.botapi import BotApi
+from service.table.services import Services
 
 
 @dataclass

@@ -15,11 +15,11 @@ from rq import Queue
 
 from engine.cuartetos import GameState as PassingGame
 from engine.follow_suit.game import to_move
-from service.outcome import BOT_MOVE, REMIND, TURN_TIMEOUT, Job
-from service.passing import moves as passing
-from service.room import Room
-from service.store import DUE_KEY, PENDING_SYNC, Store, text
-from workers.queue import QUEUE, RETRY, job_id, schedule_alone
+from service.infra.queue import QUEUE, RETRY, job_id, schedule_alone
+from service.infra.store import DUE_KEY, PENDING_SYNC, Store, text
+from service.table.cuartetos import moves as passing
+from service.table.outcome import BOT_MOVE, REMIND, TURN_TIMEOUT, Job
+from service.table.room import Room
 
 log = logging.getLogger("burro.sweeper")
 

@@ -19,7 +19,7 @@ import redis
 from rq import SimpleWorker
 from rq.scheduler import RQScheduler
 
-from service.store import text
+from service.infra.store import text
 
 LOCK_TTL = 61  # seconds: what RQ's scheduler sets at each refresh (its interval + 60)
 STALE_AFTER = 5  # seconds without a refresh: the holder is gone (it refreshes every 1 s)

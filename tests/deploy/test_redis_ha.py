@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from service.redis_server import RedisServer, free_port, server_binary
+from service.infra.redis_server import RedisServer, free_port, server_binary
 from tests.deploy.conftest import ROOT
 
 REDIS_DIR = ROOT / "deploy" / "redis"

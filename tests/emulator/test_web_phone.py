@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from emulator import RunningEmulator
-from service import family, lobby
-from service.lobby import Actor
-from service.room import Room, RoomSettings
-from service.tg import menu
-from service.tg.render import message_params
+from service.platforms.telegram import menu
+from service.platforms.telegram.render import message_params
+from service.table import family, lobby
+from service.table.lobby import Actor
+from service.table.room import Room, RoomSettings
 from tests.emulator.conftest import BotApiClient
 from tests.emulator.test_web import ARGS, CHROMIUM
 

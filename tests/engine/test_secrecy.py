@@ -21,7 +21,7 @@ from engine.follow_suit.game import GameState, apply, legal_actions, new_game, t
 from engine.follow_suit.records import hand_record
 from engine.follow_suit.rules import PRESETS, make_rules
 from engine.kernel.rng import MASK64, derive, keyed, shuffled
-from service.room import BOT_SALT, new_game_key
+from service.table.room import BOT_SALT, new_game_key
 from tests.passing.tables import random_moves
 
 INV_MUL1 = pow(0xBF58476D1CE4E5B9, -1, 1 << 64)

@@ -13,8 +13,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service import callbacks
-from service.room import Room
+from service.platforms.telegram import callbacks
+from service.table.room import Room
 from tests.fuzz.conftest import ANA, BEN, Webhook, command
 from tests.service.inproc import BOT, GROUP, press
 

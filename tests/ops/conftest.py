@@ -18,8 +18,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from cli.stack import Stack
 from emulator.server import RunningEmulator, running_emulator
-from service import logs
-from service.redis_server import RedisServer, free_port
+from service.infra import logs
+from service.infra.redis_server import RedisServer, free_port
 from tests.conftest import fail_if_ignored
 from tests.service.conftest import make_stack
 
@@ -28,7 +28,7 @@ Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 @contextmanager
 def captured_logs(level: str, secrets: list[str] | None = None) -> Iterator[io.StringIO]:
-    """This process's logs, as `service.logs.setup` writes them, into a string; the
+    """This process's logs, as `service.infra.logs.setup` writes them, into a string; the
     logging set-up as it was afterwards."""
     root = logging.getLogger()
     handlers, root_level = root.handlers[:], root.level

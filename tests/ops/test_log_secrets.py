@@ -18,8 +18,8 @@ import pytest
 
 from cli.stack import SECRET, TOKEN, Stack
 from emulator.server import RunningEmulator
-from service import logs
-from service.redis_server import free_port
+from service.infra import logs
+from service.infra.redis_server import free_port
 from tests.ops.conftest import captured_logs
 from tests.service.conftest import make_stack
 from tests.service.test_inline_cards import choose_a_card, mover_of, started_game

@@ -12,7 +12,7 @@ import pytest
 
 from cli.stack import TOKEN, Stack
 from emulator.server import RunningEmulator
-from service import logs
+from service.infra import logs
 from tests.ops.conftest import captured_logs, log_lines
 from tests.service.play import GROUP, room_in
 

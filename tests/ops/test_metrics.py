@@ -9,12 +9,13 @@ import redis
 
 from cli.stack import SECRET, Stack
 from emulator.server import RunningEmulator
-from service import lobby, metrics
-from service.lobby import Actor
-from service.outcome import Outcome
-from service.redis_server import connect
-from service.room import Room
-from service.store import DUE_KEY, Store, room_key
+from service.infra import metrics
+from service.infra.redis_server import connect
+from service.infra.store import DUE_KEY, Store, room_key
+from service.table import lobby
+from service.table.lobby import Actor
+from service.table.outcome import Outcome
+from service.table.room import Room
 from tests.ops.conftest import scrape, value, worker_metrics
 from tests.service.play import GROUP, action_button, room_in
 

@@ -22,16 +22,16 @@ from rq import Queue
 
 from cli.stack import SECRET, TOKEN
 from emulator.server import RunningEmulator, ServerThread, running_emulator
-from service.redis_server import RedisServer, connect
-from service.room import Room
-from service.services import Services
-from service.settings import Settings
-from service.store import Store
-from service.tg.botapi import BotApi
+from service.infra.queue import QUEUE
+from service.infra.redis_server import RedisServer, connect
+from service.infra.settings import Settings
+from service.infra.store import Store
+from service.platforms.telegram.botapi import BotApi
+from service.table.room import Room
+from service.table.services import Services
 from service.web import create_app
 from tests.conftest import fail_if_ignored
 from workers import jobs
-from workers.queue import QUEUE
 from workers.runtime import Runtime
 
 GROUP = -1001000000001  # the emulator's "Family"

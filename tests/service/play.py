@@ -8,10 +8,10 @@ from cli.stack import TOKEN, Stack
 from emulator.driver import Button, ChatMessage
 from emulator.server import RunningEmulator
 from engine.follow_suit.game import GameState
-from service.redis_server import connect
-from service.room import Room
-from service.screens import Painter
-from service.store import PENDING_SYNC, Store, text
+from service.infra.redis_server import connect
+from service.infra.store import PENDING_SYNC, Store, text
+from service.table.room import Room
+from service.ui.screens import Painter
 
 GAME_BUTTON = re.compile(r"^[a-z0-9]{8}\.\d+\.(p[0-9AJQK]{1,2}[SHDC]|pJK|d|dl|dr|x)$")
 FAMILY = ("Ana", "Ben", "Carla", "Dan")
@@ -118,7 +118,7 @@ def assert_no_passing_leaks(emu: RunningEmulator, stack: Stack, group: int) -> N
     one who may know it: its holder, or whoever passed it to them (a player's screen
     names what they gave and got). Cards are matched by how the painter names them."""
     from engine.cuartetos import GameState as PassingGame
-    from service.passing.screens import PassingPainter
+    from service.ui.cuartetos import PassingPainter
 
     client = connect(stack.redis.url)
 

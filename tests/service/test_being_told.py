@@ -17,12 +17,12 @@ from rq.exceptions import InvalidJobOperation
 
 from emulator.driver import ChatMessage
 from engine.follow_suit.game import GameState, legal_actions, to_move
-from service import callbacks
-from service.outcome import Outcome
-from service.room import Room
+from service.infra.queue import QUEUE
+from service.platforms.telegram import callbacks
+from service.table.outcome import Outcome
+from service.table.room import Room
 from tests.service.inproc import ANA, BEN, CARLA, GROUP, Hook, command, press, running_hook
 from workers import jobs
-from workers.queue import QUEUE
 from workers.runtime import Runtime
 
 HOUR = 3600.0

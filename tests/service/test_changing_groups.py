@@ -20,11 +20,12 @@ from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
 from engine.follow_suit.game import GameState, legal_actions
 from engine.follow_suit.game import to_move as game_to_move
-from service import callbacks, lobby
-from service.lobby import Actor
-from service.outcome import Outcome
-from service.room import Room
-from service.store import PENDING_SYNC
+from service.infra.store import PENDING_SYNC
+from service.platforms.telegram import callbacks
+from service.table import lobby
+from service.table.lobby import Actor
+from service.table.outcome import Outcome
+from service.table.room import Room
 from tests.conftest import fail_if_ignored
 from tests.service.play import BOT_ID, FAMILY, action_button, store_of
 

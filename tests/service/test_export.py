@@ -11,10 +11,10 @@ from collections.abc import Iterator
 import pytest
 
 from engine.follow_suit.game import GameState, apply, legal_actions, to_move
-from service import lobby
-from service.lobby import Actor
-from service.outcome import Outcome
-from service.room import Room
+from service.table import lobby
+from service.table.lobby import Actor
+from service.table.outcome import Outcome
+from service.table.room import Room
 from tests.service.inproc import ANA, BEN, GROUP, Hook, command, person, running_hook
 
 DAN = person(100004, "Dan")  # in the group, not at the table

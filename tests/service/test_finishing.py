@@ -15,12 +15,12 @@ from cli.stack import SECRET, TOKEN, Stack
 from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
 from engine.cuartetos import PassingRules
-from service import callbacks, family
-from service.i18n import Translator
-from service.passing.lobby import FAMILY_PACE
-from service.room import Room, Seat
-from service.store import PENDING_SYNC
-from service.tg import blocked
+from service.infra.store import PENDING_SYNC
+from service.platforms.telegram import blocked, callbacks
+from service.table import family
+from service.table.cuartetos.lobby import FAMILY_PACE
+from service.table.room import Room, Seat
+from service.ui.i18n import Translator
 from tests.service.play import BOT_ID, action_button, store_of
 
 GROUP = -1001000000001  # the emulator's "Family"

@@ -6,13 +6,13 @@ from __future__ import annotations
 from pydantic import SecretStr
 
 from engine.cuartetos import PassingRules
-from service import family, lobby
-from service.i18n import Translator
-from service.lobby import Actor
-from service.passing.lobby import FAMILY_PACE
-from service.room import Room, RoomSettings
-from service.settings import Settings
-from service.tg import menu
+from service.infra.settings import Settings
+from service.platforms.telegram import menu
+from service.table import family, lobby
+from service.table.cuartetos.lobby import FAMILY_PACE
+from service.table.lobby import Actor
+from service.table.room import Room, RoomSettings
+from service.ui.i18n import Translator
 
 ANA, BEN = Actor(1, "Ana", "es"), Actor(2, "Ben", "pt_BR")
 SETTINGS = Settings(telegram_token=SecretStr("1:x"))
@@ -77,7 +77,7 @@ def test_the_menus_cover_both_chats_in_every_language() -> None:
 
 
 def test_a_cancelled_game_tells_every_hand_and_leaves_no_button() -> None:
-    from service.tg.buttons import cancel
+    from service.platforms.telegram.buttons import cancel
 
     for preset in ("spanish", "cuartetos"):
         room = lobby.create_room(-5, None, ANA, 0.0, settings=RoomSettings(preset=preset))

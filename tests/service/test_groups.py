@@ -1,4 +1,4 @@
-"""service.groups on its own (Redis in memory): moving a group's rooms to its supergroup,
+"""service.table.groups on its own (Redis in memory): moving a group's rooms to its supergroup,
 stopping the games of a chat that is gone."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import time
 import fakeredis
 import pytest
 
-from service import groups, lobby
-from service.lobby import Actor
-from service.outcome import Outcome
-from service.room import Room, RoomSettings
-from service.store import PENDING_SYNC, Store, chat_key
+from service.infra.store import PENDING_SYNC, Store, chat_key
+from service.table import groups, lobby
+from service.table.lobby import Actor
+from service.table.outcome import Outcome
+from service.table.room import Room, RoomSettings
 
 ANA, BEN = Actor(1, "Ana", "en"), Actor(2, "Ben", "en")
 OLD, NEW = -4000000001, -1004000000001

@@ -14,9 +14,9 @@ from cli.stack import Stack
 from emulator.driver import ChatMessage, InlineAnswer
 from emulator.server import RunningEmulator
 from engine.follow_suit.game import GameState, to_move
-from service.room import Room
-from service.screens import Button, Screen
-from service.tg.render import keyboard
+from service.platforms.telegram.render import keyboard
+from service.table.room import Room
+from service.ui.screens import Button, Screen
 from tests.service.conftest import make_stack
 from tests.service.play import FAMILY, GROUP, room_in, room_messages
 from tests.service.test_group_game import GAME_RESULT, open_lobby, tap_lobby

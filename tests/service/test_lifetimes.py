@@ -12,15 +12,16 @@ import pytest
 from pydantic import SecretStr
 
 from bench.keys import NullApi
-from service import callbacks, caps, lobby
-from service.lobby import Actor
-from service.outcome import Outcome
-from service.room import Room
-from service.services import Services
-from service.settings import Settings
-from service.store import IDLE_KEY, Store, chat_key, room_key
+from service.infra.settings import Settings
+from service.infra.store import IDLE_KEY, Store, chat_key, room_key
+from service.platforms.telegram import callbacks, limits
+from service.table import caps, lobby
+from service.table.lobby import Actor
+from service.table.outcome import Outcome
+from service.table.room import Room
+from service.table.services import Services
 from tests.service.inproc import ANA, BEN, CARLA, GROUP, Hook, command, press, running_hook
-from workers import expiry, jobs, limits, outbox
+from workers import expiry, jobs, outbox
 from workers.runtime import Runtime
 
 DAY = 24 * 3600

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from emulator.driver import ChatMessage, EmulatorDriver
-from service.redis_server import free_port
+from service.infra.redis_server import free_port
 from tests.service.play import action_button, game_buttons
 from tests.service.test_local_run import cards, lines_until, play_against_bots, run_local, stop
 

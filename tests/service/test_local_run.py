@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 
 from emulator.driver import ChatMessage, EmulatorDriver
-from service.redis_server import free_port
+from service.infra.redis_server import free_port
 from tests.service.play import action_button, game_buttons
 
 

@@ -12,15 +12,16 @@ import fakeredis
 import pytest
 from rq.registry import ScheduledJobRegistry
 
-from service import lobby
-from service.lobby import Actor
-from service.outcome import Outcome
-from service.room import Room, RoomSettings
-from service.services import Services
-from service.settings import Settings
-from service.store import PENDING_SYNC, Store
-from workers import limits, outbox
-from workers.queue import QUEUE
+from service.infra.queue import QUEUE
+from service.infra.settings import Settings
+from service.infra.store import PENDING_SYNC, Store
+from service.platforms.telegram import limits
+from service.table import lobby
+from service.table.lobby import Actor
+from service.table.outcome import Outcome
+from service.table.room import Room, RoomSettings
+from service.table.services import Services
+from workers import outbox
 from workers.runtime import Runtime
 from workers.sweeper import sweep_once
 

@@ -27,8 +27,8 @@ from emulator.server import RunningEmulator
 from engine.cuartetos import GameState as PassingGame
 from engine.cuartetos import legal_actions, to_move
 from engine.cuartetos.cards import is_four_of_a_kind, rank_of
-from service.outcome import Outcome
-from service.room import LogLine, Room
+from service.table.outcome import Outcome
+from service.table.room import LogLine, Room
 from tests.service.conftest import make_stack
 from tests.service.play import (
     BOT_ID,

@@ -15,13 +15,14 @@ from engine.cuartetos import deadline as deadline_of
 from engine.cuartetos.cards import pack
 from engine.cuartetos.records import read_passing_record
 from engine.cuartetos.replay import trace
-from service import callbacks, family, lobby
-from service.lobby import Actor
-from service.outcome import Outcome
-from service.passing import actions, moves
-from service.passing.lobby import PACES, TARGETS
-from service.passing.screens import PassingPainter
-from service.room import Room, RoomSettings
+from service.platforms.telegram import callbacks
+from service.table import family, lobby
+from service.table.cuartetos import actions, moves
+from service.table.cuartetos.lobby import PACES, TARGETS
+from service.table.lobby import Actor
+from service.table.outcome import Outcome
+from service.table.room import Room, RoomSettings
+from service.ui.cuartetos import PassingPainter
 
 ANA, BEN, CARLA = Actor(1, "Ana", "es"), Actor(2, "Ben", "pt_BR"), Actor(3, "Carla", "en")
 START = 1_800_000_000.0  # a server time, seconds

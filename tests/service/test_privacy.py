@@ -15,11 +15,12 @@ import redis
 from rq.job import Job as RqJob
 
 from engine.follow_suit.game import GameState, to_move
-from service import callbacks, lobby, privacy
-from service.lobby import Actor
-from service.outcome import Outcome
-from service.room import Room, RoomSettings
-from service.store import Store, text
+from service.infra.store import Store, text
+from service.platforms.telegram import callbacks
+from service.table import lobby, privacy
+from service.table.lobby import Actor
+from service.table.outcome import Outcome
+from service.table.room import Room, RoomSettings
 from tests.service.inproc import ANA, CARLA, GROUP, Hook, command, press, running_hook
 
 CARLA_ID = CARLA["id"]

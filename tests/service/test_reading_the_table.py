@@ -16,14 +16,15 @@ from engine.cuartetos import to_move as passing_to_move
 from engine.follow_suit.game import GameState, legal_actions, to_move
 from engine.follow_suit.rules import PRESETS, Rules
 from engine.follow_suit.views import player_view, public_view
-from service import family, lobby, moves
-from service.i18n import LANGUAGES, Translator
-from service.lobby import Actor
-from service.passing import moves as passing_moves
-from service.passing.screens import LEGEND as PASSING_LEGEND
-from service.passing.screens import PassingPainter
-from service.room import Room, RoomSettings
-from service.screens import (
+from service.platforms.telegram.commands import export_caption
+from service.table import family, lobby, moves
+from service.table.cuartetos import moves as passing_moves
+from service.table.lobby import Actor
+from service.table.room import Room, RoomSettings
+from service.ui.cuartetos import LEGEND as PASSING_LEGEND
+from service.ui.cuartetos import PassingPainter
+from service.ui.i18n import LANGUAGES, Translator
+from service.ui.screens import (
     LEGEND,
     MAX_ROW_BUTTONS,
     PRESET_NAMES,
@@ -35,7 +36,6 @@ from service.screens import (
     rules_text,
     winners_text,
 )
-from service.tg.commands import export_caption
 
 ANA, BEN, CARLA = Actor(1, "Ana", "es"), Actor(2, "Ben", "pt_BR"), Actor(3, "Carla", "en")
 SETTINGS: tuple[str, ...] = ("hand", "target", "empty", "end", "timeout", "ontimeout")

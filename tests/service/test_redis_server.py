@@ -8,7 +8,7 @@ from pathlib import Path
 
 import redis
 
-from service.redis_server import RedisServer, embedded_url
+from service.infra.redis_server import RedisServer, embedded_url
 
 
 def test_embedded_redis_starts_once_and_is_shared(tmp_path: Path) -> None:

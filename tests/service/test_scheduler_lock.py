@@ -9,13 +9,13 @@ import fakeredis
 from rq.registry import ScheduledJobRegistry
 
 from engine.follow_suit.game import GameState, legal_actions, to_move
-from service import lobby, moves
-from service.lobby import Actor
-from service.outcome import VERSION_TIMERS, Outcome
-from service.room import Room, RoomSettings
-from service.store import PENDING_SYNC, Store, text
+from service.infra.queue import QUEUE
+from service.infra.store import PENDING_SYNC, Store, text
+from service.table import lobby, moves
+from service.table.lobby import Actor
+from service.table.outcome import VERSION_TIMERS, Outcome
+from service.table.room import Room, RoomSettings
 from workers import jobs
-from workers.queue import QUEUE
 from workers.worker import LOCK_TTL, STALE_AFTER, release_stale_lock
 
 KEY = "rq:scheduler-lock:burro"

@@ -8,11 +8,11 @@ import time
 import fakeredis
 import pytest
 
-from service import lobby
-from service.lobby import Actor
-from service.outcome import Outcome
-from service.room import Room, RoomSettings
-from service.store import Store
+from service.infra.store import Store
+from service.table import lobby
+from service.table.lobby import Actor
+from service.table.outcome import Outcome
+from service.table.room import Room, RoomSettings
 
 ANA, BEN = Actor(1, "Ana", "en"), Actor(2, "Ben", "en")
 

@@ -17,12 +17,12 @@ from rq.registry import StartedJobRegistry
 from cli.stack import Stack
 from emulator.server import RunningEmulator
 from engine.follow_suit.game import GameState, to_move
-from service.outcome import Outcome
-from service.redis_server import connect
-from service.room import Room
+from service.infra.queue import QUEUE
+from service.infra.redis_server import connect
+from service.table.outcome import Outcome
+from service.table.room import Room
 from tests.service.conftest import make_stack
 from tests.service.play import action_button, game_buttons, room_in, store_of
-from workers.queue import QUEUE
 from workers.worker import LOCK_TTL, STALE_AFTER, scheduler_pid
 
 TIMEOUT, REMINDER = 4, 2  # seconds: short tables for the test

@@ -12,11 +12,13 @@ from hypothesis import strategies as st
 
 from engine.follow_suit.game import GameState, legal_actions, to_move
 from engine.follow_suit.rules import Rules
-from service import callbacks, lobby, moves, news
-from service.lobby import Actor
-from service.quiet import quiet_until
-from service.room import KEY_BITS, LEGACY_KEY_LIMIT, Room, RoomSettings, Status
-from service.screens import Painter
+from service.platforms.telegram import callbacks
+from service.table import lobby, moves
+from service.table.lobby import Actor
+from service.table.quiet import quiet_until
+from service.table.room import KEY_BITS, LEGACY_KEY_LIMIT, Room, RoomSettings, Status
+from service.ui import news
+from service.ui.screens import Painter
 
 ANA, BEN, CARLA = Actor(1, "Ana", "es"), Actor(2, "Ben", "pt_BR"), Actor(3, "Carla", "en")
 

@@ -14,10 +14,10 @@ import pytest
 from cli.stack import SECRET, Stack, wait_http
 from emulator.server import RunningEmulator
 from engine.follow_suit.game import legal_actions, to_move
-from service import callbacks
-from service.redis_server import connect, free_port
-from service.room import Room
-from service.store import Store
+from service.infra.redis_server import connect, free_port
+from service.infra.store import Store
+from service.platforms.telegram import callbacks
+from service.table.room import Room
 from tests.service.conftest import make_stack
 from tests.service.play import action_button, follow_suit_game, game_buttons, room_in
 

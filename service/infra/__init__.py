@@ -1,0 +1,1 @@
+"""Infrastructure: the Redis store, the RQ queue, settings, logs and metrics."""

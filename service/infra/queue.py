@@ -1,0 +1,79 @@
+"""Putting jobs on the RQ queue inside the caller's transaction.
+
+Job ids are deterministic, so a job scheduled twice is one job: `sync-<room>-<target>`
+for bringing a chat up to date, `<kind>-<room>-<version>` for timers and bot moves.
+Every job is enqueued with `Retry`, so a worker killed mid-job does not lose it.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+import redis
+from rq import Queue, Retry
+from rq.job import Job as RqJob
+from rq.registry import ScheduledJobRegistry
+
+from service.table.outcome import VERSION_TIMERS, Job
+
+QUEUE = "burro"
+RETRY = Retry(max=5, interval=[1, 2, 5, 10, 30])
+
+# Drop a job still waiting in the scheduled registry, and its hash; one that has come
+# due (queued or running) is left alone.
+_UNSCHEDULE = """
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
+  redis.call('DEL', KEYS[2])
+end
+return 0
+"""
+
+
+def job_id(job: Job) -> str:
+    arg = job.arg.replace(":", "_")
+    tag = f"-{job.tag}" if job.tag else ""
+    return f"{job.kind}-{job.room}-{arg}{tag}"
+
+
+def queue_for(connection: redis.Redis) -> Queue:
+    return Queue(QUEUE, connection=connection)
+
+
+def schedule(client: redis.Redis, pipe: redis.client.Pipeline, job: Job) -> None:
+    """Enqueue `job` (now, or at `job.at`) as part of the pipeline's MULTI."""
+    queue = Queue(QUEUE, connection=client)
+    options: dict[str, Any] = {
+        "job_id": job_id(job),
+        "retry": RETRY,
+        "pipeline": pipe,
+        # Never 0, though results are never read: job ids repeat (a table's sync), and
+        # RQ would delete the hash of the same id enqueued anew while this one ran.
+        "result_ttl": 600,
+        "failure_ttl": 7 * 24 * 3600,
+    }
+    func = f"workers.jobs.{job.kind}"
+    if job.at > time.time():  # due now (a bot without delay): straight to the queue
+        when = datetime.fromtimestamp(job.at, UTC)
+        queue.enqueue_at(when, func, job.room, job.arg, **options)
+    else:
+        queue.enqueue_call(func, args=(job.room, job.arg), **options)
+
+
+def schedule_alone(client: redis.Redis, job: Job) -> None:
+    """Schedule one job by itself (a retry, the sweeper's), not within a move's MULTI."""
+    with client.pipeline() as pipe:
+        pipe.multi()
+        schedule(client, pipe, job)
+        pipe.execute()
+
+
+def unschedule_timers(pipe: redis.client.Pipeline, room_id: str, version: int) -> None:
+    """As part of the pipeline's MULTI, delete the room's timers made for `version` that
+    are still waiting to come due: they would only wake up to do nothing (a turn timer
+    waits 12 h by default, and every move makes new ones)."""
+    registry = ScheduledJobRegistry.key_template.format(QUEUE)
+    for kind in VERSION_TIMERS:
+        ident = job_id(Job(kind, room_id, str(version), 0.0))
+        pipe.eval(_UNSCHEDULE, 2, registry, RqJob.key_for(ident), ident)

@@ -1,0 +1,403 @@
+"""Rooms in Redis, changed by compare-and-set: the only state the service has.
+
+Keys (the `{…}` hash tags keep a room's keys together if Redis is ever sharded):
+  game:{<room>}:room          the room, JSON (expires `retention` after the game ends)
+  game:{<room>}:msgs, :sent   the outbox's messages of the room, as long as the room
+  game:{<room>}:live          hash: when each player last acted or was prompted, the
+                              turn they were last prompted for, the room's newest
+                              message in each chat (workers.outbox)
+  chat:<chat>:<thread>        the room open in a chat (or forum topic)
+  user:<id>                   hash: lang, name, started (the user opened a private chat)
+  user:<id>:rooms, user:<id>:chats   the rooms a person sat in, the chats they have stats in
+  update:<update_id>          the dedupe mark of a handled update (expires)
+  update:<update_id>:busy     an update being handled now (expires)
+  stats:chat:<chat>, stats:user:<id>   hashes of counters
+  open:chat:<chat>, open:user:<id>     rooms opened in a chat / by a person (for the caps)
+  rooms:due                   playing rooms by when their next timer or bot move is due
+  rooms:idle                  open rooms by when they end if nobody acts (workers.expiry)
+  sync:pending                chat messages waiting for the outbox, by since when
+
+Every key expires: a room and its chat's pointer `live_ttl` after its last change (the
+sweeper ends an idle room well before: workers.expiry), or `retention` after it ended;
+what is kept about a person `people_ttl` after they last played or wrote. The sorted
+sets are the exception: one key each, their members removed as rooms end.
+
+`update()` WATCHes the room and the update's dedupe mark, runs a change, and writes the
+room, the mark, the chat index and the jobs in one MULTI/EXEC; a concurrent writer
+makes it start again from a fresh read, so two presses at once apply exactly one move.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import time
+from collections.abc import Callable, Iterable
+from typing import Literal
+
+import redis
+
+from engine.cuartetos import GameState as PassingGame
+from engine.follow_suit.game import GameState
+from service.infra import logs, metrics
+from service.infra.queue import schedule, unschedule_timers
+from service.infra.settings import Settings
+from service.table.outcome import Job, Outcome
+from service.table.room import Room
+
+MAX_ATTEMPTS = 20
+DUE_KEY = "rooms:due"  # sorted set: playing room id -> when it next needs a job
+PENDING_SYNC = "sync:pending"  # sorted set: "<room>|<target>" -> since when it waits
+IDLE_KEY = "rooms:idle"  # sorted set: open room id -> when it ends if nobody acts in it
+BUSY_MS = 30_000  # an update's claim while it is handled (longer than serve's grace)
+LIVE = ("lobby", "playing")
+
+
+def text(value: object) -> str:
+    """A Redis reply as text (the client answers bytes)."""
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def room_key(room_id: str) -> str:
+    return f"game:{{{room_id}}}:room"
+
+
+def live_key(room_id: str) -> str:
+    """When each player last acted or was prompted (`<user>`), and for which turn
+    (`<user>:turn`): whether their next turn comes as a new, notifying message."""
+    return f"game:{{{room_id}}}:live"
+
+
+def chat_key(chat_id: int, thread_id: int | None) -> str:
+    return f"chat:{chat_id}:{thread_id or 0}"
+
+
+def update_key(update_id: int) -> str:
+    return f"update:{update_id}"
+
+
+Claim = Literal["claimed", "duplicate", "busy"]
+CLAIMS: tuple[Claim, ...] = ("claimed", "duplicate", "busy")
+_CLAIM = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 1 end
+if redis.call('SET', KEYS[2], 1, 'NX', 'PX', ARGV[1]) then return 0 end
+return 2
+"""
+
+
+# The update whose dedupe mark this request (its context) committed with a change.
+_committed: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "committed_mark", default=None
+)
+
+
+class Conflict(Exception):
+    """The room kept changing under us: give up (Telegram will deliver again)."""
+
+
+class Store:
+    def __init__(
+        self,
+        client: redis.Redis,
+        retention: int,
+        dedupe_ttl: int,
+        *,
+        live_ttl: int = 16 * 24 * 3600,
+        people_ttl: int = 365 * 24 * 3600,
+        idle: tuple[int, int] = (2 * 24 * 3600, 14 * 24 * 3600),
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.redis = client
+        self.retention = retention
+        self.dedupe_ttl = dedupe_ttl
+        self.live_ttl = live_ttl  # an open room's keys outlive its last change by this
+        self.people_ttl = people_ttl
+        self.idle = idle  # (lobby, game): seconds an open room waits for a person
+        self.clock = clock
+
+    @classmethod
+    def of(cls, client: redis.Redis, settings: Settings) -> Store:
+        """The store with the lifetimes the settings give."""
+        idle = max(settings.game_idle, settings.lobby_idle)
+        return cls(
+            client,
+            settings.retention,
+            settings.dedupe_ttl,
+            live_ttl=idle + settings.retention,
+            people_ttl=settings.people_retention,
+            idle=(settings.lobby_idle, settings.game_idle),
+        )
+
+    # ----- reads -------------------------------------------------------------------
+
+    def load(self, room_id: str) -> Room | None:
+        logs.bind_game(room_id)
+        data = self.redis.get(room_key(room_id))
+        if not data:
+            return None
+        room = Room.model_validate_json(data)
+        room._loaded_from = data
+        return room
+
+    def room_in_chat(self, chat_id: int, thread_id: int | None) -> Room | None:
+        room_id = self.redis.get(chat_key(chat_id, thread_id))
+        return self.load(text(room_id)) if room_id else None
+
+    def overdue(self, before: float, limit: int = 1000) -> list[str]:
+        """Playing rooms whose next timer or bot move was due before `before`."""
+        return [text(r) for r in self.redis.zrangebyscore(DUE_KEY, "-inf", before, 0, limit)]
+
+    def open_rooms(self, key: str, user_id: int | None = None) -> int:
+        """How many rooms of an `open:` set are still open (and opened by `user_id`, if
+        given); the others are dropped from it."""
+        count = 0
+        for member in self.redis.smembers(key):
+            room = self.load(text(member))
+            if room is not None and room.status in LIVE and user_id in (None, room.creator):
+                count += 1
+            else:
+                self.redis.srem(key, member)
+        return count
+
+    def first_in(self, key: str, seconds: int) -> bool:
+        """True once per `seconds` for a key (a cooldown), False within it."""
+        return bool(self.redis.set(key, 1, nx=True, ex=seconds))
+
+    # ----- each update once ----------------------------------------------------------
+
+    def claim(self, update_id: int) -> Claim:
+        """Take the update for this request, in one round trip: "duplicate" when it was
+        handled already, "busy" while another request handles it."""
+        mark = update_key(update_id)
+        found = self.redis.eval(_CLAIM, 2, mark, f"{mark}:busy", BUSY_MS)
+        return CLAIMS[int(found)]
+
+    def finish(self, update_id: int) -> None:
+        """The update is handled: a redelivery is a duplicate. A change wrote the mark
+        with itself (no round trip here); a command such as /help gets it here."""
+        if _committed.get() == update_id:
+            return
+        with self.redis.pipeline() as pipe:
+            pipe.set(update_key(update_id), 1, ex=self.dedupe_ttl)
+            pipe.delete(f"{update_key(update_id)}:busy")
+            pipe.execute()
+
+    def release(self, update_id: int) -> None:
+        """The update was not handled: its redelivery is."""
+        self.redis.delete(f"{update_key(update_id)}:busy")
+
+    # ----- writes ------------------------------------------------------------------
+
+    def create(self, room: Room, outcome: Outcome, update_id: int | None) -> bool:
+        """Save a new room as its chat's game, unless the chat has a live game already."""
+        chat = chat_key(room.chat_id, room.thread_id)
+        with self.redis.pipeline() as pipe:
+            pipe.watch(chat, *self._mark(update_id))  # type: ignore[no-untyped-call]
+            current = pipe.get(chat)
+            if current and self._live(text(current)):
+                pipe.reset()
+                return False
+            pipe.multi()
+            self._write(pipe, room, outcome, update_id)
+            self._opened(pipe, room)
+            try:
+                pipe.execute()
+            except redis.WatchError:
+                metrics.conflict("create", retried=False)
+                return False
+        _committed.set(update_id)
+        logs.bind(game_id=room.id)  # the update is about the new game from here on
+        return True
+
+    def ttl_of(self, room: Room) -> int:
+        """Seconds a room's keys outlive their last write: `retention` once it ended."""
+        return self.live_ttl if room.status in LIVE else self.retention
+
+    def _live(self, room_id: str) -> bool:
+        room = self.load(room_id)
+        return room is not None and room.status in LIVE
+
+    def _opened(self, pipe: redis.client.Pipeline, room: Room) -> None:
+        """Count a new room toward its chat's and its creator's caps, and index its
+        people (a one-to-one rematch starts playing at once: no lobby write does it)."""
+        for key in (f"open:chat:{room.chat_id}", f"open:user:{room.creator}"):
+            pipe.sadd(key, room.id)
+            pipe.expire(key, self.live_ttl)
+        self._index_people(pipe, "rooms", room.id, room.humans())
+
+    def update(
+        self,
+        room_id: str,
+        change: Callable[[Room], Outcome],
+        update_id: int | None = None,
+        loaded: Room | None = None,
+    ) -> tuple[Room, Outcome] | None:
+        """Run `change` on a fresh copy of the room and commit what it did, atomically.
+        None when the room does not exist or the update was handled already. `loaded`:
+        the room as the caller loaded it and left it; if it is still current it is used
+        (and given up) instead of parsing the same bytes again."""
+        key = room_key(room_id)
+        logs.bind_game(room_id)
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            with self.redis.pipeline() as pipe:
+                pipe.watch(key, *self._mark(update_id))  # type: ignore[no-untyped-call]
+                if update_id is not None and pipe.exists(update_key(update_id)):
+                    pipe.reset()
+                    return None
+                data = pipe.get(key)
+                if data is None:
+                    pipe.reset()
+                    return None
+                room = _fresh(data, loaded)
+                loaded = None  # changed now: a retry parses
+                before = room.version
+                outcome = change(room)
+                pipe.multi()
+                self._write(pipe, room, outcome, update_id)
+                if outcome.changed and room.version != before and not room.settings.passing:
+                    unschedule_timers(pipe, room.id, before)  # moot now: see service.infra.queue
+                try:
+                    pipe.execute()
+                except redis.WatchError:
+                    metrics.conflict("update", retried=attempt < MAX_ATTEMPTS)
+                    continue  # someone else changed the room first: read it again
+                _committed.set(update_id)
+                return room, outcome
+        raise Conflict(room_id)
+
+    def _mark(self, update_id: int | None) -> list[str]:
+        return [] if update_id is None else [update_key(update_id)]
+
+    def _write(
+        self, pipe: redis.client.Pipeline, room: Room, outcome: Outcome, update_id: int | None
+    ) -> None:
+        if update_id is not None:
+            pipe.set(update_key(update_id), 1, ex=self.dedupe_ttl)
+            pipe.delete(f"{update_key(update_id)}:busy")
+        if not outcome.changed:
+            return
+        ttl = self.ttl_of(room)
+        pipe.set(room_key(room.id), room.model_dump_json(), ex=ttl)
+        chat = chat_key(room.chat_id, room.thread_id)
+        if room.status == "cancelled":
+            pipe.delete(chat)
+        else:
+            pipe.set(chat, room.id, ex=ttl)
+        self._mark_idle(pipe, room, by_person=update_id is not None)
+        if room.status == "lobby" or outcome.finished:  # the seats are set in the lobby
+            self._index_people(pipe, "rooms", room.id, room.humans())
+        if room.status == "playing":
+            pipe.zadd(DUE_KEY, {room.id: room.next_due()})
+        else:
+            pipe.zrem(DUE_KEY, room.id)
+        if outcome.finished:
+            self._count_finished(pipe, room)
+        for target in sorted(outcome.sync):
+            outcome.jobs.append(_sync_job(room, target))
+            # Since now, not since the room's last move: a reminder's re-post, marked with
+            # the move's older time, looked lost to the sweeper at once and went out twice.
+            pipe.zadd(PENDING_SYNC, {f"{room.id}|{target}": time.time()}, nx=True)
+        for user, when in outcome.acted.items():
+            pipe.hset(live_key(room.id), str(user), when)
+            pipe.expire(live_key(room.id), ttl)
+        for job in outcome.jobs:
+            schedule(self.redis, pipe, job)
+
+    def _mark_idle(self, pipe: redis.client.Pipeline, room: Room, by_person: bool) -> None:
+        """When an open room ends if nobody acts: counted from a person's update (a job's
+        write, a bot's move, only makes sure the room is there)."""
+        if room.status not in LIVE:
+            pipe.zrem(IDLE_KEY, room.id)
+            return
+        wait = self.idle[0] if room.status == "lobby" else self.idle[1]
+        pipe.zadd(IDLE_KEY, {room.id: self.clock() + wait}, nx=not by_person)
+
+    def _index_people(
+        self, pipe: redis.client.Pipeline, kind: str, member: object, users: Iterable[int]
+    ) -> None:
+        """Remember where each person has data (`user:<id>:rooms`/`:chats`), so that
+        forgetting them (service.table.privacy) needs no scan of every key."""
+        for user_id in users:
+            key = f"user:{user_id}:{kind}"
+            pipe.sadd(key, str(member))
+            pipe.expire(key, self.people_ttl)
+
+    def _count_finished(self, pipe: redis.client.Pipeline, room: Room) -> None:
+        assert room.game is not None
+        self._index_people(pipe, "chats", room.chat_id, room.humans())
+        pipe.hincrby(f"stats:chat:{room.chat_id}", "games", 1)
+        pipe.expire(f"stats:chat:{room.chat_id}", self.people_ttl)
+        for seat, info in enumerate(room.seats):
+            if info.user_id is None:
+                continue
+            key = f"stats:user:{info.user_id}"
+            pipe.hincrby(key, "games", 1)
+            pipe.expire(key, self.people_ttl)
+            if seat in room.game.winners:
+                pipe.hincrby(key, "wins", 1)
+            if seat in room.game.losers:
+                pipe.hincrby(key, "lost", 1)
+            burros = burro_count(room.game, seat)
+            if burros:
+                pipe.hincrby(key, "burro", burros)
+                pipe.hincrby(f"stats:chat:{room.chat_id}", f"burro:{info.user_id}", burros)
+
+    def note_message(self, chat_id: int, thread_id: int | None, message_id: int) -> None:
+        """A message came in a chat (a command to us): the messages of the room open
+        there are above it now, and its table is posted again at the bottom on its next
+        change (workers.outbox.buried)."""
+        room_id = self.redis.get(chat_key(chat_id, thread_id))
+        if room_id is None:
+            return
+        key, field = live_key(text(room_id)), f"top:{chat_id}"
+        top = self.redis.hget(key, field)
+        if top is None or message_id > int(top):
+            with self.redis.pipeline() as pipe:
+                pipe.hset(key, field, message_id)
+                pipe.expire(key, self.live_ttl)
+                pipe.execute()
+
+    # ----- users -------------------------------------------------------------------
+
+    def remember_user(self, user_id: int, name: str, lang: str, started: bool = False) -> None:
+        key = f"user:{user_id}"
+        with self.redis.pipeline() as pipe:
+            pipe.hset(key, "name", name)
+            pipe.hset(key, "lang_tg", lang)
+            if started:
+                pipe.hset(key, "started", "1")
+            pipe.expire(key, self.people_ttl)
+            pipe.execute()
+
+    def user(self, user_id: int) -> dict[str, str]:
+        raw = self.redis.hgetall(f"user:{user_id}")
+        return {text(k): text(v) for k, v in raw.items()}
+
+    def set_user_language(self, user_id: int, lang: str) -> None:
+        with self.redis.pipeline() as pipe:
+            pipe.hset(f"user:{user_id}", "lang", lang)
+            pipe.expire(f"user:{user_id}", self.people_ttl)
+            pipe.execute()
+
+    def stats(self, key: str) -> dict[str, int]:
+        raw = self.redis.hgetall(key)
+        return {text(k): int(v) for k, v in raw.items()}
+
+
+def _fresh(data: bytes | str, loaded: Room | None) -> Room:
+    """The room stored as `data`: `loaded` if it was read from these very bytes."""
+    if loaded is not None and loaded._loaded_from == data:
+        loaded._loaded_from = None  # given up to this update: never reused twice
+        return loaded
+    return Room.model_validate_json(data)
+
+
+def burro_count(game: GameState | PassingGame, seat: int) -> int:
+    """Hands a seat was the burro of: the follow-suit burro, or in the passing game the
+    one who took the hand's last letter (the slowest, or fewest matching cards)."""
+    if isinstance(game, PassingGame):
+        return sum(1 for hand in (*game.past, game.hand) if hand.end and seat in hand.losers)
+    return sum(1 for hand in game.past if hand.burro == seat)
+
+
+def _sync_job(room: Room, target: str) -> Job:
+    return Job("sync", room.id, target, 0.0)

@@ -1,0 +1,1 @@
+"""The Telegram adapter: Telegram updates in, screens out as Bot API calls."""

@@ -1,0 +1,94 @@
+"""A small synchronous Bot API client for the workers: one HTTPS call per method, with
+Telegram's errors as exceptions the outbox can act on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from service.infra import metrics
+
+
+class ApiError(Exception):
+    """Telegram answered ok=false."""
+
+    def __init__(
+        self,
+        code: int,
+        description: str,
+        retry_after: int | None = None,
+        migrate_to: int | None = None,
+    ) -> None:
+        super().__init__(f"{code}: {description}")
+        self.code = code
+        self.description = description
+        self.retry_after = retry_after
+        self.migrate_to = migrate_to  # the group became this supergroup
+
+    @property
+    def topic_gone(self) -> bool:
+        """The forum topic was closed or deleted."""
+        return self.code == 400 and (
+            "TOPIC_CLOSED" in self.description or "message thread not found" in self.description
+        )
+
+    @property
+    def not_modified(self) -> bool:
+        return self.code == 400 and "not modified" in self.description
+
+    @property
+    def message_gone(self) -> bool:
+        return self.code == 400 and (
+            "message to edit not found" in self.description
+            or "message can't be edited" in self.description
+        )
+
+    @property
+    def blocked(self) -> bool:
+        return self.code == 403
+
+
+class BotApi:
+    def __init__(self, token: str, base_url: str, timeout: float = 10.0) -> None:
+        self.url = f"{base_url.rstrip('/')}/bot{token}/"
+        self.http = httpx.Client(timeout=timeout)
+        self.calls = 0  # calls made by this client (benchmarks count them)
+
+    def call(self, method: str, **params: Any) -> Any:
+        """Call `method`; counted in `burro_bot_api_calls` by its outcome."""
+        try:
+            result = self._call(method, **params)
+        except ApiError as error:
+            metrics.bot_api_call(method, error.code)
+            raise
+        except httpx.HTTPError:
+            metrics.bot_api_call(method, network=True)
+            raise
+        metrics.bot_api_call(method)
+        return result
+
+    def _call(self, method: str, **params: Any) -> Any:
+        self.calls += 1
+        response = self.http.post(self.url + method, json=params)
+        try:
+            body = response.json()
+        except ValueError:
+            raise ApiError(response.status_code, response.text[:200]) from None
+        if not body.get("ok"):
+            parameters = body.get("parameters")
+            parameters = parameters if isinstance(parameters, dict) else {}
+            raise ApiError(
+                body.get("error_code", response.status_code),
+                body.get("description", ""),
+                parameters.get("retry_after"),
+                _integer(parameters.get("migrate_to_chat_id")),
+            )
+        return body["result"]
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def _integer(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

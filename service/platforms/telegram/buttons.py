@@ -1,0 +1,223 @@
+"""Inline-keyboard presses: lobby, settings and moves, each checked and committed once."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+from telegram import CallbackQuery, Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from engine.kernel.errors import IllegalAction
+from service.platforms.telegram import callbacks
+from service.platforms.telegram.people import actor_of, is_admin
+from service.platforms.telegram.reply import answer_press, send_message
+from service.table import caps, family, lobby, moves
+from service.table.cuartetos import actions as passing_actions
+from service.table.cuartetos import moves as passing_moves
+from service.table.lobby import Actor
+from service.table.outcome import Outcome
+from service.table.room import Room
+from service.table.services import Services
+from service.ui.i18n import Translator, _
+
+Change = Callable[[Room], Outcome]
+# Presses only the table's creator or a group admin may make (admins need a check):
+# settings, start, bots in the lobby, cancel (its confirmation), rematch.
+MANAGING = ("C", "o:done", "S", "B", "X", "K", "N")
+
+
+async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
+    query = update.callback_query
+    if query is None or query.from_user is None:
+        return
+    press = callbacks.decode(query.data)
+    actor = actor_of(svc, query.from_user)
+    tr = Translator(actor.lang)
+    if press is None:
+        await answer_press(query, tr.gettext(_("This button is not one of ours.")))
+        return
+    room = svc.store.load(press.room)
+    if room is None:
+        await answer_press(query, tr.gettext(_("This game is over.")))
+        return
+    if room.status == "cancelled":  # an old button of the game: it does nothing now
+        await answer_press(query, tr.gettext(_("The game was cancelled.")), show_alert=True)
+        return
+    if press.action in MANAGING or press.action.startswith("o:"):
+        actor = Actor(
+            actor.user_id, actor.name, actor.lang, await is_admin(context, room, actor.user_id)
+        )
+    if (
+        press.action == "J"
+        and not room.private
+        and not svc.store.user(actor.user_id).get("started")
+    ):
+        # The bot cannot write to someone who never opened its private chat: send them
+        # there first; their /start j<room> seats them (see commands.start).
+        await answer_press(query, url=f"https://t.me/{svc.bot_username}?start=j{room.id}")
+        return
+    if press.action == "N":
+        await rematch(svc, query, tr, room, actor, update.update_id)
+        return
+    change = choose_change(svc, room, press, actor)
+    if isinstance(change, Outcome):  # refused before touching the room
+        await answer(query, tr, change)
+        return
+    if press.action == "R" and not await post_rules(svc, context, room, actor):
+        # posted a moment ago: this press cannot post them again (no flooding the group)
+        await answer_press(query, tr.gettext(_("The rules are just above.")), show_alert=True)
+        return
+    result = svc.store.update(press.room, change, update.update_id, loaded=room)
+    if result is not None:
+        await answer(query, tr, result[1])
+        if press.action == "k" or (press.action == "K" and result[1].changed):
+            await remove_question(query)
+    else:
+        await answer_press(query)
+
+
+async def remove_question(query: CallbackQuery) -> None:
+    """The cancel question is answered: it goes, and its buttons with it."""
+    with contextlib.suppress(TelegramError):  # deleted already, or too old to delete
+        await query.delete_message()
+
+
+async def post_rules(
+    svc: Services, context: ContextTypes.DEFAULT_TYPE, room: Room, actor: Actor
+) -> bool:
+    """Post the table's rules to its chat, at most once per `rules_cooldown`."""
+    where = f"{room.chat_id}:{room.thread_id or 0}"
+    if not svc.store.first_in(f"cooldown:rules:{where}", svc.settings.rules_cooldown):
+        return False
+    text = family.painter(room, actor.lang).rules_text()
+    await send_message(context.bot, room.chat_id, text, message_thread_id=room.thread_id)
+    return True
+
+
+def choose_change(
+    svc: Services, room: Room, press: callbacks.Press, actor: Actor
+) -> Change | Outcome:
+    """The change a press asks for, or an Outcome that refuses it at once."""
+    now, delay = svc.now(), svc.settings.bot_delay
+    token = press.action
+    game_action = callbacks.game_action(token)
+    if room.settings.passing:
+        passing_action = passing_actions.action(token)
+        if passing_action is not None:
+            return passing_moves.press_change(
+                room, press.version, actor.user_id, passing_action, now, delay
+            )
+        game_action = None  # a follow-suit move means nothing at this table
+    if game_action is not None:
+        return game_change(room, press, actor, game_action, now, delay)
+    simple: dict[str, Change] = {
+        "J": lambda r: lobby.join(r, actor),
+        "L": lambda r: lobby.leave(r, actor),
+        "B": lambda r: lobby.add_bot(r, actor),
+        "X": lambda r: lobby.remove_bot(r, actor),
+        "S": lambda r: lobby.start(r, actor, now, delay),
+        "C": lambda r: open_settings(r, actor, True),
+        "o:done": lambda r: open_settings(r, actor, False),
+        "R": lambda r: Outcome(),
+        "K": lambda r: cancel(r, actor, now),
+        "k": lambda r: Outcome().say(_("The game goes on.")),
+    }
+    if token in simple:
+        return simple[token]
+    if token.startswith("o:"):
+        if press.version != room.version:
+            return Outcome().say(_("This button is out of date."))
+        key = token[2:]
+        return lambda r: lobby.change_setting(r, actor, key)
+    return Outcome().say(_("This button is not one of ours."))
+
+
+def game_change(
+    room: Room, press: callbacks.Press, actor: Actor, action: str, now: float, delay: float
+) -> Change | Outcome:
+    seat = room.seat_of(actor.user_id)
+    if seat is None:
+        return Outcome().say(_("You are not playing in this game."))
+    if room.status != "playing":
+        return Outcome().say(_("This game is over."))
+    if press.version != room.version:
+        return Outcome().say(_("This button is out of date: use the newest message."))
+
+    def change(fresh: Room) -> Outcome:
+        if fresh.version != press.version:
+            return Outcome().say(_("This button is out of date: use the newest message."))
+        try:
+            return moves.play(fresh, seat, action, now, delay)
+        except IllegalAction as exc:
+            return Outcome().say(REFUSALS.get(exc.code, _("That move is not allowed now.")))
+
+    return change
+
+
+async def rematch(
+    svc: Services, query: CallbackQuery, tr: Translator, room: Room, actor: Actor, update_id: int
+) -> None:
+    popup = caps.refusal(svc, room.chat_id, actor.user_id)
+    if popup is not None:
+        await answer(query, tr, Outcome(popup=popup))
+        return
+    made = lobby.rematch(room, actor, svc.now(), svc.settings.bot_delay)
+    if isinstance(made, Outcome):
+        await answer(query, tr, made)
+        return
+    fresh, outcome = made
+    if svc.store.create(fresh, outcome, update_id):
+        await answer(query, tr, Outcome().say(_("A new game!")))
+    else:
+        await answer(query, tr, Outcome().say(_("A game is already open here.")))
+
+
+def open_settings(room: Room, actor: Actor, show: bool) -> Outcome:
+    if room.status != "lobby":
+        return Outcome().say(_("The game has already started."))
+    if not lobby.may_manage(room, actor):
+        return Outcome().say(
+            _("Only the player who opened the table (or an admin) can change the settings.")
+        )
+    room.settings_open = show
+    return lobby.changed(room)
+
+
+def cancel(room: Room, actor: Actor, now: float) -> Outcome:
+    if room.status not in ("lobby", "playing"):
+        return Outcome().say(_("This game is over."))
+    if not lobby.may_manage(room, actor):
+        return Outcome().say(_("Only the player who opened the table (or an admin) can cancel."))
+    room.status = "cancelled"
+    room.deadline = None
+    room.updated = now
+    outcome = lobby.changed(room).say(_("The game was cancelled."))
+    if room.game is not None and not room.private:  # each hand says so, without buttons
+        outcome.sync |= {f"hand:{user_id}" for user_id in room.humans()}
+    return outcome
+
+
+async def answer(query: CallbackQuery, tr: Translator, outcome: Outcome) -> None:
+    popup = outcome.popup
+    if popup is None:
+        await answer_press(query)
+        return
+    text = tr.gettext(popup.message, **dict(popup.values))
+    await answer_press(query, text[:200], show_alert=popup.alert)
+
+
+REFUSALS = {
+    "not_your_turn": _("It is not your turn."),
+    "must_follow_suit": _("You must follow suit."),
+    "must_play_drawn_card": _("You must play the card you drew."),
+    "must_keep_drawing": _("Keep drawing until a card of the led suit turns up."),
+    "must_play_joker": _("You must play the joker."),
+    "joker_not_allowed": _("The joker cannot be played now."),
+    "leader_cannot_draw": _("You lead: play any card."),
+    "stock_empty": _("The stock is empty."),
+    "cannot_pass": _("You cannot pass now."),
+    "not_in_hand": _("You do not hold that card."),
+    "game_over": _("This game is over."),
+}

@@ -1,0 +1,33 @@
+"""Who is talking: an `Actor` from a Telegram user, and whether they are a group admin."""
+
+from __future__ import annotations
+
+from telegram import User
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from service.table.lobby import Actor
+from service.table.room import Room
+from service.table.services import Services
+
+MAX_NAME = 32
+
+
+def display_name(user: User) -> str:
+    name = user.first_name or user.username or str(user.id)
+    return name.strip()[:MAX_NAME] or str(user.id)
+
+
+def actor_of(svc: Services, user: User, admin: bool = False) -> Actor:
+    return svc.actor(user.id, display_name(user), user.language_code, admin)
+
+
+async def is_admin(context: ContextTypes.DEFAULT_TYPE, room: Room, user_id: int) -> bool:
+    """Whether the user administers the room's group (the creator needs no check)."""
+    if room.private or user_id == room.creator:
+        return user_id == room.creator
+    try:
+        member = await context.bot.get_chat_member(room.chat_id, user_id)
+    except TelegramError:
+        return False
+    return member.status in ("creator", "administrator")

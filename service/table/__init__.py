@@ -1,0 +1,1 @@
+"""The platform-neutral table: rooms, the lobby, the play path, timers and use cases."""

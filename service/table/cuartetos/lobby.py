@@ -1,0 +1,91 @@
+"""A passing table's lobby: its settings and its start.
+
+A passing table is played against the clock: every round has a time to choose and every
+call a time to respond (the engine's `pass_window` and `response_window` options). The
+lobby offers them as a pace, live (seconds, everyone at the table at once) or slow
+(minutes or hours, a game across a day), instead of the follow-suit turn time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cuartetos import LETTERS, make_rules
+from engine.kernel.errors import RulesError
+from service.infra.settings import Settings
+from service.table.cuartetos import moves
+from service.table.outcome import Outcome
+from service.table.room import Room, RoomSettings
+from service.ui.i18n import _
+
+MIN_PLAYERS = 3  # docs/rules.md, Passing Burro: 3 to 8 players
+# (time to choose a card, time to respond to a call), seconds: live paces, then slow ones.
+PACES: tuple[tuple[float, float], ...] = (
+    (20.0, 5.0),
+    (30.0, 10.0),
+    (60.0, 15.0),
+    (3600.0, 600.0),
+    (4 * 3600.0, 1800.0),
+    (12 * 3600.0, 3600.0),
+)
+# A group's table is played across a day by default (four hours to choose, half an hour
+# to respond; reminders come before the time is up); a table against bots in a private
+# chat, with its one player right there, is live.
+FAMILY_PACE = PACES[4]
+TARGETS = tuple(range(1, len(LETTERS) + 1))  # letters that lose: B, B-U, ... B-U-R-R-O
+NOT_HERE = ("hand", "empty", "timeout", "ontimeout")  # follow-suit settings
+
+
+def initial_options(settings: Settings, group: bool = True) -> dict[str, Any]:
+    """Options a new table starts with: a group's the family pace, a private one the
+    engine's live pace; the windows the environment sets win (`BURRO_PASS_WINDOW`,
+    `BURRO_RESPONSE_WINDOW`; tests use short ones)."""
+    options = family_pace() if group else {}
+    if settings.pass_window is not None:
+        options["pass_window"] = settings.pass_window
+    if settings.response_window is not None:
+        options["response_window"] = settings.response_window
+    return options
+
+
+def family_pace() -> dict[str, Any]:
+    """The pace options of a group's table unless it chooses another."""
+    return {"pass_window": FAMILY_PACE[0], "response_window": FAMILY_PACE[1]}
+
+
+def cycle(settings: RoomSettings, key: str) -> bool | None:
+    """Cycle a passing table's own setting: True when done, False for a follow-suit
+    setting (it means nothing here), None for a setting both families share."""
+    rules = make_rules(settings.preset, settings.options)
+    options = settings.options
+    if key == "pace":
+        now = (rules.pass_window, rules.response_window)
+        options["pass_window"], options["response_window"] = _next(PACES, now)
+    elif key == "target":
+        options["target"] = _next(TARGETS, rules.target)
+    elif key == "suits":
+        options["suit_style"] = "french" if rules.suit_style == "spanish" else "spanish"
+    elif key in NOT_HERE:
+        return False
+    else:
+        return None
+    return True
+
+
+def start(room: Room, now: float, bot_delay: float) -> Outcome:
+    """Deal the first hand (the lobby has checked who may start)."""
+    if len(room.seats) < MIN_PLAYERS:
+        return Outcome().say(_("Three or more players are needed to start."), alert=True)
+    try:
+        outcome = moves.start(room, now, bot_delay)
+    except RulesError as exc:
+        return Outcome().say(
+            _("These settings cannot be played: {problem}"), alert=True, problem=str(exc)
+        )
+    return outcome.say(_("The game begins!"))
+
+
+def _next(choices: tuple[Any, ...], current: Any) -> Any:
+    if current not in choices:
+        return choices[0]
+    return choices[(choices.index(current) + 1) % len(choices)]

@@ -1,0 +1,191 @@
+"""A room: one game at one table in one chat, from its lobby to its end.
+
+It is the only thing stored per game (one Redis key, see `service.infra.store`): the seats,
+the settings, the engine's state, the chat messages that show it, and a short log of
+recent public events for the table message.
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+from dataclasses import replace
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+
+from engine.cuartetos import GameState as PassingGame
+from engine.cuartetos import PassingRules, is_passing
+from engine.cuartetos import make_rules as make_passing_rules
+from engine.cuartetos import to_move as passing_to_move
+from engine.follow_suit.game import GameState
+from engine.follow_suit.rules import Rules, make_rules
+from engine.kernel.rng import keyed
+
+Status = Literal["lobby", "playing", "over", "cancelled"]
+TimeoutAction = Literal["bot", "remove"]
+BOT_LEVELS = ("easy", "heuristic", "strong")
+MAX_SEATS = 8
+_ID_ALPHABET = string.ascii_lowercase + string.digits
+
+
+# A room's `seed` is its game's secret key: every deal and bot choice is drawn from it
+# one-way (engine.kernel.rng.keyed), and it never leaves Redis. At least 128 bits; keys made
+# before that (below 2**64, drawn reversibly, so possibly learnt from an export) are
+# replaced when the room is loaded.
+KEY_BITS = 128
+LEGACY_KEY_LIMIT = 1 << 64
+BOT_SALT = 0xB07  # keyed(seed, BOT_SALT, seat): a bot seat's own seed
+
+
+def new_game_key() -> int:
+    """A fresh secret key, its top bit set so it can never look like a legacy one."""
+    return secrets.randbits(KEY_BITS) | (1 << (KEY_BITS - 1))
+
+
+def new_room_id() -> str:
+    """8 random letters and digits: short enough for 64-byte button data."""
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(8))
+
+
+class Seat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: int | None = None  # None for a bot
+    name: str
+    bot: str | None = None  # the bot level of a bot seat
+    lang: str = "en"  # the language of this player's private messages
+    timeouts: int = 0  # turns this player let time out
+    removed: bool = False  # removed after too many timeouts: a bot plays on
+
+
+# How a preset's table looks unless its settings say otherwise: the Spanish presets show
+# Spanish suits (a room's stored choice, from the Suits button, wins).
+PRESET_LOOKS: dict[str, dict[str, Any]] = {
+    "spanish": {"suit_style": "spanish"},
+    "spanish48": {"suit_style": "spanish"},
+}
+
+
+class RoomSettings(BaseModel):
+    """What the creator chooses in the lobby."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: str = "spanish"
+    options: dict[str, Any] = Field(default_factory=dict)  # engine options on the preset
+    turn_timeout: int = 12 * 3600  # seconds before a turn is played for the player
+    reminder_after: int = 3 * 3600  # seconds before the player is nudged
+    timeout_action: TimeoutAction = "bot"  # bot: a bot plays that turn; remove: see below
+    max_timeouts: int = 3  # with "remove": timeouts before the seat goes to a bot for good
+    language: str | None = None  # the group's language; None: the creator's
+    auto_forced: bool = True  # play forced moves (a single legal action) at once
+    bot_level: str = "heuristic"  # the level of bots added in the lobby
+    quiet_hours: tuple[int, int] | None = None  # (from, to) local hours: no reminders then
+    timezone: str = "UTC"  # the group's time zone, for quiet hours
+
+    @property
+    def passing(self) -> bool:
+        """Whether the preset is of the passing family (`cuartetos`), not follow-suit."""
+        return is_passing(self.preset)
+
+    def rules(self) -> Rules | PassingRules:
+        """The chosen rule set, of the preset's family (RulesError if it cannot be)."""
+        if self.passing:
+            return make_passing_rules(self.preset, self.options)
+        return make_rules(self.preset, {**PRESET_LOOKS.get(self.preset, {}), **self.options})
+
+
+class LogLine(BaseModel):
+    """A public event, kept to tell the table what happened lately."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str  # play, draw, pass, pickup, trick, out, hand, topple, timeout, join …
+    seat: int = -1
+    card: str | None = None  # a played (public) card
+    count: int = 0
+    hand_no: int = 0
+    order: list[int] = Field(default_factory=list)  # a hand's result: seats in the order out
+    word: str = ""  # passing game: the word of a call
+    losers: list[int] = Field(default_factory=list)  # passing game: who took a letter for it
+
+
+class Room(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    version: int = 0  # bumped by every change: buttons carry it, stale ones are refused
+    chat_id: int
+    thread_id: int | None = None  # a forum topic
+    private: bool = False  # a one-to-one game against bots in a private chat
+    creator: int
+    status: Status = "lobby"
+    settings: RoomSettings = Field(default_factory=RoomSettings)
+    seats: list[Seat] = Field(default_factory=list)
+    game: GameState | PassingGame | None = None  # of the preset's family
+    seed: int = Field(default_factory=new_game_key)  # secret: see KEY_BITS
+    settings_open: bool = False  # the lobby message shows the settings keyboard
+    log: list[LogLine] = Field(default_factory=list)
+    deadline: float | None = None  # when the player to move times out
+    turn_started: float | None = None
+    reminded: bool = False  # the current turn's group mention went out
+    phase_version: int = 0  # passing game: the version its current phase began at
+    blocked: list[int] = Field(default_factory=list)  # users whose private chat refused us
+    created: float = 0.0
+    updated: float = 0.0
+    # The bytes it was read from (Store.load): updating the room as loaded reuses it.
+    _loaded_from: bytes | str | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _replace_legacy_key(self) -> Room:
+        """A key from before keyed deals may have been worked out from an exported hand:
+        the hands still to come and the bots get a fresh one (the hand in play keeps the
+        deal it has). Safe to do on every load until saved: the key only feeds draws that
+        are saved with the move that makes them."""
+        if self.seed < LEGACY_KEY_LIMIT:
+            self.seed = new_game_key()
+            if self.game is not None:
+                self.game = replace(self.game, seed=self.seed)
+        return self
+
+    def bot_seed(self, seat: int) -> int:
+        """The seed of the bot playing `seat`, drawn one-way from the room's key."""
+        return keyed(self.seed, BOT_SALT, seat)
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    def humans(self) -> list[int]:
+        return [s.user_id for s in self.seats if s.user_id is not None]
+
+    def is_bot_seat(self, seat: int) -> bool:
+        return self.seats[seat].bot is not None or self.seats[seat].removed
+
+    def passing_bots_waiting(self) -> list[int]:
+        """Passing game: the bot seats whose action this phase is still to come (all of
+        them choose a card; only a real ¡Burro! is sure to get a response from them)."""
+        game = self.game
+        if not isinstance(game, PassingGame) or game.over:
+            return []
+        call = game.hand.call
+        if call is not None and not call.real:
+            return []
+        return [s for s in passing_to_move(game) if self.is_bot_seat(s)]
+
+    def next_due(self) -> float:
+        """When this room next needs a timer or a bot: the sweeper's clock for it."""
+        if self.deadline is None or self.passing_bots_waiting():
+            # a bot's turn: due as soon as it began
+            return self.updated
+        started = self.turn_started or self.updated
+        reminder = started + self.settings.reminder_after
+        if not self.reminded and reminder < self.deadline:
+            return reminder
+        return self.deadline
+
+    def add_log(self, line: LogLine, keep: int = 12) -> None:
+        self.log = [*self.log, line][-keep:]

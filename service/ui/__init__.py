@@ -1,0 +1,1 @@
+"""What players see: screens, per-game screens, news and translations."""

@@ -1,0 +1,451 @@
+"""The passing game's screens: the group's table, each player's hand, lobby, settings.
+
+Built from engine views only, like `service.ui.screens`: the group's table comes from the
+public view (who has chosen, letters, the open call), a player's hand from their own
+view. A card still in someone's hand is only ever named in that player's private chat;
+the table tells a four of a kind by its rank, after the hand.
+
+A call shows one big button to everyone who may respond, in the group and in private:
+the same button for ¡Burro! and for a fake word. The word is the only clue.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from engine.cuartetos import LETTERS, GameState, PassingRules, player_view, public_view
+from engine.cuartetos.views import CallView, PlayerView, PublicView
+from service.platforms.telegram import callbacks
+from service.table.cuartetos import actions
+from service.table.cuartetos.moves import is_live
+from service.table.room import LogLine, Room
+from service.ui.i18n import Translator, _
+from service.ui.screens import (
+    CARD_SEPARATOR,
+    PRESET_NAMES,
+    Button,
+    Painter,
+    Screen,
+    burro_text,
+    cancelled_screen,
+    card_list,
+    card_name,
+    duration,
+    fit,
+    grouped,
+    rank_name,
+    rank_order_text,
+    spanish_suits,
+    winners_text,
+)
+
+RESULTS = ("real_call", "cap", "left")  # log lines still told once the next hand is dealt
+# The marks a table shows beside names, explained in its last line.
+LEGEND = {
+    "✅": _("✅ card chosen"),
+    "⏳": _("⏳ still choosing"),
+    "📣": _("📣 called"),
+    "🫳": _("🫳 hand down"),
+    "🚫": _("🚫 left the game"),
+    "🎴": _("🎴 dealer"),
+    "🤖": _("🤖 bot"),
+}
+
+
+class PassingPainter:
+    """Builds the screens of one passing room in one language."""
+
+    def __init__(self, room: Room, lang: str, bot_username: str = "burro_bot") -> None:
+        self.room = room
+        self.base = Painter(room, lang, bot_username)  # lobby buttons, names, links
+        self.tr: Translator = self.base.tr
+        self._ = self.tr.gettext
+
+    # ----- small pieces ------------------------------------------------------------
+
+    def rules(self) -> PassingRules:
+        rules = self.room.game.rules if self.room.game else self.room.settings.rules()
+        assert isinstance(rules, PassingRules), "a passing painter for a follow-suit game"
+        return rules
+
+    def game(self) -> GameState:
+        assert isinstance(self.room.game, GameState)
+        return self.room.game
+
+    def play_button(self, label: str, action: str) -> Button:
+        """A button of the current phase (see service.table.cuartetos.moves)."""
+        data = callbacks.encode(self.room.id, self.room.phase_version, actions.token(action))
+        return Button(label, data)
+
+    def spanish(self) -> bool:
+        rules = self.rules()
+        return spanish_suits(rules.deck, rules.suit_style)
+
+    def rank(self, rank: str) -> str:
+        return rank_name(rank, self.spanish(), self.tr)
+
+    def card(self, code: str) -> str:
+        return card_name(code, self.spanish(), self.tr)
+
+    def cards(self, codes: tuple[str, ...]) -> str:
+        return card_list(codes, self.spanish(), self.tr)
+
+    def name(self, seat: int) -> str:
+        return self.base.name(seat)
+
+    def names(self, seats: list[int] | tuple[int, ...]) -> str:
+        return ", ".join(self.room.seats[s].name for s in seats)
+
+    def letters(self, count: int) -> str:
+        return "-".join(LETTERS[:count]) or "·"
+
+    def shout(self, word: str) -> str:
+        return f"¡{word.upper()}!"
+
+    def clock(self, moment: float) -> str:
+        """A moment as the group's local time, for slow tables."""
+        try:
+            zone = ZoneInfo(self.room.settings.timezone)
+        except (ZoneInfoNotFoundError, ValueError):
+            zone = ZoneInfo("UTC")
+        local = datetime.fromtimestamp(moment, zone)
+        return f"{local:%H:%M} ({self.room.settings.timezone})"
+
+    def pace_text(self, rules: PassingRules) -> str:
+        values = {
+            "choose": duration(round(rules.pass_window), self.tr),
+            "respond": duration(round(rules.response_window), self.tr),
+        }
+        if is_live(rules):
+            return self._("live: {choose} to pass, {respond} to respond", **values)
+        return self._("slow: {choose} to pass, {respond} to respond", **values)
+
+    def goal_text(self, rules: PassingRules) -> str:
+        return self._("{letters} loses", letters=self.letters(rules.target))
+
+    def rules_line(self) -> str:
+        rules = self.rules()
+        return self._(
+            "4 cards each · {goal} · {pace}", goal=self.goal_text(rules), pace=self.pace_text(rules)
+        )
+
+    # ----- the lobby ---------------------------------------------------------------
+
+    def lobby(self) -> Screen:
+        _ = self._
+        room = self.room
+        lines = [
+            _("🫏 New game of Burro: {preset}", preset=self.base.preset_name()),
+            self.rules_line(),
+            "",
+            _("Players ({n}):", n=len(room.seats)),
+            *(f"  {i + 1}. {self.name(i)}" for i in range(len(room.seats))),
+        ]
+        if room.private:
+            lines += ["", _("Add bots (up to 7), choose the game in Settings, then Start.")]
+        elif len(room.seats) < 3:
+            lines += ["", _("Tap Join to sit down. The game starts with 3 or more players.")]
+        return Screen("\n".join(lines), self.base.lobby_rows())
+
+    def settings(self) -> Screen:
+        _ = self._
+        rules = self.rules()
+        return self.base.settings_screen(
+            [
+                ("o:preset", _("🎲 Game"), _("Game: {v}", v=self.base.preset_name())),
+                ("o:pace", _("⏱ Pace"), _("Pace: {v}", v=self.pace_text(rules))),
+                ("o:target", _("🎯 Goal"), _("Goal: {v}", v=self.goal_text(rules))),
+                *self.base.shared_settings(rules.suit_style),
+            ]
+        )
+
+    def rules_text(self) -> str:
+        return rules_text(self.rules(), self.tr)
+
+    # ----- the table ---------------------------------------------------------------
+
+    def table(self) -> Screen:
+        """The group's table: rounds, who has chosen, letters, the call; no cards."""
+        view = public_view(self.game())
+        rows: list[tuple[Button, ...]] = []
+        if view.call is not None and view.waiting:
+            rows.append((self.respond_button(view.call),))
+        if not view.game_over and not self.room.private:
+            rows.append(
+                (
+                    Button(self._("🃏 My cards"), switch_inline=f"g{self.room.id}"),
+                    Button(self._("💬 In private"), url=self.base.deep_link()),
+                )
+            )
+        if view.game_over or self.room.status == "over":
+            rows.append((self.base.button(self._("🔁 Rematch"), "N"),))
+        return Screen("\n".join(self.table_lines(view)), fit(rows))
+
+    def respond_button(self, call: CallView) -> Button:
+        """The big button: the same for a real call and a fake one, but for the word."""
+        return self.play_button(f"🫳 {self.shout(call.word)}", "respond")
+
+    def table_lines(self, view: PublicView) -> list[str]:
+        _ = self._
+        lines = [self.header(view)]
+        if not view.game_over:
+            lines.append(
+                _("Cards go to the left ⬅️")
+                if view.direction == "clockwise"
+                else _("Cards go to the right ➡️")
+            )
+        lines += [self.seat_line(view, seat) for seat in range(view.seats)]
+        if view.deadline is not None and not view.game_over:
+            lines += ["", self.deadline_line(view)]
+        recent = self.recent_events(view)
+        if recent:
+            lines += ["", *recent]
+        lines += ["", *self.status_lines(view), self.legend(view)]
+        return lines
+
+    def legend(self, view: PublicView) -> str:
+        """What the marks of the seat lines mean, those shown only."""
+        marks = {self.seat_line(view, seat).split(" ", 1)[0] for seat in range(view.seats)}
+        marks.add("🎴")
+        if any(seat.bot for seat in self.room.seats):
+            marks.add("🤖")
+        return CARD_SEPARATOR.join(self._(LEGEND[m]) for m in LEGEND if m in marks)
+
+    def header(self, view: PublicView) -> str:
+        return self._(
+            "🫏 {preset} · hand {hand} · round {round}",
+            preset=self.base.preset_name(),
+            hand=view.hand_no,
+            round=view.rotation + 1,
+        )
+
+    def seat_line(self, view: PublicView, seat: int) -> str:
+        if seat not in view.players:
+            return f"🚫 {self.name(seat)}: {self.letters(view.letters[seat])}"
+        call = view.call
+        if view.game_over:
+            mark = "▫️"
+        elif call is not None:
+            mark = "📣" if seat == call.caller else ("🫳" if seat in call.responded else "⏳")
+        else:
+            mark = "✅" if seat in view.chosen else "⏳"
+        dealer = " 🎴" if view.dealer == seat else ""
+        return f"{mark} {self.name(seat)}{dealer}: {self.letters(view.letters[seat])}"
+
+    def deadline_line(self, view: PublicView) -> str:
+        """How long the phase lasts (live tables) or until when (slow ones)."""
+        rules, due = self.rules(), view.deadline
+        assert due is not None
+        live = is_live(rules)
+        if view.call is not None:
+            if live:
+                seconds = duration(round(rules.response_window), self.tr)
+                return self._("⏱ {time} to respond.", time=seconds)
+            return self._("⏳ Respond by {time}.", time=self.clock(due))
+        if live:
+            return self._("⏱ {time} to choose.", time=duration(round(rules.pass_window), self.tr))
+        return self._("⏳ Choose by {time}.", time=self.clock(due))
+
+    def status_lines(self, view: PublicView) -> list[str]:
+        _ = self._
+        if view.game_over:
+            return [self.game_over_text(view)]
+        call = view.call
+        if call is not None:
+            lines = [
+                _("📣 {name}: {word}", name=self.name(call.caller), word=self.shout(call.word))
+            ]
+            if call.responded:
+                lines.append(_("Hands down: {names}", names=self.names(call.responded)))
+            return lines
+        waiting = [s for s in view.waiting if s in view.players]
+        return [_("Choosing: {names}", names=self.names(waiting))] if waiting else []
+
+    def game_over_text(self, view: PublicView) -> str:
+        winners = winners_text(self.tr, len(view.winners), self.names(view.winners) or "—")
+        if view.end == "too_few_players":
+            return f"{self._('🏁 Game over: too few players are left.')} {winners}"
+        losers = self.names(view.losers) or "—"
+        return f"{burro_text(self.tr, len(view.losers), losers)} {winners}"
+
+    def recent_events(self, view: PublicView, keep: int = 5) -> list[str]:
+        """This hand's events, and how the hand before ended."""
+        lines = []
+        for line in self.room.log:
+            latest = line.hand_no == view.hand_no
+            if latest or (line.hand_no == view.hand_no - 1 and line.kind in RESULTS):
+                text = self.event_text(line)
+                if text:
+                    lines.append(text)
+        return lines[-keep:]
+
+    def event_text(self, line: LogLine) -> str:
+        _ = self._
+        seats = len(self.room.seats)
+        who = self.name(line.seat) if 0 <= line.seat < seats else ""
+        if line.kind == "timeout":
+            return _("⏰ {name} did not choose in time: a card went for them.", name=who)
+        if line.kind == "false_call":
+            return _("🙊 {name} called ¡Burro! without four of a kind: a letter.", name=who)
+        if line.kind == "fake_call":
+            if line.order:
+                return self.tr.ngettext(
+                    "🎭 {name} shouted {word}: {fooled} fell for it, a letter.",
+                    "🎭 {name} shouted {word}: {fooled} fell for it, a letter each.",
+                    len(line.order),
+                    name=who,
+                    word=self.shout(line.word),
+                    fooled=self.names(line.order),
+                )
+            return _(
+                "🎭 {name} shouted {word}: nobody fell for it, so a letter for {name}.",
+                name=who,
+                word=self.shout(line.word),
+            )
+        if line.kind == "real_call":
+            called = _(
+                "🫏 {name} called ¡Burro! with four of a kind ({rank}) in hand {n}.",
+                name=who,
+                rank=self.rank(line.card[:-1]) if line.card else "?",
+                n=line.hand_no,
+            )
+            if line.count:
+                slow = self.tr.ngettext(
+                    "{names} did not respond in time: a letter.",
+                    "{names} did not respond in time: a letter each.",
+                    len(line.losers),
+                    names=self.names(line.losers),
+                )
+            else:
+                slow = _(
+                    "{names} was the last to respond: a letter.", names=self.names(line.losers)
+                )
+            return f"{called} {slow}"
+        if line.kind == "absent":
+            return _("💤 {name} was away too long: a letter.", name=who)
+        if line.kind == "left":
+            return _("🚪 {name} was away too often and leaves the game.", name=who)
+        if line.kind == "cap":
+            return self.tr.ngettext(
+                "Hand {hand} ended after {n} round with no ¡Burro!: a letter for {names}.",
+                "Hand {hand} ended after {n} rounds with no ¡Burro!: a letter for {names}.",
+                line.count,
+                hand=line.hand_no,
+                names=self.names(line.losers),
+            )
+        return ""
+
+    def nudge(self) -> Screen:
+        view = public_view(self.game())
+        waiting = [s for s in view.waiting if not self.room.is_bot_seat(s)]
+        return Screen(self._("⏰ {names}: choose your card in Burro!", names=self.names(waiting)))
+
+    # ----- a player's hand ---------------------------------------------------------
+
+    def hand(self, seat: int) -> Screen:
+        """A player's private screen: their cards, what they gave and got, and their
+        buttons (cards to pass, ¡Burro!, a fake call; the response button)."""
+        if self.room.status == "cancelled":
+            return cancelled_screen(self.tr)
+        view = player_view(self.game(), seat)
+        _ = self._
+        if self.room.private:
+            lines = [*self.table_lines(view), ""]
+        else:
+            mine = self.letters(view.letters[seat])
+            lines = [self.header(view), _("Your letters: {letters}", letters=mine)]
+        if seat in view.players and not view.game_over:
+            lines.append(
+                _(
+                    "You pass to {next}; you get cards from {previous}.",
+                    next=self.name(view.gives_to),
+                    previous=self.name(view.gets_from),
+                )
+            )
+            if view.received and view.rotation:
+                lines.append(_("You got: {card}", card=self.card(view.received[-1])))
+        lines.append(_("Your cards: {cards}", cards=self.cards(view.hand)))
+        prompt = self.prompt(view)
+        if prompt:
+            lines += ["", prompt]
+        return Screen("\n".join(lines), self.action_rows(view))
+
+    def prompt(self, view: PlayerView) -> str:
+        _ = self._
+        if view.game_over:
+            return "" if self.room.private else self.game_over_text(view)
+        if view.seat not in view.players:
+            return _("You are out of this game.")
+        call = view.call
+        if call is not None:
+            word = self.shout(call.word)
+            if call.caller == view.seat:
+                return _("📣 You shouted {word}: waiting for the others.", word=word)
+            if view.seat in call.responded:
+                return _("🫳 Your hand is down.")
+            return _(
+                "📣 {name}: {word}\nHand down, quick, or let it go!",
+                name=self.name(call.caller),
+                word=word,
+            )
+        if view.my_choice:
+            return _("✅ You pass {card}. Waiting for the others.", card=self.card(view.my_choice))
+        rules = self.rules()
+        if is_live(rules) or view.deadline is None:
+            return _("Choose the card to pass.")
+        return _("Choose the card to pass, by {time}.", time=self.clock(view.deadline))
+
+    def action_rows(self, view: PlayerView) -> tuple[tuple[Button, ...], ...]:
+        _ = self._
+        rows: list[tuple[Button, ...]] = []
+        if view.call is not None and "respond" in view.legal:
+            rows.append((self.respond_button(view.call),))
+        passes = [c for c in view.hand if f"pass:{c}" in view.legal]
+        # a rank's cards on rows of their own: four of a kind is what a hand collects
+        rows += grouped((c[:-1], self.play_button(self.card(c), f"pass:{c}")) for c in passes)
+        calls = [self.play_button(_("🫏 ¡Burro!"), "burro")] if "burro" in view.legal else []
+        fake = next((a for a in view.legal if a.startswith("fake:")), None)
+        if fake is not None:
+            word = self.shout(fake.partition(":")[2])
+            calls.append(self.play_button(_("🎭 Fake call: {word}", word=word), fake))
+        if calls:
+            rows.append(tuple(calls))
+        if view.game_over and self.room.private:
+            rows.append((self.base.button(_("🔁 Play again"), "N"),))
+        return fit(rows)
+
+
+def rules_text(rules: PassingRules, tr: Translator) -> str:
+    """The passing game's rules, short, in the reader's language."""
+    _ = tr.gettext
+    return "\n".join(
+        [
+            _("🫏 {preset}", preset=_(PRESET_NAMES[rules.preset])),
+            _(
+                "Four cards each, of as many ranks as players. Every round all choose a card "
+                "at once and pass it to the next player."
+            ),
+            _(
+                "The ranks in play, one per player, taken in this order: {ranks}",
+                ranks=rank_order_text(
+                    rules.rank_choice, spanish_suits(rules.deck, rules.suit_style), tr
+                ),
+            ),
+            _(
+                "Four of a kind? Tap ¡Burro!: everyone else must put a hand down at once. "
+                "The last one, or anyone too slow, takes a letter."
+            ),
+            _("¡Burro! without four of a kind costs a letter."),
+            _(
+                "Once a hand you may shout a fake word such as ¡Barro!: whoever falls for it "
+                "takes a letter; if nobody does, you take it. Read before you tap!"
+            ),
+            tr.ngettext(
+                "Too slow to choose? A card goes for you; away {n} round in a row costs a letter.",
+                "Too slow to choose? A card goes for you; away {n} rounds in a row costs a letter.",
+                rules.absent_after,
+            ),
+            _("Spell {letters} and you lose.", letters="-".join(LETTERS[: rules.target])),
+        ]
+    )
