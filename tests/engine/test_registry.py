@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 import tests.games  # noqa: F401  (registers the test-only games)
+from cli.replay import replay_file
 from engine import registry
 from engine.cuartetos.definition import GAME as CUARTETOS
 from engine.follow_suit.definition import GAME as FOLLOW_SUIT
@@ -62,3 +66,20 @@ def test_register_refuses_a_clash_and_accepts_the_same_game_again() -> None:
         with pytest.raises(ValueError, match="already"):
             registry.register(clash)
     assert "clash" not in [g.name for g in registry.games()]
+
+
+def test_burro_replay_replays_any_registered_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = TINY.new_game(TINY.make_rules("tiny", {}), 2, 5, 0.0)
+    for _ in range(4):
+        (seat,) = TINY.to_act(state)
+        state, _ = TINY.apply(state, seat, TINY.legal_actions(state, seat)[0], 0.0)
+    path = tmp_path / "tiny.record.json"
+    path.write_text(json.dumps(TINY.hand_record(state, 0)), encoding="utf-8")
+    assert replay_file(path, trace_mode=True) == 0
+    *steps, last = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["step"] for line in steps] == [0, 1, 2, 3]
+    assert last["result"]["finished"] is False
+    assert replay_file(path, trace_mode=False) == 0
+    assert capsys.readouterr().out.startswith("Tiny, first to 3: hand 1.")
