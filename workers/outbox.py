@@ -38,11 +38,10 @@ from service.platforms.telegram import blocked, limits
 from service.platforms.telegram.botapi import ApiError
 from service.platforms.telegram.botfather import inline_mode
 from service.platforms.telegram.render import message_params
-from service.table import family, groups
+from service.table import groups
 from service.table.outcome import Job, Outcome
 from service.table.room import Room
-from service.ui import news
-from service.ui.cuartetos import PassingPainter
+from service.ui import games, news
 from service.ui.i18n import Translator, _
 from service.ui.screens import Screen
 
@@ -67,7 +66,7 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         return
     chat_id, lang_screen = plan
     logs.bind(chat_id=chat_id)
-    params = message_params(lang_screen, inline=inline_mode(rt.redis))
+    params = message_params(lang_screen, inline_mode(rt.redis), rt.svc.bot_username)
     lock = f"game:{{{room_id}}}:lock:{base}"
     if not rt.redis.set(lock, 1, nx=True, px=LOCK_MS):
         later(rt, "sync", room_id, target, time.time() + 1)  # another worker is on it
@@ -257,9 +256,9 @@ def plan_message(rt: Runtime, room: Room, target: str) -> tuple[int, Screen] | N
     """(chat id, screen) for a target, or None when there is nothing to show."""
     name = rt.svc.bot_username
     if target in ("table", "nudge"):
-        painter = family.painter(room, rt.svc.room_lang(room), name)
+        painter = games.painter(room, rt.svc.room_lang(room), name)
         if target == "nudge":
-            return room.chat_id, nudge_screen(room, painter)
+            return room.chat_id, painter.nudge()
         return room.chat_id, table_screen(room, painter)
     if target == "news":
         told = news.news(room, rt.svc.room_lang(room), name)
@@ -276,10 +275,10 @@ def plan_message(rt: Runtime, room: Room, target: str) -> tuple[int, Screen] | N
     if target.startswith("news:"):
         told = news.news(room, lang, name)
         return None if told is None else (chat_id, told)
-    return user_id, family.painter(room, lang, name).hand(seat)
+    return user_id, games.painter(room, lang, name).hand(seat)
 
 
-def table_screen(room: Room, painter: family.Screens) -> Screen:
+def table_screen(room: Room, painter: games.Screens) -> Screen:
     if room.status == "cancelled":
         return Screen(painter.tr.gettext(_("🫏 This game of Burro was cancelled.")))
     if room.status == "lobby":
@@ -288,15 +287,6 @@ def table_screen(room: Room, painter: family.Screens) -> Screen:
         human = next(i for i, s in enumerate(room.seats) if s.user_id is not None)
         return painter.hand(human)
     return painter.table()
-
-
-def nudge_screen(room: Room, painter: family.Screens) -> Screen:
-    if isinstance(painter, PassingPainter):
-        return painter.nudge()
-    assert isinstance(room.game, GameState)
-    seat = to_move(room.game)
-    name = room.seats[seat].name if seat is not None else ""
-    return Screen(painter.tr.gettext(_("⏰ {name}, it is your turn in Burro!"), name=name))
 
 
 def send(

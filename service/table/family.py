@@ -5,7 +5,7 @@ here instead of branching on preset names, and each family keeps its own modules
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 from engine.cuartetos import PASSING_PRESETS, PassingRules
 from engine.cuartetos import GameState as PassingGame
@@ -17,23 +17,8 @@ from engine.follow_suit.rules import ALIASES, PRESETS, Rules
 from service.infra.settings import Settings
 from service.table.cuartetos import lobby as passing_lobby
 from service.table.room import Room, RoomSettings
-from service.ui.cuartetos import PassingPainter
-from service.ui.cuartetos import rules_text as passing_rules_text
+from service.ui import games
 from service.ui.i18n import Translator
-from service.ui.screens import Painter, Screen
-from service.ui.screens import rules_text as follow_rules_text
-
-
-class Screens(Protocol):
-    """What the outbox and the handlers ask a family's painter for."""
-
-    tr: Translator
-
-    def lobby(self) -> Screen: ...
-    def settings(self) -> Screen: ...
-    def table(self) -> Screen: ...
-    def hand(self, seat: int) -> Screen: ...
-    def rules_text(self) -> str: ...
 
 
 def preset_names() -> list[str]:
@@ -51,10 +36,9 @@ def preset_named(name: str) -> str | None:
     return None
 
 
-def painter(room: Room, lang: str, bot_username: str = "burro_bot") -> Screens:
-    if room.settings.passing:
-        return PassingPainter(room, lang, bot_username)
-    return Painter(room, lang, bot_username)
+def painter(room: Room, lang: str, bot_username: str = "burro_bot") -> games.Screens:
+    """The room's screens: see `service.ui.games.painter`, which callers should use."""
+    return games.painter(room, lang, bot_username)
 
 
 def initial_options(preset: str, settings: Settings, group: bool = True) -> dict[str, Any]:
@@ -70,9 +54,8 @@ def rules_for(preset: str) -> Rules | PassingRules:
 
 
 def rules_text(rules: Rules | PassingRules, tr: Translator) -> str:
-    if isinstance(rules, PassingRules):
-        return passing_rules_text(rules, tr)
-    return follow_rules_text(rules, tr)
+    """A rule set told: see `service.ui.games.rules_text`, which callers should use."""
+    return games.rules_text(rules, tr)
 
 
 def finished_hands(game: GameState | PassingGame) -> int:

@@ -14,13 +14,12 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from engine.cuartetos import LETTERS, GameState, PassingRules, player_view, public_view
+from engine.cuartetos import LETTERS, REAL_WORD, GameState, PassingRules, player_view, public_view
 from engine.cuartetos.views import CallView, PlayerView, PublicView
-from service.platforms.telegram import callbacks
-from service.table.cuartetos import actions
 from service.table.cuartetos.moves import is_live
 from service.table.room import LogLine, Room
 from service.ui.i18n import Translator, _
+from service.ui.intents import Choice, Move, NotPlayable, Press
 from service.ui.screens import (
     CARD_SEPARATOR,
     PRESET_NAMES,
@@ -34,6 +33,7 @@ from service.ui.screens import (
     duration,
     fit,
     grouped,
+    last_result,
     rank_name,
     rank_order_text,
     spanish_suits,
@@ -73,10 +73,13 @@ class PassingPainter:
         assert isinstance(self.room.game, GameState)
         return self.room.game
 
+    def play_press(self, action: str) -> Press:
+        """A move of the current phase (see service.table.cuartetos.moves)."""
+        return Press(self.room.id, self.room.phase_version, Move(action))
+
     def play_button(self, label: str, action: str) -> Button:
         """A button of the current phase (see service.table.cuartetos.moves)."""
-        data = callbacks.encode(self.room.id, self.room.phase_version, actions.token(action))
-        return Button(label, data)
+        return Button(label, self.play_press(action))
 
     def spanish(self) -> bool:
         rules = self.rules()
@@ -153,9 +156,9 @@ class PassingPainter:
         rules = self.rules()
         return self.base.settings_screen(
             [
-                ("o:preset", _("🎲 Game"), _("Game: {v}", v=self.base.preset_name())),
-                ("o:pace", _("⏱ Pace"), _("Pace: {v}", v=self.pace_text(rules))),
-                ("o:target", _("🎯 Goal"), _("Goal: {v}", v=self.goal_text(rules))),
+                ("preset", _("🎲 Game"), _("Game: {v}", v=self.base.preset_name())),
+                ("pace", _("⏱ Pace"), _("Pace: {v}", v=self.pace_text(rules))),
+                ("target", _("🎯 Goal"), _("Goal: {v}", v=self.goal_text(rules))),
                 *self.base.shared_settings(rules.suit_style),
             ]
         )
@@ -172,14 +175,9 @@ class PassingPainter:
         if view.call is not None and view.waiting:
             rows.append((self.respond_button(view.call),))
         if not view.game_over and not self.room.private:
-            rows.append(
-                (
-                    Button(self._("🃏 My cards"), switch_inline=f"g{self.room.id}"),
-                    Button(self._("💬 In private"), url=self.base.deep_link()),
-                )
-            )
+            rows.append(self.base.chat_rows())
         if view.game_over or self.room.status == "over":
-            rows.append((self.base.button(self._("🔁 Rematch"), "N"),))
+            rows.append((self.base.command(self._("🔁 Rematch"), "rematch"),))
         return Screen("\n".join(self.table_lines(view)), fit(rows))
 
     def respond_button(self, call: CallView) -> Button:
@@ -336,6 +334,46 @@ class PassingPainter:
             )
         return ""
 
+    def news_lines(self) -> list[str]:
+        """How the last hand ended and the letters; the game's result once it is over."""
+        view = public_view(self.game())
+        result = last_result(self.room, RESULTS, view.hand_no)
+        lines = [self.event_text(result)] if result is not None else []
+        scores = CARD_SEPARATOR.join(
+            f"{self.room.seats[s].name}: {self.letters(view.letters[s])}" for s in range(view.seats)
+        )
+        lines.append(self._("Letters: {scores}", scores=scores))
+        if view.game_over:
+            lines.append(self.game_over_text(view))
+        return lines
+
+    def choices(self, seat: int) -> list[Choice]:
+        """The hand as a list (Telegram's inline results): the response to an open call,
+        ¡Burro!, the fake call, then each card to pass, the others not playable now. What
+        the group sees posted for a call is the shout alone: a fake looks like ¡Burro!."""
+        view = player_view(self.game(), seat)
+        _ = self._
+        choices = []
+        for action in view.legal:
+            if action == "respond" and view.call is not None:
+                label = said = self.respond_button(view.call).label
+            elif action == "burro":
+                label, said = _("🫏 ¡Burro!"), f"📣 {self.shout(REAL_WORD)}"
+            elif action.startswith("fake:"):
+                word = self.shout(action.partition(":")[2])
+                label, said = _("🎭 Fake call: {word}", word=word), f"📣 {word}"
+            else:
+                continue
+            choices.append(Choice(self.play_press(action), label, "", said))
+        for index, card in enumerate(view.hand):
+            if "pass:" + card in view.legal:
+                press = self.play_press("pass:" + card)
+                choices.append(Choice(press, self.card(card), _("Pass this card")))
+            else:
+                press = Press(self.room.id, self.room.phase_version, NotPlayable(index))
+                choices.append(Choice(press, self.card(card), _("Not playable now")))
+        return choices
+
     def nudge(self) -> Screen:
         view = public_view(self.game())
         waiting = [s for s in view.waiting if not self.room.is_bot_seat(s)]
@@ -412,7 +450,7 @@ class PassingPainter:
         if calls:
             rows.append(tuple(calls))
         if view.game_over and self.room.private:
-            rows.append((self.base.button(_("🔁 Play again"), "N"),))
+            rows.append((self.base.command(_("🔁 Play again"), "rematch"),))
         return fit(rows)
 
 

@@ -13,13 +13,24 @@ from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
 
-from engine.follow_suit.game import GameState
+from engine.follow_suit.game import GameState, to_move
 from engine.follow_suit.rules import LETTERS, Rules
 from engine.follow_suit.views import PlayerView, PublicView, player_view, public_view
 from engine.kernel.cards import JOKER_CODE, SUIT_SYMBOLS
-from service.platforms.telegram import callbacks
 from service.table.room import LogLine, Room
 from service.ui.i18n import LANGUAGE_NAMES, Translator, _
+from service.ui.intents import (
+    Choice,
+    Command,
+    CommandName,
+    Intent,
+    Move,
+    NotPlayable,
+    OpenPrivate,
+    Option,
+    Press,
+    ShowCards,
+)
 
 PRESET_NAMES = {
     "spanish": _("Spanish Burro"),
@@ -103,9 +114,7 @@ def row_share(buttons: int) -> int:
 @dataclass(frozen=True)
 class Button:
     label: str
-    data: str | None = None  # button data (see service.platforms.telegram.callbacks)
-    switch_inline: str | None = None  # open an inline query in this chat
-    url: str | None = None
+    intent: Intent  # what pressing it means (service.ui.intents); the platform renders it
 
 
 @dataclass(frozen=True)
@@ -167,8 +176,19 @@ class Painter:
 
     # ----- small pieces ------------------------------------------------------------
 
-    def button(self, label: str, action: str) -> Button:
-        return Button(label, callbacks.encode(self.room.id, self.room.version, action))
+    def button(self, label: str, what: Move | Command | Option) -> Button:
+        """A button that acts on the room as it is now (its version)."""
+        return Button(label, Press(self.room.id, self.room.version, what))
+
+    def command(self, label: str, name: CommandName) -> Button:
+        return self.button(label, Command(name))
+
+    def chat_rows(self) -> tuple[Button, ...]:
+        """A group table's way to a player's cards: a list here, or the private chat."""
+        return (
+            Button(self._("🃏 My cards"), ShowCards(self.room.id)),
+            Button(self._("💬 In private"), OpenPrivate(self.room.id)),
+        )
 
     def spanish(self) -> bool:
         rules = self.rules()
@@ -225,15 +245,21 @@ class Painter:
         if self.room.private:
             return fit(
                 (
-                    (self.button(_("🤖 Add bot"), "B"), self.button(_("➖ Remove bot"), "X")),
-                    (self.button(_("⚙️ Settings"), "C"), self.button(_("▶️ Start"), "S")),
+                    (
+                        self.command(_("🤖 Add bot"), "add_bot"),
+                        self.command(_("➖ Remove bot"), "remove_bot"),
+                    ),
+                    (
+                        self.command(_("⚙️ Settings"), "settings"),
+                        self.command(_("▶️ Start"), "start"),
+                    ),
                 )
             )
         return fit(
             (
-                (self.button(_("✋ Join"), "J"), self.button(_("🚪 Leave"), "L")),
-                (self.button(_("🤖 Add bot"), "B"), self.button(_("📖 Rules"), "R")),
-                (self.button(_("⚙️ Settings"), "C"), self.button(_("▶️ Start"), "S")),
+                (self.command(_("✋ Join"), "join"), self.command(_("🚪 Leave"), "leave")),
+                (self.command(_("🤖 Add bot"), "add_bot"), self.command(_("📖 Rules"), "rules")),
+                (self.command(_("⚙️ Settings"), "settings"), self.command(_("▶️ Start"), "start")),
             )
         )
 
@@ -265,18 +291,10 @@ class Painter:
         lines = self.table_lines(view)
         rows: list[tuple[Button, ...]] = []
         if not view.game_over and not self.room.private:
-            rows.append(
-                (
-                    Button(self._("🃏 My cards"), switch_inline=f"g{self.room.id}"),
-                    Button(self._("💬 In private"), url=self.deep_link()),
-                )
-            )
+            rows.append(self.chat_rows())
         if view.game_over or self.room.status == "over":
-            rows.append((self.button(self._("🔁 Rematch"), "N"),))
+            rows.append((self.command(self._("🔁 Rematch"), "rematch"),))
         return Screen("\n".join(lines), fit(rows))
-
-    def deep_link(self) -> str:
-        return f"https://t.me/{self.bot_username}?start=g{self.room.id}"
 
     def table_lines(self, view: PublicView) -> list[str]:
         _ = self._
@@ -474,20 +492,71 @@ class Painter:
             "draw:right": _("Draw right ({n}) ➡️", n=view.piles[-1] if view.piles else 0),
             "pass": _("⏭ Pass"),
         }
-        others = [self.button(extra[a], callbacks.game_token(a)) for a in view.legal if a in extra]
+        others = [self.button(extra[a], Move(a)) for a in view.legal if a in extra]
         if others:
             rows.append(tuple(others))
         if view.game_over and self.room.private:
-            rows.append((self.button(_("🔁 Play again"), "N"),))
+            rows.append((self.command(_("🔁 Play again"), "rematch"),))
         return fit(rows)
 
     def card_rows(self, view: PlayerView) -> list[tuple[Button, ...]]:
         """The playable cards in the hand's order, a suit's cards on rows of their own."""
         playable = [c for c in view.hand if f"play:{c}" in view.legal]
         return grouped(
-            (code[-1], self.button(self.card(code), callbacks.game_token(f"play:{code}")))
-            for code in playable
+            (code[-1], self.button(self.card(code), Move(f"play:{code}"))) for code in playable
         )
+
+    def choices(self, seat: int) -> list[Choice]:
+        """A player's hand as a list (Telegram's inline results): draw or pass when they
+        are legal, then every card, the playable ones marked."""
+        assert isinstance(self.room.game, GameState)
+        view = player_view(self.room.game, seat)
+        _, version = self._, self.room.version
+        labels = {
+            "draw": _("🂠 Draw"),
+            "draw:left": _("⬅️ Draw left"),
+            "draw:right": _("Draw right ➡️"),
+            "pass": _("⏭ Pass"),
+        }
+        choices = [
+            Choice(Press(self.room.id, version, Move(a)), labels[a], "", labels[a])
+            for a in view.legal
+            if a in labels
+        ]
+        playable = {a.removeprefix("play:") for a in view.legal if a.startswith("play:")}
+        for index, card in enumerate(view.hand):
+            if card in playable:
+                press = Press(self.room.id, version, Move(f"play:{card}"))
+                choices.append(Choice(press, self.card(card), _("Play this card")))
+            else:
+                press = Press(self.room.id, version, NotPlayable(index))
+                choices.append(Choice(press, self.card(card), _("Not playable now")))
+        return choices
+
+    # ----- the group's other messages ----------------------------------------------
+
+    def nudge(self) -> Screen:
+        """The group's reminder that someone's turn waits."""
+        assert isinstance(self.room.game, GameState)
+        seat = to_move(self.room.game)
+        name = self.room.seats[seat].name if seat is not None else ""
+        return Screen(self._("⏰ {name}, it is your turn in Burro!", name=name))
+
+    def news_lines(self) -> list[str]:
+        """How the last hand ended and the scores; the game's result once it is over."""
+        assert isinstance(self.room.game, GameState)
+        view = public_view(self.room.game)
+        result = last_result(self.room, RESULTS, view.hand_no)
+        lines = [self.event_text(result, 0)] if result is not None else []
+        if self.rules().scoring != "single":
+            scores = CARD_SEPARATOR.join(
+                f"{self.room.seats[s].name}: {self.score_text(s, view.scores[s])}"
+                for s in range(view.seats)
+            )
+            lines.append(self._("Scores: {scores}", scores=scores))
+        if view.game_over:
+            lines.append(self.game_over_text(view))
+        return lines
 
     # ----- rules and settings ------------------------------------------------------
 
@@ -516,21 +585,21 @@ class Painter:
         rules = self.rules()
         return self.settings_screen(
             [
-                ("o:preset", _("🎲 Game"), _("Game: {v}", v=self.preset_name())),
-                ("o:hand", _("🃏 Cards"), _("Cards each: {v}", v=rules.hand_size)),
-                ("o:target", _("🎯 Goal"), _("Goal: {v}", v=self.goal_text(rules))),
+                ("preset", _("🎲 Game"), _("Game: {v}", v=self.preset_name())),
+                ("hand", _("🃏 Cards"), _("Cards each: {v}", v=rules.hand_size)),
+                ("target", _("🎯 Goal"), _("Goal: {v}", v=self.goal_text(rules))),
                 (
-                    "o:empty",
+                    "empty",
                     _("🂠 Empty stock"),
                     _("Empty stock: {v}", v=_(EMPTY_STOCK[rules.empty_stock])),
                 ),
-                ("o:end", _("🏁 Hand end"), _("Hand end: {v}", v=_(HAND_ENDS[rules.hand_end]))),
+                ("end", _("🏁 Hand end"), _("Hand end: {v}", v=_(HAND_ENDS[rules.hand_end]))),
                 (
-                    "o:timeout",
+                    "timeout",
                     _("⏱ Turn time"),
                     _("Turn time: {v}", v=duration(s.turn_timeout, self.tr)),
                 ),
-                ("o:ontimeout", _("🐢 Late players"), self.timeout_text()),
+                ("ontimeout", _("🐢 Late players"), self.timeout_text()),
                 *self.shared_settings(rules.suit_style),
             ]
         )
@@ -550,28 +619,37 @@ class Painter:
         )
         return [
             (
-                "o:remind",
+                "remind",
                 _("🔔 Reminder"),
                 _("Reminder: {v}", v=duration(s.reminder_after, self.tr)),
             ),
-            ("o:suits", _("♣️ Suits"), suits),
-            ("o:lang", _("🌐 Language"), language),
-            ("o:bot", _("🤖 Bot level"), _("Bot level: {v}", v=_(BOT_LEVEL_NAMES[s.bot_level]))),
-            ("o:quiet", _("🌙 Quiet hours"), _("Quiet hours: {v}", v=self.quiet_text())),
-            ("o:tz", _("🌍 Time zone"), _("Time zone: {v}", v=s.timezone)),
+            ("suits", _("♣️ Suits"), suits),
+            ("lang", _("🌐 Language"), language),
+            ("bot", _("🤖 Bot level"), _("Bot level: {v}", v=_(BOT_LEVEL_NAMES[s.bot_level]))),
+            ("quiet", _("🌙 Quiet hours"), _("Quiet hours: {v}", v=self.quiet_text())),
+            ("tz", _("🌍 Time zone"), _("Time zone: {v}", v=s.timezone)),
         ]
 
     def settings_screen(self, items: Sequence[tuple[str, str, str]]) -> Screen:
+        # items: (the setting's key for lobby.change_setting, its button, its line)
         """Settings: every value a line of the text, every setting a short button that
         changes it (the values are too long for a phone's buttons)."""
         _ = self._
         lines = [_("⚙️ Settings (tap a button to change it)"), *(line for _k, _b, line in items)]
-        buttons = [self.button(label, key) for key, label, _line in items]
-        rows = (*flow(buttons), (self.button(_("✔️ Done"), "o:done"),))
+        buttons = [self.button(label, Option(key)) for key, label, _line in items]
+        rows = (*flow(buttons), (self.command(_("✔️ Done"), "settings_done"),))
         return Screen("\n".join(lines), rows)
 
 
 RESULTS = ("burro", "winner", "no_burro", "trick_cap")
+
+
+def last_result(room: Room, kinds: tuple[str, ...], hand_no: int) -> LogLine | None:
+    """The newest log line telling how a hand ended, if it is of this hand or the last."""
+    found = [line for line in room.log if line.kind in kinds and line.hand_no >= hand_no - 1]
+    return found[-1] if found else None
+
+
 # The marks a table shows beside names, explained in its last line.
 LEGEND = {
     "▶️": _("▶️ to play"),

@@ -16,6 +16,7 @@ from emulator.server import RunningEmulator
 from engine.follow_suit.game import GameState, to_move
 from service.platforms.telegram.render import keyboard
 from service.table.room import Room
+from service.ui.intents import OpenPrivate, ShowCards
 from service.ui.screens import Button, Screen
 from tests.service.conftest import make_stack
 from tests.service.play import FAMILY, GROUP, room_in, room_messages
@@ -144,10 +145,10 @@ def test_without_inline_mode_the_table_offers_the_private_chat(
 
 
 def test_without_inline_mode_no_button_opens_an_inline_query() -> None:
-    cards, chat = Button("🃏", switch_inline="gabc"), Button("💬", url="https://t.me/burro_bot")
+    cards, chat = Button("🃏", ShowCards("abc")), Button("💬", OpenPrivate("abc"))
     screen = Screen("table", ((cards, chat), (cards,)))
     assert keyboard(screen, inline=False) == {
-        "inline_keyboard": [[{"text": "💬", "url": "https://t.me/burro_bot"}]]
+        "inline_keyboard": [[{"text": "💬", "url": "https://t.me/burro_bot?start=gabc"}]]
     }
     shown = keyboard(screen)
     assert shown is not None and shown["inline_keyboard"][1] == [

@@ -13,66 +13,84 @@ from engine.kernel.errors import IllegalAction
 from service.platforms.telegram import callbacks
 from service.platforms.telegram.people import actor_of, is_admin
 from service.platforms.telegram.reply import answer_press, send_message
-from service.table import caps, family, lobby, moves
-from service.table.cuartetos import actions as passing_actions
+from service.table import caps, lobby, moves
 from service.table.cuartetos import moves as passing_moves
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room
 from service.table.services import Services
+from service.ui import games
 from service.ui.i18n import Translator, _
+from service.ui.intents import Command, CommandName, Move, Option, Press
 
 Change = Callable[[Room], Outcome]
 # Presses only the table's creator or a group admin may make (admins need a check):
-# settings, start, bots in the lobby, cancel (its confirmation), rematch.
-MANAGING = ("C", "o:done", "S", "B", "X", "K", "N")
+# settings, start, bots in the lobby, cancel (its confirmation), rematch; and options.
+MANAGING: tuple[CommandName, ...] = (
+    "settings",
+    "settings_done",
+    "start",
+    "add_bot",
+    "remove_bot",
+    "cancel",
+    "rematch",
+)
+
+
+def is_command(press: Press, *names: CommandName) -> bool:
+    return isinstance(press.what, Command) and press.what.name in names
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
     query = update.callback_query
     if query is None or query.from_user is None:
         return
-    press = callbacks.decode(query.data)
+    raw = callbacks.decode(query.data)
     actor = actor_of(svc, query.from_user)
     tr = Translator(actor.lang)
-    if press is None:
+    if raw is None:
         await answer_press(query, tr.gettext(_("This button is not one of ours.")))
         return
-    room = svc.store.load(press.room)
+    room = svc.store.load(raw.room)
     if room is None:
         await answer_press(query, tr.gettext(_("This game is over.")))
         return
     if room.status == "cancelled":  # an old button of the game: it does nothing now
         await answer_press(query, tr.gettext(_("The game was cancelled.")), show_alert=True)
         return
-    if press.action in MANAGING or press.action.startswith("o:"):
+    press = callbacks.press_of(raw)
+    if press is None:
+        await answer(query, tr, Outcome().say(_("This button is not one of ours.")))
+        return
+    if is_command(press, *MANAGING) or isinstance(press.what, Option):
         actor = Actor(
             actor.user_id, actor.name, actor.lang, await is_admin(context, room, actor.user_id)
         )
     if (
-        press.action == "J"
+        is_command(press, "join")
         and not room.private
         and not svc.store.user(actor.user_id).get("started")
     ):
         # The bot cannot write to someone who never opened its private chat: send them
         # there first; their /start j<room> seats them (see commands.start).
-        await answer_press(query, url=f"https://t.me/{svc.bot_username}?start=j{room.id}")
+        link = callbacks.deep_link(svc.bot_username, room.id, join=True)
+        await answer_press(query, url=link)
         return
-    if press.action == "N":
+    if is_command(press, "rematch"):
         await rematch(svc, query, tr, room, actor, update.update_id)
         return
     change = choose_change(svc, room, press, actor)
     if isinstance(change, Outcome):  # refused before touching the room
         await answer(query, tr, change)
         return
-    if press.action == "R" and not await post_rules(svc, context, room, actor):
+    if is_command(press, "rules") and not await post_rules(svc, context, room, actor):
         # posted a moment ago: this press cannot post them again (no flooding the group)
         await answer_press(query, tr.gettext(_("The rules are just above.")), show_alert=True)
         return
     result = svc.store.update(press.room, change, update.update_id, loaded=room)
     if result is not None:
         await answer(query, tr, result[1])
-        if press.action == "k" or (press.action == "K" and result[1].changed):
+        if is_command(press, "keep_playing") or (is_command(press, "cancel") and result[1].changed):
             await remove_question(query)
     else:
         await answer_press(query)
@@ -91,51 +109,46 @@ async def post_rules(
     where = f"{room.chat_id}:{room.thread_id or 0}"
     if not svc.store.first_in(f"cooldown:rules:{where}", svc.settings.rules_cooldown):
         return False
-    text = family.painter(room, actor.lang).rules_text()
+    text = games.painter(room, actor.lang).rules_text()
     await send_message(context.bot, room.chat_id, text, message_thread_id=room.thread_id)
     return True
 
 
-def choose_change(
-    svc: Services, room: Room, press: callbacks.Press, actor: Actor
-) -> Change | Outcome:
+def choose_change(svc: Services, room: Room, press: Press, actor: Actor) -> Change | Outcome:
     """The change a press asks for, or an Outcome that refuses it at once."""
     now, delay = svc.now(), svc.settings.bot_delay
-    token = press.action
-    game_action = callbacks.game_action(token)
-    if room.settings.passing:
-        passing_action = passing_actions.action(token)
-        if passing_action is not None:
+    what = press.what
+    if isinstance(what, Move):
+        if room.settings.passing:
+            passing_action = what.action
             return passing_moves.press_change(
                 room, press.version, actor.user_id, passing_action, now, delay
             )
-        game_action = None  # a follow-suit move means nothing at this table
-    if game_action is not None:
-        return game_change(room, press, actor, game_action, now, delay)
-    simple: dict[str, Change] = {
-        "J": lambda r: lobby.join(r, actor),
-        "L": lambda r: lobby.leave(r, actor),
-        "B": lambda r: lobby.add_bot(r, actor),
-        "X": lambda r: lobby.remove_bot(r, actor),
-        "S": lambda r: lobby.start(r, actor, now, delay),
-        "C": lambda r: open_settings(r, actor, True),
-        "o:done": lambda r: open_settings(r, actor, False),
-        "R": lambda r: Outcome(),
-        "K": lambda r: cancel(r, actor, now),
-        "k": lambda r: Outcome().say(_("The game goes on.")),
+        return game_change(room, press, actor, what.action, now, delay)
+    simple: dict[CommandName, Change] = {
+        "join": lambda r: lobby.join(r, actor),
+        "leave": lambda r: lobby.leave(r, actor),
+        "add_bot": lambda r: lobby.add_bot(r, actor),
+        "remove_bot": lambda r: lobby.remove_bot(r, actor),
+        "start": lambda r: lobby.start(r, actor, now, delay),
+        "settings": lambda r: open_settings(r, actor, True),
+        "settings_done": lambda r: open_settings(r, actor, False),
+        "rules": lambda r: Outcome(),
+        "cancel": lambda r: cancel(r, actor, now),
+        "keep_playing": lambda r: Outcome().say(_("The game goes on.")),
     }
-    if token in simple:
-        return simple[token]
-    if token.startswith("o:"):
+    if isinstance(what, Command) and what.name in simple:
+        return simple[what.name]
+    if isinstance(what, Option):
         if press.version != room.version:
             return Outcome().say(_("This button is out of date."))
-        key = token[2:]
+        key = what.key
         return lambda r: lobby.change_setting(r, actor, key)
     return Outcome().say(_("This button is not one of ours."))
 
 
 def game_change(
-    room: Room, press: callbacks.Press, actor: Actor, action: str, now: float, delay: float
+    room: Room, press: Press, actor: Actor, action: str, now: float, delay: float
 ) -> Change | Outcome:
     seat = room.seat_of(actor.user_id)
     if seat is None:

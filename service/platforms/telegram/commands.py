@@ -21,7 +21,9 @@ from service.table import caps, family, lobby
 from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
 from service.table.services import Services
+from service.ui import games
 from service.ui.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
+from service.ui.intents import Command, Press
 from service.ui.screens import games_list
 
 
@@ -97,7 +99,7 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Serv
 
 def cards_button(svc: Services, tr: Translator, room: Room) -> InlineKeyboardMarkup:
     """A button to the sender's private chat with the bot, where their cards are."""
-    link = f"https://t.me/{svc.bot_username}?start=g{room.id}"
+    link = callbacks.deep_link(svc.bot_username, room.id)
     return InlineKeyboardMarkup(
         [[InlineKeyboardButton(tr.gettext(_("💬 Open my cards")), url=link)]]
     )
@@ -261,7 +263,7 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
             game_rules = family.rules_for(room.settings.preset)
     else:
         game_rules = family.rules_for("spanish")
-    await reply(update, family.rules_text(game_rules, tr))
+    await reply(update, games.rules_text(game_rules, tr))
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
@@ -378,11 +380,13 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Servic
             [
                 InlineKeyboardButton(
                     tr.gettext(_("Yes, cancel the game")),
-                    callback_data=callbacks.encode(room.id, room.version, "K"),
+                    callback_data=callbacks.data(Press(room.id, room.version, Command("cancel"))),
                 ),
                 InlineKeyboardButton(
                     tr.gettext(_("No, keep playing")),
-                    callback_data=callbacks.encode(room.id, room.version, "k"),
+                    callback_data=callbacks.data(
+                        Press(room.id, room.version, Command("keep_playing"))
+                    ),
                 ),
             ]
         ]

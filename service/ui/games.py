@@ -1,0 +1,89 @@
+"""The screens of every game, found by the game's name (`engine.registry`).
+
+Nothing outside a game's own screens module asks which game a room holds: the outbox,
+the news, the handlers and the inline list ask here for the room's `Screens`, and each
+game's module (`service.ui.screens` for follow-suit, `service.ui.cuartetos` for the
+passing game) keeps what it knows. A new game registers its screens with `register`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine.registry import find_game
+from service.table.room import Room
+from service.ui import cuartetos, screens
+from service.ui.i18n import Translator
+from service.ui.intents import Choice
+from service.ui.screens import Screen
+
+
+class Screens(Protocol):
+    """What the outbox, the news and the handlers ask a game's painter for: one room in
+    one language."""
+
+    tr: Translator
+
+    def lobby(self) -> Screen: ...
+    def settings(self) -> Screen: ...
+    def table(self) -> Screen:
+        """The group's table: everything public, nobody's cards."""
+        ...
+
+    def hand(self, seat: int) -> Screen:
+        """A player's private screen, with the buttons of their legal moves."""
+        ...
+
+    def nudge(self) -> Screen:
+        """The group's reminder of whoever must act."""
+        ...
+
+    def news_lines(self) -> list[str]:
+        """How the last hand ended and the scores (service.ui.news)."""
+        ...
+
+    def choices(self, seat: int) -> list[Choice]:
+        """A player's hand as a list (Telegram's inline results)."""
+        ...
+
+    def card(self, code: str) -> str:
+        """A card for people, in the room's suit style."""
+        ...
+
+    def rules_text(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class GameScreens:
+    """A game's screens: its painter, and its rules told without a room."""
+
+    painter: Callable[[Room, str, str], Screens]
+    rules_text: Callable[[Any, Translator], str]
+
+
+_SCREENS: dict[str, GameScreens] = {}  # by the engine's game name
+
+
+def register(game_name: str, entry: GameScreens) -> None:
+    _SCREENS[game_name] = entry
+
+
+def of_preset(preset: str) -> GameScreens:
+    """The screens of the game a preset belongs to."""
+    return _SCREENS[find_game(preset)[0].name]
+
+
+def painter(room: Room, lang: str, bot_username: str = "burro_bot") -> Screens:
+    """The screens of a room's game, in `lang`."""
+    return of_preset(room.settings.preset).painter(room, lang, bot_username)
+
+
+def rules_text(rules: Any, tr: Translator) -> str:
+    """A game's rules (a preset's rule set, with its `preset`), short, in `tr`'s language."""
+    return of_preset(rules.preset).rules_text(rules, tr)
+
+
+register("follow_suit", GameScreens(screens.Painter, screens.rules_text))
+register("cuartetos", GameScreens(cuartetos.PassingPainter, cuartetos.rules_text))
