@@ -132,7 +132,7 @@ class Mirror:
 
     def applied(self) -> None:
         """The pending move was committed: apply it and the forced moves after it, as
-        `service.table.moves.play` does, and bump the version."""
+        `service.table.play.act` does, and bump the version."""
         assert self.pending is not None
         seat, action = self.pending
         self.game, _ = apply(self.game, seat, action)

@@ -28,7 +28,7 @@ from service.infra.redis_server import RedisServer, connect
 from service.infra.settings import Settings
 from service.infra.store import PENDING_SYNC, Store, text
 from service.platforms.telegram import limits
-from service.table import lobby, moves
+from service.table import lobby, play
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
@@ -108,7 +108,7 @@ def play_to_the_end(rt: Runtime, room: Room, rnd: random.Random) -> int:
 
 
 def playing(seat: int, action: str) -> Callable[[Room], Outcome]:
-    return lambda room: moves.play(room, seat, action, time.time())
+    return lambda room: play.act(room, seat, action, time.time(), 0.0)
 
 
 def open_table(rt: Runtime, chat: int, players: list[Actor], start: bool) -> Room:

@@ -110,17 +110,10 @@ def all_rooms(store: Store) -> Iterator[Room]:
 
 def summary(room: Room, due: float | None, now: float) -> dict[str, Any]:
     """One line's worth about a room (no cards)."""
-    from engine.cuartetos import to_move as passing_to_move
-    from engine.follow_suit.game import GameState
-    from engine.follow_suit.game import to_move as follow_to_move
+    from service.table.games import game_of
 
-    game = room.game if room.status == "playing" else None
-    movers: list[int] = []
-    if isinstance(game, GameState):
-        seat = follow_to_move(game)
-        movers = [seat] if seat is not None else []
-    elif game is not None:
-        movers = list(passing_to_move(game))
+    game = game_of(room.settings.preset)
+    movers = game.to_act(room.game) if room.status == "playing" else ()
     return {
         "id": room.id,
         "status": room.status,
@@ -128,7 +121,7 @@ def summary(room: Room, due: float | None, now: float) -> dict[str, Any]:
         "thread_id": room.thread_id,
         "preset": room.settings.preset,
         "players": [s.name + (" (bot)" if s.bot else "") for s in room.seats],
-        "hand_no": room.game.hand_no if room.game else None,
+        "hand_no": game.finished_hands(room.game) + 1 if room.game is not None else None,
         "to_move": ", ".join(room.seats[s].name for s in movers) or None,
         "version": room.version,
         "idle_seconds": round(now - room.updated) if room.updated else None,
@@ -139,9 +132,9 @@ def summary(room: Room, due: float | None, now: float) -> dict[str, Any]:
 def describe(room: Room, show_hands: bool) -> dict[str, Any]:
     """A room for an operator: the public view of its game, each hand as a count, and
     the cards themselves only when `show_hands`."""
-    from engine.follow_suit.game import GameState
-    from engine.follow_suit.views import public_view
-    from service.table.family import finished_hands
+    from pydantic_core import to_jsonable_python
+
+    from service.table.games import game_of
 
     out: dict[str, Any] = {
         "id": room.id,
@@ -158,35 +151,22 @@ def describe(room: Room, show_hands: bool) -> dict[str, Any]:
         "settings": room.settings.model_dump(mode="json"),
         "seats": [],
     }
-    game = room.game
-    if not isinstance(game, GameState):  # a passing game: four cards each, its own view
-        for index, seat in enumerate(room.seats):
-            entry = seat.model_dump(mode="json")
-            if game is not None and index < len(game.hand.hands):
-                entry["cards"] = len(game.hand.hands[index])
-                if show_hands:
-                    entry["hand"] = list(game.hand.hands[index])
-            out["seats"].append(entry)
-        if game is not None:
-            out["game"] = {"finished_hands": finished_hands(game), "over": game.over}
-        return out
-    view = public_view(game)
+    game, state = game_of(room.settings.preset), room.game
     for index, seat in enumerate(room.seats):
         entry = seat.model_dump(mode="json")
-        entry["cards"] = view.counts[index]
-        if show_hands:
-            entry["hand"] = list(game.table.codec.codes(game.hand.hands[index]))
+        if state is not None:
+            cards = game.hand(state, index)
+            entry["cards"] = len(cards)
+            if show_hands:
+                entry["hand"] = list(cards)
         out["seats"].append(entry)
-    if view is not None:
+    if state is not None:
+        public = to_jsonable_python(game.public_view(state))
         out["game"] = {
-            "hand_no": view.hand_no,
-            "scores": list(view.scores),
-            "to_move": view.to_move,
-            "stock": view.stock,
-            "trick": [{"seat": s, "card": c} for s, c in view.trick],
-            "out": list(view.out),
-            "finished_hands": len(game.past),
-            "over": view.game_over,
+            **(public if isinstance(public, dict) else {}),
+            "to_act": list(game.to_act(state)),
+            "finished_hands": game.finished_hands(state),
+            "over": game.result(state) is not None,
         }
     return out
 
@@ -220,23 +200,14 @@ def end_game(store: Store, room_id: str, now: float) -> tuple[Room | None, bool]
 
 def hand_records(room: Room, include_current: bool) -> list[tuple[int, dict[str, Any]]]:
     """(hand number, record) for each finished hand, and the hand in play if asked."""
-    from engine.cuartetos.records import hand_record as passing_record
-    from engine.follow_suit.game import GameState
-    from engine.follow_suit.records import hand_record as follow_record
-    from service.table.family import finished_hands, hand_record
+    from service.table.games import game_of
 
-    game = room.game
-    if game is None:
+    game, state = game_of(room.settings.preset), room.game
+    if state is None:
         return []
-    done = finished_hands(game)
-    found = [(number, hand_record(game, number - 1)) for number in range(1, done + 1)]
-    if include_current and not game.over:
-        if isinstance(game, GameState):
-            if not game.hand.end:
-                found.append((game.hand_no, follow_record(game)))
-        elif not game.hand.end:
-            found.append((done + 1, passing_record(game)))
-    return found
+    done = game.finished_hands(state)
+    hands = done + (1 if include_current and game.result(state) is None else 0)
+    return [(number, game.hand_record(state, number - 1)) for number in range(1, hands + 1)]
 
 
 def purge(

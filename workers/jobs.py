@@ -1,23 +1,25 @@
-"""The jobs: module-level functions with primitive arguments, each idempotent.
+"""The jobs: module-level functions with primitive arguments, each idempotent, one per
+`JobKind` (service.table.outcome), of every game alike.
 
-Every job re-reads the room and does nothing when the room's version moved on (a move
-came first) or its deadline is not reached yet (a scheduled job may fire early).
+Every job re-reads the room and does nothing when the room's phase moved on (a move
+came first) or its deadline is not reached yet (a scheduled job may fire early). Jobs
+queued under the names of older releases (`bot_move`, `passing_close`, `passing_bot`,
+`passing_remind`) still run: each is the job it became.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
-from engine.follow_suit.game import GameState, to_move
 from engine.kernel.errors import IllegalAction
 from service.infra import metrics
-from service.table import moves
-from service.table.cuartetos import moves as passing
-from service.table.outcome import Outcome
+from service.table import play
+from service.table.outcome import JobKind, Outcome
 from service.table.quiet import quiet_until
-from service.table.room import LogLine, Room
+from service.table.room import Room
 from workers import expiry, notices, outbox, sweeper
-from workers.runtime import runtime
+from workers.runtime import Runtime, runtime
 
 log = logging.getLogger("burro.worker")
 
@@ -34,169 +36,113 @@ def notice(notice_id: str, _arg: str) -> None:
     notices.send(runtime(), notice_id)
 
 
-@metrics.job("bot_move")
-def bot_move(room_id: str, version: str) -> None:
-    """A bot's turn: choose from the bot's own view, then commit if nothing moved on."""
+@metrics.job("bot_turn")
+def bot_turn(room_id: str, arg: str) -> None:
+    """A bot acts in a phase (`<phase>:<seat>`): it chooses from its own view outside the
+    transaction (a strong bot searches), and it counts only if the phase is the same."""
+    rt = runtime()
+    phase, _, seat_text = arg.partition(":")
+    room = rt.svc.store.load(room_id)
+    if not in_phase(room, phase) or not seat_text.isdigit():
+        return
+    assert room is not None
+    seat = int(seat_text)
+    if seat >= len(room.seats) or seat not in room.bots_waiting():
+        return
+    action = play.bot_action(room, seat)
+    now, delay = rt.svc.now(), rt.svc.settings.bot_delay
+    on_phase(rt, room_id, phase, lambda fresh: play.bot_turn(fresh, seat, action, now, delay))
+
+
+@metrics.job("deadline")
+def deadline(room_id: str, phase: str) -> None:
+    """The game's own clock ran out (a window closes): what the game does then."""
     rt = runtime()
     room = rt.svc.store.load(room_id)
-    seat = current_seat(room, version)
-    if room is None or seat is None or not room.is_bot_seat(seat):
+    if not in_phase(room, phase):
         return
-    level = room.seats[seat].bot or "heuristic"  # a removed human's seat plays heuristic
-    action = moves.bot_action(room, seat, level)  # outside the transaction: search is slow
-    delay, now = rt.svc.settings.bot_delay, rt.svc.now()
+    assert room is not None
+    due, now = room.deadline, rt.svc.now()
+    if due is None or now < due:  # a scheduled job may fire early
+        outbox.later(rt, JobKind.DEADLINE, room_id, phase, due)
+        return
+    delay = rt.svc.settings.bot_delay
 
     def change(fresh: Room) -> Outcome:
-        if fresh.version != int(version):
+        try:
+            return play.expire(fresh, now, delay)
+        except IllegalAction:  # not due after all (the game's clock is its own)
             return Outcome()
-        return moves.play(fresh, seat, action, now, delay)
 
-    rt.svc.store.update(room_id, change)
+    on_phase(rt, room_id, phase, change)
 
 
 @metrics.job("turn_timeout")
-def turn_timeout(room_id: str, version: str) -> None:
-    """A human's turn ran out: a bot plays it for them; with the `remove` setting, after
-    `max_timeouts` the seat goes to a bot for good. Announced in the group's log."""
+def turn_timeout(room_id: str, phase: str) -> None:
+    """A human's turn ran out: a bot plays it for them (see play.time_out). Announced in
+    the group's log."""
     rt = runtime()
     room = rt.svc.store.load(room_id)
-    seat = current_seat(room, version)
-    if room is None or seat is None or room.is_bot_seat(seat):
+    if not in_phase(room, phase):
+        return
+    assert room is not None
+    waiting = play.waiting_humans(room)
+    if not waiting:
         return
     now = rt.svc.now()
     if room.deadline is None or now < room.deadline:
-        outbox.later(rt, "turn_timeout", room_id, version, room.deadline)
+        outbox.later(rt, JobKind.TURN_TIMEOUT, room_id, phase, room.deadline)
         return
-    action = moves.bot_action(room, seat, "heuristic")
+    seat = waiting[0]
+    action = play.bot_action(room, seat, "heuristic")
+    if action is None:
+        return
     delay = rt.svc.settings.bot_delay
-
-    def change(fresh: Room) -> Outcome:
-        if fresh.version != int(version):
-            return Outcome()
-        player = fresh.seats[seat]
-        player.timeouts += 1
-        limit = fresh.settings.max_timeouts
-        gone = fresh.settings.timeout_action == "remove" and player.timeouts >= limit
-        player.removed = player.removed or gone
-        assert isinstance(fresh.game, GameState)
-        kind = "removed" if gone else "timeout"
-        fresh.add_log(LogLine(kind=kind, seat=seat, hand_no=fresh.game.hand_no))
-        return moves.play(fresh, seat, action, now, delay, timed_out=True)
-
-    rt.svc.store.update(room_id, change)
+    on_phase(rt, room_id, phase, lambda fresh: play.time_out(fresh, seat, action, now, delay))
 
 
 @metrics.job("remind")
-def remind(room_id: str, version: str) -> None:
-    """Nudge the player to move: their hand again in private, and (once per turn) a
-    gentle mention in the group."""
+def remind(room_id: str, phase: str) -> None:
+    """Nudge the players yet to act: their hand again in private, and (once per phase) a
+    gentle mention in the group. The group's quiet hours hold it till morning."""
     rt = runtime()
     room = rt.svc.store.load(room_id)
-    seat = current_seat(room, version)
-    if room is None or seat is None or room.is_bot_seat(seat) or room.reminded:
+    if not in_phase(room, phase) or room is None or room.reminded:
         return
     until = quiet_until(room.settings, rt.svc.now())
     if until is not None:  # the group's night: nudge in the morning (moves never wait)
-        outbox.later(rt, "remind", room_id, version, until)
+        outbox.later(rt, JobKind.REMIND, room_id, phase, until)
         return
-
-    def change(fresh: Room) -> Outcome:
-        if fresh.version != int(version) or fresh.reminded:
-            return Outcome()
-        fresh.reminded = True
-        user = fresh.seats[seat].user_id
-        targets = {"table:new"} if fresh.private else {f"hand:{user}:new", "nudge"}
-        return Outcome(changed=True, sync=targets)
-
-    rt.svc.store.update(room_id, change)
+    on_phase(rt, room_id, phase, play.remind)
 
 
-def current_seat(room: Room | None, version: str) -> int | None:
-    """The seat to move if the room is still at `version` and playing, else None."""
-    if room is None or room.status != "playing" or not isinstance(room.game, GameState):
-        return None
-    if str(room.version) != version:
-        return None
-    return to_move(room.game)
+def in_phase(room: Room | None, phase: str) -> bool:
+    """Whether the room is playing still in the phase that began at version `phase`."""
+    return room is not None and room.status == "playing" and str(room.phase_version) == phase
 
 
-# ----- the passing game: jobs named after its phases (see service.table.cuartetos.moves) -------
-
-
-def passing_phase(room: Room | None, version: str) -> bool:
-    """Whether the room is a passing game still in the phase that began at `version`."""
-    return (
-        room is not None
-        and room.status == "playing"
-        and room.settings.passing
-        and str(room.phase_version) == version
+def on_phase(rt: Runtime, room_id: str, phase: str, change: Callable[[Room], Outcome]) -> None:
+    """Commit `change` if the room is still in `phase` when read again for the commit."""
+    rt.svc.store.update(
+        room_id, lambda fresh: change(fresh) if in_phase(fresh, phase) else Outcome()
     )
 
 
-@metrics.job("passing_close")
-def passing_close(room_id: str, version: str) -> None:
-    """A phase's time is up: the engine's `close` at the server's time (a card passes
-    for each player who did not choose; an open call is settled)."""
-    rt = runtime()
-    room = rt.svc.store.load(room_id)
-    if room is None or not passing_phase(room, version):
-        return
-    due, now = room.deadline, rt.svc.now()
-    if due is None or now < due:  # a scheduled job may fire early
-        outbox.later(rt, "passing_close", room_id, version, due)
-        return
-    delay = rt.svc.settings.bot_delay
-
-    def change(fresh: Room) -> Outcome:
-        if not passing_phase(fresh, version):
-            return Outcome()
-        try:
-            return passing.close(fresh, now, delay)
-        except IllegalAction:  # not due after all (the phase's clock is the engine's)
-            return Outcome()
-
-    rt.svc.store.update(room_id, change)
+# ----- jobs queued under older names -----------------------------------------------------
 
 
-@metrics.job("passing_bot")
-def passing_bot(room_id: str, arg: str) -> None:
-    """A bot's choice, call or response in a phase (`<phase version>:<seat>`)."""
-    rt = runtime()
-    version, _, seat_text = arg.partition(":")
-    room = rt.svc.store.load(room_id)
-    if room is None or not passing_phase(room, version) or not seat_text.isdigit():
-        return
-    seat = int(seat_text)
-    if not room.is_bot_seat(seat):
-        return
-    now, delay = rt.svc.now(), rt.svc.settings.bot_delay
-
-    def change(fresh: Room) -> Outcome:
-        if not passing_phase(fresh, version):
-            return Outcome()
-        return passing.bot_turn(fresh, seat, now, delay)
-
-    rt.svc.store.update(room_id, change)
+@metrics.job("bot_move")
+def bot_move(room_id: str, version: str) -> None:
+    """A follow-suit bot's turn as queued before phases: the seat is the one to act."""
+    room = runtime().svc.store.load(room_id)
+    bots = room.bots_waiting() if room is not None else []
+    if bots:
+        bot_turn(room_id, f"{version}:{bots[0]}")
 
 
-@metrics.job("passing_remind")
-def passing_remind(room_id: str, version: str) -> None:
-    """Slow tables: nudge the players yet to choose (quiet hours hold it)."""
-    rt = runtime()
-    room = rt.svc.store.load(room_id)
-    if room is None or not passing_phase(room, version) or room.reminded:
-        return
-    until = quiet_until(room.settings, rt.svc.now())
-    if until is not None:
-        outbox.later(rt, "passing_remind", room_id, version, until)
-        return
-
-    def change(fresh: Room) -> Outcome:
-        if not passing_phase(fresh, version):
-            return Outcome()
-        return passing.remind(fresh)
-
-    rt.svc.store.update(room_id, change)
+passing_close = deadline
+passing_bot = bot_turn
+passing_remind = remind
 
 
 @metrics.job("sweep", about_game=False)

@@ -13,33 +13,12 @@ from datetime import UTC, datetime
 import redis
 from rq import Queue
 
-from engine.cuartetos import GameState as PassingGame
-from engine.follow_suit.game import to_move
 from service.infra.queue import QUEUE, RETRY, job_id, schedule_alone
 from service.infra.store import DUE_KEY, PENDING_SYNC, Store, text
-from service.table.cuartetos import moves as passing
-from service.table.outcome import BOT_MOVE, REMIND, TURN_TIMEOUT, Job
-from service.table.room import Room
+from service.table.outcome import Job, JobKind
+from service.table.play import missing_job
 
 log = logging.getLogger("burro.sweeper")
-
-
-def missing_job(room: Room, now: float) -> Job | None:
-    """The job a room needs now, judged from the room alone (jobs are idempotent, so
-    scheduling one that is merely late does no harm)."""
-    if room.status != "playing" or room.game is None:
-        return None
-    if isinstance(room.game, PassingGame):
-        return passing.missing_job(room, now)
-    seat = to_move(room.game)
-    if seat is None:
-        return None
-    version = str(room.version)
-    if room.is_bot_seat(seat):
-        return Job(BOT_MOVE, room.id, version, 0.0)
-    if room.deadline is not None and now >= room.deadline:
-        return Job(TURN_TIMEOUT, room.id, version, 0.0)
-    return Job(REMIND, room.id, version, 0.0)
 
 
 def sweep_once(store: Store, now: float, grace: float) -> int:
@@ -49,7 +28,7 @@ def sweep_once(store: Store, now: float, grace: float) -> int:
         room_id, target = text(member).split("|", 1)
         # Look again after a grace; XX: a sync that finished meanwhile stays done.
         store.redis.zadd(PENDING_SYNC, {text(member): now}, xx=True)
-        schedule_alone(store.redis, Job("sync", room_id, target, 0.0, tag="sweep"))
+        schedule_alone(store.redis, Job(JobKind.SYNC, room_id, target, 0.0, tag="sweep"))
         count += 1
     for room_id in store.overdue(now - grace):
         room = store.load(room_id)
@@ -69,8 +48,8 @@ def ensure_chain(connection: redis.Redis, every: int, now: float | None = None) 
     queue = Queue(QUEUE, connection=connection)
     queue.enqueue_at(
         datetime.fromtimestamp(slot, UTC),
-        "workers.jobs.sweep",
+        f"workers.jobs.{JobKind.SWEEP}",
         str(int(slot)),
-        job_id=job_id(Job("sweep", "all", str(int(slot)), 0.0)),
+        job_id=job_id(Job(JobKind.SWEEP, "all", str(int(slot)), 0.0)),
         retry=RETRY,
     )

@@ -41,6 +41,7 @@ class Cuartetos:
     """`cuartetos`: pass a card at once, collect four of a kind, shout ¡Burro!."""
 
     name: str = "cuartetos"
+    state_type: type = GameState
     presets: Mapping[str, Preset] = PASSING_PRESETS
     aliases: Mapping[str, str] = PASSING_ALIASES
     bot_levels: tuple[str, ...] = LEVELS
@@ -48,8 +49,10 @@ class Cuartetos:
     def make_rules(self, preset: str, options: Mapping[str, Any]) -> PassingRules:
         return make_rules(preset, dict(options))
 
-    def new_game(self, rules: PassingRules, seats: int, seed: int, at: float) -> GameState:
-        return game.new_game(rules, seats, seed, at=at)
+    def new_game(
+        self, rules: PassingRules, seats: int, seed: int, at: float, dealer: int = 0
+    ) -> GameState:
+        return game.new_game(rules, seats, seed, dealer=dealer, at=at)
 
     def to_act(self, state: GameState) -> tuple[int, ...]:
         return game.to_move(state)
@@ -92,6 +95,11 @@ class Cuartetos:
     def finished_hands(self, state: GameState) -> int:
         # The last hand of a finished game stays the hand in play, ended.
         return len(state.past) + (1 if state.hand.end else 0)
+
+    def burros(self, state: GameState, seat: int) -> int:
+        """The burro of a hand is who took its last letter (the slowest, or fewest
+        matching cards)."""
+        return sum(1 for hand in (*state.past, state.hand) if hand.end and seat in hand.losers)
 
     def hand_record(self, state: GameState, index: int) -> dict[str, Any]:
         if 0 <= index < len(state.past):

@@ -25,6 +25,7 @@ class FollowSuit:
     """`spanish`, `spanish48`, `brazilian`, `portuguese`, `burro_em_pe`, `cangkul`."""
 
     name: str = "follow_suit"
+    state_type: type = GameState
     presets: Mapping[str, Preset] = PRESETS
     aliases: Mapping[str, str] = ALIASES
     bot_levels: tuple[str, ...] = LEVELS
@@ -32,8 +33,10 @@ class FollowSuit:
     def make_rules(self, preset: str, options: Mapping[str, Any]) -> Rules:
         return make_rules(preset, dict(options))
 
-    def new_game(self, rules: Rules, seats: int, seed: int, at: float) -> GameState:
-        return game.new_game(rules, seats, seed)
+    def new_game(
+        self, rules: Rules, seats: int, seed: int, at: float, dealer: int = 0
+    ) -> GameState:
+        return game.new_game(rules, seats, seed, dealer=dealer)
 
     def to_act(self, state: GameState) -> tuple[int, ...]:
         seat = game.to_move(state)
@@ -77,6 +80,9 @@ class FollowSuit:
 
     def finished_hands(self, state: GameState) -> int:
         return len(state.past)  # the last hand of a finished game is among them
+
+    def burros(self, state: GameState, seat: int) -> int:
+        return sum(1 for hand in state.past if hand.burro == seat)
 
     def hand_record(self, state: GameState, index: int) -> dict[str, Any]:
         if 0 <= index < len(state.past):

@@ -49,6 +49,7 @@ class Game(Protocol):
     to the same game untouched."""
 
     name: str  # the game's package name: follow_suit, cuartetos
+    state_type: type  # the frozen dataclass of its states (the service stores them so)
     presets: Mapping[str, Preset]  # by name, in the order menus list them
     aliases: Mapping[str, str]  # other names for presets (donkey -> cangkul)
     bot_levels: tuple[str, ...]  # weakest first
@@ -58,8 +59,9 @@ class Game(Protocol):
         """A preset's rule set with a table's options on top (RulesError if it cannot be)."""
         ...
 
-    def new_game(self, rules: Any, seats: int, seed: int, at: float) -> Any:
-        """A new game dealt from the secret `seed` at time `at` (RulesError on bad seats)."""
+    def new_game(self, rules: Any, seats: int, seed: int, at: float, dealer: int = 0) -> Any:
+        """A new game dealt by `dealer` from the secret `seed` at time `at` (RulesError on
+        bad seats)."""
         ...
 
     # ----- who acts, and how ----------------------------------------------------------
@@ -119,6 +121,11 @@ class Game(Protocol):
     # ----- records and storage ----------------------------------------------------------
     def finished_hands(self, state: Any) -> int:
         """How many hands of the game are over."""
+        ...
+
+    def burros(self, state: Any, seat: int) -> int:
+        """How many finished hands `seat` lost as the burro (0 in a game without one):
+        the players' statistics count them."""
         ...
 
     def hand_record(self, state: Any, index: int) -> dict[str, Any]:

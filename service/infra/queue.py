@@ -16,7 +16,7 @@ from rq import Queue, Retry
 from rq.job import Job as RqJob
 from rq.registry import ScheduledJobRegistry
 
-from service.table.outcome import VERSION_TIMERS, Job
+from service.table.outcome import PHASE_TIMERS, Job
 
 QUEUE = "burro"
 RETRY = Retry(max=5, interval=[1, 2, 5, 10, 30])
@@ -74,6 +74,6 @@ def unschedule_timers(pipe: redis.client.Pipeline, room_id: str, version: int) -
     are still waiting to come due: they would only wake up to do nothing (a turn timer
     waits 12 h by default, and every move makes new ones)."""
     registry = ScheduledJobRegistry.key_template.format(QUEUE)
-    for kind in VERSION_TIMERS:
+    for kind in PHASE_TIMERS:
         ident = job_id(Job(kind, room_id, str(version), 0.0))
         pipe.eval(_UNSCHEDULE, 2, registry, RqJob.key_for(ident), ident)

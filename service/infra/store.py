@@ -36,12 +36,12 @@ from typing import Literal
 
 import redis
 
-from engine.cuartetos import GameState as PassingGame
-from engine.follow_suit.game import GameState
+from engine.kernel.protocol import Result
 from service.infra import logs, metrics
 from service.infra.queue import schedule, unschedule_timers
 from service.infra.settings import Settings
-from service.table.outcome import Job, Outcome
+from service.table.games import game_of
+from service.table.outcome import Job, JobKind, Outcome
 from service.table.room import Room
 
 MAX_ATTEMPTS = 20
@@ -249,11 +249,11 @@ class Store:
                     return None
                 room = _fresh(data, loaded)
                 loaded = None  # changed now: a retry parses
-                before = room.version
+                before = room.phase_version
                 outcome = change(room)
                 pipe.multi()
                 self._write(pipe, room, outcome, update_id)
-                if outcome.changed and room.version != before and not room.settings.passing:
+                if outcome.changed and room.phase_version != before:
                     unschedule_timers(pipe, room.id, before)  # moot now: see service.infra.queue
                 try:
                     pipe.execute()
@@ -322,7 +322,8 @@ class Store:
             pipe.expire(key, self.people_ttl)
 
     def _count_finished(self, pipe: redis.client.Pipeline, room: Room) -> None:
-        assert room.game is not None
+        game = game_of(room.settings.preset)
+        result = game.result(room.game) or Result((), ())  # ended early: nobody won
         self._index_people(pipe, "chats", room.chat_id, room.humans())
         pipe.hincrby(f"stats:chat:{room.chat_id}", "games", 1)
         pipe.expire(f"stats:chat:{room.chat_id}", self.people_ttl)
@@ -332,11 +333,11 @@ class Store:
             key = f"stats:user:{info.user_id}"
             pipe.hincrby(key, "games", 1)
             pipe.expire(key, self.people_ttl)
-            if seat in room.game.winners:
+            if seat in result.winners:
                 pipe.hincrby(key, "wins", 1)
-            if seat in room.game.losers:
+            if seat in result.losers:
                 pipe.hincrby(key, "lost", 1)
-            burros = burro_count(room.game, seat)
+            burros = game.burros(room.game, seat)
             if burros:
                 pipe.hincrby(key, "burro", burros)
                 pipe.hincrby(f"stats:chat:{room.chat_id}", f"burro:{info.user_id}", burros)
@@ -391,13 +392,5 @@ def _fresh(data: bytes | str, loaded: Room | None) -> Room:
     return Room.model_validate_json(data)
 
 
-def burro_count(game: GameState | PassingGame, seat: int) -> int:
-    """Hands a seat was the burro of: the follow-suit burro, or in the passing game the
-    one who took the hand's last letter (the slowest, or fewest matching cards)."""
-    if isinstance(game, PassingGame):
-        return sum(1 for hand in (*game.past, game.hand) if hand.end and seat in hand.losers)
-    return sum(1 for hand in game.past if hand.burro == seat)
-
-
 def _sync_job(room: Room, target: str) -> Job:
-    return Job("sync", room.id, target, 0.0)
+    return Job(JobKind.SYNC, room.id, target, 0.0)

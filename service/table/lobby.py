@@ -10,12 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cuartetos import PASSING_PRESETS
-from engine.follow_suit.game import new_game, to_move
-from engine.follow_suit.rules import PRESETS, Rules
 from engine.kernel.errors import RulesError
-from service.table.cuartetos import lobby as passing_lobby
-from service.table.moves import play_forced, settle
+from engine.registry import preset_names
+from service.table import play
+from service.table.games import game_of, next_of
 from service.table.outcome import Outcome
 from service.table.quiet import TIMEZONES, WINDOWS
 from service.table.room import (
@@ -27,6 +25,7 @@ from service.table.room import (
     new_game_key,
     new_room_id,
 )
+from service.table.tables import table_of
 from service.ui.i18n import LANGUAGES, _
 
 BOT_NAMES = ("Rocinante", "Platero", "Burrito", "Pancho", "Lucero", "Canela", "Trueno")
@@ -125,9 +124,8 @@ def remove_bot(room: Room, actor: Actor) -> Outcome:
 
 
 def seat_limit(room: Room) -> int:
-    if room.settings.passing:
-        return min(MAX_SEATS, PASSING_PRESETS[room.settings.preset].players[1])
-    return min(MAX_SEATS, PRESETS[room.settings.preset].players[1])
+    preset = room.settings.preset
+    return min(MAX_SEATS, game_of(preset).presets[preset].players[1])
 
 
 def start(room: Room, actor: Actor, now: float, bot_delay: float = 0.0) -> Outcome:
@@ -135,54 +133,7 @@ def start(room: Room, actor: Actor, now: float, bot_delay: float = 0.0) -> Outco
         return Outcome().say(_("The game has already started."))
     if not may_manage(room, actor):
         return Outcome().say(_("Only the player who opened the table (or an admin) can start."))
-    if room.settings.passing:
-        return passing_lobby.start(room, now, bot_delay)
-    if len(room.seats) < 2:
-        return Outcome().say(_("Two or more players are needed to start."), alert=True)
-    try:
-        rules = room.settings.rules()
-        assert isinstance(rules, Rules)
-        refused = unplayable(rules, len(room.seats))
-        if refused is not None:
-            return refused
-        room.game = new_game(rules, len(room.seats), room.seed, dealer=len(room.seats) - 1)
-    except RulesError as exc:
-        return Outcome().say(
-            _("These settings cannot be played: {problem}"), alert=True, problem=str(exc)
-        )
-    room.status = "playing"
-    outcome = Outcome(changed=True)
-    touched: set[int] = set(range(len(room.seats)))
-    play_forced(room, outcome, touched)
-    settle(room, now, outcome, touched, bot_delay)
-    assert room.game is not None
-    if to_move(room.game) is not None:
-        outcome.say(_("The game begins!"))
-    return outcome
-
-
-def unplayable(rules: Rules, seats: int) -> Outcome | None:
-    """Why these rules cannot be dealt to this table, in the players' words (the engine
-    names presets and decks by their ids)."""
-    if not rules.min_players <= seats <= rules.max_players:
-        return Outcome().say(
-            _("This game is for {least} to {most} players; the table has {n}."),
-            alert=True,
-            least=rules.min_players,
-            most=rules.max_players,
-            n=seats,
-        )
-    if seats * rules.hand_size >= rules.deck_size:
-        return Outcome().say(
-            _(
-                "{n} players with {cards} cards each is more than the deck holds: "
-                "choose fewer cards in Settings."
-            ),
-            alert=True,
-            n=seats,
-            cards=rules.hand_size,
-        )
-    return None
+    return play.start(room, now, bot_delay)
 
 
 def rematch(
@@ -230,12 +181,7 @@ def changed(room: Room) -> Outcome:
 
 # ----- settings ---------------------------------------------------------------------
 
-TIMEOUTS = (60, 300, 3600, 4 * 3600, 12 * 3600, 24 * 3600)
 REMINDERS = (30, 120, 1800, 3600, 3 * 3600, 6 * 3600)
-HAND_SIZES = (3, 4, 5, 6, 7)
-TARGETS = (1, 3, 5, 7, 10)
-EMPTY_STOCK = ("pass", "pickup_after_trick", "take_the_table")
-HAND_ENDS = ("last_holder_loses", "first_out_wins")
 
 
 def change_setting(room: Room, actor: Actor, key: str) -> Outcome:
@@ -247,81 +193,46 @@ def change_setting(room: Room, actor: Actor, key: str) -> Outcome:
             _("Only the player who opened the table (or an admin) can change the settings.")
         )
     settings = room.settings.model_copy(deep=True)
+    before = dict(settings.options)
     if not cycle(settings, key):
         return Outcome().say(_("Unknown setting."))
-    if key == "preset" and settings.passing and not room.private:
-        settings.options = passing_lobby.family_pace()  # a group plays it slowly
+    if key == "preset":  # the new game's own defaults (a group plays cuartetos slowly)
+        settings.options = table_of(settings.preset).initial_options(None, not room.private)
     try:
         settings.rules()
     except RulesError:
-        # A value this preset cannot take (e.g. 7 cards for many players): skip it.
-        settings.options.pop(_OPTION_OF.get(key, ""), None)
+        # A value this preset cannot take (e.g. 7 cards for many players): back to the
+        # preset's own.
+        for name in [k for k, v in settings.options.items() if before.get(k) != v]:
+            settings.options.pop(name)
     room.settings = settings
     return changed(room)
 
 
-_OPTION_OF = {
-    "hand": "hand_size",
-    "target": "target",
-    "empty": "empty_stock",
-    "end": "hand_end",
-    "suits": "suit_style",
-}
-
-
 def cycle(settings: RoomSettings, key: str) -> bool:
+    """Cycle a setting: the preset, the game's own settings, then those all share."""
     if key == "preset":
-        names = [*PRESETS, *PASSING_PRESETS]  # both families, follow-suit first
+        names = list(preset_names())
         settings.preset = names[(names.index(settings.preset) + 1) % len(names)]
         settings.options = {}
         return True
-    if settings.passing:
-        mine = passing_lobby.cycle(settings, key)
-        return mine if mine is not None else cycle_shared(settings, key)
-    options = settings.options
-    rules = settings.rules()
-    assert isinstance(rules, Rules)
-    if key == "hand":
-        options["hand_size"] = _next(HAND_SIZES, rules.hand_size)
-    elif key == "target":
-        limit = 5 if rules.scoring == "letters" else max(TARGETS)
-        options["target"] = _next(tuple(t for t in TARGETS if t <= limit), rules.target)
-    elif key == "empty":
-        options["empty_stock"] = _next(EMPTY_STOCK, rules.empty_stock)
-    elif key == "end":  # the scoring follows the hand end (engine.follow_suit.rules)
-        options.pop("scoring", None)
-        options["hand_end"] = _next(HAND_ENDS, rules.hand_end)
-    elif key == "suits":
-        options["suit_style"] = "french" if rules.suit_style == "spanish" else "spanish"
-    elif key == "timeout":
-        settings.turn_timeout = _next(TIMEOUTS, settings.turn_timeout)
-    elif key == "ontimeout":
-        settings.timeout_action = "remove" if settings.timeout_action == "bot" else "bot"
-    else:
-        return cycle_shared(settings, key)
-    return True
+    mine = table_of(settings.preset).cycle(settings, key)
+    return mine if mine is not None else cycle_shared(settings, key)
 
 
 def cycle_shared(settings: RoomSettings, key: str) -> bool:
-    """The settings both families have: reminders, language, bots, quiet hours."""
+    """The settings every game has: reminders, language, bots, quiet hours."""
     if key == "remind":
-        settings.reminder_after = _next(REMINDERS, settings.reminder_after)
+        settings.reminder_after = next_of(REMINDERS, settings.reminder_after)
     elif key == "lang":
         choices: tuple[Any, ...] = (None, *LANGUAGES)
-        settings.language = _next(choices, settings.language)
+        settings.language = next_of(choices, settings.language)
     elif key == "bot":
-        settings.bot_level = _next(BOT_LEVELS, settings.bot_level)
+        settings.bot_level = next_of(BOT_LEVELS, settings.bot_level)
     elif key == "quiet":
-        settings.quiet_hours = _next(WINDOWS, settings.quiet_hours)
+        settings.quiet_hours = next_of(WINDOWS, settings.quiet_hours)
     elif key == "tz":
-        settings.timezone = _next(TIMEZONES, settings.timezone)
+        settings.timezone = next_of(TIMEZONES, settings.timezone)
     else:
         return False
     return True
-
-
-def _next(choices: tuple[Any, ...], current: Any) -> Any:
-    """The value after `current` in `choices`, round and round (the first if unknown)."""
-    if current not in choices:
-        return choices[0]
-    return choices[(choices.index(current) + 1) % len(choices)]

@@ -17,7 +17,7 @@ import redis
 
 from service.infra.queue import schedule
 from service.infra.store import text
-from service.table.outcome import Job
+from service.table.outcome import Job, JobKind
 
 log = logging.getLogger("burro.notices")
 NOTICE_TTL = 24 * 3600  # seconds a notice may wait before it is dropped
@@ -47,7 +47,7 @@ def queue(client: redis.Redis, params: dict[str, Any], at: float) -> str | None:
         pipe.set(notice_key(notice_id), json.dumps(params), ex=NOTICE_TTL)
         pipe.zadd(waiting, {notice_id: now})
         pipe.expire(waiting, NOTICE_TTL)
-        schedule(client, pipe, Job("notice", notice_id, "", at))
+        schedule(client, pipe, Job(JobKind.NOTICE, notice_id, "", at))
         pipe.execute()
     return notice_id
 

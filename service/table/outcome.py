@@ -4,6 +4,7 @@ up to date, and the jobs to schedule, all committed together with the room."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 
 @dataclass(frozen=True)
@@ -15,22 +16,38 @@ class Popup:
     alert: bool = False
 
 
-# The follow-suit game's timers, named after their functions in workers.jobs. Each names
-# the room version it was made for and does nothing once the room has moved on, so a move
-# makes the last ones moot (service.infra.queue.unschedule_timers deletes them).
-BOT_MOVE, TURN_TIMEOUT, REMIND = "bot_move", "turn_timeout", "remind"
-VERSION_TIMERS = (TURN_TIMEOUT, REMIND, BOT_MOVE)
+class JobKind(StrEnum):
+    """The workers' jobs, each a function of the same name in `workers.jobs`."""
+
+    SYNC = "sync"  # bring one chat's message up to date (arg: the target)
+    NOTICE = "notice"  # send a message kept for the flood budget (arg unused)
+    BOT_TURN = "bot_turn"  # a bot acts (arg: "<phase>:<seat>")
+    DEADLINE = "deadline"  # the game's own clock ran out (arg: the phase)
+    TURN_TIMEOUT = "turn_timeout"  # the table's turn time ran out (arg: the phase)
+    REMIND = "remind"  # nudge the players yet to act (arg: the phase)
+    SWEEP = "sweep"  # the periodic sweep (arg: its time slot)
+
+
+# Timers name the phase they were made for and do nothing once the room has moved on,
+# so a new phase makes the last ones moot (service.infra.queue.unschedule_timers).
+PHASE_TIMERS = (JobKind.TURN_TIMEOUT, JobKind.REMIND, JobKind.DEADLINE)
 
 
 @dataclass(frozen=True)
 class Job:
     """Work for a worker: `kind` names a function in `workers.jobs`; `at` is when."""
 
-    kind: str  # sync, or one of VERSION_TIMERS
+    kind: JobKind
     room: str
-    arg: str  # the version for timers, the target chat for sync
+    arg: str  # the phase for timers, "<phase>:<seat>" for a bot, the target for sync
     at: float
     tag: str = ""  # distinguishes a second job of the same kind and arg (e.g. "sweep")
+
+
+def said(user: int, why: str, action: str) -> str:
+    """The outbox's target that tells a player a move was played for them (`why`:
+    timeout, or only when it was their only legal move)."""
+    return f"said:{user}:{why}:{action}"
 
 
 @dataclass

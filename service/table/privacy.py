@@ -24,11 +24,10 @@ from service.infra.store import (
 )
 from service.table import lobby, notices
 from service.table.lobby import Actor
-from service.table.outcome import BOT_MOVE, Job, Outcome
+from service.table.outcome import Job, JobKind, Outcome
 from service.table.room import Room
 from service.table.services import Services
 from service.ui.i18n import Translator, _
-from workers.sweeper import missing_job
 
 DAY = 24 * 3600
 ROOM_PARTS = ("msgs", "sent", "live", "blocked_notices")  # kept beside the room
@@ -113,14 +112,10 @@ def without(room: Room, user_id: int, now: float) -> Outcome:
 
 
 def bot_jobs(room: Room, seat: int, now: float) -> list[Job]:
-    """The job of the bot now in `seat`, if it is its turn (a passing game's phase: if
-    its choice is still to come)."""
-    if room.settings.passing:
-        if seat not in room.passing_bots_waiting():
-            return []
-        return [Job("passing_bot", room.id, f"{room.phase_version}:{seat}", 0.0)]
-    job = missing_job(room, now)
-    return [job] if job is not None and job.kind == BOT_MOVE else []
+    """The job of the bot now in `seat`, if its action in this phase is still to come."""
+    if seat not in room.bots_waiting():
+        return []
+    return [Job(JobKind.BOT_TURN, room.id, f"{room.phase_version}:{seat}", now)]
 
 
 def bot_name(room: Room) -> str:
@@ -156,7 +151,7 @@ def drop_hand(store: Store, room_id: str, user_id: int) -> None:
         pipe.execute()
     for arg in (target, f"{target}:new"):
         for tag in ("", "later", "again", "sweep"):
-            delete_job(store, job_id(Job("sync", room_id, arg, 0.0, tag=tag)))
+            delete_job(store, job_id(Job(JobKind.SYNC, room_id, arg, 0.0, tag=tag)))
 
 
 def delete_job(store: Store, ident: str) -> None:

@@ -10,17 +10,14 @@ from __future__ import annotations
 import secrets
 import string
 from dataclasses import replace
+from functools import cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, model_validator
 
-from engine.cuartetos import GameState as PassingGame
-from engine.cuartetos import PassingRules, is_passing
-from engine.cuartetos import make_rules as make_passing_rules
-from engine.cuartetos import to_move as passing_to_move
-from engine.follow_suit.game import GameState
-from engine.follow_suit.rules import Rules, make_rules
+from engine.cuartetos import is_passing
 from engine.kernel.rng import keyed
+from service.table.games import game_of
 
 Status = Literal["lobby", "playing", "over", "cancelled"]
 TimeoutAction = Literal["bot", "remove"]
@@ -36,6 +33,12 @@ _ID_ALPHABET = string.ascii_lowercase + string.digits
 KEY_BITS = 128
 LEGACY_KEY_LIMIT = 1 << 64
 BOT_SALT = 0xB07  # keyed(seed, BOT_SALT, seat): a bot seat's own seed
+
+
+@cache
+def state_adapter(preset: str) -> TypeAdapter[Any]:
+    """How the states of a preset's game are checked when a room is loaded."""
+    return TypeAdapter(game_of(preset).state_type)
 
 
 def new_game_key() -> int:
@@ -89,11 +92,10 @@ class RoomSettings(BaseModel):
         """Whether the preset is of the passing family (`cuartetos`), not follow-suit."""
         return is_passing(self.preset)
 
-    def rules(self) -> Rules | PassingRules:
-        """The chosen rule set, of the preset's family (RulesError if it cannot be)."""
-        if self.passing:
-            return make_passing_rules(self.preset, self.options)
-        return make_rules(self.preset, {**PRESET_LOOKS.get(self.preset, {}), **self.options})
+    def rules(self) -> Any:
+        """The chosen rule set, of the preset's game (RulesError if it cannot be)."""
+        options = {**PRESET_LOOKS.get(self.preset, {}), **self.options}
+        return game_of(self.preset).make_rules(self.preset, options)
 
 
 class LogLine(BaseModel):
@@ -123,19 +125,39 @@ class Room(BaseModel):
     status: Status = "lobby"
     settings: RoomSettings = Field(default_factory=RoomSettings)
     seats: list[Seat] = Field(default_factory=list)
-    game: GameState | PassingGame | None = None  # of the preset's family
+    game: Any = None  # the state of the preset's game (`Game.state_type`), once started
     seed: int = Field(default_factory=new_game_key)  # secret: see KEY_BITS
     settings_open: bool = False  # the lobby message shows the settings keyboard
     log: list[LogLine] = Field(default_factory=list)
     deadline: float | None = None  # when the player to move times out
     turn_started: float | None = None
     reminded: bool = False  # the current turn's group mention went out
-    phase_version: int = 0  # passing game: the version its current phase began at
+    phase_version: int = 0  # the version the current phase began at (service.table.play)
+    passed: list[int] = Field(default_factory=list)  # bot seats that let this phase go by
     blocked: list[int] = Field(default_factory=list)  # users whose private chat refused us
     created: float = 0.0
     updated: float = 0.0
     # The bytes it was read from (Store.load): updating the room as loaded reuses it.
     _loaded_from: bytes | str | None = PrivateAttr(default=None)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _game_state(cls, data: Any) -> Any:
+        """The stored game, as its game's own state type (the preset names the game)."""
+        if not isinstance(data, dict) or not isinstance(data.get("game"), dict):
+            return data
+        settings = data.get("settings")
+        preset = settings.get("preset") if isinstance(settings, dict) else None
+        name = preset if isinstance(preset, str) else RoomSettings().preset
+        return {**data, "game": state_adapter(name).validate_python(data["game"])}
+
+    @model_validator(mode="after")
+    def _phase_of_legacy_game(self) -> Room:
+        """Follow-suit rooms saved before phases had no `phase_version`: their phase is
+        their version (every move began one), which their buttons and timers carry."""
+        if self.phase_version == 0 and self.status == "playing":
+            self.phase_version = self.version
+        return self
 
     @model_validator(mode="after")
     def _replace_legacy_key(self) -> Room:
@@ -165,20 +187,16 @@ class Room(BaseModel):
     def is_bot_seat(self, seat: int) -> bool:
         return self.seats[seat].bot is not None or self.seats[seat].removed
 
-    def passing_bots_waiting(self) -> list[int]:
-        """Passing game: the bot seats whose action this phase is still to come (all of
-        them choose a card; only a real ¡Burro! is sure to get a response from them)."""
-        game = self.game
-        if not isinstance(game, PassingGame) or game.over:
+    def bots_waiting(self) -> list[int]:
+        """The bot seats yet to act in this phase (those that let it go by excepted)."""
+        if self.game is None or self.status != "playing":
             return []
-        call = game.hand.call
-        if call is not None and not call.real:
-            return []
-        return [s for s in passing_to_move(game) if self.is_bot_seat(s)]
+        to_act = game_of(self.settings.preset).to_act(self.game)
+        return [s for s in to_act if self.is_bot_seat(s) and s not in self.passed]
 
     def next_due(self) -> float:
         """When this room next needs a timer or a bot: the sweeper's clock for it."""
-        if self.deadline is None or self.passing_bots_waiting():
+        if self.deadline is None or self.bots_waiting():
             # a bot's turn: due as soon as it began
             return self.updated
         started = self.turn_started or self.updated

@@ -22,7 +22,7 @@ from engine.follow_suit.game import GameState, legal_actions, to_move
 from service.infra.queue import QUEUE
 from service.infra.redis_server import connect
 from service.infra.store import DUE_KEY, PENDING_SYNC, Store, chat_key, room_key, text
-from service.table import lobby, moves
+from service.table import lobby, play
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room
@@ -48,7 +48,7 @@ def playing_room(store: Store, chat_id: int, finished_hands: int = 0) -> Room:
     while len(room.game.past) < finished_hands:
         seat = to_move(room.game)
         assert seat is not None, "the game ended before enough hands"
-        moves.play(room, seat, legal_actions(room.game, seat)[0], 1000.0)
+        play.act(room, seat, legal_actions(room.game, seat)[0], 1000.0, 0.0)
     assert store.create(room, outcome, None)
     return room
 

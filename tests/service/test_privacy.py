@@ -19,7 +19,7 @@ from service.infra.store import Store, text
 from service.platforms.telegram import callbacks
 from service.table import lobby, privacy
 from service.table.lobby import Actor
-from service.table.outcome import Outcome
+from service.table.outcome import JobKind, Outcome
 from service.table.room import Room, RoomSettings
 from tests.service.inproc import ANA, CARLA, GROUP, Hook, command, press, running_hook
 
@@ -104,7 +104,7 @@ def test_forget_leaves_nothing_of_the_person(hook: Hook) -> None:
     after = hook.room(GROUP)
     assert after.status == "playing" and after.seat_of(CARLA_ID) is None
     assert carla_seat is not None and after.is_bot_seat(carla_seat)
-    assert hook.run_jobs(hook.runtime(), ("bot_move",)) >= 1  # the bot plays her turn
+    assert hook.run_jobs(hook.runtime(), ("bot_turn",)) >= 1  # the bot plays her turn
     assert hook.room(GROUP).version > after.version
     assert store.room_in_chat(CARLA_ID, None) is None
     kept = store.load(finished.id)
@@ -197,7 +197,7 @@ def test_in_a_passing_game_the_bot_makes_the_forgotten_persons_choice() -> None:
     assert room.status == "playing" and room.settings.passing
     outcome = privacy.without(room, CARLA_ID, time.time())
     assert room.is_bot_seat(0) and room.seats[0].user_id is None
-    assert [(j.kind, j.arg) for j in outcome.jobs] == [("passing_bot", f"{room.phase_version}:0")]
+    assert [(j.kind, j.arg) for j in outcome.jobs] == [(JobKind.BOT_TURN, f"{room.phase_version}:0")]
 
 
 def test_a_room_created_playing_is_indexed_for_forgetting() -> None:

@@ -11,9 +11,9 @@ from rq.registry import ScheduledJobRegistry
 from engine.follow_suit.game import GameState, legal_actions, to_move
 from service.infra.queue import QUEUE
 from service.infra.store import PENDING_SYNC, Store, text
-from service.table import lobby, moves
+from service.table import lobby, play
 from service.table.lobby import Actor
-from service.table.outcome import VERSION_TIMERS, Outcome
+from service.table.outcome import PHASE_TIMERS, Outcome
 from service.table.room import Room, RoomSettings
 from workers import jobs
 from workers.worker import LOCK_TTL, STALE_AFTER, release_stale_lock
@@ -66,10 +66,10 @@ def test_a_move_drops_the_timers_it_made_moot() -> None:
         assert seat is not None
         action = legal_actions(fresh.game, seat)[0]
 
-        def play(r: Room, seat: int = seat, action: str = action) -> Outcome:
-            return moves.play(r, seat, action, now)
+        def move(r: Room, seat: int = seat, action: str = action) -> Outcome:
+            return play.act(r, seat, action, now, 0.0)
 
-        result = store.update(room.id, play)
+        result = store.update(room.id, move)
         assert result is not None
         version = result[0].version
         assert timers() == {f"turn_timeout-{room.id}-{version}", f"remind-{room.id}-{version}"}
@@ -102,4 +102,4 @@ def test_a_pending_sync_waits_from_when_it_was_marked() -> None:
 
 def test_every_version_timer_names_a_job() -> None:
     """Jobs run `workers.jobs.<kind>`: a timer kind without its function would fail."""
-    assert all(callable(getattr(jobs, kind, None)) for kind in VERSION_TIMERS)
+    assert all(callable(getattr(jobs, kind, None)) for kind in PHASE_TIMERS)

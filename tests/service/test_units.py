@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from engine.follow_suit.game import GameState, legal_actions, to_move
 from engine.follow_suit.rules import Rules
 from service.platforms.telegram import callbacks
-from service.table import lobby, moves
+from service.table import follow_suit, lobby, play
 from service.table.lobby import Actor
+from service.ui.intents import ShowCards
 from service.table.quiet import quiet_until
 from service.table.room import KEY_BITS, LEGACY_KEY_LIMIT, Room, RoomSettings, Status
 from service.ui import news
@@ -69,10 +70,10 @@ def test_lobby_rules() -> None:
 def test_settings_cycle_and_skip_what_cannot_be_played() -> None:
     room = lobby.create_room(-5, None, ANA, 0.0)
     seen = set()
-    for _ in range(len(lobby.TIMEOUTS)):
+    for _ in range(len(follow_suit.TIMEOUTS)):
         lobby.change_setting(room, ANA, "timeout")
         seen.add(room.settings.turn_timeout)
-    assert seen == set(lobby.TIMEOUTS)
+    assert seen == set(follow_suit.TIMEOUTS)
     for key in (
         "preset",
         "hand",
@@ -141,7 +142,7 @@ def test_screens_show_no_hidden_card(preset: str, lang: str) -> None:
                     shown = painter.hand(viewer)
                     labels = {b.label for row in shown.rows for b in row}
                     assert not labels & cards
-        moves.play(room, seat, rnd.choice(legal_actions(room.game, seat)), 0.0)
+        play.act(room, seat, rnd.choice(legal_actions(room.game, seat)), 0.0, 0.0)
 
 
 def test_my_cards_button_opens_this_rooms_inline_query() -> None:
@@ -149,7 +150,7 @@ def test_my_cards_button_opens_this_rooms_inline_query() -> None:
     lobby.join(room, BEN)
     lobby.start(room, ANA, 0.0)
     buttons = [b for row in Painter(room, "en").table().rows for b in row]
-    assert any(b.switch_inline == f"g{room.id}" for b in buttons)
+    assert any(b.intent == ShowCards(room.id) for b in buttons)
 
 
 def test_a_room_key_is_secret_sized_and_a_legacy_one_is_replaced_on_load() -> None:

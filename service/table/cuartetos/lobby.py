@@ -11,12 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cuartetos import LETTERS, make_rules
-from engine.kernel.errors import RulesError
 from service.infra.settings import Settings
-from service.table.cuartetos import moves
-from service.table.outcome import Outcome
-from service.table.room import Room, RoomSettings
-from service.ui.i18n import _
+from service.table.room import RoomSettings
 
 MIN_PLAYERS = 3  # docs/rules.md, Passing Burro: 3 to 8 players
 # (time to choose a card, time to respond to a call), seconds: live paces, then slow ones.
@@ -36,11 +32,13 @@ TARGETS = tuple(range(1, len(LETTERS) + 1))  # letters that lose: B, B-U, ... B-
 NOT_HERE = ("hand", "empty", "timeout", "ontimeout")  # follow-suit settings
 
 
-def initial_options(settings: Settings, group: bool = True) -> dict[str, Any]:
+def initial_options(settings: Settings | None, group: bool = True) -> dict[str, Any]:
     """Options a new table starts with: a group's the family pace, a private one the
     engine's live pace; the windows the environment sets win (`BURRO_PASS_WINDOW`,
     `BURRO_RESPONSE_WINDOW`; tests use short ones)."""
     options = family_pace() if group else {}
+    if settings is None:
+        return options
     if settings.pass_window is not None:
         options["pass_window"] = settings.pass_window
     if settings.response_window is not None:
@@ -70,19 +68,6 @@ def cycle(settings: RoomSettings, key: str) -> bool | None:
     else:
         return None
     return True
-
-
-def start(room: Room, now: float, bot_delay: float) -> Outcome:
-    """Deal the first hand (the lobby has checked who may start)."""
-    if len(room.seats) < MIN_PLAYERS:
-        return Outcome().say(_("Three or more players are needed to start."), alert=True)
-    try:
-        outcome = moves.start(room, now, bot_delay)
-    except RulesError as exc:
-        return Outcome().say(
-            _("These settings cannot be played: {problem}"), alert=True, problem=str(exc)
-        )
-    return outcome.say(_("The game begins!"))
 
 
 def _next(choices: tuple[Any, ...], current: Any) -> Any:

@@ -45,6 +45,7 @@ def strength(action: str) -> int:
 
 class Tiny:
     name: str = "tiny"
+    state_type: type = State
     presets: Mapping[str, Preset] = game.PRESETS
     aliases: Mapping[str, str] = game.ALIASES
     bot_levels: tuple[str, ...] = ("random", "greedy")
@@ -52,8 +53,8 @@ class Tiny:
     def make_rules(self, preset: str, options: Mapping[str, Any]) -> Rules:
         return game.make_rules(preset, dict(options))
 
-    def new_game(self, rules: Rules, seats: int, seed: int, at: float) -> State:
-        return game.new_game(rules, seats, seed)  # no clock: `at` is not needed
+    def new_game(self, rules: Rules, seats: int, seed: int, at: float, dealer: int = 0) -> State:
+        return game.new_game(rules, seats, seed, dealer)  # no clock: `at` is not needed
 
     def to_act(self, state: State) -> tuple[int, ...]:
         return () if state.over else (state.turn,)
@@ -91,6 +92,9 @@ class Tiny:
 
     def finished_hands(self, state: State) -> int:
         return len(state.past)
+
+    def burros(self, state: State, seat: int) -> int:
+        return 0  # high card has winners of tricks, no burro
 
     def hand_record(self, state: State, index: int) -> dict[str, Any]:
         hands = state.past if state.over else (*state.past, state.hand)

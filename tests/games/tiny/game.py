@@ -84,9 +84,9 @@ def deal(rules: Rules, seats: int, seed: int, hand: Hand) -> State:
     return State(rules, seats, seed, hand, (), tuple(held), (), order[0], hand.points)
 
 
-def new_game(rules: Rules, seats: int, seed: int) -> State:
+def new_game(rules: Rules, seats: int, seed: int, dealer: int = 0) -> State:
     deck = tuple(shuffled(list(PACK), keyed(seed, 1, 0)))
-    return deal(rules, seats, seed, Hand(1, 0, deck, (0,) * seats))
+    return deal(rules, seats, seed, Hand(1, dealer, deck, (0,) * seats))
 
 
 def legal_actions(state: State, seat: int) -> list[str]:

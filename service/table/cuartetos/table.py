@@ -1,0 +1,147 @@
+"""The passing game at the table (`cuartetos`): how its calls, letters and absences are
+told in the log, its lobby (a pace instead of a turn time), its bots' human-looking
+pace, and its refusals. Everyone acts at once here: a phase (choosing for one pass, or
+one call's response window) is what buttons and timers are drawn for."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engine.cuartetos import REAL_WORD, GameState, PassingRules, player_view
+from engine.cuartetos import events as ev
+from engine.cuartetos.bots import make_bot
+from engine.cuartetos.cards import is_four_of_a_kind
+from engine.kernel.rng import keyed
+from service.infra.settings import Settings
+from service.table.cuartetos import lobby
+from service.table.games import too_few
+from service.table.outcome import Outcome, said
+from service.table.room import LogLine, Room, RoomSettings
+from service.ui.i18n import _
+
+# Human-looking delays, in seconds at the default bot delay of 1.5 s (the service's
+# `bot_delay` scales them; 0 in tests). The same ranges as the arena's.
+CHOOSE = (0.6, 2.5)  # from when choosing opens, times the bot's pick_pace
+SHOUT = (0.2, 0.6)  # a bot holding four of a kind calls at once
+REACT = (0.35, 1.6)  # from the call
+LIVE_LIMIT = 300.0  # seconds to choose: up to this, a live table; beyond, a slow one
+
+
+class CuartetosTable:
+    refusals: Mapping[str, str] = {
+        "not_playing": _("You are not playing in this hand."),
+        "already_chosen": _("You have chosen your card for this pass."),
+        "call_open": _("Someone called: respond, or let it go."),
+        "no_call": _("Nobody has called."),
+        "own_call": _("That is your own call."),
+        "already_responded": _("Your hand is already down."),
+        "too_late": _("Too late: the time to respond is over."),
+        "no_fake_left": _("You have no fake call left."),
+        "wrong_word": _("That word is from another round."),
+        "not_in_hand": _("You do not hold that card."),
+        "game_over": _("This game is over."),
+    }
+    hands_show_table = True  # each hand shows who has chosen and who responded
+
+    def initial_options(self, settings: Settings | None, group: bool) -> dict[str, Any]:
+        return lobby.initial_options(settings, group)
+
+    def cycle(self, settings: RoomSettings, key: str) -> bool | None:
+        return lobby.cycle(settings, key)
+
+    def unplayable(self, rules: Any, seats: int) -> Outcome | None:
+        return too_few(seats, lobby.MIN_PLAYERS)
+
+    def chronicle(self, room: Room, events: list[Any], outcome: Outcome, actor: int) -> None:
+        game = game_of(room)
+        started = [e.hand_no for e in events if isinstance(e, ev.HandStarted)]
+        hand_no = started[0] - 1 if started else game.hand_no  # the hand these began in
+        real: ev.CallResolved | None = None
+        for event in events:
+            if isinstance(event, ev.HandStarted):
+                hand_no = event.hand_no
+            if isinstance(event, ev.CallResolved) and event.word == REAL_WORD:
+                real = event  # told with the hand's end, which shows the four of a kind
+            line = log_line(room, event, real, outcome)
+            if line is not None:
+                room.add_log(line.model_copy(update={"hand_no": hand_no}))
+        if any(isinstance(e, ev.FalseCall) and e.seat == actor for e in events):
+            outcome.say(_("No four of a kind: ¡Burro! costs you a letter."), alert=True)
+        elif actor >= 0 and any(isinstance(e, ev.Responded) and e.seat == actor for e in events):
+            outcome.say(_("🫳 Hand down!"))
+
+    def think_time(self, room: Room, seat: int) -> float:
+        """A human-looking delay before a bot acts in this phase, fixed by the room's
+        seed and the phase."""
+        game = game_of(room)
+        hand = game.hand
+        rnd = random.Random(keyed(room.seed, game.hand_no, hand.rotation, hand.phase_at, seat))
+        if hand.call is not None:
+            return rnd.uniform(*REACT)
+        view = player_view(game, seat)
+        if "burro" in view.legal and is_four_of_a_kind(view.hand):
+            return rnd.uniform(*SHOUT)
+        pace = make_bot(room.seats[seat].bot or "heuristic", room.bot_seed(seat)).pick_pace
+        return rnd.uniform(*CHOOSE) * pace
+
+    def tells_forced(self, action: str) -> bool:
+        return False  # nothing is ever forced: everyone chooses
+
+    def rings(self, room: Room) -> bool:
+        """A call on a slow table comes as a new message: an edit would not notify."""
+        game = game_of(room)
+        return game.hand.call is not None and not is_live(game.rules)
+
+
+def is_live(rules: PassingRules) -> bool:
+    """Live tables give seconds to choose (all watching); slow ones minutes or hours."""
+    return rules.pass_window <= LIVE_LIMIT
+
+
+def game_of(room: Room) -> GameState:
+    assert isinstance(room.game, GameState), "not a passing game"
+    return room.game
+
+
+def log_line(
+    room: Room, event: ev.Event, real: ev.CallResolved | None, outcome: Outcome
+) -> LogLine | None:
+    """The public log line of an event (never a card still in a hand); a card chosen for
+    a player whose time ran out is told in their own chat."""
+    match event:
+        case ev.CardChosen(seat=seat, card=card, auto=True):
+            room.seats[seat].timeouts += 1
+            user = room.seats[seat].user_id
+            if user is not None and card is not None:
+                outcome.sync.add(said(user, "timeout", f"pass:{card}"))
+            return LogLine(kind="timeout", seat=seat)
+        case ev.FalseCall(seat=seat):
+            return LogLine(kind="false_call", seat=seat)
+        case ev.CallResolved(word=word) if word == REAL_WORD:
+            return None
+        case ev.CallResolved(seat=seat, word=word, responders=fooled, losers=losers):
+            return LogLine(
+                kind="fake_call", seat=seat, word=word, order=list(fooled), losers=list(losers)
+            )
+        case ev.LetterGiven(seat=seat, reason="absent"):
+            return LogLine(kind="absent", seat=seat)
+        case ev.PlayerRemoved(seat=seat):
+            return LogLine(kind="left", seat=seat)
+        case ev.HandOver(reason="burro", shown=shown) if real is not None:
+            return LogLine(
+                kind="real_call",
+                seat=real.seat,
+                word=real.word,
+                card=shown[0] if shown else None,
+                order=list(real.responders),
+                losers=list(real.losers),
+                count=len(real.missing),
+            )
+        case ev.HandOver(reason="cap", losers=losers):
+            return LogLine(kind="cap", losers=list(losers), count=game_of(room).rules.max_rotations)
+    return None
+
+
+TABLE = CuartetosTable()

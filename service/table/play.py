@@ -1,0 +1,334 @@
+"""The one play path of every game: a press is checked (who, and is it stale?), the
+game applies the action with the time, the table's log takes the public events, forced
+moves follow, and `settle` says what else must happen: the chats to bring up to date
+and the jobs of the phase begun (its deadline or turn time, its bots, a reminder).
+The caller commits the room with that `Outcome` in one transaction (Store.update).
+
+Buttons and timers name the phase they were made for (`room.phase_version`, the room
+version the phase began at): in a turn-based game every move begins a phase; where
+everyone acts at once, the presses of several players in one phase all count. Nothing
+here asks which game it holds: the game is `games.game_of(preset)`, its own table ways
+`games.table_of(preset)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.kernel.errors import IllegalAction, RulesError
+from engine.kernel.protocol import SYSTEM, Game
+from service.table.games import DEFAULT_DELAY, game_of
+from service.table.outcome import Job, JobKind, Outcome, said
+from service.table.room import LogLine, Room
+from service.table.tables import table_of
+from service.ui.i18n import _
+
+MAX_FORCED = 200  # a safety bound on forced moves applied in one go
+STALE = _("This button is out of date: use the newest message.")
+
+Change = Callable[[Room], Outcome]
+
+
+def game(room: Room) -> Game:
+    return game_of(room.settings.preset)
+
+
+# ----- a player's press ----------------------------------------------------------------
+
+
+def press(
+    room: Room, phase: int, user_id: int, action: str, now: float, bot_delay: float
+) -> Change | Outcome:
+    """The change a player's press of `action` (drawn for `phase`) asks for, received at
+    `now`; or an Outcome refusing it at once."""
+    seat = room.seat_of(user_id)
+    if seat is None:
+        return Outcome().say(_("You are not playing in this game."))
+    if room.status != "playing":
+        return Outcome().say(_("This game is over."))
+    if phase != room.phase_version:
+        return Outcome().say(STALE)
+
+    def change(fresh: Room) -> Outcome:
+        if fresh.phase_version != phase or fresh.status != "playing":
+            return Outcome().say(STALE)
+        try:
+            return act(fresh, seat, action, now, bot_delay)
+        except IllegalAction as exc:
+            refusals = table_of(fresh.settings.preset).refusals
+            return Outcome().say(refusals.get(exc.code, _("That move is not allowed now.")))
+
+    return change
+
+
+# ----- changing the room ---------------------------------------------------------------
+
+
+def start(room: Room, now: float, bot_delay: float) -> Outcome:
+    """Deal the first hand at `now` (the lobby has checked who may start)."""
+    table = table_of(room.settings.preset)
+    try:
+        rules = room.settings.rules()
+        refused = table.unplayable(rules, len(room.seats))
+        if refused is not None:
+            return refused
+        dealer = len(room.seats) - 1
+        room.game = game(room).new_game(rules, len(room.seats), room.seed, now, dealer)
+    except RulesError as exc:
+        return Outcome().say(
+            _("These settings cannot be played: {problem}"), alert=True, problem=str(exc)
+        )
+    room.status = "playing"
+    outcome = Outcome(changed=True)
+    touched = set(range(len(room.seats)))
+    play_forced(room, outcome, touched, SYSTEM, now)
+    settle(room, now, outcome, touched, bot_delay, new_phase=True)
+    if game(room).to_act(room.game):
+        outcome.say(_("The game begins!"))
+    return outcome
+
+
+def act(
+    room: Room, seat: int, action: str, now: float, bot_delay: float, timed_out: bool = False
+) -> Outcome:
+    """Apply `seat`'s action received at `now` (raises IllegalAction), then any forced
+    moves. With `timed_out` the action was chosen for the player: they are told."""
+    outcome = Outcome(changed=True)
+    user = room.seats[seat].user_id
+    if user is not None and timed_out:
+        outcome.sync.add(said(user, "timeout", action))
+    elif user is not None and not room.is_bot_seat(seat):
+        outcome.acted[user] = now
+    before = game(room).phase(room.game)
+    touched = {seat}
+    change(room, outcome, touched, _applying(seat, action, now), seat)
+    play_forced(room, outcome, touched, seat, now)
+    settle(room, now, outcome, touched, bot_delay, game(room).phase(room.game) != before)
+    return outcome
+
+
+def expire(room: Room, now: float, bot_delay: float) -> Outcome:
+    """The game's own deadline has come: what the game does then (raises IllegalAction
+    if it is not due after all)."""
+    outcome = Outcome(changed=True)
+    before = game(room).phase(room.game)
+    touched: set[int] = set()
+    change(room, outcome, touched, lambda g, state: g.expire(state, now), SYSTEM)
+    play_forced(room, outcome, touched, SYSTEM, now)
+    settle(room, now, outcome, touched, bot_delay, game(room).phase(room.game) != before)
+    return outcome
+
+
+def time_out(room: Room, seat: int, action: str, now: float, bot_delay: float) -> Outcome:
+    """A human's turn ran out: `action` (a bot's choice) is played for them; with the
+    `remove` setting, after `max_timeouts` the seat goes to a bot for good."""
+    player = room.seats[seat]
+    player.timeouts += 1
+    limit = room.settings.max_timeouts
+    gone = room.settings.timeout_action == "remove" and player.timeouts >= limit
+    player.removed = player.removed or gone
+    hand_no = game(room).finished_hands(room.game) + 1
+    room.add_log(LogLine(kind="removed" if gone else "timeout", seat=seat, hand_no=hand_no))
+    return act(room, seat, action, now, bot_delay, timed_out=True)
+
+
+def bot_turn(room: Room, seat: int, action: str | None, now: float, bot_delay: float) -> Outcome:
+    """A bot's `action` in this phase (`bot_action`, chosen from its own view); if it lets
+    the phase go by (or its action came too late), it is not asked again in this phase."""
+    try:
+        if action is not None:
+            return act(room, seat, action, now, bot_delay)
+    except IllegalAction:
+        pass
+    room.passed = [*room.passed, seat]
+    return Outcome(changed=True)
+
+
+def bot_action(room: Room, seat: int, level: str | None = None) -> str | None:
+    """What the seat's bot (or a bot of `level`) plays: it sees only that seat's view."""
+    g = game(room)
+    level = level or room.seats[seat].bot or "heuristic"  # a removed human's plays heuristic
+    return g.bot(level, room.bot_seed(seat)).choose(g.player_view(room.game, seat))
+
+
+def remind(room: Room) -> Outcome:
+    """Nudge the humans yet to act: their hand posted again (a fresh message notifies, an
+    edit does not) and, once per phase, a gentle mention in the group."""
+    waiting = waiting_humans(room)
+    if room.reminded or not waiting:
+        return Outcome()
+    room.reminded = True
+    if room.private:
+        return Outcome(changed=True, sync={"table:new"})
+    targets = {f"hand:{room.seats[s].user_id}:new" for s in waiting}
+    return Outcome(changed=True, sync={*targets, "nudge"})
+
+
+# ----- the steps -----------------------------------------------------------------------
+
+
+def change(
+    room: Room,
+    outcome: Outcome,
+    touched: set[int],
+    step: Callable[[Game, Any], tuple[Any, list[Any]]],
+    actor: int,
+) -> None:
+    """Make one change to the game and tell it: the log, a hand's or the game's end; the
+    seats whose cards changed are `touched`."""
+    g, state = game(room), room.game
+    before = g.finished_hands(state)
+    room.game, events = step(g, state)
+    seats = range(len(room.seats))
+    touched.update(s for s in seats if g.hand(state, s) != g.hand(room.game, s))
+    table_of(room.settings.preset).chronicle(room, events, outcome, actor)
+    ended = g.result(room.game) is not None
+    if ended:
+        outcome.finished = True
+    if ended or g.finished_hands(room.game) > before:
+        outcome.sync.update(news_targets(room))
+
+
+def play_forced(room: Room, outcome: Outcome, touched: set[int], actor: int, now: float) -> None:
+    """Apply single-choice moves at once (bots' and humans' alike: nothing to decide).
+    A move so played for another human than the one who just moved may be told in
+    their chat (the game's table says which)."""
+    if not room.settings.auto_forced:
+        return
+    g, table = game(room), table_of(room.settings.preset)
+    for _step in range(MAX_FORCED):
+        forced = g.forced(room.game)
+        if forced is None:
+            return
+        seat, action = forced
+        step = _applying(seat, action, now)
+        change(room, outcome, touched, step, seat)
+        touched.add(seat)
+        user = room.seats[seat].user_id
+        if seat != actor and user is not None and table.tells_forced(action):
+            outcome.sync.add(said(user, "only", action))
+
+
+def settle(
+    room: Room,
+    now: float,
+    outcome: Outcome,
+    touched: set[int],
+    bot_delay: float,
+    new_phase: bool,
+) -> None:
+    """After a change: a new version, the chats to bring up to date, and, when a new
+    phase began, its jobs."""
+    g = game(room)
+    room.version += 1
+    room.updated = now
+    outcome.changed = True
+    outcome.sync.add("table")
+    to_act = g.to_act(room.game)
+    over = g.result(room.game) is not None
+    if over:
+        room.status = "over"
+        room.deadline = None
+    elif new_phase:
+        begin_phase(room, now, outcome, bot_delay)
+    sync_hands(room, outcome, touched | set(to_act), over, new_phase)
+
+
+def begin_phase(room: Room, now: float, outcome: Outcome, bot_delay: float) -> None:
+    """A phase begins: buttons and timers drawn from now name it; its deadline (the
+    game's own clock, else the table's turn time for the humans to act), its bots and
+    a reminder are scheduled."""
+    g = game(room)
+    room.phase_version = room.version
+    room.passed = []
+    room.turn_started = now
+    room.reminded = False
+    phase = str(room.phase_version)
+    humans = waiting_humans(room)
+    due = g.deadline(room.game)
+    if due is not None:
+        room.deadline = due
+        outcome.jobs.append(Job(JobKind.DEADLINE, room.id, phase, due))
+    elif humans:
+        room.deadline = now + room.settings.turn_timeout
+        outcome.jobs.append(Job(JobKind.TURN_TIMEOUT, room.id, phase, room.deadline))
+    else:
+        room.deadline = None
+    scale = bot_delay / DEFAULT_DELAY
+    table = table_of(room.settings.preset)
+    for seat in bots_waiting(room):
+        at = now + table.think_time(room, seat) * scale
+        outcome.jobs.append(Job(JobKind.BOT_TURN, room.id, f"{phase}:{seat}", at))
+    reminder = now + room.settings.reminder_after
+    if humans and room.deadline is not None and reminder < room.deadline:
+        outcome.jobs.append(Job(JobKind.REMIND, room.id, phase, reminder))
+
+
+def sync_hands(
+    room: Room, outcome: Outcome, touched: set[int], over: bool, new_phase: bool
+) -> None:
+    """Each player's own message, in a group (a private game has only its table): those
+    whose hand or turn changed, every one at the end (or, where hands show the table,
+    after every change). Players whose private chat refused us get nothing until they
+    open it again; they play through the inline query meanwhile."""
+    if room.private:
+        return
+    table = table_of(room.settings.preset)
+    if over or table.hands_show_table:
+        touched = set(range(len(room.seats)))
+    ringing = new_phase and not over and table.rings(room)
+    waiting = set(waiting_humans(room))
+    for seat in sorted(touched):
+        user = room.seats[seat].user_id
+        if user is None or user in room.blocked:
+            continue
+        fresh = ringing and seat in waiting
+        outcome.sync.add(f"hand:{user}:new" if fresh else f"hand:{user}")
+
+
+def _applying(seat: int, action: str, now: float) -> Callable[[Game, Any], tuple[Any, list[Any]]]:
+    return lambda g, state: g.apply(state, seat, action, now)
+
+
+# ----- who is waited for ---------------------------------------------------------------
+
+
+def waiting_humans(room: Room) -> list[int]:
+    """The human seats yet to act in this phase."""
+    if room.game is None or room.status != "playing":
+        return []
+    return [s for s in game(room).to_act(room.game) if not room.is_bot_seat(s)]
+
+
+def bots_waiting(room: Room) -> list[int]:
+    """The bot seats yet to act in this phase (those that let it go by excepted)."""
+    if room.game is None or room.status != "playing":
+        return []
+    to_act = game(room).to_act(room.game)
+    return [s for s in to_act if room.is_bot_seat(s) and s not in room.passed]
+
+
+def news_targets(room: Room) -> set[str]:
+    """Where a hand's or the game's end is told: the room's chat, and in a group each
+    player's private chat too (those it refused excepted)."""
+    if room.private:
+        return {"news"}
+    users = [u for u in room.humans() if u not in room.blocked]
+    return {"news", *(f"news:{u}" for u in users)}
+
+
+def missing_job(room: Room, now: float) -> Job | None:
+    """For the sweeper: the job a playing room needs now, judged from the room alone
+    (jobs are idempotent, so scheduling one that is merely late does no harm)."""
+    if room.status != "playing" or room.game is None or game(room).result(room.game):
+        return None
+    phase = str(room.phase_version)
+    bots = bots_waiting(room)
+    if bots:
+        return Job(JobKind.BOT_TURN, room.id, f"{phase}:{bots[0]}", 0.0)
+    if room.deadline is not None and now >= room.deadline:
+        own_clock = game(room).deadline(room.game) is not None
+        kind = JobKind.DEADLINE if own_clock else JobKind.TURN_TIMEOUT
+        return Job(kind, room.id, phase, 0.0)
+    return Job(JobKind.REMIND, room.id, phase, 0.0)
