@@ -66,8 +66,9 @@ from engine.follow_suit.bots.registry import make_bot
 from engine.follow_suit.game import GameState, apply, legal_actions, new_game, to_move
 from engine.follow_suit.rules import PRESETS
 from engine.follow_suit.views import player_view
+from service.infra.keys import PENDING_SYNC
 from service.infra.redis_server import connect, free_port
-from service.infra.store import PENDING_SYNC, room_key, text
+from service.infra.store import room_key, text
 from service.platforms.telegram import callbacks
 from service.platforms.telegram.render import message_params
 from service.table.room import Room
@@ -900,7 +901,7 @@ def check_moves(game: Game, room: Room, books: Books) -> bool:
 
 def check_messages(room: Room, books: Books, client: redis.Redis, emu: EmulatorDriver) -> None:
     """Every message the game keeps shows the final state; nothing is left to send."""
-    from service.ui.i18n import language_for
+    from service.i18n import language_for
 
     pending = [m for m in client.zrange(PENDING_SYNC, 0, -1) if text(m).startswith(room.id)]
     if pending:

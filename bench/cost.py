@@ -130,7 +130,7 @@ class Counted:
 
         import workers.runtime
         from service.infra.queue import QUEUE
-        from service.infra.settings import Settings
+        from service.settings import Settings
         from service.web import create_app
 
         os.environ.update(

@@ -24,15 +24,16 @@ import redis
 from pydantic import SecretStr
 
 from engine.follow_suit.game import GameState, legal_actions, to_move
+from service.infra.keys import PENDING_SYNC
 from service.infra.redis_server import RedisServer, connect
-from service.infra.settings import Settings
-from service.infra.store import PENDING_SYNC, Store, text
+from service.infra.store import Store, text
 from service.platforms.telegram import limits
+from service.services import Services
+from service.settings import Settings
 from service.table import lobby, play
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
-from service.table.services import Services
 from workers import expiry, outbox
 from workers.runtime import Runtime
 

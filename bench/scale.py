@@ -31,8 +31,9 @@ import redis
 
 from bench.games import make_games, user_id
 from bench.procs import loadgen, machine, procs, start_servers, start_sink
+from service.infra.keys import PENDING_SYNC
 from service.infra.redis_server import RedisServer, connect
-from service.infra.store import PENDING_SYNC, Store
+from service.infra.store import Store
 
 
 def rest(client: redis.Redis, first: int, ids: list[str], batch: int = 500) -> None:

@@ -88,7 +88,8 @@ def register(subparsers: Any) -> None:
 
 def rooms_in_play(store: Store) -> list[tuple[Room, float]]:
     """Playing rooms with when each is next due, from the index the sweeper keeps."""
-    from service.infra.store import DUE_KEY, text
+    from service.infra.keys import DUE_KEY
+    from service.infra.store import text
 
     found = []
     entries: list[tuple[bytes, float]] = store.redis.zrange(DUE_KEY, 0, -1, withscores=True)  # type: ignore[assignment]
@@ -219,8 +220,9 @@ def purge(
     from rq.job import Job
     from rq.registry import clean_registries
 
+    from service.infra.keys import DUE_KEY, PENDING_SYNC
     from service.infra.queue import QUEUE
-    from service.infra.store import DUE_KEY, PENDING_SYNC, room_key, text
+    from service.infra.store import room_key, text
 
     def missing(room_ids: list[str]) -> set[str]:
         with client.pipeline(transaction=False) as pipe:
@@ -286,8 +288,8 @@ def purge(
 
 def _store(args: argparse.Namespace) -> Store:
     from service.infra.redis_server import connect, embedded_url
-    from service.infra.settings import Settings
     from service.infra.store import Store
+    from service.settings import Settings
 
     settings = Settings()
     url = args.redis_url or settings.redis_url or embedded_url(settings.data_dir)
@@ -343,9 +345,9 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_end(args: argparse.Namespace) -> int:
-    from service.infra.settings import Settings
-    from service.table.services import Services
-    from service.ui.i18n import Translator
+    from service.i18n import Translator
+    from service.services import Services
+    from service.settings import Settings
 
     store = _store(args)
     room, ended = end_game(store, args.room, time.time())

@@ -21,7 +21,8 @@ from typing import Any, TextIO
 
 from engine.cuartetos.rules import PASSING_PRESETS, is_passing
 from engine.follow_suit.bots.arena import ArenaConfig, run_arena
-from engine.follow_suit.bots.registry import LEVELS, Budget
+from engine.follow_suit.bots.base import Budget
+from engine.follow_suit.bots.registry import LEVELS
 from engine.follow_suit.rules import ALIASES, PRESETS
 from engine.kernel.errors import RulesError
 

@@ -106,8 +106,8 @@ def run(args: argparse.Namespace) -> int:
 
     from cli.set_webhook import webhook_url
     from service.infra import logs
-    from service.infra.settings import Settings
     from service.platforms.telegram.botapi import ApiError, BotApi
+    from service.settings import Settings
 
     settings = Settings()
     if settings.telegram_token is None or not settings.telegram_token.get_secret_value():

@@ -66,9 +66,10 @@ def run(args: argparse.Namespace) -> int:
 def post_open_tables(stack: Stack) -> int:
     """Post every open table (and its players' hands) anew: the local Telegram starts
     without the history that showed them (a data folder from before it kept one)."""
+    from service.infra.keys import IDLE_KEY
     from service.infra.redis_server import connect
-    from service.infra.settings import Settings
-    from service.infra.store import IDLE_KEY, Store, text
+    from service.infra.store import Store, text
+    from service.settings import Settings
 
     store = Store.of(connect(stack.redis.url), Settings(redis_url=stack.redis.url))
     rooms = [text(member) for member in store.redis.zrange(IDLE_KEY, 0, -1)]

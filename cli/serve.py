@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from service.infra.settings import Settings
+    from service.settings import Settings
 
 
 def register(subparsers: Any) -> None:
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
 
     from service.infra import logs
     from service.infra.redis_server import embedded_url
-    from service.infra.settings import Settings
+    from service.settings import Settings
     from service.web import create_app
 
     settings = Settings()

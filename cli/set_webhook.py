@@ -54,8 +54,8 @@ def webhook_url(public_url: str) -> str:
 def run(args: argparse.Namespace) -> int:
     import httpx
 
-    from service.infra.settings import Settings
     from service.platforms.telegram.botapi import ApiError, BotApi
+    from service.settings import Settings
 
     settings = Settings()
     token = settings.telegram_token.get_secret_value() if settings.telegram_token else ""

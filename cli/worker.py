@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     from service.infra import logs, metrics
     from service.infra.queue import QUEUE
     from service.infra.redis_server import connect, embedded_url
-    from service.infra.settings import Settings
+    from service.settings import Settings
     from workers.sweeper import ensure_chain
     from workers.worker import BurroWorker
 

@@ -26,13 +26,13 @@ from telegram import Update
 
 from service.infra import logs, metrics
 from service.infra.redis_server import connect
-from service.infra.settings import Settings
 from service.infra.store import Conflict, Store
 from service.platforms.telegram import limits
 from service.platforms.telegram.app import build_application, handler_error
 from service.platforms.telegram.botfather import record_inline_mode
 from service.platforms.telegram.reply import open_reply
-from service.table.services import Services
+from service.services import Services
+from service.settings import Settings
 
 log = logging.getLogger("burro.serve")
 slog = logs.get("burro.serve")

@@ -2,7 +2,7 @@
 
     python -m tools.i18n update [--keep-obsolete]
         Re-extract every `_()` / `gettext` / `ngettext` / `ng` message of `service/` and
-        `workers/` (see babel.cfg) into service/ui/locale/messages.pot, and merge it into each
+        `workers/` (see babel.cfg) into service/locale/messages.pot, and merge it into each
         language's catalog, keeping the translations. New messages come in empty; a
         message whose English changed a little keeps its old translation marked fuzzy
         (review it, then delete the `#, fuzzy` line). Messages gone from the code are
@@ -14,7 +14,7 @@
         catalog that is behind the code. Exits 1 if there is anything to fix.
 
     python -m tools.i18n init LANG
-        Start a catalog for a new language (also add it to service.ui.i18n.LANGUAGES).
+        Start a catalog for a new language (also add it to service.i18n.LANGUAGES).
 
 English is the source language. Its catalog (`en`) only translates the few message ids
 that are not English (the Spanish card names): an empty `en` entry is not missing.
@@ -37,7 +37,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po, write_po
 
-from service.ui.i18n import DEFAULT, LANGUAGES, LOCALE_DIR
+from service.i18n import DEFAULT, LANGUAGES, LOCALE_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPPING = ROOT / "babel.cfg"
@@ -430,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
         catalog = new_catalog(args.lang)
         catalog.update(extract_template())
         _save(path, render(catalog))
-        print(f"created {path.relative_to(ROOT)}; add {args.lang!r} to service.ui.i18n.LANGUAGES")
+        print(f"created {path.relative_to(ROOT)}; add {args.lang!r} to service.i18n.LANGUAGES")
         return 0
     total = 0
     for where, problems in check():

@@ -8,12 +8,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from service.infra.store import IDLE_KEY, LIVE, text
-from service.table import lobby, notices
+from service.i18n import Translator
+from service.infra import notices
+from service.infra.keys import IDLE_KEY
+from service.infra.store import text
+from service.services import Services
+from service.table import lobby
 from service.table.outcome import Outcome
-from service.table.room import Room
-from service.table.services import Services
-from service.ui.i18n import Translator
+from service.table.room import LIVE, Room
 
 log = logging.getLogger("burro.expiry")
 BATCH = 100  # rooms ended per sweep at most (the next sweep goes on)

@@ -32,7 +32,7 @@ def sync(room_id: str, target: str) -> None:
 
 @metrics.job("notice", about_game=False)
 def notice(notice_id: str, _arg: str) -> None:
-    """Send a message kept for the flood budget (see service.table.notices)."""
+    """Send a message kept for the flood budget (see service.infra.notices)."""
     notices.send(runtime(), notice_id)
 
 

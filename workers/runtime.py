@@ -9,11 +9,11 @@ from functools import lru_cache
 import redis
 
 from service.infra.redis_server import connect
-from service.infra.settings import Settings
 from service.infra.store import Store, text
 from service.platforms.telegram import limits
 from service.platforms.telegram.botapi import BotApi
-from service.table.services import Services
+from service.services import Services
+from service.settings import Settings
 
 
 @dataclass

@@ -13,8 +13,9 @@ from datetime import UTC, datetime
 import redis
 from rq import Queue
 
+from service.infra.keys import DUE_KEY, PENDING_SYNC
 from service.infra.queue import QUEUE, RETRY, job_id, schedule_alone
-from service.infra.store import DUE_KEY, PENDING_SYNC, Store, text
+from service.infra.store import Store, text
 from service.table.outcome import Job, JobKind
 from service.table.play import missing_job
 

@@ -166,8 +166,8 @@ class RedisCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         from rq import Queue
 
+        from service.infra.keys import DUE_KEY, PENDING_SYNC
         from service.infra.queue import QUEUE
-        from service.infra.store import DUE_KEY, PENDING_SYNC
 
         queue = Queue(QUEUE, connection=self.client)
         up = GaugeMetricFamily("burro_redis_up", "1 when Redis answered this scrape.")

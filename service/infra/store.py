@@ -38,18 +38,15 @@ import redis
 
 from engine.kernel.protocol import Result
 from service.infra import logs, metrics
+from service.infra.keys import DUE_KEY, IDLE_KEY, PENDING_SYNC
 from service.infra.queue import schedule, unschedule_timers
-from service.infra.settings import Settings
+from service.settings import Settings
 from service.table.games import game_of
 from service.table.outcome import Job, JobKind, Outcome
-from service.table.room import Room
+from service.table.room import LIVE, Room
 
 MAX_ATTEMPTS = 20
-DUE_KEY = "rooms:due"  # sorted set: playing room id -> when it next needs a job
-PENDING_SYNC = "sync:pending"  # sorted set: "<room>|<target>" -> since when it waits
-IDLE_KEY = "rooms:idle"  # sorted set: open room id -> when it ends if nobody acts in it
 BUSY_MS = 30_000  # an update's claim while it is handled (longer than serve's grace)
-LIVE = ("lobby", "playing")
 
 
 def text(value: object) -> str:

@@ -3,14 +3,21 @@ many opened by one person; a new room over a cap is refused with a short message
 
 from __future__ import annotations
 
+from typing import Protocol
+
+from service.i18n import _
+from service.settings import Settings
 from service.table.outcome import Popup
-from service.table.services import Services
-from service.ui.i18n import _
 
 
-def refusal(svc: Services, chat_id: int, user_id: int) -> Popup | None:
+class OpenRooms(Protocol):
+    """The room store's count of the open rooms in an index (the port caps need)."""
+
+    def open_rooms(self, key: str, user_id: int | None = None) -> int: ...
+
+
+def refusal(store: OpenRooms, settings: Settings, chat_id: int, user_id: int) -> Popup | None:
     """Why `user_id` may not open another room in `chat_id` now, or None."""
-    settings, store = svc.settings, svc.store
     if store.open_rooms(f"open:chat:{chat_id}") >= settings.rooms_per_chat:
         return Popup(
             _("This chat has the most open games it may have ({n}). Finish or /cancel one first."),

@@ -8,12 +8,10 @@ from typing import Any
 
 from engine import registry
 from engine.kernel.errors import RulesError
-from service.infra.settings import Settings
+from service.settings import Settings
 from service.table.games import game_of
 from service.table.room import Room, RoomSettings
 from service.table.tables import table_of
-from service.ui import games
-from service.ui.i18n import Translator
 
 
 def preset_names() -> list[str]:
@@ -29,11 +27,6 @@ def preset_named(name: str) -> str | None:
         return None
 
 
-def painter(room: Room, lang: str, bot_username: str = "burro_bot") -> games.Screens:
-    """The room's screens: see `service.ui.games.painter`, which callers should use."""
-    return games.painter(room, lang, bot_username)
-
-
 def initial_options(preset: str, settings: Settings, group: bool = True) -> dict[str, Any]:
     """Rule options a new table of `preset` starts with (in a group, or a private chat),
     from the environment."""
@@ -42,11 +35,6 @@ def initial_options(preset: str, settings: Settings, group: bool = True) -> dict
 
 def rules_for(preset: str) -> Any:
     return RoomSettings(preset=preset).rules()
-
-
-def rules_text(rules: Any, tr: Translator) -> str:
-    """A rule set told: see `service.ui.games.rules_text`, which callers should use."""
-    return games.rules_text(rules, tr)
 
 
 def finished_hands(room: Room) -> int:

@@ -9,11 +9,11 @@ from typing import Any
 
 from engine.follow_suit import events as ev
 from engine.follow_suit.rules import Rules, make_rules
-from service.infra.settings import Settings
+from service.i18n import _
+from service.settings import Settings
 from service.table.games import DEFAULT_DELAY, next_of, too_few
 from service.table.outcome import Outcome
 from service.table.room import PRESET_LOOKS, LogLine, Room, RoomSettings
-from service.ui.i18n import _
 
 HAND_SIZES = (3, 4, 5, 6, 7)
 TARGETS = (1, 3, 5, 7, 10)

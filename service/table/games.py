@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.kernel.protocol import Game
 from engine.registry import find_game
+from service.i18n import _
 from service.table.outcome import Outcome
-from service.ui.i18n import _
 
 if TYPE_CHECKING:
-    from service.infra.settings import Settings
+    from service.settings import Settings
     from service.table.room import Room, RoomSettings
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.kernel.errors import RulesError
 from engine.registry import preset_names
+from service.i18n import LANGUAGES, _
 from service.table import play
 from service.table.games import game_of, next_of
 from service.table.outcome import Outcome
@@ -26,7 +27,6 @@ from service.table.room import (
     new_room_id,
 )
 from service.table.tables import table_of
-from service.ui.i18n import LANGUAGES, _
 
 BOT_NAMES = ("Rocinante", "Platero", "Burrito", "Pancho", "Lucero", "Canela", "Trueno")
 

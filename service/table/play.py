@@ -18,11 +18,11 @@ from typing import Any
 
 from engine.kernel.errors import IllegalAction, RulesError
 from engine.kernel.protocol import SYSTEM, Game
+from service.i18n import _
 from service.table.games import DEFAULT_DELAY, game_of
 from service.table.outcome import Job, JobKind, Outcome, said
 from service.table.room import LogLine, Room
 from service.table.tables import table_of
-from service.ui.i18n import _
 
 MAX_FORCED = 200  # a safety bound on forced moves applied in one go
 STALE = _("This button is out of date: use the newest message.")

@@ -17,9 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, mod
 
 from engine.cuartetos import is_passing
 from engine.kernel.rng import keyed
-from service.table.games import game_of
+from engine.registry import find_game
 
 Status = Literal["lobby", "playing", "over", "cancelled"]
+LIVE: tuple[Status, ...] = ("lobby", "playing")  # a room still open: its keys live on
 TimeoutAction = Literal["bot", "remove"]
 BOT_LEVELS = ("easy", "heuristic", "strong")
 MAX_SEATS = 8
@@ -38,7 +39,7 @@ BOT_SALT = 0xB07  # keyed(seed, BOT_SALT, seat): a bot seat's own seed
 @cache
 def state_adapter(preset: str) -> TypeAdapter[Any]:
     """How the states of a preset's game are checked when a room is loaded."""
-    return TypeAdapter(game_of(preset).state_type)
+    return TypeAdapter(find_game(preset)[0].state_type)
 
 
 def new_game_key() -> int:
@@ -95,7 +96,7 @@ class RoomSettings(BaseModel):
     def rules(self) -> Any:
         """The chosen rule set, of the preset's game (RulesError if it cannot be)."""
         options = {**PRESET_LOOKS.get(self.preset, {}), **self.options}
-        return game_of(self.preset).make_rules(self.preset, options)
+        return find_game(self.preset)[0].make_rules(self.preset, options)
 
 
 class LogLine(BaseModel):
@@ -191,7 +192,7 @@ class Room(BaseModel):
         """The bot seats yet to act in this phase (those that let it go by excepted)."""
         if self.game is None or self.status != "playing":
             return []
-        to_act = game_of(self.settings.preset).to_act(self.game)
+        to_act = find_game(self.settings.preset)[0].to_act(self.game)
         return [s for s in to_act if self.is_bot_seat(s) and s not in self.passed]
 
     def next_due(self) -> float:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.follow_suit.bots.registry import Budget
+from engine.follow_suit.bots.base import Budget
 from engine.follow_suit.game import GameState
 from engine.follow_suit.hand import HandSim
 from engine.follow_suit.rules import PRESETS

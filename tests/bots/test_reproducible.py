@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.follow_suit.bots.registry import LEVELS, Budget, make_bot
+from engine.follow_suit.bots.base import Budget
+from engine.follow_suit.bots.registry import LEVELS, make_bot
 from engine.follow_suit.game import apply, new_game, to_move
 from engine.follow_suit.rules import make_rules
 from engine.follow_suit.views import player_view

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.follow_suit.actions import encode
+from engine.follow_suit.bots.base import Budget
 from engine.follow_suit.bots.knowledge import Knowledge
-from engine.follow_suit.bots.registry import Budget
 from engine.follow_suit.bots.search import SearchBot, distinct_actions
 from tests.bots.tables import SMALL, view_of
 from tests.engine.positions import play, position

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from service.infra.settings import Settings
+from service.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = {f"BURRO_{name.upper()}" for name in Settings.model_fields}

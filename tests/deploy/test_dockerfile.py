@@ -128,7 +128,7 @@ def test_the_context_builds_a_complete_wheel(tmp_path: Path) -> None:
     needed_files = (
         *("cli/serve.py", "cli/worker.py", "cli/admin.py", "cli/set_webhook.py"),
         *("service/web.py", "service/infra/metrics.py", "workers/jobs.py"),
-        *("engine/follow_suit/game.py", "service/ui/locale/es/LC_MESSAGES/messages.po"),
+        *("engine/follow_suit/game.py", "service/locale/es/LC_MESSAGES/messages.po"),
     )
     for needed in needed_files:
         assert needed in names, needed

@@ -12,9 +12,10 @@ import pytest
 from emulator import RunningEmulator
 from service.platforms.telegram import menu
 from service.platforms.telegram.render import message_params
-from service.table import family, lobby
+from service.table import lobby
 from service.table.lobby import Actor
 from service.table.room import Room, RoomSettings
+from service.ui import games
 from tests.emulator.conftest import BotApiClient
 from tests.emulator.test_web import ARGS, CHROMIUM
 
@@ -63,10 +64,10 @@ def screens() -> list[tuple[int, dict[str, Any]]]:
     for preset, lang in (("spanish", "es"), ("cuartetos", "pt_PT"), ("cangkul", "id")):
         chosen = RoomSettings(preset=preset)
         opened = lobby.create_room(GROUP, None, FAMILY[0], 0.0, settings=chosen)
-        sent.append((GROUP, message_params(family.painter(opened, lang).settings())))
+        sent.append((GROUP, message_params(games.painter(opened, lang).settings())))
         room = table(preset, lang)
-        sent.append((GROUP, message_params(family.painter(room, lang).table())))
-        sent.append((ANA, message_params(family.painter(room, lang).hand(0))))
+        sent.append((GROUP, message_params(games.painter(room, lang).table())))
+        sent.append((ANA, message_params(games.painter(room, lang).hand(0))))
     return sent
 
 

@@ -19,14 +19,15 @@ from cli.stack import Stack
 from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
 from engine.follow_suit.game import GameState, legal_actions, to_move
+from service.i18n import Translator
+from service.infra.keys import DUE_KEY, PENDING_SYNC
 from service.infra.queue import QUEUE
 from service.infra.redis_server import connect
-from service.infra.store import DUE_KEY, PENDING_SYNC, Store, chat_key, room_key, text
+from service.infra.store import Store, chat_key, room_key, text
 from service.table import lobby, play
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room
-from service.ui.i18n import Translator
 from tests.service.play import GROUP, room_in
 
 ANA, BEN = Actor(1, "Ana", "en"), Actor(2, "Ben", "es")

@@ -10,8 +10,9 @@ import redis
 from cli.stack import SECRET, Stack
 from emulator.server import RunningEmulator
 from service.infra import metrics
+from service.infra.keys import DUE_KEY
 from service.infra.redis_server import connect
-from service.infra.store import DUE_KEY, Store, room_key
+from service.infra.store import Store, room_key
 from service.table import lobby
 from service.table.lobby import Actor
 from service.table.outcome import Outcome

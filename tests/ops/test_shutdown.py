@@ -14,9 +14,9 @@ import pytest
 
 from cli.stack import Stack
 from emulator.server import RunningEmulator
+from service.infra.keys import PENDING_SYNC
 from service.infra.queue import QUEUE
 from service.infra.redis_server import connect
-from service.infra.store import PENDING_SYNC
 from tests.ops.conftest import ops_stack, scrape, value, worker_metrics
 from tests.service.play import action_button
 

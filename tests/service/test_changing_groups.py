@@ -20,7 +20,7 @@ from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
 from engine.follow_suit.game import GameState, legal_actions
 from engine.follow_suit.game import to_move as game_to_move
-from service.infra.store import PENDING_SYNC
+from service.infra.keys import PENDING_SYNC
 from service.platforms.telegram import callbacks
 from service.table import lobby
 from service.table.lobby import Actor

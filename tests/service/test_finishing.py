@@ -15,12 +15,12 @@ from cli.stack import SECRET, TOKEN, Stack
 from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
 from engine.cuartetos import PassingRules
-from service.infra.store import PENDING_SYNC
+from service.i18n import Translator
+from service.infra.keys import PENDING_SYNC
 from service.platforms.telegram import blocked, callbacks
-from service.table import family
 from service.table.cuartetos.lobby import FAMILY_PACE
 from service.table.room import Room, Seat
-from service.ui.i18n import Translator
+from service.ui import games
 from tests.service.play import BOT_ID, action_button, store_of
 
 GROUP = -1001000000001  # the emulator's "Family"
@@ -241,7 +241,7 @@ def test_a_new_language_shows_at_once_in_a_running_game(emu: RunningEmulator, st
     emu.wait_for(lambda: seats(stack)[0].lang == "es", what="her seat in Spanish")
     fresh = room_at(stack, GROUP)
     assert fresh is not None
-    painter = family.painter(fresh, "es")
+    painter = games.painter(fresh, "es")
     emu.wait_for(lambda: showing(emu, "Carla", hand, painter.hand(0).text), what="her hand")
     emu.wait_for(lambda: showing(emu, GROUP, table, painter.table().text), what="the table")
     assert "Tus cartas" in emu.message("Carla", hand).text

@@ -6,13 +6,14 @@ from __future__ import annotations
 from pydantic import SecretStr
 
 from engine.cuartetos import PassingRules
-from service.infra.settings import Settings
+from service.i18n import Translator
 from service.platforms.telegram import menu
+from service.settings import Settings
 from service.table import family, lobby
 from service.table.cuartetos.lobby import FAMILY_PACE
 from service.table.lobby import Actor
 from service.table.room import Room, RoomSettings
-from service.ui.i18n import Translator
+from service.ui import games
 
 ANA, BEN = Actor(1, "Ana", "es"), Actor(2, "Ben", "pt_BR")
 SETTINGS = Settings(telegram_token=SecretStr("1:x"))
@@ -90,6 +91,6 @@ def test_a_cancelled_game_tells_every_hand_and_leaves_no_button() -> None:
         assert room.status == "cancelled"
         assert outcome.sync == {"table", f"hand:{ANA.user_id}", f"hand:{BEN.user_id}"}
         for seat, actor in enumerate((ANA, BEN)):
-            hand = family.painter(room, actor.lang).hand(seat)
+            hand = games.painter(room, actor.lang).hand(seat)
             said = Translator(actor.lang).gettext("🫏 This game of Burro was cancelled.")
             assert hand.text == said and hand.rows == ()

@@ -8,8 +8,10 @@ import time
 import fakeredis
 import pytest
 
-from service.infra.store import PENDING_SYNC, Store, chat_key
-from service.table import groups, lobby
+from service.infra import chats
+from service.infra.keys import PENDING_SYNC
+from service.infra.store import Store, chat_key
+from service.table import lobby
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
@@ -35,7 +37,7 @@ def test_an_upgrade_moves_the_room_its_index_caps_and_stats(store: Store) -> Non
     room = playing(store, OLD)
     store.redis.hset(f"stats:chat:{OLD}", mapping={"games": 3, "burro:2": 1})
     store.redis.delete(PENDING_SYNC)
-    assert groups.migrate(store, OLD, NEW) == [room.id]
+    assert chats.migrate(store, OLD, NEW) == [room.id]
     moved = store.room_in_chat(NEW, None)
     assert moved is not None and moved.id == room.id and moved.chat_id == NEW
     assert moved.version == room.version and moved.game == room.game  # timers still hold
@@ -45,7 +47,7 @@ def test_an_upgrade_moves_the_room_its_index_caps_and_stats(store: Store) -> Non
     assert store.stats(f"stats:chat:{NEW}") == {"games": 3, "burro:2": 1}
     assert store.redis.sismember("user:2:chats", str(NEW))  # forgetting Ben finds it
     assert store.redis.zscore(PENDING_SYNC, f"{room.id}|table:new") is not None  # posted anew
-    assert groups.migrate(store, OLD, NEW) == []  # the second service message: nothing to do
+    assert chats.migrate(store, OLD, NEW) == []  # the second service message: nothing to do
 
 
 def test_a_finished_game_moves_without_a_new_table(store: Store) -> None:
@@ -57,7 +59,7 @@ def test_a_finished_game_moves_without_a_new_table(store: Store) -> None:
 
     store.update(room.id, finish)
     store.redis.delete(PENDING_SYNC)
-    assert groups.migrate(store, OLD, NEW) == [room.id]
+    assert chats.migrate(store, OLD, NEW) == [room.id]
     assert store.redis.zcard(PENDING_SYNC) == 0
     moved = store.load(room.id)
     assert moved is not None and moved.chat_id == NEW and moved.status == "over"
@@ -66,15 +68,15 @@ def test_a_finished_game_moves_without_a_new_table(store: Store) -> None:
 def test_stopping_a_chat_ends_its_live_games_in_every_topic_once(store: Store) -> None:
     general, topic = playing(store, NEW), playing(store, NEW, 7)
     elsewhere = playing(store, -1009)
-    stopped = groups.stop_chat(store, NEW, time.time())
+    stopped = chats.stop_chat(store, NEW, time.time())
     assert sorted(r.id for r in stopped) == sorted([general.id, topic.id])
     for room in (general, topic):
         gone = store.load(room.id)
         assert gone is not None and gone.status == "cancelled" and gone.deadline is None
         assert store.redis.ttl(f"game:{{{room.id}}}:room") > 0  # it expires
         assert not store.redis.exists(chat_key(NEW, room.thread_id))
-    assert groups.stop_chat(store, NEW, time.time()) == []
-    assert groups.stop(store, topic.id, time.time()) is None
+    assert chats.stop_chat(store, NEW, time.time()) == []
+    assert chats.stop(store, topic.id, time.time()) is None
     still = store.room_in_chat(-1009, None)
     assert still is not None and still.status == "playing"
     assert elsewhere.id != general.id

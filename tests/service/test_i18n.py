@@ -14,14 +14,14 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
-from service.ui import i18n
-from service.ui.i18n import LANGUAGES, Translator, language_for
+from service import i18n
+from service.i18n import LANGUAGES, Translator, language_for
 from tools import i18n as tool
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != i18n.DEFAULT]
 HOW_TO_FIX = (
     "run `python -m tools.i18n update`, translate what `python -m tools.i18n "
-    "check` lists, and commit service/ui/locale"
+    "check` lists, and commit service/locale"
 )
 
 
@@ -88,7 +88,7 @@ def test_template_is_up_to_date_with_the_code(fresh_template: Catalog) -> None:
     new = sorted(map(str, ids(fresh_template) - ids(stored)))
     gone = sorted(map(str, ids(stored) - ids(fresh_template)))
     assert not new and not gone, (
-        f"service/ui/locale/messages.pot is behind the code: new messages {new}, "
+        f"service/locale/messages.pot is behind the code: new messages {new}, "
         f"messages gone {gone}: {HOW_TO_FIX}"
     )
 

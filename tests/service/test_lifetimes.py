@@ -12,14 +12,15 @@ import pytest
 from pydantic import SecretStr
 
 from bench.keys import NullApi
-from service.infra.settings import Settings
-from service.infra.store import IDLE_KEY, Store, chat_key, room_key
+from service.infra.keys import IDLE_KEY
+from service.infra.store import Store, chat_key, room_key
 from service.platforms.telegram import callbacks, limits
+from service.services import Services
+from service.settings import Settings
 from service.table import caps, lobby
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room
-from service.table.services import Services
 from tests.service.inproc import ANA, BEN, CARLA, GROUP, Hook, command, press, running_hook
 from workers import expiry, jobs, outbox
 from workers.runtime import Runtime
@@ -125,12 +126,12 @@ def test_a_chat_may_have_only_so_many_open_rooms() -> None:
         actor = Actor(user, f"P{user}", "en")
         room = lobby.create_room(-5, topic, actor, time.time())
         assert store.create(room, lobby.changed(room), None)
-    popup = caps.refusal(svc, -5, 3)
+    popup = caps.refusal(svc.store, svc.settings, -5, 3)
     assert popup is not None and "This chat has" in popup.message
     assert dict(popup.values) == {"n": 2}
-    assert caps.refusal(svc, -6, 3) is None  # another chat
+    assert caps.refusal(svc.store, svc.settings, -6, 3) is None  # another chat
     assert store.update(room.id, cancel) is not None
-    assert caps.refusal(svc, -5, 3) is None  # one ended: room again
+    assert caps.refusal(svc.store, svc.settings, -5, 3) is None  # one ended: room again
     assert store.redis.scard("open:chat:-5") == 1  # the ended one was dropped
 
 

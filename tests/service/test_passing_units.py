@@ -21,6 +21,7 @@ from service.table.cuartetos.lobby import PACES, TARGETS
 from service.table.lobby import Actor
 from service.table.outcome import JobKind, Outcome
 from service.table.room import Room, RoomSettings
+from service.ui import games
 from service.ui.cuartetos import PassingPainter
 from service.ui.intents import Move
 
@@ -83,7 +84,7 @@ def test_cuartetos_in_the_lobby_with_its_own_settings() -> None:
         assert not lobby.change_setting(room, ANA, key).changed
     for key in ("suits", "remind", "lang", "bot", "quiet", "tz"):
         assert lobby.change_setting(room, ANA, key).changed
-    assert "Option(key='pace')" in str(family.painter(room, "en").settings())
+    assert "Option(key='pace')" in str(games.painter(room, "en").settings())
     lobby.join(room, BEN)
     refused = lobby.start(room, ANA, 0.0)  # two players: three are needed
     assert refused.popup is not None and room.status == "lobby"

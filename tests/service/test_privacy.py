@@ -197,7 +197,9 @@ def test_in_a_passing_game_the_bot_makes_the_forgotten_persons_choice() -> None:
     assert room.status == "playing" and room.settings.passing
     outcome = privacy.without(room, CARLA_ID, time.time())
     assert room.is_bot_seat(0) and room.seats[0].user_id is None
-    assert [(j.kind, j.arg) for j in outcome.jobs] == [(JobKind.BOT_TURN, f"{room.phase_version}:0")]
+    assert [(j.kind, j.arg) for j in outcome.jobs] == [
+        (JobKind.BOT_TURN, f"{room.phase_version}:0")
+    ]
 
 
 def test_a_room_created_playing_is_indexed_for_forgetting() -> None:

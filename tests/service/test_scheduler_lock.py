@@ -9,8 +9,9 @@ import fakeredis
 from rq.registry import ScheduledJobRegistry
 
 from engine.follow_suit.game import GameState, legal_actions, to_move
+from service.infra.keys import PENDING_SYNC
 from service.infra.queue import QUEUE
-from service.infra.store import PENDING_SYNC, Store, text
+from service.infra.store import Store, text
 from service.table import lobby, play
 from service.table.lobby import Actor
 from service.table.outcome import PHASE_TIMERS, Outcome

@@ -15,10 +15,10 @@ from engine.follow_suit.rules import Rules
 from service.platforms.telegram import callbacks
 from service.table import follow_suit, lobby, play
 from service.table.lobby import Actor
-from service.ui.intents import ShowCards
 from service.table.quiet import quiet_until
 from service.table.room import KEY_BITS, LEGACY_KEY_LIMIT, Room, RoomSettings, Status
 from service.ui import news
+from service.ui.intents import ShowCards
 from service.ui.screens import Painter
 
 ANA, BEN, CARLA = Actor(1, "Ana", "es"), Actor(2, "Ben", "pt_BR"), Actor(3, "Carla", "en")

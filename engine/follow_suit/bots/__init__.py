@@ -13,6 +13,7 @@ seed texts' tips as rules, `heuristic` and `tips`), `strong` (Monte Carlo search
 deals consistent with what the seat knows, `search`, `sampling`, `knowledge`).
 """
 
-from engine.follow_suit.bots.registry import LEVELS, Bot, Budget, make_bot
+from engine.follow_suit.bots.base import Bot, Budget
+from engine.follow_suit.bots.registry import LEVELS, make_bot
 
 __all__ = ["LEVELS", "Bot", "Budget", "make_bot"]

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
 
-from engine.follow_suit.bots.registry import Bot, Budget, make_bot
+from engine.follow_suit.bots.base import Bot, Budget
+from engine.follow_suit.bots.registry import make_bot
 from engine.follow_suit.game import GameState, apply, new_game, to_move
 from engine.follow_suit.hand import BURRO, FIRST_OUT
 from engine.follow_suit.rules import Rules, make_rules

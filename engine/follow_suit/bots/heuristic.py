@@ -14,8 +14,8 @@ draws and passes, and the cards already played. For the rest:
 from __future__ import annotations
 
 from engine.follow_suit.bots import tips
+from engine.follow_suit.bots.base import forced
 from engine.follow_suit.bots.knowledge import Knowledge
-from engine.follow_suit.bots.registry import forced
 from engine.follow_suit.views import PlayerView
 from engine.kernel.cards import JOKER
 

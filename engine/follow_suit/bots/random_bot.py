@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.follow_suit.bots.registry import decision_rng, forced
+from engine.follow_suit.bots.base import decision_rng, forced
 from engine.follow_suit.views import PlayerView
 
 

@@ -22,9 +22,9 @@ import math
 import time
 
 from engine.follow_suit.actions import decode, encode
+from engine.follow_suit.bots.base import Budget, decision_rng, forced
 from engine.follow_suit.bots.heuristic import decide
 from engine.follow_suit.bots.knowledge import Knowledge
-from engine.follow_suit.bots.registry import Budget, decision_rng, forced
 from engine.follow_suit.bots.rollout import greedy_action, play_out, step
 from engine.follow_suit.bots.sampling import determinize
 from engine.follow_suit.bots.tips import DEFAULT_WEIGHTS

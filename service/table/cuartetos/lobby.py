@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cuartetos import LETTERS, make_rules
-from service.infra.settings import Settings
+from service.settings import Settings
 from service.table.room import RoomSettings
 
 MIN_PLAYERS = 3  # docs/rules.md, Passing Burro: 3 to 8 players

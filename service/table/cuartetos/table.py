@@ -14,12 +14,12 @@ from engine.cuartetos import events as ev
 from engine.cuartetos.bots import make_bot
 from engine.cuartetos.cards import is_four_of_a_kind
 from engine.kernel.rng import keyed
-from service.infra.settings import Settings
+from service.i18n import _
+from service.settings import Settings
 from service.table.cuartetos import lobby
 from service.table.games import too_few
 from service.table.outcome import Outcome, said
 from service.table.room import LogLine, Room, RoomSettings
-from service.ui.i18n import _
 
 # Human-looking delays, in seconds at the default bot delay of 1.5 s (the service's
 # `bot_delay` scales them; 0 in tests). The same ranges as the arena's.

@@ -1,4 +1,4 @@
-"""Translations: gettext catalogs (`service/ui/locale/<lang>/LC_MESSAGES/messages.po`, kept
+"""Translations: gettext catalogs (`service/locale/<lang>/LC_MESSAGES/messages.po`, kept
 with Babel), chosen from the user's Telegram language.
 
 Code holds English message ids only, marked with `_()` so extraction finds them;

@@ -7,11 +7,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from service.infra.settings import Settings
+from service.i18n import language_for
 from service.infra.store import Store
+from service.settings import Settings
 from service.table.lobby import Actor
 from service.table.room import Room
-from service.ui.i18n import language_for
 
 
 @dataclass

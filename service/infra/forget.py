@@ -1,0 +1,92 @@
+"""Forgetting a person (/forget) in Redis: their settings and statistics are deleted,
+their name and id are taken out of every room kept (what a room becomes is the table's,
+`service.table.privacy.without`), and so are the outbox's traces of their private chat.
+The rooms and chats to visit come from the person's own index (`user:<id>:rooms`,
+`user:<id>:chats`, see service.infra.store), so nothing scans every key."""
+
+from __future__ import annotations
+
+from rq.exceptions import NoSuchJobError
+from rq.job import Job as RqJob
+
+from service.infra import notices
+from service.infra.keys import DUE_KEY, IDLE_KEY, PENDING_SYNC
+from service.infra.queue import job_id
+from service.infra.store import Store, chat_key, room_key, text
+from service.table.outcome import Job, JobKind
+from service.table.privacy import ROOM_PARTS, without
+from service.table.room import Room
+
+
+def forget(store: Store, user_id: int, now: float) -> None:
+    """Delete what is kept about `user_id` and take them out of every room kept."""
+    client = store.redis
+    for member in client.smembers(f"user:{user_id}:rooms"):
+        forget_in_room(store, text(member), user_id, now)
+    for member in client.smembers(f"user:{user_id}:chats"):
+        client.hdel(f"stats:chat:{text(member)}", f"burro:{user_id}")
+    own = (  # their own keys, and those of their private chat (its id is theirs)
+        f"user:{user_id}",
+        f"user:{user_id}:rooms",
+        f"user:{user_id}:chats",
+        f"stats:user:{user_id}",
+        f"stats:chat:{user_id}",
+        f"open:user:{user_id}",
+        f"open:chat:{user_id}",
+        f"limit:chat:{user_id}",
+        f"cooldown:rules:{user_id}:0",
+        chat_key(user_id, None),
+    )
+    client.delete(*own)
+    notices.drop_chat(client, user_id)  # replies still waiting for their private chat
+
+
+def forget_in_room(store: Store, room_id: str, user_id: int, now: float) -> None:
+    room = store.load(room_id)
+    if room is None:
+        return
+    if room.chat_id == user_id:  # their one-to-one game: it goes
+        delete_room(store, room)
+        return
+    store.update(room_id, lambda fresh: without(fresh, user_id, now))
+    drop_hand(store, room_id, user_id)
+
+
+def delete_room(store: Store, room: Room) -> None:
+    """A room and everything kept for it, at once."""
+    client = store.redis
+    with client.pipeline() as pipe:
+        pipe.delete(room_key(room.id), *(f"game:{{{room.id}}}:{part}" for part in ROOM_PARTS))
+        if client.get(chat_key(room.chat_id, room.thread_id)) == room.id.encode():
+            pipe.delete(chat_key(room.chat_id, room.thread_id))
+        pipe.zrem(DUE_KEY, room.id)
+        pipe.zrem(IDLE_KEY, room.id)
+        for target in ("table", "table:new"):
+            pipe.zrem(PENDING_SYNC, f"{room.id}|{target}")
+        pipe.execute()
+
+
+def drop_hand(store: Store, room_id: str, user_id: int) -> None:
+    """The outbox's traces of the person's private hand message for a room: what it
+    showed, its pending sync, its lock and its queued jobs (their ids name the person)."""
+    client, target = store.redis, f"hand:{user_id}"
+    with client.pipeline() as pipe:
+        pipe.hdel(f"game:{{{room_id}}}:msgs", target)
+        pipe.hdel(f"game:{{{room_id}}}:sent", target)
+        pipe.hdel(f"game:{{{room_id}}}:live", str(user_id), f"{user_id}:turn")
+        pipe.hdel(f"game:{{{room_id}}}:blocked_notices", str(user_id))
+        pipe.zrem(PENDING_SYNC, f"{room_id}|{target}", f"{room_id}|{target}:new")
+        pipe.delete(f"game:{{{room_id}}}:lock:{target}")
+        pipe.execute()
+    for arg in (target, f"{target}:new"):
+        for tag in ("", "later", "again", "sweep"):
+            delete_job(store, job_id(Job(JobKind.SYNC, room_id, arg, 0.0, tag=tag)))
+
+
+def delete_job(store: Store, ident: str) -> None:
+    try:
+        job = RqJob.fetch(ident, connection=store.redis)
+    except NoSuchJobError:
+        return
+    job.delete()
+    store.redis.delete(f"rq:results:{ident}")
