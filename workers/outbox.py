@@ -5,8 +5,10 @@ A target is `table` (the group's table, or the private game's one message), `han
 `:new` suffix posts a fresh message instead of editing. What was last sent is kept per
 target (its digest), so a repeated job sends nothing; a re-post or nudge is sent only
 while its request is still marked pending, so a repeated one does not post twice.
-Telegram's limits are held in Redis for all processes together
-(`service.platforms.telegram.limits`); a 429 or a spent budget reschedules the job
+The chat platform (`service.platforms.base.Platform`, found for the room's chat in
+`service.platforms.registry`; Telegram's is service.platforms.telegram.delivery) renders
+the screen, sends or edits the message and classifies a refusal; its send budget is
+shared by all processes, and a spent budget or a "retry" refusal reschedules the job
 instead of sleeping.
 
 Being told: an edit notifies nobody, a new message does. So a player's turn comes as a
@@ -24,7 +26,7 @@ import hashlib
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from rq import get_current_job
 
@@ -34,10 +36,8 @@ from engine.follow_suit.game import GameState, to_move
 from service.infra import logs
 from service.infra.queue import job_id, schedule_alone
 from service.infra.store import PENDING_SYNC, live_key, text
-from service.platforms.telegram import blocked, limits
-from service.platforms.telegram.botapi import ApiError
-from service.platforms.telegram.botfather import inline_mode
-from service.platforms.telegram.render import message_params
+from service.platforms import registry
+from service.platforms.base import Chat, DeliveryFailed, Failure, Platform, Rendered
 from service.table import groups
 from service.table.outcome import Job, Outcome
 from service.table.room import Room
@@ -66,7 +66,8 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         return
     chat_id, lang_screen = plan
     logs.bind(chat_id=chat_id)
-    params = message_params(lang_screen, inline_mode(rt.redis), rt.svc.bot_username)
+    platform = registry.for_room(rt, room)
+    message = platform.render(lang_screen)
     lock = f"game:{{{room_id}}}:lock:{base}"
     if not rt.redis.set(lock, 1, nx=True, px=LOCK_MS):
         later(rt, "sync", room_id, target, time.time() + 1)  # another worker is on it
@@ -79,7 +80,7 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         if served and (base == "nudge" or one_off(base)):
             return
         if one_off(base):
-            if unsaid(rt, room, base) or post_once(rt, room, target, chat_id, params):
+            if unsaid(rt, room, base) or post_once(rt, platform, room, target, chat_id, message):
                 done(rt, room_id, target)
             return
         turn = prompt_of(room, base)
@@ -87,7 +88,7 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         if posts and not served:
             anew = "notify"
         first = rt.redis.hget(f"game:{{{room_id}}}:msgs", base) is None
-        if send(rt, room, target, chat_id, params, anew):
+        if send(rt, platform, room, target, chat_id, message, anew):
             prompted(rt, room, base, turn, told=anew == "notify" or first)
             done(rt, room_id, target)
     finally:
@@ -208,37 +209,27 @@ def note_top(rt: Runtime, room: Room, chat_id: int, message_id: int) -> None:
         rt.redis.expire(key, rt.svc.store.ttl_of(room))
 
 
-def retire(rt: Runtime, chat_id: int, message_id: int) -> None:
-    """An old message replaced by a new one goes (or, too old to delete, loses its
-    buttons), so that one live message remains."""
-    try:
-        rt.api.call("deleteMessage", chat_id=chat_id, message_id=message_id)
-        return
-    except ApiError as error:
-        if error.message_gone:
-            return
-    try:
-        rt.api.call("editMessageReplyMarkup", chat_id=chat_id, message_id=message_id)
-    except ApiError as error:
-        log.info("chat %s: old message %s stays as it is: %s", chat_id, message_id, error)
+def chat_of(room: Room, chat_id: int) -> Chat:
+    """Where a message to `chat_id` goes: the room's own chat in its topic, if any."""
+    return Chat(chat_id, room.thread_id if chat_id == room.chat_id else None)
 
 
-def post_once(rt: Runtime, room: Room, target: str, chat_id: int, params: dict[str, Any]) -> bool:
+def post_once(
+    rt: Runtime, platform: Platform, room: Room, target: str, chat_id: int, message: Rendered
+) -> bool:
     """Post a one-off message (a `said` one silently); False when it must wait."""
-    wait = limits.reserve(rt.redis, chat_id, group=chat_id < 0)
+    chat = chat_of(room, chat_id)
+    wait = platform.budget(chat)
     if wait > 0:
         later(rt, "sync", room.id, target, time.time() + wait)
         return False
-    extra = topic_of(room) if chat_id < 0 else {}
     said = target.startswith("said:")
-    if said:
-        extra["disable_notification"] = True
     try:
-        result = rt.api.call("sendMessage", chat_id=chat_id, **extra, **params)
-    except ApiError as error:
-        return handle_error(rt, room, target, error)
+        message_id = platform.deliver(chat, message, notify=not said)
+    except DeliveryFailed as error:
+        return handle_failure(rt, platform, room, target, error.failure)
     if not said:  # a word said may stay below the hand: it is not posted anew for it
-        note_top(rt, room, chat_id, int(result["message_id"]))
+        note_top(rt, room, chat_id, message_id)
     return True
 
 
@@ -290,80 +281,68 @@ def table_screen(room: Room, painter: games.Screens) -> Screen:
 
 
 def send(
-    rt: Runtime, room: Room, target: str, chat_id: int, params: dict[str, Any], post: Anew
+    rt: Runtime,
+    platform: Platform,
+    room: Room,
+    target: str,
+    chat_id: int,
+    message: Rendered,
+    post: Anew,
 ) -> bool:
-    """Post (`post`: "notify", or "quiet" without a notification) or edit the target's
+    """Post (`post`: "notify", or "quiet" without a notification) or update the target's
     message; False when it must be tried again later (rescheduled already)."""
     base = target.removesuffix(":new")
     msgs, sent = f"game:{{{room.id}}}:msgs", f"game:{{{room.id}}}:sent"
-    digest = hashlib.sha1(json.dumps(params, sort_keys=True).encode()).hexdigest()
+    digest = hashlib.sha1(json.dumps(message, sort_keys=True).encode()).hexdigest()
     old = rt.redis.hget(msgs, base)
     if not post and old is not None and rt.redis.hget(sent, base) == digest.encode():
         return True  # this very screen is already showing
-    wait = limits.reserve(rt.redis, chat_id, group=chat_id < 0)
+    chat = chat_of(room, chat_id)
+    wait = platform.budget(chat)
     if wait > 0:
         later(rt, "sync", room.id, target, time.time() + wait)
         return False
     try:
-        quiet = {"disable_notification": True} if post == "quiet" else {}
-        message_id = deliver(rt, room, chat_id, params | quiet, None if post else old)
-    except ApiError as error:
-        return handle_error(rt, room, target, error)
+        if post or old is None:
+            message_id = platform.deliver(chat, message, notify=post != "quiet")
+        else:
+            message_id = platform.update(chat, int(old), message)
+    except DeliveryFailed as error:
+        return handle_failure(rt, platform, room, target, error.failure)
     rt.redis.hset(msgs, base, message_id)
     rt.redis.hset(sent, base, digest)
     note_top(rt, room, chat_id, message_id)
     if post and old is not None and int(old) != message_id and base != "nudge":
-        retire(rt, chat_id, int(old))
+        platform.retire(chat, int(old))
     ttl = rt.svc.store.ttl_of(room)  # as long as the room: it shows the room
     rt.redis.expire(msgs, ttl)
     rt.redis.expire(sent, ttl)
     return True
 
 
-def deliver(
-    rt: Runtime, room: Room, chat_id: int, params: dict[str, Any], old: bytes | str | None
-) -> int:
-    """Edit the old message if there is one, else send a new one; its message id."""
-    edit = {k: v for k, v in params.items() if k != "disable_notification"}
-    if old is not None:
-        try:
-            rt.api.call("editMessageText", chat_id=chat_id, message_id=int(old), **edit)
-            return int(old)
-        except ApiError as error:
-            if error.not_modified:
-                return int(old)
-            if not error.message_gone:
-                raise
-    extra = topic_of(room) if chat_id < 0 else {}
-    result = rt.api.call("sendMessage", chat_id=chat_id, **extra, **params)
-    return int(result["message_id"])
-
-
-def topic_of(room: Room) -> dict[str, int]:
-    """The parameter that sends a group message into the room's forum topic."""
-    return {"message_thread_id": room.thread_id} if room.thread_id else {}
-
-
-def handle_error(rt: Runtime, room: Room, target: str, error: ApiError) -> bool:
-    """Act on a refused call; False when it will be tried again later."""
-    if error.retry_after:
-        later(rt, "sync", room.id, target, time.time() + error.retry_after)
+def handle_failure(
+    rt: Runtime, platform: Platform, room: Room, target: str, failure: Failure
+) -> bool:
+    """Act on a refused delivery; False when it will be tried again later."""
+    hand = target.startswith("hand:")
+    if failure.kind == "retry":
+        later(rt, "sync", room.id, target, time.time() + failure.wait)
         return False
-    if error.blocked and target.startswith("hand:"):
-        record_blocked(rt, room, int(target.split(":")[1]))
+    if failure.kind == "blocked" and hand:
+        record_blocked(rt, platform, room, int(target.split(":")[1]))
         return True
-    if error.migrate_to is not None and error.migrate_to < 0 and not target.startswith("hand:"):
+    if failure.kind == "gone" and failure.moved_to is not None and not hand:
         # The group became a supergroup: the room moves there, its table posted anew.
-        groups.migrate(rt.svc.store, room.chat_id, error.migrate_to)
+        groups.migrate(rt.svc.store, room.chat_id, failure.moved_to)
         return True
-    if error.topic_gone and room.thread_id is not None and not target.startswith("hand:"):
-        stop_in_topic(rt, room, closed="TOPIC_CLOSED" in error.description)
+    if failure.kind == "gone" and failure.topic and room.thread_id is not None and not hand:
+        stop_in_topic(rt, platform, room, closed=failure.closed)
         return True
-    log.warning("room %s target %s: %s", room.id, target, error)
+    log.warning("room %s target %s: %s", room.id, target, failure.detail)
     return True
 
 
-def stop_in_topic(rt: Runtime, room: Room, closed: bool) -> None:
+def stop_in_topic(rt: Runtime, platform: Platform, room: Room, closed: bool) -> None:
     """The game's forum topic was closed or deleted: end the game (not retried forever)
     and say so in the group's General topic."""
     stopped = groups.stop(rt.svc.store, room.id, rt.svc.now(), show=closed)
@@ -371,12 +350,12 @@ def stop_in_topic(rt: Runtime, room: Room, closed: bool) -> None:
         return  # stopped already: said once
     text = groups.topic_gone_word(Translator(rt.svc.room_lang(stopped)), closed)
     try:
-        rt.api.call("sendMessage", chat_id=room.chat_id, text=text)
-    except ApiError as error:
+        platform.say(Chat(room.chat_id), text)
+    except DeliveryFailed as error:
         log.warning("room %s: could not say in General that it ended: %s", room.id, error)
 
 
-def record_blocked(rt: Runtime, room: Room, user_id: int) -> None:
+def record_blocked(rt: Runtime, platform: Platform, room: Room, user_id: int) -> None:
     """The player's private chat refused us: remember it and tell the group how to fix it."""
 
     def change(fresh: Room) -> Outcome:
@@ -390,32 +369,10 @@ def record_blocked(rt: Runtime, room: Room, user_id: int) -> None:
         return
     seat = room.seat_of(user_id)
     name = room.seats[seat].name if seat is not None else str(user_id)
-    tr = Translator(rt.svc.room_lang(room))
-    text = tr.gettext(
-        _(
-            "{name}, I cannot send you your cards: open a private chat with @{bot} and press "
-            "Start, then tap “🃏 My cards” here."
-        ),
-        name=name,
-        bot=rt.svc.bot_username,
-    )
-    link = f"https://t.me/{rt.svc.bot_username}?start=g{room.id}"
-    button = {"text": tr.gettext(_("💬 Open my cards")), "url": link}
-    try:
-        result = rt.api.call(
-            "sendMessage",
-            chat_id=room.chat_id,
-            text=text,
-            reply_markup={"inline_keyboard": [[button]]},
-            **topic_of(room),
-        )
-        message_id = int(result["message_id"])
+    lang, ttl = rt.svc.room_lang(room), rt.svc.store.ttl_of(room)
+    message_id = platform.tell_unreachable(room, user_id, name, lang, ttl)
+    if message_id is not None:
         note_top(rt, room, room.chat_id, message_id)
-        # the word goes once they open the chat (telegram.blocked, on their /start)
-        ttl = rt.svc.store.ttl_of(room)
-        blocked.remember(rt.redis, room.id, user_id, room.chat_id, message_id, ttl)
-    except ApiError as error:
-        log.warning("room %s: could not tell the group about %s: %s", room.id, user_id, error)
 
 
 def later(rt: Runtime, kind: str, room_id: str, arg: str, at: float | None) -> None:

@@ -1,0 +1,115 @@
+"""The port the table side needs from a chat platform (Telegram today, WhatsApp next).
+
+The outbox (workers.outbox) decides what each chat should show and when a change must
+come as a new message; a `Platform` says what it can do, turns a screen into its own
+message form, sends or edits that message, and tells how a refused delivery should be
+taken. A new platform is an implementation of this (in its package under
+`service.platforms`) registered in `service.platforms.registry`, plus its webhook route.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from service.table.room import Room
+from service.ui.screens import Screen
+
+Rendered = dict[str, Any]  # a message in the platform's own form, JSON-serialisable
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a platform's chats can do."""
+
+    edit: bool  # a sent message can be edited in place (else changes come as new messages)
+    delete: bool  # a replaced message can be deleted
+    max_buttons: int  # buttons in one message
+    max_row_buttons: int  # buttons side by side
+    max_label: int  # characters of a button's label
+    inline: bool  # a player may list their cards in the group (intents.ShowCards)
+    threads: bool  # groups have topics (a room may live in one)
+
+
+@dataclass(frozen=True)
+class Chat:
+    """Where a message goes: a chat, and the room's topic in it (if the platform has
+    topics; the platform knows which chats are groups)."""
+
+    id: int
+    thread: int | None = None
+
+
+FailureKind = Literal["retry", "blocked", "gone", "fatal"]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A delivery the platform refused, classified:
+
+    retry    try again after `wait` seconds (flooding, the platform's own limits)
+    blocked  the person blocked the bot (or never opened its chat): their chat refuses us
+    gone     the chat (or its topic: `topic`, `closed` rather than deleted) no longer
+             exists; `moved_to`: it lives on under that id (a group that was upgraded)
+    fatal    anything else: logged, not retried
+    """
+
+    kind: FailureKind
+    detail: str = ""
+    wait: float = 0.0
+    moved_to: int | None = None
+    topic: bool = False
+    closed: bool = False
+
+
+class DeliveryFailed(Exception):
+    """A platform call refused, with its classification."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.detail)
+        self.failure = failure
+
+
+class Platform(Protocol):
+    """A chat platform as the outbox uses it. Message ids are the platform's, as ints
+    that grow with each message in a chat."""
+
+    name: str
+
+    def capabilities(self) -> Capabilities: ...
+
+    def render(self, screen: Screen) -> Rendered:
+        """A screen as the platform's message (buttons by their intents)."""
+        ...
+
+    def budget(self, chat: Chat) -> float:
+        """Take a slot of the platform's send budget for `chat`: 0, or seconds to wait
+        (nothing taken; the caller tries again then)."""
+        ...
+
+    def deliver(self, chat: Chat, message: Rendered, notify: bool = True) -> int:
+        """Send a new message (`notify` False: silently); its id. DeliveryFailed."""
+        ...
+
+    def update(self, chat: Chat, message_id: int, message: Rendered) -> int:
+        """Show `message` in place of message `message_id` (edited where the platform
+        can, else sent anew); the id of the message that shows it. DeliveryFailed."""
+        ...
+
+    def retire(self, chat: Chat, message_id: int) -> None:
+        """An old message replaced by a new one goes (or loses its buttons), so that one
+        live message remains; never fails."""
+        ...
+
+    def say(self, chat: Chat, text: str) -> None:
+        """Post a plain line. DeliveryFailed."""
+        ...
+
+    def tell_unreachable(
+        self, room: Room, user_id: int, name: str, lang: str, keep: int
+    ) -> int | None:
+        """Tell the room's group, in `lang`, that the player `user_id` (`name`) cannot be
+        sent their cards (`blocked`) and how to fix it; the id of the message that says
+        so, or None if it could not be said. The word goes once they can be reached
+        again (kept in mind `keep` seconds, as long as the room)."""
+        ...

@@ -1,0 +1,37 @@
+"""Every chat platform the workers deliver to, by name (`service.platforms.base`).
+
+A room's messages go through the platform of its chat: every room is Telegram's today;
+once rooms name their platform, `for_room` picks it here and nothing else changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from service.platforms.base import Platform
+from service.table.room import Room
+
+# A platform made for a worker's runtime (its Redis, its clients, the bot's name).
+Factory = Callable[[Any], Platform]
+
+_factories: dict[str, Factory] = {}
+DEFAULT = "telegram"
+
+
+def register(name: str, factory: Factory) -> None:
+    _factories[name] = factory
+
+
+def for_room(runtime: Any, room: Room) -> Platform:
+    """The platform of the room's chat, for this runtime."""
+    name = getattr(room, "platform", DEFAULT)
+    if name not in _factories:
+        _load_builtin()
+    return _factories[name](runtime)
+
+
+def _load_builtin() -> None:
+    from service.platforms.telegram import delivery
+
+    register("telegram", delivery.for_runtime)

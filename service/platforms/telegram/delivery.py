@@ -1,0 +1,151 @@
+"""Telegram as a `service.platforms.base.Platform`: the Bot API calls of the outbox.
+
+Telegram's ways, kept here: a group is a chat with a negative id, and a room in a
+forum topic posts there (`message_thread_id`); an edit that changes nothing is fine; a
+message too old to edit is sent anew; a replaced message is deleted, or loses its
+buttons when too old to delete; the flood budget is shared in Redis (`limits`); a 429
+says how long to wait, a 403 that the person blocked the bot (or never started it), a
+migrated group where it lives now. Inline mode ("🃏 My cards") is what BotFather set
+(`botfather.inline_mode`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import redis
+
+from service.platforms.base import Capabilities, Chat, DeliveryFailed, Failure, Rendered
+from service.platforms.telegram import blocked, callbacks, limits
+from service.platforms.telegram.botapi import ApiError
+from service.platforms.telegram.botfather import inline_mode
+from service.platforms.telegram.render import message_params
+from service.table.room import Room
+from service.ui.i18n import Translator, _
+from service.ui.screens import MAX_ROW_BUTTONS, Screen
+
+log = logging.getLogger("burro.outbox")
+
+
+def classify(error: ApiError) -> Failure:
+    """How to take a refused Bot API call."""
+    detail = str(error)
+    if error.retry_after:
+        return Failure("retry", detail, wait=float(error.retry_after))
+    if error.blocked:
+        return Failure("blocked", detail)
+    if error.migrate_to is not None and error.migrate_to < 0:
+        return Failure("gone", detail, moved_to=error.migrate_to)
+    if error.topic_gone:
+        return Failure("gone", detail, topic=True, closed="TOPIC_CLOSED" in error.description)
+    if error.message_gone:
+        return Failure("gone", detail)
+    return Failure("fatal", detail)
+
+
+class TelegramDelivery:
+    name = "telegram"
+
+    def __init__(self, api: Any, client: redis.Redis, bot_username: str) -> None:
+        self.api, self.redis, self.bot_username = api, client, bot_username
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(
+            edit=True,
+            delete=True,
+            max_buttons=100,
+            max_row_buttons=MAX_ROW_BUTTONS,
+            max_label=64,
+            inline=inline_mode(self.redis),
+            threads=True,
+        )
+
+    def render(self, screen: Screen) -> Rendered:
+        return message_params(screen, inline_mode(self.redis), self.bot_username)
+
+    def budget(self, chat: Chat) -> float:
+        return limits.reserve(self.redis, chat.id, group=is_group(chat))
+
+    def call(self, method: str, **params: Any) -> Any:
+        try:
+            return self.api.call(method, **params)
+        except ApiError as error:
+            raise DeliveryFailed(classify(error)) from error
+
+    def deliver(self, chat: Chat, message: Rendered, notify: bool = True) -> int:
+        quiet = {} if notify else {"disable_notification": True}
+        result = self.call("sendMessage", chat_id=chat.id, **topic(chat), **message, **quiet)
+        return int(result["message_id"])
+
+    def update(self, chat: Chat, message_id: int, message: Rendered) -> int:
+        try:
+            self.api.call("editMessageText", chat_id=chat.id, message_id=message_id, **message)
+            return message_id
+        except ApiError as error:
+            if error.not_modified:
+                return message_id
+            if not error.message_gone:
+                raise DeliveryFailed(classify(error)) from error
+        return self.deliver(chat, message)
+
+    def retire(self, chat: Chat, message_id: int) -> None:
+        try:
+            self.api.call("deleteMessage", chat_id=chat.id, message_id=message_id)
+            return
+        except ApiError as error:
+            if error.message_gone:
+                return
+        try:
+            self.api.call("editMessageReplyMarkup", chat_id=chat.id, message_id=message_id)
+        except ApiError as error:
+            log.info("chat %s: old message %s stays as it is: %s", chat.id, message_id, error)
+
+    def say(self, chat: Chat, text: str) -> None:
+        self.call("sendMessage", chat_id=chat.id, **topic(chat), text=text)
+
+    def tell_unreachable(
+        self, room: Room, user_id: int, name: str, lang: str, keep: int
+    ) -> int | None:
+        """The word "… open a private chat with @bot and press Start", with a button
+        there; it goes once they do (telegram.blocked, on their /start)."""
+        tr = Translator(lang)
+        text = tr.gettext(
+            _(
+                "{name}, I cannot send you your cards: open a private chat with @{bot} and "
+                "press Start, then tap “🃏 My cards” here."
+            ),
+            name=name,
+            bot=self.bot_username,
+        )
+        link = callbacks.deep_link(self.bot_username, room.id)
+        button = {"text": tr.gettext(_("💬 Open my cards")), "url": link}
+        try:
+            result = self.api.call(
+                "sendMessage",
+                chat_id=room.chat_id,
+                text=text,
+                reply_markup={"inline_keyboard": [[button]]},
+                **topic(Chat(room.chat_id, room.thread_id)),
+            )
+            message_id = int(result["message_id"])
+            blocked.remember(self.redis, room.id, user_id, room.chat_id, message_id, keep)
+        except ApiError as error:
+            log.warning("room %s: could not tell the group about %s: %s", room.id, user_id, error)
+            return None
+        return message_id
+
+
+def is_group(chat: Chat) -> bool:
+    """Telegram's groups have negative ids."""
+    return chat.id < 0
+
+
+def topic(chat: Chat) -> dict[str, int]:
+    """The parameter that sends a group message into the room's forum topic."""
+    return {"message_thread_id": chat.thread} if chat.thread and is_group(chat) else {}
+
+
+def for_runtime(runtime: Any) -> TelegramDelivery:
+    """The platform for a worker's runtime (workers.runtime.Runtime)."""
+    return TelegramDelivery(runtime.api, runtime.redis, runtime.svc.bot_username)
