@@ -149,6 +149,8 @@ def bot_action(room: Room, seat: int, level: str | None = None) -> str | None:
     """What the seat's bot (or a bot of `level`) plays: it sees only that seat's view."""
     g = game(room)
     level = level or room.seats[seat].bot or "heuristic"  # a removed human's plays heuristic
+    if level not in g.bot_levels:  # a level this game has not: its middle one
+        level = g.bot_levels[len(g.bot_levels) // 2]
     return g.bot(level, room.bot_seed(seat)).choose(g.player_view(room.game, seat))
 
 
