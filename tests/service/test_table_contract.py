@@ -61,17 +61,21 @@ def test_a_whole_game_through_the_table_and_a_fake_platform(game_name: str, pres
     platform, clock = FakePlatform(), [START]
     pending: list[tuple[float, int, Job]] = []
     outcome = lobby.start(room, ANA, START, 1.5)
-    assert room.status == "playing", outcome.popup
+    assert playing(room), outcome.popup
     rnd = random.Random(preset)
     for step in range(3000):
         deliver(room, outcome, platform)
         queue_jobs(pending, outcome, step)
-        if room.status != "playing":
+        if not playing(room):
             break
         outcome = next_change(room, pending, clock, rnd)
     assert room.status == "over" and play.game(room).result(room.game) is not None
     assert platform.sent.get("news"), "the end was told in the group"
     assert {f"news:{u}" for u in room.humans()} <= set(platform.sent)
+
+
+def playing(room: Room) -> bool:
+    return room.status == "playing"
 
 
 def new_table(preset: str) -> Room:
