@@ -30,19 +30,17 @@ from typing import TYPE_CHECKING, Literal
 
 from rq import get_current_job
 
-from engine.cuartetos import GameState as PassingGame
-from engine.cuartetos import to_move as passing_to_move
-from engine.follow_suit.game import GameState, to_move
-from service.infra import logs
+from service.i18n import Translator, _
+from service.infra import chats, logs
+from service.infra.keys import PENDING_SYNC
 from service.infra.queue import job_id, schedule_alone
-from service.infra.store import PENDING_SYNC, live_key, text
+from service.infra.store import live_key, text
 from service.platforms import registry
 from service.platforms.base import Chat, DeliveryFailed, Failure, Platform, Rendered
-from service.table import groups
-from service.table.outcome import Job, Outcome
+from service.table import groups, play
+from service.table.outcome import Job, JobKind, Outcome
 from service.table.room import Room
 from service.ui import games, news
-from service.ui.i18n import Translator, _
 from service.ui.screens import Screen
 
 if TYPE_CHECKING:
@@ -70,7 +68,7 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
     message = platform.render(lang_screen)
     lock = f"game:{{{room_id}}}:lock:{base}"
     if not rt.redis.set(lock, 1, nx=True, px=LOCK_MS):
-        later(rt, "sync", room_id, target, time.time() + 1)  # another worker is on it
+        later(rt, JobKind.SYNC, room_id, target, time.time() + 1)  # another worker is on it
         return
     try:
         # A re-post, a nudge or news is a new message per request: a second job for it
@@ -135,19 +133,14 @@ def player_of(room: Room, target: str) -> int | None:
 
 def prompt_of(room: Room, target: str) -> tuple[int, str] | None:
     """(user, turn) when the target's hand asks its player to act now: the turn names
-    the prompt (when it began; a passing game's phase), else None."""
+    the prompt (the phase it belongs to), else None."""
     user = player_of(room, target)
     if user is None or room.status != "playing":
         return None
     seat = room.seat_of(user)
-    if seat is None or room.is_bot_seat(seat):
+    if seat is None or seat not in play.waiting_humans(room):
         return None
-    game = room.game
-    if isinstance(game, GameState) and to_move(game) == seat:
-        return user, f"t{room.turn_started}"
-    if isinstance(game, PassingGame) and seat in passing_to_move(game):
-        return user, f"p{room.phase_version}"
-    return None
+    return user, f"p{room.phase_version}"
 
 
 Anew = Literal["", "notify", "quiet"]  # edit; post a new message; post it silently
@@ -221,7 +214,7 @@ def post_once(
     chat = chat_of(room, chat_id)
     wait = platform.budget(chat)
     if wait > 0:
-        later(rt, "sync", room.id, target, time.time() + wait)
+        later(rt, JobKind.SYNC, room.id, target, time.time() + wait)
         return False
     said = target.startswith("said:")
     try:
@@ -300,7 +293,7 @@ def send(
     chat = chat_of(room, chat_id)
     wait = platform.budget(chat)
     if wait > 0:
-        later(rt, "sync", room.id, target, time.time() + wait)
+        later(rt, JobKind.SYNC, room.id, target, time.time() + wait)
         return False
     try:
         if post or old is None:
@@ -326,14 +319,14 @@ def handle_failure(
     """Act on a refused delivery; False when it will be tried again later."""
     hand = target.startswith("hand:")
     if failure.kind == "retry":
-        later(rt, "sync", room.id, target, time.time() + failure.wait)
+        later(rt, JobKind.SYNC, room.id, target, time.time() + failure.wait)
         return False
     if failure.kind == "blocked" and hand:
         record_blocked(rt, platform, room, int(target.split(":")[1]))
         return True
     if failure.kind == "gone" and failure.moved_to is not None and not hand:
         # The group became a supergroup: the room moves there, its table posted anew.
-        groups.migrate(rt.svc.store, room.chat_id, failure.moved_to)
+        chats.migrate(rt.svc.store, room.chat_id, failure.moved_to)
         return True
     if failure.kind == "gone" and failure.topic and room.thread_id is not None and not hand:
         stop_in_topic(rt, platform, room, closed=failure.closed)
@@ -345,7 +338,7 @@ def handle_failure(
 def stop_in_topic(rt: Runtime, platform: Platform, room: Room, closed: bool) -> None:
     """The game's forum topic was closed or deleted: end the game (not retried forever)
     and say so in the group's General topic."""
-    stopped = groups.stop(rt.svc.store, room.id, rt.svc.now(), show=closed)
+    stopped = chats.stop(rt.svc.store, room.id, rt.svc.now(), show=closed)
     if stopped is None:
         return  # stopped already: said once
     text = groups.topic_gone_word(Translator(rt.svc.room_lang(stopped)), closed)
@@ -375,7 +368,7 @@ def record_blocked(rt: Runtime, platform: Platform, room: Room, user_id: int) ->
         note_top(rt, room, room.chat_id, message_id)
 
 
-def later(rt: Runtime, kind: str, room_id: str, arg: str, at: float | None) -> None:
+def later(rt: Runtime, kind: JobKind, room_id: str, arg: str, at: float | None) -> None:
     """Run a job again at `at`, under an id other than the running job's: RQ gives the
     finished job's hash a TTL (result_ttl), which would lose a same-id job due later."""
     job = Job(kind, room_id, arg, at or time.time() + 1, tag="later")

@@ -15,7 +15,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, model_validator
 
-from engine.cuartetos import is_passing
 from engine.kernel.rng import keyed
 from engine.registry import find_game
 
@@ -87,11 +86,6 @@ class RoomSettings(BaseModel):
     bot_level: str = "heuristic"  # the level of bots added in the lobby
     quiet_hours: tuple[int, int] | None = None  # (from, to) local hours: no reminders then
     timezone: str = "UTC"  # the group's time zone, for quiet hours
-
-    @property
-    def passing(self) -> bool:
-        """Whether the preset is of the passing family (`cuartetos`), not follow-suit."""
-        return is_passing(self.preset)
 
     def rules(self) -> Any:
         """The chosen rule set, of the preset's game (RulesError if it cannot be)."""

@@ -214,7 +214,7 @@ def new_passing_game(hook: Hook) -> Room:
     assert hook.send(press(ANA, button(hook.room(GROUP), "S"), GROUP)).status_code == 200
     run_jobs(hook, clock(hook), SYNCS)
     room = hook.room(GROUP)
-    assert room.status == "playing" and room.settings.passing
+    assert room.status == "playing" and (room.settings.preset == "cuartetos")
     return room
 
 
@@ -230,7 +230,7 @@ def test_cuartetos_nobody_choosing_is_told_and_the_end_reaches_everyone(hook: Ho
             break
         assert room.deadline is not None
         offset = max(offset, room.deadline - time.time()) + 1
-        run_jobs(hook, clock(hook, offset), ("passing_close",))
+        run_jobs(hook, clock(hook, offset), ("deadline",))
     assert hook.room(GROUP).status == "over"
     run_jobs(hook, clock(hook, offset), SYNCS)
     for user in (ANA, BEN, CARLA):
@@ -252,7 +252,7 @@ def private_turn(hook: Hook, offset: float) -> Room:
         if seat is not None and room.seats[seat].user_id == CARLA["id"]:
             run_jobs(hook, clock(hook, offset), SYNCS)
             return room
-        run_jobs(hook, clock(hook, offset), ("bot_move",))
+        run_jobs(hook, clock(hook, offset), ("bot_turn",))
     raise AssertionError("Carla's turn never came")
 
 

@@ -194,7 +194,7 @@ def test_in_a_passing_game_the_bot_makes_the_forgotten_persons_choice() -> None:
     for actor in people[1:]:
         lobby.join(room, actor)
     lobby.start(room, people[0], time.time())
-    assert room.status == "playing" and room.settings.passing
+    assert room.status == "playing" and room.settings.preset == "cuartetos"
     outcome = privacy.without(room, CARLA_ID, time.time())
     assert room.is_bot_seat(0) and room.seats[0].user_id is None
     assert [(j.kind, j.arg) for j in outcome.jobs] == [

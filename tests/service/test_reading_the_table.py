@@ -16,14 +16,14 @@ from engine.cuartetos import to_move as passing_to_move
 from engine.follow_suit.game import GameState, legal_actions, to_move
 from engine.follow_suit.rules import PRESETS, Rules
 from engine.follow_suit.views import player_view, public_view
+from service.i18n import LANGUAGES, Translator
 from service.platforms.telegram.commands import export_caption
-from service.table import family, lobby, moves
-from service.table.cuartetos import moves as passing_moves
+from service.table import family, lobby, play
 from service.table.lobby import Actor
 from service.table.room import Room, RoomSettings
+from service.ui import games
 from service.ui.cuartetos import LEGEND as PASSING_LEGEND
 from service.ui.cuartetos import PassingPainter
-from service.ui.i18n import LANGUAGES, Translator
 from service.ui.intents import Move, Press
 from service.ui.screens import (
     LEGEND,
@@ -56,7 +56,9 @@ def new_room(preset: str, private: bool = False, **options: object) -> Room:
 
 
 def painter(room: Room, lang: str) -> Painter | PassingPainter:
-    return PassingPainter(room, lang) if room.settings.passing else Painter(room, lang)
+    if room.settings.preset == "cuartetos":
+        return PassingPainter(room, lang)
+    return Painter(room, lang)
 
 
 def play_on(room: Room, steps: int, seed: int = 1) -> list[Room]:
@@ -72,15 +74,15 @@ def play_on(room: Room, steps: int, seed: int = 1) -> list[Room]:
             if waiting:
                 chooser = rnd.choice(waiting)
                 action = rnd.choice(passing_legal(game, chooser))
-                passing_moves.act(room, chooser, action, now, 0.0)
+                play.act(room, chooser, action, now, 0.0)
             else:
-                passing_moves.close(room, now + 1000.0, 0.0)
+                play.expire(room, now + 1000.0, 0.0)
         else:
             assert isinstance(game, GameState)
             seat = to_move(game)
             if seat is None:
                 break
-            moves.play(room, seat, rnd.choice(legal_actions(game, seat)), 0.0)
+            play.act(room, seat, rnd.choice(legal_actions(game, seat)), 0.0, 0.0)
         seen.append(room.model_copy(deep=True))
     return seen
 
@@ -292,11 +294,11 @@ def test_rules_list_the_ranks_of_the_tables_own_deck(
     text = rules_text(rules, Translator(lang))
     assert order in text.splitlines()[-1]
     if not options:  # /rules <game> with no table reads the same
-        assert family.rules_text(family.rules_for(preset), Translator(lang)) == text
+        assert games.rules_text(family.rules_for(preset), Translator(lang)) == text
 
 
 def test_passing_rules_list_the_ranks_in_play() -> None:
-    text = family.rules_text(family.rules_for("cuartetos"), Translator("es"))
+    text = games.rules_text(family.rules_for("cuartetos"), Translator("es"))
     assert "As, Rey, Caballo, Sota, 7, 6, 5, 4" in text
 
 
@@ -334,7 +336,7 @@ def test_an_export_says_what_the_file_is_and_footnotes_the_replay(lang: str) -> 
 def test_every_mark_on_the_table_is_explained_on_it(preset: str, lang: str) -> None:
     room = new_room(preset)
     lobby.start(room, ANA, 0.0)
-    legend = PASSING_LEGEND if room.settings.passing else LEGEND
+    legend = PASSING_LEGEND if (room.settings.preset == "cuartetos") else LEGEND
     tr = Translator(lang)
     for state in play_on(room, 80):
         text = painter(state, lang).table().text
