@@ -16,9 +16,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.cuartetos import LETTERS, REAL_WORD, GameState, PassingRules, player_view, public_view
 from engine.cuartetos.views import CallView, PlayerView, PublicView
-from service.table.cuartetos.moves import is_live
+from service.i18n import Translator, _
+from service.table.cuartetos.table import is_live
 from service.table.room import LogLine, Room
-from service.ui.i18n import Translator, _
 from service.ui.intents import Choice, Move, NotPlayable, Press
 from service.ui.screens import (
     CARD_SEPARATOR,

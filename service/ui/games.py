@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine.registry import find_game
+from service.i18n import Translator
 from service.table.room import Room
 from service.ui import cuartetos, screens
-from service.ui.i18n import Translator
 from service.ui.intents import Choice
 from service.ui.screens import Screen
 

@@ -6,9 +6,9 @@ player (in their own chat). Built at send time from the room, from public events
 
 from __future__ import annotations
 
+from service.i18n import _
 from service.table.room import Room
 from service.ui import games
-from service.ui.i18n import _
 from service.ui.screens import Screen
 
 

@@ -17,8 +17,8 @@ from engine.follow_suit.game import GameState, to_move
 from engine.follow_suit.rules import LETTERS, Rules
 from engine.follow_suit.views import PlayerView, PublicView, player_view, public_view
 from engine.kernel.cards import JOKER_CODE, SUIT_SYMBOLS
+from service.i18n import LANGUAGE_NAMES, Translator, _
 from service.table.room import LogLine, Room
-from service.ui.i18n import LANGUAGE_NAMES, Translator, _
 from service.ui.intents import (
     Choice,
     Command,

@@ -20,9 +20,9 @@ from cli.stack import SECRET, TOKEN
 from emulator.server import RunningEmulator, ServerThread, running_emulator
 from engine.follow_suit.game import legal_actions, to_move
 from service.infra.redis_server import RedisServer, connect
-from service.infra.settings import Settings
 from service.infra.store import Store
 from service.platforms.telegram import callbacks
+from service.settings import Settings
 from service.table.room import Room
 from service.web import create_app
 from tests.service import inproc

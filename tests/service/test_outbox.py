@@ -12,15 +12,16 @@ import fakeredis
 import pytest
 from rq.registry import ScheduledJobRegistry
 
+from service.infra.keys import PENDING_SYNC
 from service.infra.queue import QUEUE
-from service.infra.settings import Settings
-from service.infra.store import PENDING_SYNC, Store
+from service.infra.store import Store
 from service.platforms.telegram import limits
+from service.services import Services
+from service.settings import Settings
 from service.table import lobby
 from service.table.lobby import Actor
-from service.table.outcome import Outcome
+from service.table.outcome import JobKind, Outcome
 from service.table.room import Room, RoomSettings
-from service.table.services import Services
 from workers import outbox
 from workers.runtime import Runtime
 from workers.sweeper import sweep_once
@@ -118,13 +119,13 @@ def test_a_retry_retried_again_takes_another_id(
     # rq leaves ScheduledJobRegistry.__init__ unannotated (*args, **kwargs).
     scheduled = ScheduledJobRegistry(QUEUE, connection=rt.redis)  # type: ignore[no-untyped-call]
     due = time.time() + 900
-    outbox.later(rt, "sync", "r1", "table", due)
+    outbox.later(rt, JobKind.SYNC, "r1", "table", due)
     assert scheduled.get_job_ids() == ["sync-r1-table-later"]
     running = SimpleNamespace(id="sync-r1-table-later")
     monkeypatch.setattr(outbox, "get_current_job", lambda: running)
-    outbox.later(rt, "sync", "r1", "table", due)
+    outbox.later(rt, JobKind.SYNC, "r1", "table", due)
     assert "sync-r1-table-again" in scheduled.get_job_ids()
     running.id = "sync-r1-table-again"
-    outbox.later(rt, "sync", "r1", "table", due + 1)  # and back: two ids take turns
+    outbox.later(rt, JobKind.SYNC, "r1", "table", due + 1)  # and back: two ids take turns
     score = rt.redis.zscore(scheduled.key, "sync-r1-table-later")
     assert score is not None and score == int(due + 1)

@@ -24,7 +24,7 @@ from telegram.ext import (
 
 from service.platforms.telegram import buttons, changes, commands, inline, privacy
 from service.platforms.telegram.counting import CountingRequest
-from service.table.services import Services
+from service.services import Services
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE, Services], Awaitable[None]]
 

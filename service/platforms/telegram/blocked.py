@@ -16,9 +16,9 @@ from telegram import Bot
 from telegram.error import TelegramError
 
 from service.infra.store import text
+from service.services import Services
 from service.table.outcome import Outcome
 from service.table.room import Room
-from service.table.services import Services
 
 
 def notices_key(room_id: str) -> str:

@@ -9,18 +9,16 @@ from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from engine.kernel.errors import IllegalAction
+from service.i18n import Translator, _
 from service.platforms.telegram import callbacks
 from service.platforms.telegram.people import actor_of, is_admin
 from service.platforms.telegram.reply import answer_press, send_message
-from service.table import caps, lobby, moves
-from service.table.cuartetos import moves as passing_moves
+from service.services import Services
+from service.table import caps, lobby, play
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room
-from service.table.services import Services
 from service.ui import games
-from service.ui.i18n import Translator, _
 from service.ui.intents import Command, CommandName, Move, Option, Press
 
 Change = Callable[[Room], Outcome]
@@ -119,12 +117,7 @@ def choose_change(svc: Services, room: Room, press: Press, actor: Actor) -> Chan
     now, delay = svc.now(), svc.settings.bot_delay
     what = press.what
     if isinstance(what, Move):
-        if room.settings.passing:
-            passing_action = what.action
-            return passing_moves.press_change(
-                room, press.version, actor.user_id, passing_action, now, delay
-            )
-        return game_change(room, press, actor, what.action, now, delay)
+        return play.press(room, press.version, actor.user_id, what.action, now, delay)
     simple: dict[CommandName, Change] = {
         "join": lambda r: lobby.join(r, actor),
         "leave": lambda r: lobby.leave(r, actor),
@@ -147,32 +140,10 @@ def choose_change(svc: Services, room: Room, press: Press, actor: Actor) -> Chan
     return Outcome().say(_("This button is not one of ours."))
 
 
-def game_change(
-    room: Room, press: Press, actor: Actor, action: str, now: float, delay: float
-) -> Change | Outcome:
-    seat = room.seat_of(actor.user_id)
-    if seat is None:
-        return Outcome().say(_("You are not playing in this game."))
-    if room.status != "playing":
-        return Outcome().say(_("This game is over."))
-    if press.version != room.version:
-        return Outcome().say(_("This button is out of date: use the newest message."))
-
-    def change(fresh: Room) -> Outcome:
-        if fresh.version != press.version:
-            return Outcome().say(_("This button is out of date: use the newest message."))
-        try:
-            return moves.play(fresh, seat, action, now, delay)
-        except IllegalAction as exc:
-            return Outcome().say(REFUSALS.get(exc.code, _("That move is not allowed now.")))
-
-    return change
-
-
 async def rematch(
     svc: Services, query: CallbackQuery, tr: Translator, room: Room, actor: Actor, update_id: int
 ) -> None:
-    popup = caps.refusal(svc, room.chat_id, actor.user_id)
+    popup = caps.refusal(svc.store, svc.settings, room.chat_id, actor.user_id)
     if popup is not None:
         await answer(query, tr, Outcome(popup=popup))
         return
@@ -219,18 +190,3 @@ async def answer(query: CallbackQuery, tr: Translator, outcome: Outcome) -> None
         return
     text = tr.gettext(popup.message, **dict(popup.values))
     await answer_press(query, text[:200], show_alert=popup.alert)
-
-
-REFUSALS = {
-    "not_your_turn": _("It is not your turn."),
-    "must_follow_suit": _("You must follow suit."),
-    "must_play_drawn_card": _("You must play the card you drew."),
-    "must_keep_drawing": _("Keep drawing until a card of the led suit turns up."),
-    "must_play_joker": _("You must play the joker."),
-    "joker_not_allowed": _("The joker cannot be played now."),
-    "leader_cannot_draw": _("You lead: play any card."),
-    "stock_empty": _("The stock is empty."),
-    "cannot_pass": _("You cannot pass now."),
-    "not_in_hand": _("You do not hold that card."),
-    "game_over": _("This game is over."),
-}

@@ -10,12 +10,13 @@ from telegram import Update
 from telegram.error import BadRequest, ChatMigrated, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
+from service.i18n import Translator, _
+from service.infra import chats
 from service.platforms.telegram.commands import reply, thread_of
 from service.platforms.telegram.reply import send_message
+from service.services import Services
 from service.table import groups
 from service.table.room import Room
-from service.table.services import Services
-from service.ui.i18n import Translator, _
 
 log = logging.getLogger("burro.serve")
 GONE = ("left", "kicked")
@@ -31,9 +32,9 @@ async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Se
     here = group_id(message.chat_id)
     to, since = group_id(message.migrate_to_chat_id), group_id(message.migrate_from_chat_id)
     if here is not None and to is not None:
-        groups.migrate(svc.store, here, to)
+        chats.migrate(svc.store, here, to)
     elif here is not None and since is not None:
-        groups.migrate(svc.store, since, here)
+        chats.migrate(svc.store, since, here)
 
 
 def group_id(value: object) -> int | None:
@@ -55,7 +56,7 @@ async def handled(update: object, context: ContextTypes.DEFAULT_TYPE, svc: Servi
     if isinstance(error, ChatMigrated):
         old, new = group_id(chat.id), group_id(error.new_chat_id)
         if old is not None and new is not None:
-            groups.migrate(svc.store, old, new)
+            chats.migrate(svc.store, old, new)
         return True
     text = str(error).lower() if isinstance(error, BadRequest) else ""
     thread = thread_of(update)
@@ -79,7 +80,7 @@ async def end_in_topic(
 ) -> None:
     """End the live game of a closed or deleted topic and say so in General (once)."""
     room = svc.store.room_in_chat(chat_id, thread)
-    if room is None or groups.stop(svc.store, room.id, svc.now(), show=closed) is None:
+    if room is None or chats.stop(svc.store, room.id, svc.now(), show=closed) is None:
         return
     text = groups.topic_gone_word(Translator(svc.room_lang(room)), closed)
     try:
@@ -97,7 +98,7 @@ async def on_membership(update: Update, context: ContextTypes.DEFAULT_TYPE, svc:
         return
     if change.new_chat_member.status not in GONE:
         return
-    for room in groups.stop_chat(svc.store, chat_id, svc.now()):
+    for room in chats.stop_chat(svc.store, chat_id, svc.now()):
         await tell_players(context, svc, room, str(chat.title or ""))
 
 

@@ -14,15 +14,15 @@ from telegram import (
 from telegram.ext import ContextTypes
 
 from engine.kernel.errors import RulesError
+from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
 from service.platforms.telegram import blocked, callbacks
 from service.platforms.telegram.people import actor_of, display_name, is_admin
 from service.platforms.telegram.reply import answer_press, reply_to, reply_with_file
+from service.services import Services
 from service.table import caps, family, lobby
 from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
-from service.table.services import Services
 from service.ui import games
-from service.ui.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
 from service.ui.intents import Command, Press
 from service.ui.screens import games_list
 
@@ -109,7 +109,7 @@ async def refused(
     update: Update, svc: Services, tr: Translator, chat_id: int, user_id: int
 ) -> bool:
     """Refuse a new room over a cap on open rooms (service.table.caps), saying why."""
-    popup = caps.refusal(svc, chat_id, user_id)
+    popup = caps.refusal(svc.store, svc.settings, chat_id, user_id)
     if popup is not None:
         await reply(update, tr.gettext(popup.message, **dict(popup.values)))
     return popup is not None
@@ -312,7 +312,7 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Servic
     tr = translator(svc, update)
     chat, user = update.effective_chat, update.effective_user
     room = svc.store.room_in_chat(chat.id, thread_of(update)) if chat else None
-    finished = family.finished_hands(room.game) if room and room.game else 0
+    finished = family.finished_hands(room) if room else 0
     if room is None or room.game is None or not finished or user is None:
         await reply(update, tr.gettext(_("No finished hand to export yet.")))
         return
@@ -329,7 +329,7 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Servic
     if not 1 <= number <= finished:
         await reply(update, tr.gettext(_("Choose a finished hand from 1 to {n}."), n=finished))
         return
-    record = family.hand_record(room.game, number - 1)
+    record = family.hand_record(room, number - 1)
     data = json.dumps(record, indent=1).encode()
     message = update.effective_message
     if message is not None:

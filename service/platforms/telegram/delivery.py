@@ -16,13 +16,13 @@ from typing import Any
 
 import redis
 
+from service.i18n import Translator, _
 from service.platforms.base import Capabilities, Chat, DeliveryFailed, Failure, Rendered
 from service.platforms.telegram import blocked, callbacks, limits
 from service.platforms.telegram.botapi import ApiError
 from service.platforms.telegram.botfather import inline_mode
 from service.platforms.telegram.render import message_params
 from service.table.room import Room
-from service.ui.i18n import Translator, _
 from service.ui.screens import MAX_ROW_BUTTONS, Screen
 
 log = logging.getLogger("burro.outbox")

@@ -25,17 +25,17 @@ from telegram import (
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from service.i18n import Translator, _
 from service.platforms.telegram import callbacks
-from service.platforms.telegram.buttons import answer, game_change
+from service.platforms.telegram.buttons import answer
 from service.platforms.telegram.people import actor_of
-from service.table.cuartetos import moves as passing_moves
+from service.services import Services
+from service.table import play
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room
-from service.table.services import Services
 from service.ui import games
-from service.ui.i18n import Translator, _
-from service.ui.intents import Choice, Move, NotPlayable, Press
+from service.ui.intents import Choice, Move, NotPlayable
 
 PAGE = 50  # Telegram's limit on results per answer
 # A posted result's button: `i<seat>:<token>`, the seat that chose it and its move.
@@ -97,13 +97,7 @@ def chosen_change(svc: Services, room: Room, raw: callbacks.Raw, actor: Actor) -
         return Outcome().say(_("That card cannot be played now."))
     if not isinstance(what, Move):
         return Outcome().say(_("This button is not one of ours."))
-    if room.settings.passing:
-        passing_action = what.action
-        return passing_moves.press_change(
-            room, raw.version, actor.user_id, passing_action, now, delay
-        )
-    press = Press(raw.room, raw.version, what)
-    return game_change(room, press, actor, what.action, now, delay)
+    return play.press(room, raw.version, actor.user_id, what.action, now, delay)
 
 
 def make_move(

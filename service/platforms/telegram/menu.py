@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n import Translator, _
 from service.platforms.telegram.botapi import BotApi
-from service.ui.i18n import Translator, _
 
 # Telegram's language code -> our catalog; None: the list for every other language.
 MENU_LANGUAGES: dict[str | None, str] = {None: "en", "es": "es", "pt": "pt_BR", "id": "id"}

@@ -6,9 +6,9 @@ from telegram import User
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from service.services import Services
 from service.table.lobby import Actor
 from service.table.room import Room
-from service.table.services import Services
 
 MAX_NAME = 32
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
+from service.i18n import Translator, _
+from service.infra.forget import forget
 from service.platforms.telegram.commands import reply, translator
 from service.platforms.telegram.reply import answer_press
+from service.services import Services
 from service.table import privacy
-from service.table.services import Services
-from service.ui.i18n import Translator, _
 
 YES, NO = "forget:yes", "forget:no"
 
@@ -49,7 +50,7 @@ async def on_forget_button(
     if query.data != YES:
         await answer_press(query, tr.gettext(_("Nothing was deleted.")))
         return
-    privacy.forget(svc, user.id)
+    forget(svc.store, user.id, svc.now())
     done = tr.gettext(_("Done: I have forgotten you. Send /start if you come back."))
     await answer_press(query, done, show_alert=True)
     if query.message is not None:

@@ -24,8 +24,8 @@ from telegram import Bot, CallbackQuery, InputFile, Message, ReplyParameters, Te
 from telegram.error import RetryAfter
 from telegram.warnings import PTBDeprecationWarning
 
+from service.infra import notices
 from service.platforms.telegram import limits
-from service.table import notices
 
 # The method to put in the current webhook answer: None outside a webhook request, an
 # empty dict until a handler fills it.
@@ -75,7 +75,7 @@ _budget: contextvars.ContextVar[redis.Redis | None] = contextvars.ContextVar(
 async def send_message(bot: Bot, chat_id: int, text: str, **params: Any) -> None:
     """sendMessage within the chat's share of the flood budget the outbox keeps in Redis
     (`limits`): sent now if the budget allows, else queued as a notice to be sent when
-    it does (service.table.notices); a 429 queues it too, so no reply is lost (only a
+    it does (service.infra.notices); a 429 queues it too, so no reply is lost (only a
     chat flooding commands, with a queue already full, has more dropped)."""
     client = _budget.get()
     if client is None:
