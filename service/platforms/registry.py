@@ -1,7 +1,7 @@
 """Every chat platform the workers deliver to, by name (`service.platforms.base`).
 
-A room's messages go through the platform of its chat: every room is Telegram's today;
-once rooms name their platform, `for_room` picks it here and nothing else changes.
+A room's messages go through the platform of its chat (`Room.chat`, a ChatRef): every
+room is Telegram's today; another platform registers its factory here.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def register(name: str, factory: Factory) -> None:
 
 def for_room(runtime: Any, room: Room) -> Platform:
     """The platform of the room's chat, for this runtime."""
-    name = getattr(room, "platform", DEFAULT)
+    name = room.chat.platform
     if name not in _factories:
         _load_builtin()
     return _factories[name](runtime)

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, mod
 
 from engine.kernel.rng import keyed
 from engine.registry import find_game
+from service.table.identity import TELEGRAM, ChatRef, PlayerRef
 
 Status = Literal["lobby", "playing", "over", "cancelled"]
 LIVE: tuple[Status, ...] = ("lobby", "playing")  # a room still open: its keys live on
@@ -55,11 +56,17 @@ class Seat(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     user_id: int | None = None  # None for a bot
+    platform: str = TELEGRAM  # where the player plays from
     name: str
     bot: str | None = None  # the bot level of a bot seat
     lang: str = "en"  # the language of this player's private messages
     timeouts: int = 0  # turns this player let time out
     removed: bool = False  # removed after too many timeouts: a bot plays on
+
+    @property
+    def player(self) -> PlayerRef | None:
+        """Who sits here (None for a bot)."""
+        return None if self.user_id is None else PlayerRef(self.platform, self.user_id)
 
 
 # How a preset's table looks unless its settings say otherwise: the Spanish presets show
@@ -115,6 +122,7 @@ class Room(BaseModel):
     version: int = 0  # bumped by every change: buttons carry it, stale ones are refused
     chat_id: int
     thread_id: int | None = None  # a forum topic
+    platform: str = TELEGRAM  # the platform of the room's chat
     private: bool = False  # a one-to-one game against bots in a private chat
     creator: int
     status: Status = "lobby"
@@ -165,6 +173,11 @@ class Room(BaseModel):
             if self.game is not None:
                 self.game = replace(self.game, seed=self.seed)
         return self
+
+    @property
+    def chat(self) -> ChatRef:
+        """Where the room's table is shown."""
+        return ChatRef(self.platform, self.chat_id, self.thread_id)
 
     def bot_seed(self, seat: int) -> int:
         """The seed of the bot playing `seat`, drawn one-way from the room's key."""
