@@ -9,8 +9,11 @@ taken. A new platform is an implementation of this (in its package under
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
+
+from starlette.routing import Route
 
 from service.table.room import Room
 from service.ui.screens import Screen
@@ -113,3 +116,13 @@ class Platform(Protocol):
         so, or None if it could not be said. The word goes once they can be reached
         again (kept in mind `keep` seconds, as long as the room)."""
         ...
+
+
+@dataclass(frozen=True)
+class Webhook:
+    """A platform's part of `serve` (service.web): its routes, and what runs as the
+    process starts (after the app is built) and as it stops."""
+
+    routes: list[Route]
+    startup: Callable[[], Awaitable[None]]
+    shutdown: Callable[[], Awaitable[None]]

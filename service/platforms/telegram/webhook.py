@@ -1,0 +1,164 @@
+"""Telegram's webhook: POST /telegram/webhook.
+
+403 without the right secret header, 413 for a body over the limit, 400 for a body that
+is not an Update, 503 while Redis is unreachable (Telegram retries), else the update is
+processed and committed before we answer 200 (carrying a press's answerCallbackQuery,
+see `reply`). Permanent errors are logged and answered 200 too, so one bad update never
+stalls a chat. Each update is handled once (its update_id is claimed in Redis).
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import time
+from typing import Any
+
+import redis
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+from telegram import Update
+
+from service.infra import logs, metrics
+from service.infra.store import Conflict
+from service.platforms.base import Webhook
+from service.platforms.telegram import limits
+from service.platforms.telegram.app import build_application, handler_error
+from service.platforms.telegram.botfather import record_inline_mode
+from service.platforms.telegram.reply import open_reply
+from service.services import Services
+from service.settings import Settings
+
+log = logging.getLogger("burro.serve")
+slog = logs.get("burro.serve")
+SECRET_HEADER = "x-telegram-bot-api-secret-token"
+PATH = "/telegram/webhook"
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise BodyTooLarge
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise BodyTooLarge
+    return body
+
+
+def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
+    """The Telegram route of `serve`, with what must run as it starts and stops."""
+    token, secret = settings.require_serve()
+    limits.ENABLED = settings.rate_limits  # serve's own replies share the outbox's budget
+    application = build_application(svc, token, settings.telegram_api_url)
+
+    async def startup() -> None:
+        await application.initialize()
+        svc.bot_username = application.bot.username or settings.bot_username
+        client.set("bot:username", svc.bot_username)
+        record_inline_mode(client, application.bot.supports_inline_queries, svc.bot_username)
+
+    async def receive(request: Request) -> Response:
+        given = request.headers.get(SECRET_HEADER, "")
+        if not hmac.compare_digest(given.encode(), secret.encode()):
+            metrics.UPDATES.labels("invalid", "forbidden").inc()
+            return PlainTextResponse("forbidden", status_code=403)
+        try:
+            body = await read_body(request, settings.max_body_bytes)
+        except BodyTooLarge:
+            metrics.UPDATES.labels("invalid", "too_large").inc()
+            return PlainTextResponse("body too large", status_code=413)
+        update = parse_update(body, application)
+        if update is None:
+            metrics.UPDATES.labels("invalid", "bad_request").inc()
+            return PlainTextResponse("not a Telegram update", status_code=400)
+        return await process(update)
+
+    async def process(update: Update) -> Response:
+        """Handle one update, counted, timed and logged with its update, chat and game."""
+        chat, user = update.effective_chat, update.effective_user
+        logs.new_context(
+            update_id=update.update_id,
+            chat_id=chat.id if chat else None,
+            user_id=user.id if user else None,
+        )
+        kind, started = update_kind(update), time.perf_counter()
+        with metrics.UPDATES_IN_PROGRESS.track_inprogress():
+            outcome, response = await handle(update)
+        seconds = time.perf_counter() - started
+        metrics.observe_update(kind, outcome, seconds)
+        slog.info("update", kind=kind, outcome=outcome, seconds=round(seconds, 4))
+        return response
+
+    async def handle(update: Update) -> tuple[str, Response]:
+        """Each update once: a redelivery of one handled is a duplicate, of one being
+        handled now (Telegram gave up waiting) is asked again later."""
+        try:
+            claim = svc.store.claim(update.update_id)
+        except redis.RedisError:
+            return "retry", PlainTextResponse("storage unavailable", status_code=503)
+        if claim == "duplicate":
+            return "duplicate", PlainTextResponse("duplicate")
+        if claim == "busy":
+            return "retry", PlainTextResponse("being handled", status_code=503)
+        outcome, response = await run(update)
+        try:
+            if outcome == "retry":
+                svc.store.release(update.update_id)
+            else:
+                svc.store.finish(update.update_id)
+        except redis.RedisError:
+            log.warning("update %s: its dedupe mark was not written", update.update_id)
+        return outcome, response
+
+    async def run(update: Update) -> tuple[str, Response]:
+        handler_error.set(None)
+        reply = open_reply(client)  # a press's answerCallbackQuery rides on our 200
+        try:
+            await application.process_update(update)
+        except Exception as raised:  # PTB routing an update whose fields have odd types
+            handler_error.set(raised)
+        error = handler_error.get()
+        if isinstance(error, redis.RedisError | Conflict):
+            log.warning("update %s not committed: %r", update.update_id, error)
+            return "retry", PlainTextResponse("storage unavailable", status_code=503)
+        answer: Response = PlainTextResponse("ok")
+        if reply:
+            metrics.bot_api_call(reply["method"], in_answer=True)
+            answer = JSONResponse(reply)
+        if error is not None:
+            log.error("update %s failed permanently", update.update_id, exc_info=error)
+            return "failed", answer
+        return "ok", answer
+
+    return Webhook([Route(PATH, receive, methods=["POST"])], startup, application.shutdown)
+
+
+def update_kind(update: Update) -> str:
+    """The metrics label of an update; "other" when its fields are not what Telegram
+    sends (PTB does not check their types: a `"text": true` is kept as it is)."""
+    try:
+        return metrics.update_kind(update)
+    except (AttributeError, TypeError):
+        return "other"
+
+
+def parse_update(body: bytes, application: Any) -> Update | None:
+    """An Update from a request body, or None if it is not one."""
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError, RecursionError):  # nested past the parser's depth
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
+        return None
+    try:
+        return Update.de_json(data, application.bot)
+    except Exception:  # PTB raises various errors on malformed nested objects
+        return None
