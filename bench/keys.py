@@ -163,7 +163,7 @@ def main() -> None:
         idle = open_table(rt, GROUP - 1, PEOPLE[:2], start=True)
         later = time.time() + settings.game_idle + 60
         rt.svc.clock = lambda: later
-        assert expiry.expire_idle(rt.svc, later) == [idle.id]
+        assert expiry.expire_idle(rt, later) == [idle.id]
         flush_outbox(rt)
         stage(client, "and a second game, ended idle after 14 days", results)
     if args.json:

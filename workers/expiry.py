@@ -1,29 +1,33 @@
 """Ending rooms nobody plays: a lobby nobody pressed for `lobby_idle`, a game nobody
 moved in for `game_idle` (bots and timers do not count) is cancelled, its table says so,
-and its chat gets a word (a notice, in the flood budget). Its keys then expire with the
-retention of an ended game (service.infra.store)."""
+and its chat gets a word (posted by its platform within its send budget). Its keys then
+expire with the retention of an ended game (service.infra.store)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from service.i18n import Translator
-from service.infra import notices
 from service.infra.keys import IDLE_KEY
 from service.infra.store import text
-from service.services import Services
+from service.platforms import registry
+from service.platforms.base import Chat
 from service.table import lobby
 from service.table.outcome import Outcome
 from service.table.room import LIVE, Room
+
+if TYPE_CHECKING:
+    from workers.runtime import Runtime
 
 log = logging.getLogger("burro.expiry")
 BATCH = 100  # rooms ended per sweep at most (the next sweep goes on)
 
 
-def expire_idle(svc: Services, now: float) -> list[str]:
+def expire_idle(rt: Runtime, now: float) -> list[str]:
     """End the open rooms whose idle time is up; their ids."""
-    store = svc.store
+    store = rt.svc.store
     ended = []
     for member in store.redis.zrangebyscore(IDLE_KEY, "-inf", now, 0, BATCH):
         room_id = text(member)
@@ -33,7 +37,7 @@ def expire_idle(svc: Services, now: float) -> list[str]:
             continue
         result = store.update(room_id, ending(room.version, now))
         if result is not None and result[1].changed:
-            tell_chat(svc, result[0], room.status)
+            tell_chat(rt, result[0], room.status)
             ended.append(room_id)
     if ended:
         log.info("ended %d idle rooms", len(ended))
@@ -55,7 +59,8 @@ def ending(version: int, now: float) -> Callable[[Room], Outcome]:
     return end
 
 
-def tell_chat(svc: Services, room: Room, was: str) -> None:
+def tell_chat(rt: Runtime, room: Room, was: str) -> None:
+    svc = rt.svc
     tr = Translator(svc.room_lang(room))
     lobby_days, game_days = (round(s / 86400) for s in svc.store.idle)
     if was == "lobby":
@@ -70,7 +75,5 @@ def tell_chat(svc: Services, room: Room, was: str) -> None:
             "🫏 This game ended: nobody moved for {n} days.",
             game_days,
         )
-    params: dict[str, object] = {"chat_id": room.chat_id, "text": words}
-    if room.thread_id and room.chat_id < 0:
-        params["message_thread_id"] = room.thread_id
-    notices.queue(svc.store.redis, params, 0.0)  # now
+    platform = registry.for_room(rt, room)
+    platform.post(Chat(room.chat_id, room.thread_id), words)

@@ -13,12 +13,13 @@ import logging
 from collections.abc import Callable
 
 from engine.kernel.errors import IllegalAction
-from service.infra import metrics
+from service.infra import metrics, queue
+from service.platforms.telegram import notices
 from service.table import play
 from service.table.outcome import JobKind, Outcome
 from service.table.quiet import quiet_until
 from service.table.room import Room
-from workers import expiry, notices, outbox, sweeper
+from workers import expiry, outbox, sweeper
 from workers.runtime import Runtime, runtime
 
 log = logging.getLogger("burro.worker")
@@ -32,8 +33,9 @@ def sync(room_id: str, target: str) -> None:
 
 @metrics.job("notice", about_game=False)
 def notice(notice_id: str, _arg: str) -> None:
-    """Send a message kept for the flood budget (see service.infra.notices)."""
-    notices.send(runtime(), notice_id)
+    """Send a message kept for the flood budget (its platform's: Telegram's notices)."""
+    rt = runtime()
+    notices.send(rt.redis, rt.api, notice_id)
 
 
 @metrics.job("bot_turn")
@@ -64,7 +66,7 @@ def deadline(room_id: str, phase: str) -> None:
     assert room is not None
     due, now = room.deadline, rt.svc.now()
     if due is None or now < due:  # a scheduled job may fire early
-        outbox.later(rt, JobKind.DEADLINE, room_id, phase, due)
+        queue.later(rt.redis, JobKind.DEADLINE, room_id, phase, due)
         return
     delay = rt.svc.settings.bot_delay
 
@@ -91,7 +93,7 @@ def turn_timeout(room_id: str, phase: str) -> None:
         return
     now = rt.svc.now()
     if room.deadline is None or now < room.deadline:
-        outbox.later(rt, JobKind.TURN_TIMEOUT, room_id, phase, room.deadline)
+        queue.later(rt.redis, JobKind.TURN_TIMEOUT, room_id, phase, room.deadline)
         return
     seat = waiting[0]
     action = play.bot_action(room, seat, "heuristic")
@@ -111,7 +113,7 @@ def remind(room_id: str, phase: str) -> None:
         return
     until = quiet_until(room.settings, rt.svc.now())
     if until is not None:  # the group's night: nudge in the morning (moves never wait)
-        outbox.later(rt, JobKind.REMIND, room_id, phase, until)
+        queue.later(rt.redis, JobKind.REMIND, room_id, phase, until)
         return
     on_phase(rt, room_id, phase, play.remind)
 
@@ -154,5 +156,5 @@ def sweep(slot: str) -> None:
     found = sweeper.sweep_once(rt.svc.store, rt.svc.now(), settings.sweep_grace)
     if found:
         log.info("sweep %s: scheduled %d missing jobs", slot, found)
-    expiry.expire_idle(rt.svc, rt.svc.now())
+    expiry.expire_idle(rt, rt.svc.now())
     sweeper.ensure_chain(rt.redis, settings.sweep_every)

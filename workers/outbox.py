@@ -28,17 +28,14 @@ import logging
 import time
 from typing import TYPE_CHECKING, Literal
 
-from rq import get_current_job
-
 from service.i18n import Translator, _
-from service.infra import chats, logs
+from service.infra import chats, logs, queue
 from service.infra.keys import PENDING_SYNC
-from service.infra.queue import job_id, schedule_alone
 from service.infra.store import live_key, text
 from service.platforms import registry
 from service.platforms.base import Chat, DeliveryFailed, Failure, Platform, Rendered
 from service.table import groups, play
-from service.table.outcome import Job, JobKind, Outcome
+from service.table.outcome import JobKind, Outcome
 from service.table.room import Room
 from service.ui import games, news
 from service.ui.screens import Screen
@@ -68,7 +65,9 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
     message = platform.render(lang_screen)
     lock = f"game:{{{room_id}}}:lock:{base}"
     if not rt.redis.set(lock, 1, nx=True, px=LOCK_MS):
-        later(rt, JobKind.SYNC, room_id, target, time.time() + 1)  # another worker is on it
+        queue.later(
+            rt.redis, JobKind.SYNC, room_id, target, time.time() + 1
+        )  # another worker is on it
         return
     try:
         # A re-post, a nudge or news is a new message per request: a second job for it
@@ -214,7 +213,7 @@ def post_once(
     chat = chat_of(room, chat_id)
     wait = platform.budget(chat)
     if wait > 0:
-        later(rt, JobKind.SYNC, room.id, target, time.time() + wait)
+        queue.later(rt.redis, JobKind.SYNC, room.id, target, time.time() + wait)
         return False
     said = target.startswith("said:")
     try:
@@ -293,7 +292,7 @@ def send(
     chat = chat_of(room, chat_id)
     wait = platform.budget(chat)
     if wait > 0:
-        later(rt, JobKind.SYNC, room.id, target, time.time() + wait)
+        queue.later(rt.redis, JobKind.SYNC, room.id, target, time.time() + wait)
         return False
     try:
         if post or old is None:
@@ -319,7 +318,7 @@ def handle_failure(
     """Act on a refused delivery; False when it will be tried again later."""
     hand = target.startswith("hand:")
     if failure.kind == "retry":
-        later(rt, JobKind.SYNC, room.id, target, time.time() + failure.wait)
+        queue.later(rt.redis, JobKind.SYNC, room.id, target, time.time() + failure.wait)
         return False
     if failure.kind == "blocked" and hand:
         record_blocked(rt, platform, room, int(target.split(":")[1]))
@@ -366,13 +365,3 @@ def record_blocked(rt: Runtime, platform: Platform, room: Room, user_id: int) ->
     message_id = platform.tell_unreachable(room, user_id, name, lang, ttl)
     if message_id is not None:
         note_top(rt, room, room.chat_id, message_id)
-
-
-def later(rt: Runtime, kind: JobKind, room_id: str, arg: str, at: float | None) -> None:
-    """Run a job again at `at`, under an id other than the running job's: RQ gives the
-    finished job's hash a TTL (result_ttl), which would lose a same-id job due later."""
-    job = Job(kind, room_id, arg, at or time.time() + 1, tag="later")
-    running = get_current_job()
-    if running is not None and running.id == job_id(job):  # a retry retried again
-        job = Job(kind, room_id, arg, job.at, tag="again")
-    schedule_alone(rt.redis, job)

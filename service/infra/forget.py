@@ -9,7 +9,6 @@ from __future__ import annotations
 from rq.exceptions import NoSuchJobError
 from rq.job import Job as RqJob
 
-from service.infra import notices
 from service.infra.keys import DUE_KEY, IDLE_KEY, PENDING_SYNC
 from service.infra.queue import job_id
 from service.infra.store import Store, chat_key, room_key, text
@@ -38,7 +37,6 @@ def forget(store: Store, user_id: int, now: float) -> None:
         chat_key(user_id, None),
     )
     client.delete(*own)
-    notices.drop_chat(client, user_id)  # replies still waiting for their private chat
 
 
 def forget_in_room(store: Store, room_id: str, user_id: int, now: float) -> None:

@@ -12,11 +12,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 import redis
-from rq import Queue, Retry
+from rq import Queue, Retry, get_current_job
 from rq.job import Job as RqJob
 from rq.registry import ScheduledJobRegistry
 
-from service.table.outcome import PHASE_TIMERS, Job
+from service.table.outcome import PHASE_TIMERS, Job, JobKind
 
 QUEUE = "burro"
 RETRY = Retry(max=5, interval=[1, 2, 5, 10, 30])
@@ -77,3 +77,13 @@ def unschedule_timers(pipe: redis.client.Pipeline, room_id: str, version: int) -
     for kind in PHASE_TIMERS:
         ident = job_id(Job(kind, room_id, str(version), 0.0))
         pipe.eval(_UNSCHEDULE, 2, registry, RqJob.key_for(ident), ident)
+
+
+def later(client: redis.Redis, kind: JobKind, room_id: str, arg: str, at: float | None) -> None:
+    """Run a job again at `at`, under an id other than the running job's: RQ gives the
+    finished job's hash a TTL (result_ttl), which would lose a same-id job due later."""
+    job = Job(kind, room_id, arg, at or time.time() + 1, tag="later")
+    running = get_current_job()
+    if running is not None and running.id == job_id(job):  # a retry retried again
+        job = Job(kind, room_id, arg, job.at, tag="again")
+    schedule_alone(client, job)

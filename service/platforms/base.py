@@ -104,6 +104,11 @@ class Platform(Protocol):
         live message remains; never fails."""
         ...
 
+    def post(self, chat: Chat, text: str) -> None:
+        """Post a plain line when the platform's send budget allows (kept till then);
+        never fails."""
+        ...
+
     def say(self, chat: Chat, text: str) -> None:
         """Post a plain line. DeliveryFailed."""
         ...

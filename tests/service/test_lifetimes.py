@@ -49,10 +49,10 @@ def said(hook: Hook, chat: str | int, words: str) -> int:
 def test_an_abandoned_lobby_ends_after_two_days_and_the_chat_is_told(hook: Hook) -> None:
     assert hook.send(command("/burro spanish", BEN, GROUP)).status_code == 200
     room = hook.room(GROUP)
-    assert not expiry.expire_idle(hook.runtime().svc, later(1.9))
+    assert not expiry.expire_idle(hook.runtime(), later(1.9))
     assert hook.room(GROUP).status == "lobby"
     rt = hook.runtime(clock=lambda: later(2.01))
-    assert expiry.expire_idle(rt.svc, rt.svc.now()) == [room.id]
+    assert expiry.expire_idle(rt, rt.svc.now()) == [room.id]
     ended = hook.store().load(room.id)
     assert ended is not None and ended.status == "cancelled"
     assert hook.store().room_in_chat(GROUP, None) is None
@@ -62,7 +62,7 @@ def test_an_abandoned_lobby_ends_after_two_days_and_the_chat_is_told(hook: Hook)
     hook.fresh_budget()
     assert hook.run_jobs(rt, ("notice",)) == 1
     assert said(hook, "Family", "This table closed") == before + 1
-    assert not expiry.expire_idle(rt.svc, rt.svc.now())  # once
+    assert not expiry.expire_idle(rt, rt.svc.now())  # once
 
 
 def test_a_game_nobody_moves_in_ends_after_two_weeks(hook: Hook) -> None:
@@ -71,10 +71,10 @@ def test_a_game_nobody_moves_in_ends_after_two_weeks(hook: Hook) -> None:
     start = action_button_data(room, "S")
     assert hook.send(press(CARLA, start)).status_code == 200
     assert hook.room(CARLA["id"]).status == "playing"
-    assert not expiry.expire_idle(hook.runtime().svc, later(3))  # a lobby's time is not a game's
-    assert not expiry.expire_idle(hook.runtime().svc, later(13.9))
+    assert not expiry.expire_idle(hook.runtime(), later(3))  # a lobby's time is not a game's
+    assert not expiry.expire_idle(hook.runtime(), later(13.9))
     rt = hook.runtime(clock=lambda: later(14.01))
-    assert expiry.expire_idle(rt.svc, rt.svc.now()) == [room.id]
+    assert expiry.expire_idle(rt, rt.svc.now()) == [room.id]
     assert hook.redis.get(chat_key(CARLA["id"], None)) is None
     before = said(hook, "Carla", "This game ended: nobody moved for 14 days")
     hook.fresh_budget()  # Carla's chat had its replies a moment ago

@@ -12,6 +12,7 @@ import fakeredis
 import pytest
 from rq.registry import ScheduledJobRegistry
 
+from service.infra import queue
 from service.infra.keys import PENDING_SYNC
 from service.infra.queue import QUEUE
 from service.infra.store import Store
@@ -119,13 +120,13 @@ def test_a_retry_retried_again_takes_another_id(
     # rq leaves ScheduledJobRegistry.__init__ unannotated (*args, **kwargs).
     scheduled = ScheduledJobRegistry(QUEUE, connection=rt.redis)  # type: ignore[no-untyped-call]
     due = time.time() + 900
-    outbox.later(rt, JobKind.SYNC, "r1", "table", due)
+    queue.later(rt.redis, JobKind.SYNC, "r1", "table", due)
     assert scheduled.get_job_ids() == ["sync-r1-table-later"]
     running = SimpleNamespace(id="sync-r1-table-later")
-    monkeypatch.setattr(outbox, "get_current_job", lambda: running)
-    outbox.later(rt, JobKind.SYNC, "r1", "table", due)
+    monkeypatch.setattr(queue, "get_current_job", lambda: running)
+    queue.later(rt.redis, JobKind.SYNC, "r1", "table", due)
     assert "sync-r1-table-again" in scheduled.get_job_ids()
     running.id = "sync-r1-table-again"
-    outbox.later(rt, JobKind.SYNC, "r1", "table", due + 1)  # and back: two ids take turns
+    queue.later(rt.redis, JobKind.SYNC, "r1", "table", due + 1)  # and back: two ids take turns
     score = rt.redis.zscore(scheduled.key, "sync-r1-table-later")
     assert score is not None and score == int(due + 1)

@@ -10,9 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from emulator.driver import ChatMessage
-from service.infra import notices
 from service.infra.store import update_key
-from service.platforms.telegram import callbacks
+from service.platforms.telegram import callbacks, notices
 from tests.service.inproc import ANA, CARLA, GROUP, Hook, command, press, running_hook
 
 HELP = "Burro commands"

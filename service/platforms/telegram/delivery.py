@@ -18,7 +18,7 @@ import redis
 
 from service.i18n import Translator, _
 from service.platforms.base import Capabilities, Chat, DeliveryFailed, Failure, Rendered
-from service.platforms.telegram import blocked, callbacks, limits
+from service.platforms.telegram import blocked, callbacks, limits, notices
 from service.platforms.telegram.botapi import ApiError
 from service.platforms.telegram.botfather import inline_mode
 from service.platforms.telegram.render import message_params
@@ -100,6 +100,9 @@ class TelegramDelivery:
             self.api.call("editMessageReplyMarkup", chat_id=chat.id, message_id=message_id)
         except ApiError as error:
             log.info("chat %s: old message %s stays as it is: %s", chat.id, message_id, error)
+
+    def post(self, chat: Chat, text: str) -> None:
+        notices.queue(self.redis, {"chat_id": chat.id, "text": text, **topic(chat)}, 0.0)
 
     def say(self, chat: Chat, text: str) -> None:
         self.call("sendMessage", chat_id=chat.id, **topic(chat), text=text)

@@ -8,6 +8,7 @@ from telegram.ext import ContextTypes
 
 from service.i18n import Translator, _
 from service.infra.forget import forget
+from service.platforms.telegram import notices
 from service.platforms.telegram.commands import reply, translator
 from service.platforms.telegram.reply import answer_press
 from service.services import Services
@@ -51,6 +52,7 @@ async def on_forget_button(
         await answer_press(query, tr.gettext(_("Nothing was deleted.")))
         return
     forget(svc.store, user.id, svc.now())
+    notices.drop_chat(svc.store.redis, user.id)  # replies still waiting for their chat
     done = tr.gettext(_("Done: I have forgotten you. Send /start if you come back."))
     await answer_press(query, done, show_alert=True)
     if query.message is not None:

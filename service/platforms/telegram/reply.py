@@ -24,8 +24,7 @@ from telegram import Bot, CallbackQuery, InputFile, Message, ReplyParameters, Te
 from telegram.error import RetryAfter
 from telegram.warnings import PTBDeprecationWarning
 
-from service.infra import notices
-from service.platforms.telegram import limits
+from service.platforms.telegram import limits, notices
 
 # The method to put in the current webhook answer: None outside a webhook request, an
 # empty dict until a handler fills it.

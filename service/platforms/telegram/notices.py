@@ -1,7 +1,7 @@
 """Messages waiting for the flood budget: a reply `serve` could not send at once (the
 chat's budget was spent, or Telegram answered 429) or a word from a worker (a room ended
 for idleness). Each is kept in Redis (`notice:<id>`, expiring) and sent by a `notice` job
-(workers.notices), which waits its turn in the same budget as the outbox. A chat's
+(`send`), which waits its turn in the same budget as the outbox. A chat's
 waiting notices are listed in `notices:<chat>`; past `MAX_WAITING` of them (minutes of
 its budget) a new one is dropped, so that a flood of commands cannot grow the queue."""
 
@@ -15,8 +15,10 @@ from typing import Any
 
 import redis
 
-from service.infra.queue import schedule
+from service.infra.queue import later, schedule
 from service.infra.store import text
+from service.platforms.telegram import limits
+from service.platforms.telegram.botapi import ApiError, BotApi
 from service.table.outcome import Job, JobKind
 
 log = logging.getLogger("burro.notices")
@@ -70,3 +72,24 @@ def drop_chat(client: redis.Redis, chat_id: int) -> None:
     waiting = waiting_key(chat_id)
     ids = [text(member) for member in client.zrange(waiting, 0, -1)]
     client.delete(waiting, *(notice_key(i) for i in ids))
+
+
+def send(client: redis.Redis, api: BotApi, notice_id: str) -> None:
+    """Send a notice within the flood budget: a spent budget or a 429 schedules it
+    again; it is dropped once sent (or refused for good)."""
+    params = load(client, notice_id)
+    if params is None:  # sent already (a repeated job), or waited past its lifetime
+        return
+    chat_id = int(params["chat_id"])
+    wait = limits.reserve(client, chat_id, group=chat_id < 0)
+    if wait > 0:
+        later(client, JobKind.NOTICE, notice_id, "", time.time() + wait)
+        return
+    try:
+        api.call("sendMessage", **params)
+    except ApiError as error:
+        if error.retry_after:
+            later(client, JobKind.NOTICE, notice_id, "", time.time() + error.retry_after)
+            return
+        log.warning("notice %s to %s refused: %s", notice_id, chat_id, error)
+    done(client, notice_id, chat_id)
