@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import time
 from typing import Any
 
 
@@ -32,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     secrets = logs.secret_values(settings.telegram_token, settings.webhook_secret)
     logs.setup("worker", settings.log_format, settings.log_level, secrets=secrets)
     connection = connect(settings.redis_url)
-    ensure_chain(connection, settings.sweep_every)  # one sweeper chain, however many workers
+    # one sweeper chain, however many workers
+    ensure_chain(connection, settings.sweep_every, time.time())
     metrics.watch_redis(connection)
     if settings.worker_metrics_port is not None:
         metrics.serve_http(settings.host, settings.worker_metrics_port, lambda: _pings(connection))

@@ -157,4 +157,4 @@ def sweep(slot: str) -> None:
     if found:
         log.info("sweep %s: scheduled %d missing jobs", slot, found)
     expiry.expire_idle(rt, rt.svc.now())
-    sweeper.ensure_chain(rt.redis, settings.sweep_every)
+    sweeper.ensure_chain(rt.redis, settings.sweep_every, rt.svc.now())

@@ -25,7 +25,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import time
 from typing import TYPE_CHECKING, Literal
 
 from service.i18n import Translator, _
@@ -66,7 +65,7 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
     lock = f"game:{{{room_id}}}:lock:{base}"
     if not rt.redis.set(lock, 1, nx=True, px=LOCK_MS):
         queue.later(
-            rt.redis, JobKind.SYNC, room_id, target, time.time() + 1
+            rt.redis, JobKind.SYNC, room_id, target, rt.svc.now() + 1
         )  # another worker is on it
         return
     try:
@@ -213,7 +212,7 @@ def post_once(
     chat = chat_of(room, chat_id)
     wait = platform.budget(chat)
     if wait > 0:
-        queue.later(rt.redis, JobKind.SYNC, room.id, target, time.time() + wait)
+        queue.later(rt.redis, JobKind.SYNC, room.id, target, rt.svc.now() + wait)
         return False
     said = target.startswith("said:")
     try:
@@ -292,7 +291,7 @@ def send(
     chat = chat_of(room, chat_id)
     wait = platform.budget(chat)
     if wait > 0:
-        queue.later(rt.redis, JobKind.SYNC, room.id, target, time.time() + wait)
+        queue.later(rt.redis, JobKind.SYNC, room.id, target, rt.svc.now() + wait)
         return False
     try:
         if post or old is None:
@@ -318,7 +317,7 @@ def handle_failure(
     """Act on a refused delivery; False when it will be tried again later."""
     hand = target.startswith("hand:")
     if failure.kind == "retry":
-        queue.later(rt.redis, JobKind.SYNC, room.id, target, time.time() + failure.wait)
+        queue.later(rt.redis, JobKind.SYNC, room.id, target, rt.svc.now() + failure.wait)
         return False
     if failure.kind == "blocked" and hand:
         record_blocked(rt, platform, room, int(target.split(":")[1]))

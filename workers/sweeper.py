@@ -7,7 +7,6 @@ its time slot, so any number of workers keep one chain going."""
 from __future__ import annotations
 
 import logging
-import time
 from datetime import UTC, datetime
 
 import redis
@@ -43,9 +42,9 @@ def sweep_once(store: Store, now: float, grace: float) -> int:
     return count
 
 
-def ensure_chain(connection: redis.Redis, every: int, now: float | None = None) -> None:
+def ensure_chain(connection: redis.Redis, every: int, now: float) -> None:
     """Schedule the next sweep (idempotent: the slot's job id is fixed)."""
-    slot = (int(now or time.time()) // every + 1) * every
+    slot = (int(now) // every + 1) * every
     queue = Queue(QUEUE, connection=connection)
     queue.enqueue_at(
         datetime.fromtimestamp(slot, UTC),
