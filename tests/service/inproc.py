@@ -2,41 +2,106 @@
 thread), real Redis and the emulator as the Bot API; updates are posted to the webhook
 as Telegram would, with update ids the test chooses (so a redelivery is easy to make).
 Jobs are queued, not run: a test runs the ones it wants (`run_jobs`) with a clock it
-chooses."""
+chooses.
+
+`running_service` is the whole product in this process instead: the same, with the
+emulator delivering its users' updates to the webhook (setWebhook, as `burro local`
+does) and an RQ worker (the real `BurroWorker`) on a thread that runs queued jobs as
+soon as they come and moves scheduled ones to the queue once they are due by the
+test's `Clock` (which the webhook's handlers share), so a deadline comes when the test
+moves the clock on, not after real seconds."""
 
 from __future__ import annotations
 
 import itertools
 import json
+import os
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from types import TracebackType
+from typing import Any, TypeVar
 
 import httpx
 import pytest
 import redis
 from pydantic import SecretStr
 from rq import Queue
+from rq.job import Job
+from rq.timeouts import TimerDeathPenalty
 
-from cli.stack import SECRET, TOKEN
-from emulator.server import RunningEmulator, ServerThread, running_emulator
+from cli.stack import LOCAL_BOT, SECRET, TOKEN
+from emulator.app import Emulator
+from emulator.app import create_app as emulator_app
+from emulator.config import EmulatorConfig, fast_config
+from emulator.server import RunningEmulator, ServerThread
+from service import web
 from service.infra.queue import QUEUE
 from service.infra.redis_server import RedisServer, connect
-from service.infra.settings import Settings
-from service.infra.store import Store
+from service.infra.store import Store, text
 from service.platforms.telegram.botapi import BotApi
+from service.services import Services
+from service.settings import Settings
 from service.table.room import Room
-from service.table.services import Services
 from service.web import create_app
 from tests.conftest import fail_if_ignored
 from workers import jobs
 from workers.runtime import Runtime
+from workers.worker import BurroWorker
+
+T = TypeVar("T")
+
+
+class LocalEmulator(RunningEmulator):
+    """A driver for an emulator in this process that looks again only when there is
+    something new: `wait_for` evaluates its condition as soon as the emulator has logged
+    a call or an update since the last look (and at least every 0.1 s, for conditions
+    on Redis or the clock alone). Reading the chats over HTTP every 20 ms whatever
+    happened (the plain driver) is most of what a long game costs in this process."""
+
+    def wait_for(
+        self,
+        check: Callable[[], T | None],
+        *,
+        timeout: float | None = None,
+        what: str = "condition",
+    ) -> T:
+        world = self.emulator.world
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        seen, looked = -1, 0.0
+        while True:
+            stamp, now = world.changes, time.monotonic()
+            if stamp != seen or now - looked >= 0.1:
+                seen, looked = stamp, now
+                value = check()
+                if value:
+                    return value
+            if now >= deadline:
+                raise TimeoutError(f"timed out waiting for {what}")
+            time.sleep(0.005)  # cheap: only the counter is read till it moves
+
+
+@contextmanager
+def local_emulator(config: EmulatorConfig | None = None) -> Iterator[LocalEmulator]:
+    """`emulator.server.running_emulator`, with the driver above."""
+    emulator = Emulator(config or fast_config())
+    app = emulator_app(emulator)
+    with ServerThread(app, on_stop=emulator.world.events.close) as server:
+        driver = LocalEmulator(server, emulator)
+        try:
+            yield driver
+        finally:
+            driver.close()
+
 
 GROUP = -1001000000001  # the emulator's "Family"
 BOT: dict[str, Any] = {"id": int(TOKEN.split(":")[0]), "is_bot": True, "first_name": "Burro"}
 _ids = itertools.count(3_000_000_000)
+SWITCH_INTERVAL = float(os.environ.get("BURRO_TEST_SWITCH", "0.0005"))  # seconds
 
 
 def person(
@@ -91,6 +156,25 @@ def press(
     }
 
 
+class Clock:
+    """The time as the service sees it: real time plus however far the test moved it on
+    (never back). Shared by the webhook's handlers, the store and the in-process worker,
+    so a deadline one of them sets is due for the others when the test says."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += max(0.0, seconds)
+
+    def reach(self, moment: float) -> None:
+        """On to `moment` (a deadline), if it is not past already."""
+        self.advance(moment - self())
+
+
 @dataclass
 class Hook:
     url: str
@@ -98,6 +182,8 @@ class Hook:
     redis: redis.Redis
     settings: Settings
     http: httpx.Client
+    clock: Clock | None = None  # the service's, when the test chose one
+    worker: InprocWorker | None = None  # running_service's worker thread
 
     def send(self, update: dict[str, Any]) -> httpx.Response:
         headers = {"content-type": "application/json", "X-Telegram-Bot-Api-Secret-Token": SECRET}
@@ -147,10 +233,57 @@ class Hook:
         return ran
 
 
+def clocked(clock: Callable[[], float]) -> Callable[[Settings, Store], Services]:
+    """What `create_app` builds its services with, on the test's clock."""
+
+    def services(settings: Settings, store: Store) -> Services:
+        store.clock = clock
+        return Services(settings, store, clock=clock)
+
+    return services
+
+
+def configure_bot(emu: RunningEmulator, bot_settings: dict[str, bool | int | str]) -> None:
+    """The bot set up as BotFather would (as cli.stack does), before serve starts."""
+    base = f"{emu.api_url}/bot{TOKEN}"
+    httpx.post(f"{base}/getMe", timeout=10).raise_for_status()
+    bot = {"bot": TOKEN.partition(":")[0], **bot_settings}
+    httpx.post(f"{emu.api_url}/_emulator/bot_settings", json=bot, timeout=10).raise_for_status()
+
+
+def set_webhook(hook: Hook) -> None:
+    """The emulator delivers its users' updates to the hook, as to `burro serve`."""
+    response = httpx.post(
+        f"{hook.emu.api_url}/bot{TOKEN}/setWebhook",
+        json={
+            "url": f"{hook.url}/telegram/webhook",
+            "secret_token": SECRET,
+            "allowed_updates": [
+                "message",
+                "callback_query",
+                "inline_query",
+                "chosen_inline_result",
+                "my_chat_member",
+            ],
+        },
+        timeout=10,
+    )
+    response.raise_for_status()
+
+
 @contextmanager
-def running_hook(folder: Path, **options: Any) -> Iterator[Hook]:
-    """The webhook app on a thread, its Redis and an emulator; `options` are settings."""
-    with RedisServer(folder / "redis", persist=False) as server, running_emulator() as emu:
+def running_hook(
+    folder: Path,
+    *,
+    clock: Clock | None = None,
+    emulator: EmulatorConfig | None = None,
+    bot_settings: dict[str, bool | int | str] | None = None,
+    **options: Any,
+) -> Iterator[Hook]:
+    """The webhook app on a thread, its Redis and an emulator; `options` are settings.
+    With a `clock`, the app's services keep that time; with `bot_settings`, the bot is
+    set up so before the app starts; `emulator`: the emulator's config."""
+    with RedisServer(folder / "redis", persist=False) as server, local_emulator(emulator) as emu:
         choices: dict[str, Any] = {"bot_delay": 3600, "rate_limits": True}
         settings = Settings(
             telegram_token=SecretStr(TOKEN),
@@ -159,8 +292,196 @@ def running_hook(folder: Path, **options: Any) -> Iterator[Hook]:
             redis_url=server.url,
             **(choices | options),
         )
+        if bot_settings is not None:
+            configure_bot(emu, bot_settings)
         client = connect(server.url)
-        app = create_app(settings, client)
+        with pytest.MonkeyPatch.context() as patch:
+            if clock is not None:
+                patch.setattr(web, "Services", clocked(clock))
+            app = create_app(settings, client)
         with ServerThread(app) as thread, httpx.Client(timeout=30) as http:
-            yield Hook(thread.url, emu, client, settings, http)
+            yield Hook(thread.url, emu, client, settings, http, clock)
         fail_if_ignored(emu.emulator)  # what came after the last test that used it
+
+
+# ----- the whole product in this process -------------------------------------------------
+
+
+class ThreadWorker(BurroWorker):
+    """The worker `burro worker` runs, on a thread of the test: no signal handlers (only
+    the main thread may set them), job timeouts by timer instead of SIGALRM, and a
+    short wait for a job (so it sees a request to stop within a second)."""
+
+    death_penalty_class = TimerDeathPenalty
+
+    taken = 0  # jobs taken off the queue so far
+    busy = False  # running one now
+
+    @property
+    def dequeue_timeout(self) -> int:
+        return 1
+
+    def _install_signal_handlers(self) -> None:
+        pass
+
+    def dequeue_job_and_maintain_ttl(
+        self, timeout: int | None, max_idle_time: int | None = None
+    ) -> tuple[Job, Queue] | None:
+        found = super().dequeue_job_and_maintain_ttl(timeout, max_idle_time)
+        if found is not None:
+            self.taken += 1
+            self.busy = True
+        return found
+
+    def execute_job(self, job: Job, queue: Queue) -> None:
+        try:
+            super().execute_job(job, queue)
+        finally:
+            self.busy = False
+
+
+class InprocWorker:
+    """A worker on a thread (`BurroWorker`, waiting on the queue as `burro worker`
+    does), and a scheduler on another that moves the scheduled jobs due by `clock` to
+    the queue, as RQ's scheduler does by real time. Jobs get `rt` (the service's
+    runtime on the same clock). A job that raised is kept in `failures`: a bug, whatever
+    RQ would retry."""
+
+    def __init__(self, hook: Hook, rt: Runtime, clock: Callable[[], float]) -> None:
+        self.hook, self.rt, self.clock = hook, rt, clock
+        self.queue = Queue(QUEUE, connection=hook.redis)
+        self.failures: list[str] = []
+        self.errors: list[BaseException] = []
+        self._taken = -1  # the worker's count of jobs taken at the last look (`quiet`)
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self.worker = ThreadWorker(
+            [Queue(QUEUE, connection=connect(hook.settings.redis_url or ""))],
+            connection=connect(hook.settings.redis_url or ""),
+            exception_handlers=[self._failed],
+            disable_default_exception_handler=True,
+        )
+        self._threads = [
+            threading.Thread(target=self._work, name="inproc-worker", daemon=True),
+            threading.Thread(target=self._schedule, name="inproc-scheduler", daemon=True),
+        ]
+
+    def _failed(self, job: Job, kind: type[BaseException], value: BaseException, tb: Any) -> bool:
+        self.failures.append(f"{job.func_name}{job.args}: {kind.__name__}: {value}")
+        return True  # RQ goes on as in production (retry, or the failed registry)
+
+    def enqueue_due(self) -> int:
+        """Move the scheduled jobs due by the clock to the queue (RQScheduler's way)."""
+        registry = self.queue.scheduled_job_registry
+        ids = registry.get_jobs_to_schedule(int(self.clock()))
+        if not ids:
+            return 0
+        found = Job.fetch_many(ids, connection=self.hook.redis)
+        with self.hook.redis.pipeline() as pipe:
+            for ident, job in zip(ids, found, strict=True):
+                if job is not None:
+                    self.queue._enqueue_job(job, pipeline=pipe)
+                registry.remove(ident, pipeline=pipe)
+            pipe.execute()
+        return len(ids)
+
+    def _work(self) -> None:
+        try:
+            self.worker.work(logging_level="WARNING")
+        except BaseException as raised:  # told by `check`
+            self.errors.append(raised)
+
+    def _schedule(self) -> None:
+        try:
+            while not self._stop.is_set():
+                self.enqueue_due()
+                self._wake.wait(0.02)  # or at once when the clock is moved on
+                self._wake.clear()
+        except BaseException as raised:
+            self.errors.append(raised)
+
+    def kick(self) -> None:
+        """Look for due jobs now (the clock was moved on)."""
+        self._wake.set()
+
+    def quiet(self) -> bool:
+        """Nothing to run till the clock moves on: no job queued, none running, and none
+        taken since the last look (so the first look never says so)."""
+        worker, due = self.worker, self.queue.scheduled_job_registry
+        was, self._taken = self._taken, worker.taken
+        if worker.busy or self.queue.count or was != worker.taken:
+            return False
+        return not due.get_jobs_to_schedule(int(self.clock()))
+
+    def settle(self) -> None:
+        """Wait until nothing is left to run before the clock moves on."""
+        self._taken = -1
+        self.hook.emu.wait_for(self.quiet, what="the jobs to settle")
+
+    def reach(self, moment: float) -> None:
+        """Move the clock on to `moment` (a deadline: a window's end, a turn's time) and
+        wake the scheduler for what is due then."""
+        assert self.hook.clock is not None
+        self.hook.clock.reach(moment)
+        self.kick()
+
+    def check(self) -> None:
+        """Fail if a thread died or a job raised."""
+        assert not self.errors, f"the worker's threads died: {self.errors!r}"
+        running = not self._stop.is_set()
+        assert not running or all(t.is_alive() for t in self._threads), "a worker thread ended"
+        assert not self.failures, "jobs raised:\n  " + "\n  ".join(self.failures)
+
+    def __enter__(self) -> InprocWorker:
+        self._patch = pytest.MonkeyPatch()
+        self._patch.setattr(jobs, "runtime", lambda: self.rt)
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._stop.set()
+        self._wake.set()
+        self.worker._stop_requested = True  # seen after its next job:
+        self.queue.enqueue("time.sleep", 0)  # one that does nothing
+        for thread in self._threads:
+            thread.join(30)
+        self._patch.undo()
+
+
+@contextmanager
+def running_service(
+    folder: Path,
+    *,
+    emulator: EmulatorConfig | None = None,
+    bot_settings: dict[str, bool | int | str] | None = None,
+    **options: Any,
+) -> Iterator[Hook]:
+    """The product in this process, as `make_stack` runs it in processes: the webhook
+    app on a thread (the emulator delivers to it), a worker thread, Redis and the
+    emulator; no flood limits and bots at once unless `options` (settings) say
+    otherwise. The hook's `clock` is the service's: move it on for a deadline."""
+    clock = Clock()
+    choices: dict[str, Any] = {"bot_delay": 0.0, "rate_limits": False}
+    setup = LOCAL_BOT if bot_settings is None else bot_settings
+    with running_hook(
+        folder, clock=clock, emulator=emulator, bot_settings=setup, **(choices | options)
+    ) as hook:
+        rt = hook.runtime(clock)
+        name = hook.redis.get("bot:username")
+        if name:
+            rt.svc.bot_username = text(name)
+        switch = sys.getswitchinterval()
+        # Threads waiting on Redis or HTTP get the GIL back sooner (5 ms by default: a
+        # job's many round trips would each wait that long behind the busy threads).
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        try:
+            with InprocWorker(hook, rt, clock) as worker:
+                hook.worker = worker
+                set_webhook(hook)
+                yield hook
+        finally:
+            sys.setswitchinterval(switch)
+        worker.check()

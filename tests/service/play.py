@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+import redis
 
 from cli.stack import TOKEN, Stack
 from emulator.driver import Button, ChatMessage
 from emulator.server import RunningEmulator
 from engine.follow_suit.game import GameState
+from service.infra.keys import PENDING_SYNC
 from service.infra.redis_server import connect
-from service.infra.store import PENDING_SYNC, Store, text
+from service.infra.store import Store, text
 from service.table.room import Room
 from service.ui.screens import Painter
+from tests.service.inproc import Hook
+
+# Where a game is played: the product in processes (cli.stack) or in this one (inproc).
+Backend = Stack | Hook
 
 GAME_BUTTON = re.compile(r"^[a-z0-9]{8}\.\d+\.(p[0-9AJQK]{1,2}[SHDC]|pJK|d|dl|dr|x)$")
 FAMILY = ("Ana", "Ben", "Carla", "Dan")
@@ -42,11 +50,23 @@ def action_button(message: ChatMessage | None, token: str) -> str | None:
     return None
 
 
-def store_of(stack: Stack) -> Store:
-    return Store(connect(stack.redis.url), 3600, 3600)
+@lru_cache(maxsize=8)
+def _client(url: str) -> redis.Redis:
+    return connect(url)
 
 
-def room_in(stack: Stack, chat_id: int) -> Room:
+def client_of(stack: Backend) -> redis.Redis:
+    """A Redis client for the backend's Redis (one per server, reused)."""
+    if isinstance(stack, Hook):
+        return stack.redis
+    return _client(stack.redis.url)
+
+
+def store_of(stack: Backend) -> Store:
+    return Store(client_of(stack), 3600, 3600)
+
+
+def room_in(stack: Backend, chat_id: int) -> Room:
     room = store_of(stack).room_in_chat(chat_id, None)
     assert room is not None
     return room
@@ -73,10 +93,10 @@ def names_in(text: str, names: set[str]) -> set[str]:
     return {n for n in names if re.search(rf"(^|[\s:(]){re.escape(n)}($|[\s.,)])", text)}
 
 
-def assert_no_hand_leaks(emu: RunningEmulator, stack: Stack, room: Room, group: int) -> None:
+def assert_no_hand_leaks(emu: RunningEmulator, stack: Backend, room: Room, group: int) -> None:
     """No message of this room now shown in the group or in a player's private chat shows
     a card that is still hidden in another player's hand."""
-    client, room_id = connect(stack.redis.url), room.id
+    client, room_id = client_of(stack), room.id
 
     def caught_up() -> bool | None:
         pending = client.zrange(PENDING_SYNC, 0, -1)
@@ -102,9 +122,9 @@ def assert_no_hand_leaks(emu: RunningEmulator, stack: Stack, room: Room, group: 
             assert not leaked, f"{info.name}'s {leaked} shown to {target}: {message.text!r}"
 
 
-def room_messages(stack: Stack, room: Room) -> dict[tuple[int, int], str]:
+def room_messages(stack: Backend, room: Room) -> dict[tuple[int, int], str]:
     """(chat, message id) -> target of every message the outbox keeps for the room."""
-    raw = connect(stack.redis.url).hgetall(f"game:{{{room.id}}}:msgs")
+    raw = client_of(stack).hgetall(f"game:{{{room.id}}}:msgs")
     found = {}
     for target, message_id in raw.items():
         name = text(target)
@@ -113,14 +133,14 @@ def room_messages(stack: Stack, room: Room) -> dict[tuple[int, int], str]:
     return found
 
 
-def assert_no_passing_leaks(emu: RunningEmulator, stack: Stack, group: int) -> None:
+def assert_no_passing_leaks(emu: RunningEmulator, stack: Backend, group: int) -> None:
     """Passing game: no message of the room shows a card still in a hand except to the
     one who may know it: its holder, or whoever passed it to them (a player's screen
     names what they gave and got). Cards are matched by how the painter names them."""
     from engine.cuartetos import GameState as PassingGame
     from service.ui.cuartetos import PassingPainter
 
-    client = connect(stack.redis.url)
+    client = client_of(stack)
 
     def settled() -> Room | None:
         """The room once the outbox has shown its current state (bots and windows may

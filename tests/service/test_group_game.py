@@ -1,10 +1,15 @@
 """A four-player group game across the family, played to the end through the emulator:
-lobby, joining through the deep link, hands in private and through the inline query."""
+lobby, joining through the deep link, hands in private and through the inline query.
+
+Every preset is played with the product in this process (inproc.running_service: the
+webhook app and a worker on threads); one is played again end to end with the real
+`burro serve` and `burro worker` processes (`e2e`)."""
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -13,10 +18,12 @@ from emulator.driver import ChatMessage, EmulatorError, TapResult
 from emulator.server import RunningEmulator
 from engine.follow_suit.game import GameState, to_move
 from engine.follow_suit.rules import PRESETS
+from tests.service.inproc import Hook, running_service
 from tests.service.play import (
     BOT_ID,
     FAMILY,
     GROUP,
+    Backend,
     action_button,
     assert_no_hand_leaks,
     game_buttons,
@@ -26,7 +33,7 @@ from tests.service.play import (
 GAME_RESULT = re.compile(r"^[a-z0-9]{8}\.\d+\.(p.+|d|dl|dr|x)$")
 
 
-def open_lobby(emu: RunningEmulator, stack: Stack, preset: str) -> int:
+def open_lobby(emu: RunningEmulator, stack: Backend, preset: str) -> int:
     emu.send_message("Ana", GROUP, f"/burro {preset}")
     chat = lobby_with(emu, "J").chat_id
     for seated, user in enumerate(FAMILY[1:], start=2):
@@ -41,7 +48,7 @@ def open_lobby(emu: RunningEmulator, stack: Stack, preset: str) -> int:
     return chat
 
 
-def seats(stack: Stack, chat: int, count: int) -> bool | None:
+def seats(stack: Backend, chat: int, count: int) -> bool | None:
     return len(room_in(stack, chat).seats) == count or None
 
 
@@ -70,8 +77,30 @@ def bot_messages(emu: RunningEmulator) -> list[ChatMessage]:
     return [m for m in emu.messages_in(GROUP) if m.sender_id == BOT_ID]
 
 
+@pytest.fixture(scope="module")
+def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
+    with running_service(tmp_path_factory.mktemp("group")) as running:
+        yield running
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_four_player_group_game(emu: RunningEmulator, stack: Stack, preset: str) -> None:
+def test_four_player_group_game(hook: Hook, preset: str) -> None:
+    play_group_game(hook.emu, hook, preset)
+    assert hook.worker is not None
+    hook.worker.check()
+
+
+@pytest.mark.e2e
+def test_four_player_group_game_end_to_end(emu: RunningEmulator, stack: Stack) -> None:
+    """The same game with the real processes (the other presets differ only in rules,
+    which the in-process games cover)."""
+    play_group_game(emu, stack, "burro_em_pe")
+
+
+def play_group_game(emu: RunningEmulator, stack: Backend, preset: str) -> None:
+    """Ana opens a lobby of `preset`, the others join, and all four play it to the end
+    (Ana through the inline query); no hand shows in another's messages meanwhile, and
+    the final table offers a rematch."""
     group = open_lobby(emu, stack, preset)
     tap_lobby(emu, "Ana", "S")
     moves = inline_moves = 0

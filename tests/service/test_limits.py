@@ -1,5 +1,7 @@
 """A one-to-one game against three bots under Telegram's real flood limits: no call is
-refused with 429, and the human's moves cost about two Bot API calls each."""
+refused with 429, and the human's moves cost about two Bot API calls each. The product
+runs in this process (inproc.running_service), with its flood budget on and the
+emulator's limits as Telegram's."""
 
 from __future__ import annotations
 
@@ -7,36 +9,38 @@ from collections.abc import Iterator
 
 import pytest
 
-from cli.stack import Stack
 from emulator.config import fast_config
 from emulator.driver import Button
 from emulator.limits import FloodLimits
-from emulator.server import RunningEmulator, running_emulator
-from tests.service.conftest import make_stack
+from emulator.server import RunningEmulator
+from tests.service.inproc import Hook, running_service
 from tests.service.play import action_button, game_buttons, room_in
 
 CARLA = 100003
 
 
 @pytest.fixture(scope="module")
-def emu() -> Iterator[RunningEmulator]:
-    with running_emulator(fast_config(flood_limits=FloodLimits(enabled=True))) as emulator:
-        yield emulator
-
-
-@pytest.fixture(scope="module")
-def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    with make_stack(emu, tmp_path_factory.mktemp("limits"), flood_limits=True) as running:
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
+    limited = fast_config(flood_limits=FloodLimits(enabled=True))
+    folder = tmp_path_factory.mktemp("limits")
+    with running_service(folder, emulator=limited, rate_limits=True) as running:
         yield running
 
 
-def in_first_hands(stack: Stack, chat: int) -> bool:
+@pytest.fixture
+def emu(stack: Hook) -> Iterator[RunningEmulator]:
+    yield stack.emu
+    assert stack.worker is not None
+    stack.worker.check()  # no job raised
+
+
+def in_first_hands(stack: Hook, chat: int) -> bool:
     """The game is still on, in one of its first three hands."""
     room = room_in(stack, chat)
     return room.status == "playing" and room.game is not None and room.game.hand_no <= 3
 
 
-def test_one_to_one_against_three_bots_within_limits(emu: RunningEmulator, stack: Stack) -> None:
+def test_one_to_one_against_three_bots_within_limits(emu: RunningEmulator, stack: Hook) -> None:
     emu.send_message("Carla", "Carla", "/play spanish")
     lobby = emu.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
     chat = lobby.chat_id

@@ -7,8 +7,10 @@ the moments of the issue happen, in order, whenever the game allows them: a fake
 nobody falls for, a fake call two fall for, a false ¡Burro!, a player who lets the
 time run out; real calls come as hands are won. Then the game plays to its end.
 
-Windows are short (BURRO_PASS_WINDOW, BURRO_RESPONSE_WINDOW) and bots act at once
-(BURRO_BOT_DELAY=0); tests wait on conditions, never sleep.
+The product runs in this process (inproc.running_service): windows are short
+(`pass_window`, `response_window`) and bots act at once; when the game waits for a
+window to close, the test lets the jobs settle and moves the service's clock on to
+the window's end instead of waiting it out. Tests wait on conditions, never sleep.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from cli.stack import Stack
 from emulator.driver import ChatMessage, EmulatorError
 from emulator.server import RunningEmulator
 from engine.cuartetos import GameState as PassingGame
@@ -29,7 +30,7 @@ from engine.cuartetos import legal_actions, to_move
 from engine.cuartetos.cards import is_four_of_a_kind, rank_of
 from service.table.outcome import Outcome
 from service.table.room import LogLine, Room
-from tests.service.conftest import make_stack
+from tests.service.inproc import Hook, running_service
 from tests.service.play import (
     BOT_ID,
     GROUP,
@@ -44,13 +45,19 @@ INLINE = "Ana"  # plays through the inline query, never in private
 
 
 @pytest.fixture(scope="module")
-def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    env = {
-        "BURRO_PASS_WINDOW": str(PASS_WINDOW),
-        "BURRO_RESPONSE_WINDOW": str(RESPONSE_WINDOW),
-    }
-    with make_stack(emu, tmp_path_factory.mktemp("passing"), env=env) as running:
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
+    folder = tmp_path_factory.mktemp("passing")
+    with running_service(
+        folder, pass_window=PASS_WINDOW, response_window=RESPONSE_WINDOW
+    ) as running:
         yield running
+
+
+@pytest.fixture
+def emu(stack: Hook) -> Iterator[RunningEmulator]:
+    yield stack.emu
+    assert stack.worker is not None
+    stack.worker.check()  # no job raised
 
 
 # ----- pressing buttons as the family --------------------------------------------------
@@ -69,7 +76,7 @@ class Table:
     hands on the buttons."""
 
     emu: RunningEmulator
-    stack: Stack
+    stack: Hook
     chat: int
     chat_name: str  # the group, or the player's name for a one-to-one game
     seen: dict[tuple[object, ...], LogLine] = field(default_factory=dict)
@@ -122,11 +129,20 @@ class Table:
                 self.emu.tap(name, message, data)
 
     def wait_for_change(self, room: Room, timeout: float) -> None:
-        self.emu.wait_for(
-            lambda: self.room().version > room.version or None,
-            timeout=timeout,
-            what="the bots, or the window to close",
-        )
+        """Until the bots move, or else the window closes: once nothing is left to run
+        before the window's end, the clock is moved on to it."""
+        worker = self.stack.worker
+        assert worker is not None
+
+        def moved() -> bool | None:
+            return self.room().version > room.version or None
+
+        if moved():
+            return
+        worker.settle()
+        if not moved() and room.deadline is not None:
+            worker.reach(room.deadline)
+        self.emu.wait_for(moved, timeout=timeout, what="the bots, or the window to close")
 
     def lines(self, kind: str) -> list[LogLine]:
         return [line for line in self.seen.values() if line.kind == kind]
@@ -254,7 +270,7 @@ def check_step(table: Table, step: Step) -> None:
 # ----- the games -----------------------------------------------------------------------
 
 
-def tap_current(emu: RunningEmulator, stack: Stack, user: str, chat: int, token: str) -> None:
+def tap_current(emu: RunningEmulator, stack: Hook, user: str, chat: int, token: str) -> None:
     """Tap a lobby or settings button once the chat shows the room's current version."""
     room = room_in(stack, chat)
     data = f"{room.id}.{room.version}.{token}"
@@ -264,7 +280,7 @@ def tap_current(emu: RunningEmulator, stack: Stack, user: str, chat: int, token:
     emu.wait_for(lambda: room_in(stack, chat).version > room.version or None, what=token)
 
 
-def open_table(emu: RunningEmulator, stack: Stack) -> Table:
+def open_table(emu: RunningEmulator, stack: Hook) -> Table:
     """Ana opens a cuartetos table; Ben and Carla join (through the deep link the first
     time); a bot sits down; Ana starts."""
     emu.send_message("Ana", GROUP, "/burro cuartetos")
@@ -290,7 +306,7 @@ def fixed_seed(room: Room) -> Outcome:
     return Outcome(changed=True)
 
 
-def test_group_game_with_calls_fakes_and_a_timeout(emu: RunningEmulator, stack: Stack) -> None:
+def test_group_game_with_calls_fakes_and_a_timeout(emu: RunningEmulator, stack: Hook) -> None:
     table = open_table(emu, stack)
     room = table.room()
     assert [s.bot is not None for s in room.seats] == [False, False, False, True]
@@ -337,7 +353,7 @@ def test_group_game_with_calls_fakes_and_a_timeout(emu: RunningEmulator, stack: 
     assert record.document["file_name"] == f"burro-{room.id}-hand{game.hand_no}.json"
 
 
-def test_one_to_one_against_bots_to_the_end(emu: RunningEmulator, stack: Stack) -> None:
+def test_one_to_one_against_bots_to_the_end(emu: RunningEmulator, stack: Hook) -> None:
     """Dan plays in private against two bots (one easy, sometimes fooled by fakes): his
     one message is the table, his cards and the response button."""
     emu.send_message("Dan", "Dan", "/play cuartetos")

@@ -1,18 +1,35 @@
-"""One-to-one games against bots, played to the end through the emulator."""
+"""One-to-one games against bots, played to the end through the emulator, with the
+product in this process (inproc.running_service: the webhook app and a worker on
+threads, bots at once)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
-from cli.stack import Stack
 from emulator.server import RunningEmulator
+from tests.service.inproc import Hook, running_service
 from tests.service.play import game_buttons, room_in
 
 PRESETS = ["spanish", "spanish48", "brazilian", "portuguese", "burro_em_pe", "cangkul"]
 
 
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
+    with running_service(tmp_path_factory.mktemp("private")) as running:
+        yield running
+
+
+@pytest.fixture
+def emu(stack: Hook) -> Iterator[RunningEmulator]:
+    yield stack.emu
+    assert stack.worker is not None
+    stack.worker.check()  # no job raised
+
+
 @pytest.mark.parametrize("preset", PRESETS)
-def test_play_against_bots_to_the_end(emu: RunningEmulator, stack: Stack, preset: str) -> None:
+def test_play_against_bots_to_the_end(emu: RunningEmulator, stack: Hook, preset: str) -> None:
     emu.send_message("Carla", "Carla", f"/play {preset}")
     chat = emu.wait_for_message("Carla", lambda m: "▶️ Start" in m.button_texts).chat_id
     lobby = emu.wait_for_message("Carla", lambda m: "▶️ Start" in m.button_texts)
@@ -47,7 +64,7 @@ def test_play_against_bots_to_the_end(emu: RunningEmulator, stack: Stack, preset
     assert room.seats[0].name == "Carla" and all(s.bot for s in room.seats[1:])
 
 
-def test_play_again_starts_a_new_game_at_once(emu: RunningEmulator, stack: Stack) -> None:
+def test_play_again_starts_a_new_game_at_once(emu: RunningEmulator, stack: Hook) -> None:
     final = emu.wait_for_message("Carla", lambda m: "🔁 Play again" in m.button_texts)
     chat = final.chat_id
     old = room_in(stack, chat)
