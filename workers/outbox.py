@@ -33,9 +33,10 @@ from service.infra.keys import PENDING_SYNC
 from service.infra.store import live_key, text
 from service.platforms import registry
 from service.platforms.base import Chat, DeliveryFailed, Failure, Platform, Rendered
-from service.table import groups, play
+from service.table import groups, play, targets
 from service.table.outcome import JobKind, Outcome
 from service.table.room import Room
+from service.table.targets import Target
 from service.ui import games, news
 from service.ui.screens import Screen
 
@@ -51,8 +52,9 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
     if room is None:
         done(rt, room_id, target)
         return
-    base = target.removesuffix(":new")
-    if not one_off(base):
+    aim = Target.parse(target)
+    base = aim.base
+    if not base.one_off:
         tell_first(rt, room, base)
     plan = plan_message(rt, room, base)
     if plan is None:
@@ -71,11 +73,11 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
     try:
         # A re-post, a nudge or news is a new message per request: a second job for it
         # (the sweeper's, while a 429 held the first back) finds it served and only edits.
-        posts = target.endswith(":new") or base == "nudge" or one_off(base)
+        posts = aim.new or base.kind == "nudge" or base.one_off
         served = posts and not pending(rt, room_id, target)
-        if served and (base == "nudge" or one_off(base)):
+        if served and (base.kind == "nudge" or base.one_off):
             return
-        if one_off(base):
+        if base.one_off:
             if unsaid(rt, room, base) or post_once(rt, platform, room, target, chat_id, message):
                 done(rt, room_id, target)
             return
@@ -83,7 +85,7 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         anew = due_anew(rt, room, base, chat_id, turn)
         if posts and not served:
             anew = "notify"
-        first = rt.redis.hget(f"game:{{{room_id}}}:msgs", base) is None
+        first = rt.redis.hget(f"game:{{{room_id}}}:msgs", str(base)) is None
         if send(rt, platform, room, target, chat_id, message, anew):
             prompted(rt, room, base, turn, told=anew == "notify" or first)
             done(rt, room_id, target)
@@ -91,45 +93,40 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         rt.redis.delete(lock)
 
 
-def one_off(target: str) -> bool:
-    """Whether a target is a message of its own, posted once and never edited."""
-    return target.split(":")[0] in ("news", "said")
-
-
-def unsaid(rt: Runtime, room: Room, target: str) -> bool:
+def unsaid(rt: Runtime, room: Room, target: Target) -> bool:
     """A player's only card played for them goes without saying in live play (they see
     it happen); a timeout, or the same while they are away, is said."""
-    if not target.startswith("said:") or target.split(":")[2] != "only":
+    if target.kind != "said" or target.why != "only":
         return False
-    at = rt.redis.hget(live_key(room.id), target.split(":")[1])
+    at = rt.redis.hget(live_key(room.id), str(target.user))
     return at is not None and rt.svc.now() - float(at) < rt.svc.settings.live_window
 
 
-def tell_first(rt: Runtime, room: Room, target: str) -> None:
+def tell_first(rt: Runtime, room: Room, target: Target) -> None:
     """Post the news still waiting for the target's chat before the target's own change,
     so that the message that shows the room stays the last one there."""
     user = player_of(room, target)
-    if room.private or target == "table":
-        news_target = "news" if target == "table" else None
+    if room.private or target.kind == "table":
+        waiting = targets.NEWS if target.kind == "table" else None
     else:
-        news_target = f"news:{user}" if user is not None else None
-    if news_target is not None and pending(rt, room.id, news_target):
-        sync(rt, room.id, news_target)
+        waiting = targets.news(user) if user is not None else None
+    if waiting is not None and pending(rt, room.id, waiting):
+        sync(rt, room.id, waiting)
 
 
 # ----- being told: a new message where an edit would not notify -------------------------
 
 
-def player_of(room: Room, target: str) -> int | None:
+def player_of(room: Room, target: Target) -> int | None:
     """The user whose hand a target shows: a hand's, or the private game's table."""
-    if target.startswith("hand:"):
-        return int(target.split(":")[1])
-    if target == "table" and room.private:
+    if target.kind == "hand":
+        return target.user
+    if target.kind == "table" and room.private:
         return next((s.user_id for s in room.seats if s.user_id is not None), None)
     return None
 
 
-def prompt_of(room: Room, target: str) -> tuple[int, str] | None:
+def prompt_of(room: Room, target: Target) -> tuple[int, str] | None:
     """(user, turn) when the target's hand asks its player to act now: the turn names
     the prompt (the phase it belongs to), else None."""
     user = player_of(room, target)
@@ -145,7 +142,7 @@ Anew = Literal["", "notify", "quiet"]  # edit; post a new message; post it silen
 
 
 def due_anew(
-    rt: Runtime, room: Room, target: str, chat_id: int, turn: tuple[int, str] | None
+    rt: Runtime, room: Room, target: Target, chat_id: int, turn: tuple[int, str] | None
 ) -> Anew:
     """Whether the target's next change is a new message: one that notifies for a turn of
     a player not in live play (not prompted for it yet, nor acted or prompted lately), a
@@ -166,7 +163,7 @@ def live(rt: Runtime, room: Room, turn: tuple[int, str]) -> bool:
 
 
 def prompted(
-    rt: Runtime, room: Room, target: str, turn: tuple[int, str] | None, told: bool
+    rt: Runtime, room: Room, target: Target, turn: tuple[int, str] | None, told: bool
 ) -> None:
     """Note when the player was last prompted (shown their turn, or `told` by a new
     message), and for which turn."""
@@ -183,10 +180,10 @@ def prompted(
         rt.redis.expire(key_name, rt.svc.store.ttl_of(room))
 
 
-def buried(rt: Runtime, room: Room, target: str, chat_id: int) -> bool:
+def buried(rt: Runtime, room: Room, target: Target, chat_id: int) -> bool:
     """Whether the target's message scrolled up in its chat: the room posted there after
     it (news, a nudge), or a command came (Store.note_message)."""
-    shown = rt.redis.hget(f"game:{{{room.id}}}:msgs", target)
+    shown = rt.redis.hget(f"game:{{{room.id}}}:msgs", str(target))
     top = rt.redis.hget(live_key(room.id), f"top:{chat_id}")
     return shown is not None and top is not None and int(top) > int(shown)
 
@@ -214,7 +211,7 @@ def post_once(
     if wait > 0:
         queue.later(rt.redis, JobKind.SYNC, room.id, target, rt.svc.now() + wait)
         return False
-    said = target.startswith("said:")
+    said = Target.parse(target).kind == "said"
     try:
         message_id = platform.deliver(chat, message, notify=not said)
     except DeliveryFailed as error:
@@ -234,27 +231,26 @@ def done(rt: Runtime, room_id: str, target: str) -> None:
     rt.redis.zrem(PENDING_SYNC, f"{room_id}|{target}")
 
 
-def plan_message(rt: Runtime, room: Room, target: str) -> tuple[int, Screen] | None:
+def plan_message(rt: Runtime, room: Room, target: Target) -> tuple[int, Screen] | None:
     """(chat id, screen) for a target, or None when there is nothing to show."""
     name = rt.svc.bot_username
-    if target in ("table", "nudge"):
+    if target.kind in ("table", "nudge"):
         painter = games.painter(room, rt.svc.room_lang(room), name)
-        if target == "nudge":
+        if target.kind == "nudge":
             return room.chat_id, painter.nudge()
         return room.chat_id, table_screen(room, painter)
-    if target == "news":
+    user_id = target.user
+    if user_id is None:  # the room's own chat's news
         told = news.news(room, rt.svc.room_lang(room), name)
         return None if told is None else (room.chat_id, told)
-    user_id = int(target.split(":")[1])
     seat = room.seat_of(user_id)
-    if seat is None or room.game is None or (room.private and not target.startswith("said:")):
+    if seat is None or room.game is None or (room.private and target.kind != "said"):
         return None
     lang = room.seats[seat].lang
     chat_id = room.chat_id if room.private else user_id
-    if target.startswith("said:"):
-        _kind, _user, why, action = target.split(":", 3)
-        return chat_id, news.said(room, lang, why, action)
-    if target.startswith("news:"):
+    if target.kind == "said":
+        return chat_id, news.said(room, lang, target.why, target.action)
+    if target.kind == "news":
         told = news.news(room, lang, name)
         return None if told is None else (chat_id, told)
     return user_id, games.painter(room, lang, name).hand(seat)
@@ -282,7 +278,7 @@ def send(
 ) -> bool:
     """Post (`post`: "notify", or "quiet" without a notification) or update the target's
     message; False when it must be tried again later (rescheduled already)."""
-    base = target.removesuffix(":new")
+    base = str(Target.parse(target).base)
     msgs, sent = f"game:{{{room.id}}}:msgs", f"game:{{{room.id}}}:sent"
     digest = hashlib.sha1(json.dumps(message, sort_keys=True).encode()).hexdigest()
     old = rt.redis.hget(msgs, base)
@@ -303,7 +299,7 @@ def send(
     rt.redis.hset(msgs, base, message_id)
     rt.redis.hset(sent, base, digest)
     note_top(rt, room, chat_id, message_id)
-    if post and old is not None and int(old) != message_id and base != "nudge":
+    if post and old is not None and int(old) != message_id and base != targets.NUDGE:
         platform.retire(chat, int(old))
     ttl = rt.svc.store.ttl_of(room)  # as long as the room: it shows the room
     rt.redis.expire(msgs, ttl)
@@ -315,12 +311,13 @@ def handle_failure(
     rt: Runtime, platform: Platform, room: Room, target: str, failure: Failure
 ) -> bool:
     """Act on a refused delivery; False when it will be tried again later."""
-    hand = target.startswith("hand:")
+    aim = Target.parse(target)
+    hand = aim.kind == "hand"
     if failure.kind == "retry":
         queue.later(rt.redis, JobKind.SYNC, room.id, target, rt.svc.now() + failure.wait)
         return False
-    if failure.kind == "blocked" and hand:
-        record_blocked(rt, platform, room, int(target.split(":")[1]))
+    if failure.kind == "blocked" and aim.kind == "hand" and aim.user is not None:
+        record_blocked(rt, platform, room, aim.user)
         return True
     if failure.kind == "gone" and failure.moved_to is not None and not hand:
         # The group became a supergroup: the room moves there, its table posted anew.

@@ -11,6 +11,7 @@ moving their keys is `service.infra.chats`.
 from __future__ import annotations
 
 from service.i18n import Translator, _
+from service.table import targets
 from service.table.outcome import Outcome
 from service.table.room import LIVE, Room
 
@@ -20,7 +21,7 @@ def move(room: Room, old_chat: int, new_chat: int) -> Outcome:
     if room.chat_id != old_chat:
         return Outcome()
     room.chat_id = new_chat
-    return Outcome(changed=True, sync={"table:new"} if room.status in LIVE else set())
+    return Outcome(changed=True, sync={targets.TABLE_NEW} if room.status in LIVE else set())
 
 
 def stopped(room: Room, now: float, show: bool) -> Outcome:

@@ -13,7 +13,7 @@ from typing import Any
 from engine.kernel.errors import RulesError
 from engine.registry import preset_names
 from service.i18n import LANGUAGES, _
-from service.table import play
+from service.table import play, targets
 from service.table.games import game_of, next_of
 from service.table.outcome import Outcome
 from service.table.quiet import TIMEZONES, WINDOWS
@@ -156,7 +156,7 @@ def rematch(
     outcome = Outcome(changed=True)
     if room.private:
         outcome = start(fresh, Actor(room.creator, actor.name, actor.lang), now, bot_delay)
-    outcome.sync = {"table:new"}
+    outcome.sync = {targets.TABLE_NEW}
     return fresh, outcome
 
 
@@ -168,9 +168,9 @@ def relabel(room: Room, user_id: int, lang: str) -> Outcome:
     if seat is None or room.status not in ("lobby", "playing") or room.seats[seat].lang == lang:
         return Outcome()
     room.seats[seat].lang = lang
-    outcome = Outcome(changed=True, sync={"table"})
+    outcome = Outcome(changed=True, sync={targets.TABLE})
     if room.game is not None and not room.private:
-        outcome.sync.add(f"hand:{user_id}")
+        outcome.sync.add(targets.hand(user_id))
     return outcome
 
 

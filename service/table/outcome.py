@@ -44,19 +44,11 @@ class Job:
     tag: str = ""  # distinguishes a second job of the same kind and arg (e.g. "sweep")
 
 
-def said(user: int, why: str, action: str) -> str:
-    """The outbox's target that tells a player a move was played for them (`why`:
-    timeout, or only when it was their only legal move)."""
-    return f"said:{user}:{why}:{action}"
-
-
 @dataclass
 class Outcome:
     popup: Popup | None = None
     changed: bool = False  # the room was changed and must be saved
-    # "table", "hand:<user id>", "news" / "news:<user id>" (a hand's or game's end, told
-    # in the group / a player's chat), "said:<user id>:<why>:<action>" (a move played
-    # for a player, told in their chat): see workers.outbox
+    # the chat messages to bring up to date, as `service.table.targets` names them
     sync: set[str] = field(default_factory=set)
     jobs: list[Job] = field(default_factory=list)
     finished: bool = False  # the game ended: count it in the statistics

@@ -19,8 +19,9 @@ from typing import Any
 from engine.kernel.errors import IllegalAction, RulesError
 from engine.kernel.protocol import SYSTEM, Game
 from service.i18n import _
+from service.table import targets
 from service.table.games import DEFAULT_DELAY, game_of
-from service.table.outcome import Job, JobKind, Outcome, said
+from service.table.outcome import Job, JobKind, Outcome
 from service.table.room import LogLine, Room
 from service.table.tables import table_of
 
@@ -97,7 +98,7 @@ def act(
     outcome = Outcome(changed=True)
     user = room.seats[seat].user_id
     if user is not None and timed_out:
-        outcome.sync.add(said(user, "timeout", action))
+        outcome.sync.add(targets.said(user, "timeout", action))
     elif user is not None and not room.is_bot_seat(seat):
         outcome.acted[user] = now
     before = game(room).phase(room.game)
@@ -162,9 +163,10 @@ def remind(room: Room) -> Outcome:
         return Outcome()
     room.reminded = True
     if room.private:
-        return Outcome(changed=True, sync={"table:new"})
-    targets = {f"hand:{room.seats[s].user_id}:new" for s in waiting}
-    return Outcome(changed=True, sync={*targets, "nudge"})
+        return Outcome(changed=True, sync={targets.TABLE_NEW})
+    users = [room.seats[s].user_id for s in waiting]
+    hands = {targets.hand(user, new=True) for user in users if user is not None}
+    return Outcome(changed=True, sync={*hands, targets.NUDGE})
 
 
 # ----- the steps -----------------------------------------------------------------------
@@ -209,7 +211,7 @@ def play_forced(room: Room, outcome: Outcome, touched: set[int], actor: int, now
         touched.add(seat)
         user = room.seats[seat].user_id
         if seat != actor and user is not None and table.tells_forced(action):
-            outcome.sync.add(said(user, "only", action))
+            outcome.sync.add(targets.said(user, "only", action))
 
 
 def settle(
@@ -226,7 +228,7 @@ def settle(
     room.version += 1
     room.updated = now
     outcome.changed = True
-    outcome.sync.add("table")
+    outcome.sync.add(targets.TABLE)
     to_act = g.to_act(room.game)
     over = g.result(room.game) is not None
     if over:
@@ -286,7 +288,7 @@ def sync_hands(
         if user is None or user in room.blocked:
             continue
         fresh = ringing and seat in waiting
-        outcome.sync.add(f"hand:{user}:new" if fresh else f"hand:{user}")
+        outcome.sync.add(targets.hand(user, new=True) if fresh else targets.hand(user))
 
 
 def _applying(seat: int, action: str, now: float) -> Callable[[Game, Any], tuple[Any, list[Any]]]:
@@ -315,9 +317,9 @@ def news_targets(room: Room) -> set[str]:
     """Where a hand's or the game's end is told: the room's chat, and in a group each
     player's private chat too (those it refused excepted)."""
     if room.private:
-        return {"news"}
+        return {targets.NEWS}
     users = [u for u in room.humans() if u not in room.blocked]
-    return {"news", *(f"news:{u}" for u in users)}
+    return {targets.NEWS, *(targets.news(u) for u in users)}
 
 
 def missing_job(room: Room, now: float) -> Job | None:

@@ -17,6 +17,7 @@ from telegram.error import TelegramError
 
 from service.infra.store import text
 from service.services import Services
+from service.table import targets
 from service.table.outcome import Outcome
 from service.table.room import Room
 
@@ -61,7 +62,7 @@ def unblocked(room: Room, user_id: int) -> Outcome:
         return Outcome()
     room.blocked = [u for u in room.blocked if u != user_id]
     playing = room.status == "playing" and not room.private
-    return Outcome(changed=True, sync={f"hand:{user_id}"} if playing else set())
+    return Outcome(changed=True, sync={targets.hand(user_id)} if playing else set())
 
 
 async def withdraw_notices(svc: Services, bot: Bot, user_id: int) -> None:

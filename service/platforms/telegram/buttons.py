@@ -14,7 +14,7 @@ from service.platforms.telegram import callbacks
 from service.platforms.telegram.people import actor_of, is_admin
 from service.platforms.telegram.reply import answer_press, send_message
 from service.services import Services
-from service.table import caps, lobby, play
+from service.table import caps, lobby, play, targets
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room
@@ -179,7 +179,7 @@ def cancel(room: Room, actor: Actor, now: float) -> Outcome:
     room.updated = now
     outcome = lobby.changed(room).say(_("The game was cancelled."))
     if room.game is not None and not room.private:  # each hand says so, without buttons
-        outcome.sync |= {f"hand:{user_id}" for user_id in room.humans()}
+        outcome.sync |= {targets.hand(user_id) for user_id in room.humans()}
     return outcome
 
 

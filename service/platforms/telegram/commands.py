@@ -19,7 +19,7 @@ from service.platforms.telegram import blocked, callbacks
 from service.platforms.telegram.people import actor_of, display_name, is_admin
 from service.platforms.telegram.reply import answer_press, reply_to, reply_with_file
 from service.services import Services
-from service.table import caps, family, lobby
+from service.table import caps, family, lobby, targets
 from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
 from service.ui import games
@@ -117,7 +117,7 @@ async def refused(
 
 def resync(room: Room) -> Outcome:
     """Post the table again (a fresh message at the bottom of the chat)."""
-    return Outcome(changed=True, sync={"table:new"})
+    return Outcome(changed=True, sync={targets.TABLE_NEW})
 
 
 def preset_argument(args: list[str] | None) -> str | None:
@@ -204,7 +204,7 @@ def show_hand(room: Room, user_id: int) -> Outcome:
     if not seated or room.status != "playing":
         return Outcome().say(_("You are not playing in this game."))
     room.blocked = [u for u in room.blocked if u != user_id]  # we can write to them now
-    return Outcome(changed=True, sync={f"hand:{user_id}:new"})
+    return Outcome(changed=True, sync={targets.hand(user_id, new=True)})
 
 
 WELCOME = _(

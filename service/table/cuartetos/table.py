@@ -16,9 +16,10 @@ from engine.cuartetos.cards import is_four_of_a_kind
 from engine.kernel.rng import keyed
 from service.i18n import _
 from service.settings import Settings
+from service.table import targets
 from service.table.cuartetos import lobby
 from service.table.games import too_few
-from service.table.outcome import Outcome, said
+from service.table.outcome import Outcome
 from service.table.room import LogLine, Room, RoomSettings
 
 # Human-looking delays, in seconds at the default bot delay of 1.5 s (the service's
@@ -115,7 +116,7 @@ def log_line(
             room.seats[seat].timeouts += 1
             user = room.seats[seat].user_id
             if user is not None and card is not None:
-                outcome.sync.add(said(user, "timeout", f"pass:{card}"))
+                outcome.sync.add(targets.said(user, "timeout", f"pass:{card}"))
             return LogLine(kind="timeout", seat=seat)
         case ev.FalseCall(seat=seat):
             return LogLine(kind="false_call", seat=seat)

@@ -1,0 +1,84 @@
+"""What a sync job brings up to date: one chat message of a room, named by a `Target`.
+
+The table names targets in an `Outcome` (`Outcome.sync`), the store schedules one sync
+job per target with its text form as the job's argument (and its pending mark), and
+the outbox parses it back. The text forms are what queued jobs and Redis marks carry,
+so they never change:
+
+    table           the room's table (a private game's one message)
+    hand:<user>     a player's own message (in a group game, in their private chat)
+    nudge           a turn reminder in the group
+    news            a hand's or the game's end, in the room's chat
+    news:<user>     the same in a player's private chat
+    said:<user>:<why>:<action>   a move played for a player, told in their chat
+
+`:new` after `table` or `hand:<user>` asks for a fresh message (it notifies) rather
+than an edit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["table", "hand", "nudge", "news", "said"]
+_KINDS: tuple[Kind, ...] = ("table", "hand", "nudge", "news", "said")
+NEW = ":new"
+
+
+@dataclass(frozen=True)
+class Target:
+    kind: Kind
+    user: int | None = None  # hand, said, and news in a player's chat
+    new: bool = False  # a fresh message rather than an edit
+    why: str = ""  # said: timeout (their time ran out) or only (their only move)
+    action: str = ""  # said: the move played for them
+
+    def __str__(self) -> str:
+        if self.kind == "said":
+            return f"said:{self.user}:{self.why}:{self.action}"
+        text = self.kind if self.user is None else f"{self.kind}:{self.user}"
+        return text + (NEW if self.new else "")
+
+    @property
+    def one_off(self) -> bool:
+        """Posted once per request, never edited afterwards (news, said)."""
+        return self.kind in ("news", "said")
+
+    @property
+    def base(self) -> Target:
+        """The message this target shows, whether anew or edited."""
+        return Target(self.kind, self.user, False, self.why, self.action)
+
+    @classmethod
+    def parse(cls, text: str) -> Target:
+        """The target a text form names (ValueError if it names none)."""
+        kind, _, rest = text.partition(":")
+        if kind == "said":
+            user, why, action = rest.split(":", 2)
+            return cls("said", int(user), why=why, action=action)
+        new = rest == "new" or rest.endswith(NEW)
+        rest = rest.removesuffix(NEW) if rest != "new" else ""
+        if kind not in _KINDS or (rest and not rest.lstrip("-").isdigit()):
+            raise ValueError(f"not a sync target: {text!r}")
+        return cls(_KINDS[_KINDS.index(kind)], int(rest) if rest else None, new)
+
+
+# The text forms the table puts in `Outcome.sync`.
+TABLE, TABLE_NEW, NUDGE, NEWS = "table", "table:new", "nudge", "news"
+
+
+def hand(user: int, new: bool = False) -> str:
+    """A player's own message (`new`: posted afresh, so that it notifies)."""
+    return str(Target("hand", user, new))
+
+
+def news(user: int) -> str:
+    """A hand's or the game's end, told in a player's private chat."""
+    return str(Target("news", user))
+
+
+def said(user: int, why: str, action: str) -> str:
+    """A move played for a player (`why`: timeout, or only when it was their only
+    legal move), told in their chat."""
+    return str(Target("said", user, why=why, action=action))
