@@ -177,8 +177,10 @@ class Painter:
     # ----- small pieces ------------------------------------------------------------
 
     def button(self, label: str, what: Move | Command | Option) -> Button:
-        """A button that acts on the room as it is now (its version)."""
-        return Button(label, Press(self.room.id, self.room.version, what))
+        """A button that acts on the room as it is now: a move names the phase it was drawn
+        for (service.table.play), anything else the room's version."""
+        version = self.room.phase_version if isinstance(what, Move) else self.room.version
+        return Button(label, Press(self.room.id, version, what))
 
     def command(self, label: str, name: CommandName) -> Button:
         return self.button(label, Command(name))
@@ -511,7 +513,7 @@ class Painter:
         are legal, then every card, the playable ones marked."""
         assert isinstance(self.room.game, GameState)
         view = player_view(self.room.game, seat)
-        _, version = self._, self.room.version
+        _, version = self._, self.room.phase_version
         labels = {
             "draw": _("🂠 Draw"),
             "draw:left": _("⬅️ Draw left"),
