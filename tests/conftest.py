@@ -25,6 +25,29 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+# Whole-process tests marked `e2e` (pyproject's markers) wherever they are: modules that
+# only run the product, a browser or a bot in processes, and any test that uses the
+# whole-process `stack` fixture of tests/service/conftest.py.
+E2E_MODULES = {
+    "tests/chaos/test_soak.py",
+    "tests/emulator/test_ptb_e2e.py",
+    "tests/service/test_browser_games.py",
+    "tests/service/test_local_restart.py",
+    "tests/service/test_local_run.py",
+}
+WHOLE_STACK = "tests.service.conftest"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        info = getattr(item, "_fixtureinfo", None)
+        defs = info.name2fixturedefs.get("stack", ()) if info is not None else ()
+        whole = any(d.func.__module__ == WHOLE_STACK for d in defs[-1:])
+        if module in E2E_MODULES or whole:
+            item.add_marker(pytest.mark.e2e)
+
+
 def ignored_since_last_look(emulator: Emulator) -> list[str]:
     """What the emulator recorded since the last look, one line each."""
     records = emulator.api.unknown_parameters

@@ -10,13 +10,14 @@ from typing import Any
 import pytest
 
 from cli.stack import Stack
-from emulator.server import RunningEmulator, running_emulator
+from emulator.server import RunningEmulator
 from tests.conftest import fail_if_ignored
+from tests.service.inproc import local_emulator
 
 
 @pytest.fixture(scope="module")
 def emu(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningEmulator]:
-    with running_emulator() as emulator:
+    with local_emulator() as emulator:  # looks again only when something happened
         yield emulator
         fail_if_ignored(emulator.emulator)  # what came after the module's last test
 

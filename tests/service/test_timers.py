@@ -1,5 +1,8 @@
-"""Turn timers with real workers: reminders and timeouts fire once, after their time;
-a move just before wins; workers stopped for a while catch up, nothing twice."""
+"""Turn timers: reminders and timeouts fire once, after their time; a move just before
+wins; quiet hours hold the nudge, not the move (the product in this process, whose
+clock the test moves on to a deadline instead of waiting for it). With real worker
+processes (`e2e`): workers stopped for a while catch up, nothing twice; a worker
+killed mid-job sends its message once; a dead worker's scheduler is taken over."""
 
 from __future__ import annotations
 
@@ -22,7 +25,8 @@ from service.infra.redis_server import connect
 from service.table.outcome import Outcome
 from service.table.room import Room
 from tests.service.conftest import make_stack
-from tests.service.play import action_button, game_buttons, room_in, store_of
+from tests.service.inproc import Hook, InprocWorker, running_service
+from tests.service.play import Backend, action_button, game_buttons, room_in, store_of
 from workers.worker import LOCK_TTL, STALE_AFTER, scheduler_pid
 
 TIMEOUT, REMINDER = 4, 2  # seconds: short tables for the test
@@ -40,7 +44,22 @@ def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Ite
         yield running
 
 
-def start_game(emu: RunningEmulator, stack: Stack, user: str) -> int:
+@pytest.fixture(scope="module")
+def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
+    folder = tmp_path_factory.mktemp("timers-inproc")
+    with running_service(
+        folder, turn_timeout=TIMEOUT, reminder_after=REMINDER, sweep_every=1, sweep_grace=2
+    ) as running:
+        yield running
+
+
+def worker_of(hook: Hook) -> InprocWorker:
+    assert hook.worker is not None
+    hook.worker.check()  # no job raised so far
+    return hook.worker
+
+
+def start_game(emu: RunningEmulator, stack: Backend, user: str) -> int:
     """A new one-to-one game for `user` (an earlier one in their chat is cancelled)."""
     store = store_of(stack)
     old = store.room_in_chat(USERS[user], None)
@@ -62,20 +81,20 @@ def cancel(room: Room) -> Outcome:
     return Outcome(changed=True)
 
 
-def human_turn(stack: Stack, chat: int) -> Room | None:
+def human_turn(stack: Backend, chat: int) -> Room | None:
     room = room_in(stack, chat)
     if isinstance(room.game, GameState) and room.status == "playing" and to_move(room.game) == 0:
         return room
     return None
 
 
-def moved_past(stack: Stack, chat: int, version: int) -> Room | None:
+def moved_past(stack: Backend, chat: int, version: int) -> Room | None:
     """The room, once a move has taken it past `version`."""
     room = room_in(stack, chat)
     return room if room.version > version else None
 
 
-def shown_turn(emu: RunningEmulator, stack: Stack, chat: int, user: str) -> Room:
+def shown_turn(emu: RunningEmulator, stack: Backend, chat: int, user: str) -> Room:
     """The player's turn, once their chat shows it: the outbox may still be sending the
     earlier messages when Redis already has the turn, and counts of messages would be
     off by them."""
@@ -102,36 +121,51 @@ def bot_messages(emu: RunningEmulator, user: str) -> int:
     return len(emu.notifications(user))
 
 
-def test_timeout_plays_once_after_its_time(emu: RunningEmulator, stack: Stack) -> None:
-    chat = start_game(emu, stack, "Ben")
-    room = shown_turn(emu, stack, chat, "Ben")
+def test_timeout_plays_once_after_its_time(hook: Hook) -> None:
+    emu, worker = hook.emu, worker_of(hook)
+    chat = start_game(emu, hook, "Ben")
+    room = shown_turn(emu, hook, chat, "Ben")
     assert room.deadline is not None and room.game is not None
     before_messages = bot_messages(emu, "Ben")
+    worker.settle()
+    worker.reach(room.deadline - 1.5)  # the reminder's time has come, not the timeout's
+    worker.settle()
+    assert room_in(hook, chat).version == room.version  # not before its time
+    assert bot_messages(emu, "Ben") == before_messages + 1  # the reminder
+    worker.reach(room.deadline)
     moved = emu.wait_for(
-        lambda: moved_past(stack, chat, room.version),
-        timeout=TIMEOUT + 10,
-        what="the timeout's move",
+        lambda: moved_past(hook, chat, room.version), timeout=10, what="the timeout's move"
     )
-    assert time.time() >= room.deadline - 1.5  # not before its time (a job may fire ~1 s early)
-    assert moved.updated >= room.deadline - 1.5
+    assert moved.updated >= room.deadline
     assert moved.seats[0].timeouts == 1
+    worker.settle()
     assert bot_messages(emu, "Ben") == before_messages + 1  # the reminder, once
 
 
-def test_a_move_just_before_the_deadline_wins(emu: RunningEmulator, stack: Stack) -> None:
-    chat = start_game(emu, stack, "Dan")
-    room = shown_turn(emu, stack, chat, "Dan")
+def test_a_move_just_before_the_deadline_wins(hook: Hook) -> None:
+    emu, worker = hook.emu, worker_of(hook)
+    chat = start_game(emu, hook, "Dan")
+    room = shown_turn(emu, hook, chat, "Dan")
     assert room.deadline is not None
-    wait_until(emu, room.deadline - 1.0)
-    message = emu.last_message("Dan")
-    assert message is not None
-    mine = [b for b in game_buttons(message) if f".{room.version}." in str(b.value)]
-    emu.tap("Dan", message, mine[0].value)
-    wait_until(emu, room.deadline + 3)
-    after = room_in(stack, chat)
+    worker.settle()
+    worker.reach(room.deadline - 1.0)  # the reminder has come: the hand again
+    worker.settle()
+    mark = f".{room.version}."
+    message, data = next(
+        (m, b.value)
+        for m in reversed(emu.messages_in("Dan"))
+        for b in game_buttons(m)
+        if mark in str(b.value)
+    )
+    emu.tap("Dan", message, data)
+    emu.wait_for(lambda: moved_past(hook, chat, room.version), what="Dan's move")
+    worker.reach(room.deadline + 2)  # past the old timer, before the next turn's (+3)
+    worker.settle()
+    after = room_in(hook, chat)
     assert after.seats[0].timeouts == 0
 
 
+@pytest.mark.e2e
 def test_workers_stopped_for_a_while_catch_up_once(emu: RunningEmulator, stack: Stack) -> None:
     chat = start_game(emu, stack, "Carla")
     room = shown_turn(emu, stack, chat, "Carla")
@@ -164,6 +198,7 @@ def no_reminder(room: Room) -> Outcome:
     return Outcome(changed=True)
 
 
+@pytest.mark.e2e
 def test_worker_killed_mid_job_the_message_still_comes_once(
     emu: RunningEmulator, stack: Stack
 ) -> None:
@@ -199,25 +234,27 @@ def test_worker_killed_mid_job_the_message_still_comes_once(
     assert not [m for m in rang if game_buttons(m)], "the killed job's edit came again"
 
 
-def test_quiet_hours_hold_the_reminder_but_not_the_timeout(
-    emu: RunningEmulator, stack: Stack
-) -> None:
-    chat = start_game(emu, stack, "Ben")
-    room = shown_turn(emu, stack, chat, "Ben")
-    hour = datetime.now(UTC).hour
+def test_quiet_hours_hold_the_reminder_but_not_the_timeout(hook: Hook) -> None:
+    emu, worker = hook.emu, worker_of(hook)
+    chat = start_game(emu, hook, "Ben")
+    room = shown_turn(emu, hook, chat, "Ben")
+    assert room.deadline is not None
+    assert hook.clock is not None
+    hour = datetime.fromtimestamp(hook.clock(), UTC).hour
 
     def quiet_now(fresh: Room) -> Outcome:
         fresh.settings.quiet_hours = (hour, (hour + 2) % 24)
         return Outcome(changed=True)
 
-    store_of(stack).update(room.id, quiet_now)
+    store_of(hook).update(room.id, quiet_now)
+    worker.settle()
     messages = bot_messages(emu, "Ben")
+    worker.reach(room.deadline)
     moved = emu.wait_for(
-        lambda: moved_past(stack, chat, room.version),
-        timeout=TIMEOUT + 10,
-        what="the timeout's move",
+        lambda: moved_past(hook, chat, room.version), timeout=10, what="the timeout's move"
     )
     assert moved.seats[0].timeouts >= 1  # the move was not held
+    worker.settle()
     assert bot_messages(emu, "Ben") == messages  # the nudge was
 
 
@@ -230,6 +267,7 @@ def scheduler_owner(stack: Stack, client: redis.Redis) -> str | None:
     return next((n for n, p in stack.processes.items() if p.pid == group), None)
 
 
+@pytest.mark.e2e
 def test_a_dead_workers_scheduler_is_taken_over_before_its_lock_expires(
     emu: RunningEmulator, tmp_path: Path
 ) -> None:
