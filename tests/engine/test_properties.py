@@ -105,7 +105,13 @@ def play_game(rules: Rules, seats: int, seed: int, choose: Any, hands: int = 2) 
     raise AssertionError("a hand did not end")
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# A fixed set (derandomized) of 60 games, every invariant at every step.
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(tables(), st.randoms(use_true_random=False))
 def test_random_games_keep_every_invariant(table: tuple[Rules, int, int], rnd: Any) -> None:
     rules, seats, seed = table
@@ -137,7 +143,9 @@ def strings_in(value: Any) -> set[str]:
     return set()
 
 
-@settings(max_examples=40, deadline=None)
+# A fixed set (derandomized) of 20 games, every view checked at every step: the same
+# examples every run, half as many as the random 40 this took 18 s with.
+@settings(max_examples=20, deadline=None, derandomize=True)
 @given(tables(), st.randoms(use_true_random=False))
 def test_views_never_show_hidden_cards(table: tuple[Rules, int, int], rnd: Any) -> None:
     rules, seats, seed = table

@@ -55,7 +55,7 @@ def seats(stack: Backend, chat: int, count: int) -> bool | None:
 def lobby_with(emu: RunningEmulator, token: str) -> ChatMessage:
     """The group's lobby message as it is now (it may have been posted again lower)."""
     return emu.wait_for_message(
-        GROUP, lambda m: not m.deleted and action_button(m, token) is not None
+        GROUP, lambda m: not m.deleted and action_button(m, token) is not None, timeout=30
     )
 
 
