@@ -1,9 +1,14 @@
-"""`burro local` run again: the web chat keeps its history (the local Telegram's world is
-kept in the data folder), so an open table is there as it was, and its buttons play on."""
+"""The README's run command, `burro local`, and running it again: it starts the whole
+product with no token and no installed Redis, serves the web chat, a scripted user
+starts a game, Ctrl-C stops it cleanly; run again, the web chat keeps its history (the
+local Telegram's world is kept in the data folder), so an open table is there as it
+was, its buttons play on, and /play resumes the game."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import httpx
 
 from emulator.driver import ChatMessage, EmulatorDriver
 from service.infra.redis_server import free_port
@@ -16,13 +21,18 @@ def test_the_web_chat_and_its_tables_survive_a_restart(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{port}"
     process = run_local(data, port)
     try:
-        list(lines_until(process, "open http"))
+        printed = "".join(lines_until(process, "open http"))
+        assert url in printed
+        assert "<html" in httpx.get(url + "/", timeout=10).text  # the web chat
         with EmulatorDriver(url, timeout=30) as chat:
             table = play_against_bots(chat)
             history = [(m.message_id, m.text) for m in chat.messages_in("Carla")]
     finally:
-        stop(process)
+        stop(process)  # Ctrl-C: it ends cleanly (exit status 0)
     assert (data / "emulator.json").exists()
+    assert (data / "redis" / "appendonly.aof").exists() or any(
+        (data / "redis").glob("appendonlydir/*")
+    )
     again = run_local(data, port)
     try:
         list(lines_until(again, "open http"))
@@ -36,6 +46,11 @@ def test_the_web_chat_and_its_tables_survive_a_restart(tmp_path: Path) -> None:
                 what="the table to show the move",
             )
             assert len(chat.messages_in("Carla")) == len(history)  # edited, not posted anew
+            chat.send_message("Carla", "Carla", "/play")  # the open game comes back
+            chat.wait_for(
+                lambda: game_buttons(chat.last_message("Carla")) or None,
+                what="the resumed game's cards",
+            )
     finally:
         stop(again)
 

@@ -1,6 +1,8 @@
-"""The README's run command, `burro local`: it starts the whole product with no token and
-no installed Redis, serves the web chat, a scripted user starts a game, Ctrl-C stops it
-cleanly, and running it again resumes the game."""
+"""Running the README's command, `burro local`, from a test: start it, read what it
+prints, play against bots in its web chat, stop it with Ctrl-C. Its test (it starts the
+product with no token and no installed Redis, serves the web chat, stops cleanly and
+resumes the game when run again) is in test_local_restart.py, with the restarts: each
+run of `burro local` costs seconds, so one run serves both."""
 
 from __future__ import annotations
 
@@ -11,10 +13,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
-
 from emulator.driver import ChatMessage, EmulatorDriver
-from service.infra.redis_server import free_port
 from tests.service.play import action_button, game_buttons
 
 
@@ -70,31 +69,3 @@ def cards(chat: EmulatorDriver) -> ChatMessage | None:
 def stop(process: subprocess.Popen[str]) -> None:
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=60) == 0
-
-
-def test_burro_local_starts_serves_and_resumes(tmp_path: Path) -> None:
-    port = free_port()
-    process = run_local(tmp_path / "data", port)
-    try:
-        printed = "".join(lines_until(process, "open http"))
-        url = f"http://127.0.0.1:{port}"
-        assert url in printed
-        assert "<html" in httpx.get(url + "/", timeout=10).text  # the web chat
-        with EmulatorDriver(url, timeout=30) as chat:
-            play_against_bots(chat)
-    finally:
-        stop(process)
-    assert (tmp_path / "data" / "redis" / "appendonly.aof").exists() or any(
-        (tmp_path / "data" / "redis").glob("appendonlydir/*")
-    )
-    again = run_local(tmp_path / "data", port)
-    try:
-        list(lines_until(again, "open http"))
-        with EmulatorDriver(f"http://127.0.0.1:{port}", timeout=30) as chat:
-            chat.send_message("Carla", "Carla", "/play")  # the open game comes back
-            chat.wait_for(
-                lambda: game_buttons(chat.last_message("Carla")) or None,
-                what="the resumed game's cards",
-            )
-    finally:
-        stop(again)
