@@ -5,6 +5,7 @@ says so with `@pytest.mark.telegram_ignores`."""
 
 from __future__ import annotations
 
+import sys
 import weakref
 from collections.abc import Iterator
 from typing import Any
@@ -26,8 +27,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # Whole-process tests marked `e2e` (pyproject's markers) wherever they are: modules that
-# only run the product, a browser or a bot in processes, and any test that uses the
-# whole-process `stack` fixture of tests/service/conftest.py.
+# only run the product, a browser or a bot in processes, and any test that uses a
+# `*stack*` fixture made with tests/service/conftest.py's `make_stack`.
 E2E_MODULES = {
     "tests/chaos/test_soak.py",
     "tests/emulator/test_ptb_e2e.py",
@@ -35,16 +36,24 @@ E2E_MODULES = {
     "tests/service/test_local_restart.py",
     "tests/service/test_local_run.py",
 }
-WHOLE_STACK = "tests.service.conftest"
+
+
+def whole_stack(item: pytest.Item) -> bool:
+    """Whether the test uses a fixture named like a stack from a module that makes
+    them with `make_stack` (the in-process ones come from tests/service/inproc.py)."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    for name, defs in info.name2fixturedefs.items():
+        module = sys.modules.get(defs[-1].func.__module__) if defs else None
+        if "stack" in name and module is not None and hasattr(module, "make_stack"):
+            return True
+    return False
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        module = item.nodeid.split("::")[0]
-        info = getattr(item, "_fixtureinfo", None)
-        defs = info.name2fixturedefs.get("stack", ()) if info is not None else ()
-        whole = any(d.func.__module__ == WHOLE_STACK for d in defs[-1:])
-        if module in E2E_MODULES or whole:
+        if item.nodeid.split("::")[0] in E2E_MODULES or whole_stack(item):
             item.add_marker(pytest.mark.e2e)
 
 
