@@ -28,6 +28,7 @@ from tests.service.play import (
     assert_no_hand_leaks,
     game_buttons,
     room_in,
+    store_of,
 )
 
 GAME_RESULT = re.compile(r"^[a-z0-9]{8}\.\d+\.(p.+|d|dl|dr|x)$")
@@ -35,7 +36,8 @@ GAME_RESULT = re.compile(r"^[a-z0-9]{8}\.\d+\.(p.+|d|dl|dr|x)$")
 
 def open_lobby(emu: RunningEmulator, stack: Backend, preset: str) -> int:
     emu.send_message("Ana", GROUP, f"/burro {preset}")
-    chat = lobby_with(emu, "J").chat_id
+    # The lobby of the room now open there: an earlier test's may still show its Join.
+    chat = emu.wait_for_message(GROUP, lambda m: joins_open_room(stack, m)).chat_id
     for seated, user in enumerate(FAMILY[1:], start=2):
         tap = tap_lobby(emu, user, "J")
         if tap.answer is not None and tap.answer.url:
@@ -46,6 +48,13 @@ def open_lobby(emu: RunningEmulator, stack: Backend, preset: str) -> int:
 
         emu.wait_for(seated_now, what=f"{user} seated")
     return chat
+
+
+def joins_open_room(stack: Backend, message: ChatMessage) -> bool:
+    """Whether the message's Join button is for the room open in its chat."""
+    data = action_button(message, "J")
+    room = store_of(stack).room_in_chat(message.chat_id, None)
+    return data is not None and room is not None and data.startswith(f"{room.id}.")
 
 
 def seats(stack: Backend, chat: int, count: int) -> bool | None:

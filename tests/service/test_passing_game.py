@@ -34,6 +34,7 @@ from tests.service.inproc import Hook, running_service
 from tests.service.play import (
     BOT_ID,
     GROUP,
+    Backend,
     action_button,
     assert_no_passing_leaks,
     room_in,
@@ -76,7 +77,7 @@ class Table:
     hands on the buttons."""
 
     emu: RunningEmulator
-    stack: Hook
+    stack: Backend
     chat: int
     chat_name: str  # the group, or the player's name for a one-to-one game
     seen: dict[tuple[object, ...], LogLine] = field(default_factory=dict)
@@ -131,6 +132,7 @@ class Table:
     def wait_for_change(self, room: Room, timeout: float) -> None:
         """Until the bots move, or else the window closes: once nothing is left to run
         before the window's end, the clock is moved on to it."""
+        assert isinstance(self.stack, Hook), "the game is played in-process"
         worker = self.stack.worker
         assert worker is not None
 
@@ -270,7 +272,7 @@ def check_step(table: Table, step: Step) -> None:
 # ----- the games -----------------------------------------------------------------------
 
 
-def tap_current(emu: RunningEmulator, stack: Hook, user: str, chat: int, token: str) -> None:
+def tap_current(emu: RunningEmulator, stack: Backend, user: str, chat: int, token: str) -> None:
     """Tap a lobby or settings button once the chat shows the room's current version."""
     room = room_in(stack, chat)
     data = f"{room.id}.{room.version}.{token}"
@@ -280,7 +282,7 @@ def tap_current(emu: RunningEmulator, stack: Hook, user: str, chat: int, token: 
     emu.wait_for(lambda: room_in(stack, chat).version > room.version or None, what=token)
 
 
-def open_table(emu: RunningEmulator, stack: Hook) -> Table:
+def open_table(emu: RunningEmulator, stack: Backend) -> Table:
     """Ana opens a cuartetos table; Ben and Carla join (through the deep link the first
     time); a bot sits down; Ana starts."""
     emu.send_message("Ana", GROUP, "/burro cuartetos")
