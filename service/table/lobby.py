@@ -236,3 +236,39 @@ def cycle_shared(settings: RoomSettings, key: str) -> bool:
     else:
         return False
     return True
+
+
+def open_settings(room: Room, actor: Actor, show: bool) -> Outcome:
+    if room.status != "lobby":
+        return Outcome().say(_("The game has already started."))
+    if not may_manage(room, actor):
+        return Outcome().say(
+            _("Only the player who opened the table (or an admin) can change the settings.")
+        )
+    room.settings_open = show
+    return changed(room)
+
+
+def cancel(room: Room, actor: Actor, now: float) -> Outcome:
+    if room.status not in ("lobby", "playing"):
+        return Outcome().say(_("This game is over."))
+    if not may_manage(room, actor):
+        return Outcome().say(_("Only the player who opened the table (or an admin) can cancel."))
+    room.status = "cancelled"
+    room.deadline = None
+    room.updated = now
+    outcome = changed(room).say(_("The game was cancelled."))
+    if room.game is not None and not room.private:  # each hand says so, without buttons
+        outcome.sync |= {targets.hand(user_id) for user_id in room.humans()}
+    return outcome
+
+
+def show_hand(room: Room, user_id: int) -> Outcome:
+    """A player asks for their cards (their private chat opened): posted there afresh."""
+    seated = room.seat_of(user_id) is not None
+    if seated and room.status == "lobby":
+        return Outcome().say(_("You are at the table: your cards will come here when it starts."))
+    if not seated or room.status != "playing":
+        return Outcome().say(_("You are not playing in this game."))
+    room.blocked = [u for u in room.blocked if u != user_id]  # we can write to them now
+    return Outcome(changed=True, sync={targets.hand(user_id, new=True)})

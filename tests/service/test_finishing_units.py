@@ -78,7 +78,7 @@ def test_the_menus_cover_both_chats_in_every_language() -> None:
 
 
 def test_a_cancelled_game_tells_every_hand_and_leaves_no_button() -> None:
-    from service.platforms.telegram.buttons import cancel
+    from service.table.lobby import cancel
 
     for preset in ("spanish", "cuartetos"):
         room = lobby.create_room(-5, None, ANA, 0.0, settings=RoomSettings(preset=preset))

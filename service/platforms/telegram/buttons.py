@@ -14,7 +14,7 @@ from service.platforms.telegram import callbacks
 from service.platforms.telegram.people import actor_of, is_admin
 from service.platforms.telegram.reply import answer_press, send_message
 from service.services import Services
-from service.table import caps, lobby, play, targets
+from service.table import caps, lobby, play
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room
@@ -124,10 +124,10 @@ def choose_change(svc: Services, room: Room, press: Press, actor: Actor) -> Chan
         "add_bot": lambda r: lobby.add_bot(r, actor),
         "remove_bot": lambda r: lobby.remove_bot(r, actor),
         "start": lambda r: lobby.start(r, actor, now, delay),
-        "settings": lambda r: open_settings(r, actor, True),
-        "settings_done": lambda r: open_settings(r, actor, False),
+        "settings": lambda r: lobby.open_settings(r, actor, True),
+        "settings_done": lambda r: lobby.open_settings(r, actor, False),
         "rules": lambda r: Outcome(),
-        "cancel": lambda r: cancel(r, actor, now),
+        "cancel": lambda r: lobby.cancel(r, actor, now),
         "keep_playing": lambda r: Outcome().say(_("The game goes on.")),
     }
     if isinstance(what, Command) and what.name in simple:
@@ -156,31 +156,6 @@ async def rematch(
         await answer(query, tr, Outcome().say(_("A new game!")))
     else:
         await answer(query, tr, Outcome().say(_("A game is already open here.")))
-
-
-def open_settings(room: Room, actor: Actor, show: bool) -> Outcome:
-    if room.status != "lobby":
-        return Outcome().say(_("The game has already started."))
-    if not lobby.may_manage(room, actor):
-        return Outcome().say(
-            _("Only the player who opened the table (or an admin) can change the settings.")
-        )
-    room.settings_open = show
-    return lobby.changed(room)
-
-
-def cancel(room: Room, actor: Actor, now: float) -> Outcome:
-    if room.status not in ("lobby", "playing"):
-        return Outcome().say(_("This game is over."))
-    if not lobby.may_manage(room, actor):
-        return Outcome().say(_("Only the player who opened the table (or an admin) can cancel."))
-    room.status = "cancelled"
-    room.deadline = None
-    room.updated = now
-    outcome = lobby.changed(room).say(_("The game was cancelled."))
-    if room.game is not None and not room.private:  # each hand says so, without buttons
-        outcome.sync |= {targets.hand(user_id) for user_id in room.humans()}
-    return outcome
 
 
 async def answer(query: CallbackQuery, tr: Translator, outcome: Outcome) -> None:

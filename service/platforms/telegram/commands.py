@@ -185,7 +185,9 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
         if payload[0] == "j":
             result = svc.store.update(room_id, lambda r: lobby.join(r, actor), update.update_id)
         else:
-            result = svc.store.update(room_id, lambda r: show_hand(r, user.id), update.update_id)
+            result = svc.store.update(
+                room_id, lambda r: lobby.show_hand(r, user.id), update.update_id
+            )
         if result is not None and result[1].popup is not None:
             popup = result[1].popup
             await reply(update, tr.gettext(popup.message, **dict(popup.values)))
@@ -195,16 +197,6 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
         svc.store.update(own.id, lambda r: resync(r), update.update_id)
         return
     await reply(update, tr.gettext(WELCOME))
-
-
-def show_hand(room: Room, user_id: int) -> Outcome:
-    seated = room.seat_of(user_id) is not None
-    if seated and room.status == "lobby":
-        return Outcome().say(_("You are at the table: your cards will come here when it starts."))
-    if not seated or room.status != "playing":
-        return Outcome().say(_("You are not playing in this game."))
-    room.blocked = [u for u in room.blocked if u != user_id]  # we can write to them now
-    return Outcome(changed=True, sync={targets.hand(user_id, new=True)})
 
 
 WELCOME = _(
