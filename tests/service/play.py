@@ -105,10 +105,10 @@ def assert_no_hand_leaks(emu: RunningEmulator, stack: Backend, room: Room, group
     for _ in range(50):  # until the messages are read while the room stands still
         emu.wait_for(caught_up, what="the outbox to catch up")
         room = room_in(stack, group)  # the state the messages now show
-        shown = {key: emu.message(*key) for key in room_messages(stack, room)}
+        targets = room_messages(stack, room)  # and the messages, read with it
+        shown = {key: emu.message(*key) for key in targets}
         if room_in(stack, group).version == room.version:  # a bot may have moved meanwhile
             break
-    targets = room_messages(stack, room)
     game = room.game
     assert isinstance(game, GameState)
     for seat, info in enumerate(room.seats):

@@ -39,7 +39,7 @@ GAME_RESULT = re.compile(r"^[a-z0-9]{8}\.\d+\.(p.+|d|dl|dr|x)$")
 def open_lobby(emu: RunningEmulator, stack: Backend, preset: str) -> int:
     emu.send_message("Ana", GROUP, f"/burro {preset}")
     # The lobby of the room now open there: an earlier test's may still show its Join.
-    chat = emu.wait_for_message(GROUP, lambda m: joins_open_room(stack, m)).chat_id
+    chat = emu.wait_for(lambda: open_rooms_lobby(emu, stack), timeout=30, what="the lobby")
     for seated, user in enumerate(FAMILY[1:], start=2):
         tap = tap_lobby(emu, user, "J")
         if tap.answer is not None and tap.answer.url:
@@ -50,6 +50,18 @@ def open_lobby(emu: RunningEmulator, stack: Backend, preset: str) -> int:
 
         emu.wait_for(seated_now, what=f"{user} seated")
     return chat
+
+
+def open_rooms_lobby(emu: RunningEmulator, stack: Backend) -> int | None:
+    """The group's chat id once a message shows the Join of the room open there (the
+    room read once per look: the group holds every earlier game's messages)."""
+    messages = emu.messages_in(GROUP)
+    room = store_of(stack).room_in_chat(messages[-1].chat_id, None) if messages else None
+    for message in reversed(messages if room is not None else []):
+        data = action_button(message, "J")
+        if room is not None and data is not None and data.startswith(f"{room.id}."):
+            return message.chat_id
+    return None
 
 
 def joins_open_room(stack: Backend, message: ChatMessage) -> bool:
