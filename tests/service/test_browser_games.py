@@ -16,9 +16,9 @@ from cli.stack import Stack
 from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
 from engine.follow_suit.game import legal_actions, to_move
+from service.i18n import Translator
 from service.platforms.telegram import callbacks
 from service.table.room import Room
-from service.ui.i18n import Translator
 from tests.emulator.test_web import CHROMIUM, browser, open_chat  # noqa: F401  (a fixture)
 from tests.service.conftest import make_stack
 from tests.service.play import GROUP, action_button, game_buttons, room_in
