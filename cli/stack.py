@@ -118,22 +118,7 @@ class Stack:
         self.spawn(f"worker{index}", "worker")
 
     def set_webhook(self) -> None:
-        response = httpx.post(
-            f"{self.emulator_url}/bot{TOKEN}/setWebhook",
-            json={
-                "url": f"{self.serve_url}/telegram/webhook",
-                "secret_token": SECRET,
-                "allowed_updates": [
-                    "message",
-                    "callback_query",
-                    "inline_query",
-                    "chosen_inline_result",
-                    "my_chat_member",
-                ],
-            },
-            timeout=10,
-        )
-        response.raise_for_status()
+        set_webhook(self.emulator_url, self.serve_url)
 
     def kill(self, name: str) -> None:
         """SIGKILL one process and its children (chaos and restart tests), as when its
@@ -175,3 +160,24 @@ def wait_http(url: str, timeout: float = 30.0) -> None:
             pass
         time.sleep(0.05)  # still starting: poll again
     raise RuntimeError(f"{url} did not answer within {timeout}s")
+
+
+def set_webhook(emulator_url: str, serve_url: str) -> None:
+    """The local Telegram delivers its users' updates to `serve_url`, as Telegram would
+    after `burro set-webhook`."""
+    response = httpx.post(
+        f"{emulator_url}/bot{TOKEN}/setWebhook",
+        json={
+            "url": f"{serve_url}/telegram/webhook",
+            "secret_token": SECRET,
+            "allowed_updates": [
+                "message",
+                "callback_query",
+                "inline_query",
+                "chosen_inline_result",
+                "my_chat_member",
+            ],
+        },
+        timeout=10,
+    )
+    response.raise_for_status()

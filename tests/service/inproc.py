@@ -34,6 +34,7 @@ from rq import Queue
 from rq.job import Job
 from rq.timeouts import TimerDeathPenalty
 
+from cli import stack
 from cli.stack import LOCAL_BOT, SECRET, TOKEN
 from emulator.app import Emulator
 from emulator.app import create_app as emulator_app
@@ -253,22 +254,7 @@ def configure_bot(emu: RunningEmulator, bot_settings: dict[str, bool | int | str
 
 def set_webhook(hook: Hook) -> None:
     """The emulator delivers its users' updates to the hook, as to `burro serve`."""
-    response = httpx.post(
-        f"{hook.emu.api_url}/bot{TOKEN}/setWebhook",
-        json={
-            "url": f"{hook.url}/telegram/webhook",
-            "secret_token": SECRET,
-            "allowed_updates": [
-                "message",
-                "callback_query",
-                "inline_query",
-                "chosen_inline_result",
-                "my_chat_member",
-            ],
-        },
-        timeout=10,
-    )
-    response.raise_for_status()
+    stack.set_webhook(hook.emu.api_url, hook.url)
 
 
 @contextmanager
