@@ -1,9 +1,8 @@
 """What a button means, for any chat platform: typed intents instead of encoded strings.
 
-A screen's button carries one intent; the chat adapter turns it into its own wire form
-(Telegram: `callback_data`, `switch_inline_query_current_chat`, a deep-link `url`; see
-`service.platforms.telegram.callbacks` and `render`) and decodes a press back into the
-same intent for the handlers.
+A screen's button carries one intent; each chat adapter turns it into its own wire form
+(`service.platforms.<name>`: Telegram's in its `callbacks` and `render`) and decodes a
+press back into the same intent for the handlers.
 
     Press(room, version, Move("play:10H"))    # a game action, the engine's string
     Press(room, version, Command("join"))     # a table command
