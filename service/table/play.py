@@ -29,6 +29,7 @@ MAX_FORCED = 200  # a safety bound on forced moves applied in one go
 STALE = _("This button is out of date: use the newest message.")
 
 Change = Callable[[Room], Outcome]
+Step = Callable[[Game, Any], tuple[Any, list[Any]]]  # a game's state -> (state, events)
 
 
 def game(room: Room) -> Game:
@@ -101,24 +102,13 @@ def act(
         outcome.sync.add(targets.said(user, "timeout", action))
     elif user is not None and not room.is_bot_seat(seat):
         outcome.acted[user] = now
-    before = game(room).phase(room.game)
-    touched = {seat}
-    change(room, outcome, touched, _applying(seat, action, now), seat)
-    play_forced(room, outcome, touched, seat, now)
-    settle(room, now, outcome, touched, bot_delay, game(room).phase(room.game) != before)
-    return outcome
+    return move(room, outcome, {seat}, _applying(seat, action, now), seat, now, bot_delay)
 
 
 def expire(room: Room, now: float, bot_delay: float) -> Outcome:
     """The game's own deadline has come: what the game does then (raises IllegalAction
     if it is not due after all)."""
-    outcome = Outcome(changed=True)
-    before = game(room).phase(room.game)
-    touched: set[int] = set()
-    change(room, outcome, touched, lambda g, state: g.expire(state, now), SYSTEM)
-    play_forced(room, outcome, touched, SYSTEM, now)
-    settle(room, now, outcome, touched, bot_delay, game(room).phase(room.game) != before)
-    return outcome
+    return move(room, Outcome(changed=True), set(), _expiring(now), SYSTEM, now, bot_delay)
 
 
 def time_out(room: Room, seat: int, action: str, now: float, bot_delay: float) -> Outcome:
@@ -172,11 +162,28 @@ def remind(room: Room) -> Outcome:
 # ----- the steps -----------------------------------------------------------------------
 
 
+def move(
+    room: Room,
+    outcome: Outcome,
+    touched: set[int],
+    step: Step,
+    actor: int,
+    now: float,
+    bot_delay: float,
+) -> Outcome:
+    """One move of the game (`step`), the forced moves after it, then `settle`."""
+    before = game(room).phase(room.game)
+    change(room, outcome, touched, step, actor)
+    play_forced(room, outcome, touched, actor, now)
+    settle(room, now, outcome, touched, bot_delay, game(room).phase(room.game) != before)
+    return outcome
+
+
 def change(
     room: Room,
     outcome: Outcome,
     touched: set[int],
-    step: Callable[[Game, Any], tuple[Any, list[Any]]],
+    step: Step,
     actor: int,
 ) -> None:
     """Make one change to the game and tell it: the log, a hand's or the game's end; the
@@ -291,7 +298,11 @@ def sync_hands(
         outcome.sync.add(targets.hand(user, new=True) if fresh else targets.hand(user))
 
 
-def _applying(seat: int, action: str, now: float) -> Callable[[Game, Any], tuple[Any, list[Any]]]:
+def _expiring(now: float) -> Step:
+    return lambda g, state: g.expire(state, now)
+
+
+def _applying(seat: int, action: str, now: float) -> Step:
     return lambda g, state: g.apply(state, seat, action, now)
 
 
