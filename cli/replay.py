@@ -14,7 +14,6 @@ from typing import Any
 
 from engine.kernel.errors import RecordError, ReplayStop
 from engine.records import read_game_record
-from engine.replay import story_of, trace_of
 
 
 def register(subparsers: Any) -> None:
@@ -42,9 +41,9 @@ def replay_file(path: Path, trace_mode: bool) -> int:
         print(f"burro replay: malformed record: {exc}", file=sys.stderr)
         return 2
     if trace_mode:
-        lines: Iterator[str] = (json.dumps(line) for line in trace_of(game, record))
+        lines: Iterator[str] = (json.dumps(line) for line in game.trace(record))
     else:
-        lines = story_of(game, record)
+        lines = game.story(record)
     try:
         for line in lines:
             print(line, flush=trace_mode)

@@ -26,8 +26,8 @@ class _Envelope(BaseModel):
 
 
 def read_game_record(text: str) -> tuple[Game, Any]:
-    """The game a record's preset names, and the record as that game reads it (the pair
-    `trace_of` and `story_of` take). RecordError names the first problem in one line."""
+    """The game a record's preset names, and the record as that game reads it (whose
+    `trace` and `story` replay it). RecordError names the first problem in one line."""
     envelope = parse_document(text, _Envelope)
     try:
         game, _ = find_game(envelope.rules.preset)

@@ -44,10 +44,9 @@ def bot_turn(room_id: str, arg: str) -> None:
     transaction (a strong bot searches), and it counts only if the phase is the same."""
     rt = runtime()
     phase, _, seat_text = arg.partition(":")
-    room = rt.svc.store.load(room_id)
-    if not in_phase(room, phase) or not seat_text.isdigit():
+    room = room_in_phase(rt, room_id, phase)
+    if room is None or not seat_text.isdigit():
         return
-    assert room is not None
     seat = int(seat_text)
     if seat >= len(room.seats) or seat not in room.bots_waiting():
         return
@@ -60,10 +59,9 @@ def bot_turn(room_id: str, arg: str) -> None:
 def deadline(room_id: str, phase: str) -> None:
     """The game's own clock ran out (a window closes): what the game does then."""
     rt = runtime()
-    room = rt.svc.store.load(room_id)
-    if not in_phase(room, phase):
+    room = room_in_phase(rt, room_id, phase)
+    if room is None:
         return
-    assert room is not None
     due, now = room.deadline, rt.svc.now()
     if due is None or now < due:  # a scheduled job may fire early
         queue.later(rt.redis, JobKind.DEADLINE, room_id, phase, due)
@@ -84,10 +82,9 @@ def turn_timeout(room_id: str, phase: str) -> None:
     """A human's turn ran out: a bot plays it for them (see play.time_out). Announced in
     the group's log."""
     rt = runtime()
-    room = rt.svc.store.load(room_id)
-    if not in_phase(room, phase):
+    room = room_in_phase(rt, room_id, phase)
+    if room is None:
         return
-    assert room is not None
     waiting = play.waiting_humans(room)
     if not waiting:
         return
@@ -108,8 +105,8 @@ def remind(room_id: str, phase: str) -> None:
     """Nudge the players yet to act: their hand again in private, and (once per phase) a
     gentle mention in the group. The group's quiet hours hold it till morning."""
     rt = runtime()
-    room = rt.svc.store.load(room_id)
-    if not in_phase(room, phase) or room is None or room.reminded:
+    room = room_in_phase(rt, room_id, phase)
+    if room is None or room.reminded:
         return
     until = quiet_until(room.settings, rt.svc.now())
     if until is not None:  # the group's night: nudge in the morning (moves never wait)
@@ -121,6 +118,12 @@ def remind(room_id: str, phase: str) -> None:
 def in_phase(room: Room | None, phase: str) -> bool:
     """Whether the room is playing still in the phase that began at version `phase`."""
     return room is not None and room.status == "playing" and str(room.phase_version) == phase
+
+
+def room_in_phase(rt: Runtime, room_id: str, phase: str) -> Room | None:
+    """The room, if it is playing still in `phase`; else None (the job is moot)."""
+    room = rt.svc.store.load(room_id)
+    return room if in_phase(room, phase) else None
 
 
 def on_phase(rt: Runtime, room_id: str, phase: str, change: Callable[[Room], Outcome]) -> None:

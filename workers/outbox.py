@@ -78,7 +78,7 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         if served and (base.kind == "nudge" or base.one_off):
             return
         if base.one_off:
-            if unsaid(rt, room, base) or post_once(rt, platform, room, target, chat_id, message):
+            if unsaid(rt, room, base) or post_once(rt, platform, room, aim, chat_id, message):
                 done(rt, room_id, target)
             return
         turn = prompt_of(room, base)
@@ -86,7 +86,7 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         if posts and not served:
             anew = "notify"
         first = rt.redis.hget(f"game:{{{room_id}}}:msgs", str(base)) is None
-        if send(rt, platform, room, target, chat_id, message, anew):
+        if send(rt, platform, room, aim, chat_id, message, anew):
             prompted(rt, room, base, turn, told=anew == "notify" or first)
             done(rt, room_id, target)
     finally:
@@ -203,15 +203,15 @@ def chat_of(room: Room, chat_id: int) -> Chat:
 
 
 def post_once(
-    rt: Runtime, platform: Platform, room: Room, target: str, chat_id: int, message: Rendered
+    rt: Runtime, platform: Platform, room: Room, target: Target, chat_id: int, message: Rendered
 ) -> bool:
     """Post a one-off message (a `said` one silently); False when it must wait."""
     chat = chat_of(room, chat_id)
     wait = platform.budget(chat)
     if wait > 0:
-        queue.later(rt.redis, JobKind.SYNC, room.id, target, rt.svc.now() + wait)
+        queue.later(rt.redis, JobKind.SYNC, room.id, str(target), rt.svc.now() + wait)
         return False
-    said = Target.parse(target).kind == "said"
+    said = target.kind == "said"
     try:
         message_id = platform.deliver(chat, message, notify=not said)
     except DeliveryFailed as error:
@@ -271,14 +271,14 @@ def send(
     rt: Runtime,
     platform: Platform,
     room: Room,
-    target: str,
+    target: Target,
     chat_id: int,
     message: Rendered,
     post: Anew,
 ) -> bool:
     """Post (`post`: "notify", or "quiet" without a notification) or update the target's
     message; False when it must be tried again later (rescheduled already)."""
-    base = str(Target.parse(target).base)
+    base = str(target.base)
     msgs, sent = f"game:{{{room.id}}}:msgs", f"game:{{{room.id}}}:sent"
     digest = hashlib.sha1(json.dumps(message, sort_keys=True).encode()).hexdigest()
     old = rt.redis.hget(msgs, base)
@@ -287,7 +287,7 @@ def send(
     chat = chat_of(room, chat_id)
     wait = platform.budget(chat)
     if wait > 0:
-        queue.later(rt.redis, JobKind.SYNC, room.id, target, rt.svc.now() + wait)
+        queue.later(rt.redis, JobKind.SYNC, room.id, str(target), rt.svc.now() + wait)
         return False
     try:
         if post or old is None:
@@ -308,16 +308,15 @@ def send(
 
 
 def handle_failure(
-    rt: Runtime, platform: Platform, room: Room, target: str, failure: Failure
+    rt: Runtime, platform: Platform, room: Room, target: Target, failure: Failure
 ) -> bool:
     """Act on a refused delivery; False when it will be tried again later."""
-    aim = Target.parse(target)
-    hand = aim.kind == "hand"
+    hand = target.kind == "hand"
     if failure.kind == "retry":
-        queue.later(rt.redis, JobKind.SYNC, room.id, target, rt.svc.now() + failure.wait)
+        queue.later(rt.redis, JobKind.SYNC, room.id, str(target), rt.svc.now() + failure.wait)
         return False
-    if failure.kind == "blocked" and aim.kind == "hand" and aim.user is not None:
-        record_blocked(rt, platform, room, aim.user)
+    if failure.kind == "blocked" and hand and target.user is not None:
+        record_blocked(rt, platform, room, target.user)
         return True
     if failure.kind == "gone" and failure.moved_to is not None and not hand:
         # The group became a supergroup: the room moves there, its table posted anew.

@@ -16,7 +16,6 @@ from service.table.room import Room
 Factory = Callable[[Any], Platform]
 
 _factories: dict[str, Factory] = {}
-DEFAULT = "telegram"
 
 
 def register(name: str, factory: Factory) -> None:

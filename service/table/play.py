@@ -268,7 +268,7 @@ def begin_phase(room: Room, now: float, outcome: Outcome, bot_delay: float) -> N
         room.deadline = None
     scale = bot_delay / DEFAULT_DELAY
     table = table_of(room.settings.preset)
-    for seat in bots_waiting(room):
+    for seat in room.bots_waiting():
         at = now + table.think_time(room, seat) * scale
         outcome.jobs.append(Job(JobKind.BOT_TURN, room.id, f"{phase}:{seat}", at))
     reminder = now + room.settings.reminder_after
@@ -316,14 +316,6 @@ def waiting_humans(room: Room) -> list[int]:
     return [s for s in game(room).to_act(room.game) if not room.is_bot_seat(s)]
 
 
-def bots_waiting(room: Room) -> list[int]:
-    """The bot seats yet to act in this phase (those that let it go by excepted)."""
-    if room.game is None or room.status != "playing":
-        return []
-    to_act = game(room).to_act(room.game)
-    return [s for s in to_act if room.is_bot_seat(s) and s not in room.passed]
-
-
 def news_targets(room: Room) -> set[str]:
     """Where a hand's or the game's end is told: the room's chat, and in a group each
     player's private chat too (those it refused excepted)."""
@@ -339,7 +331,7 @@ def missing_job(room: Room, now: float) -> Job | None:
     if room.status != "playing" or room.game is None or game(room).result(room.game):
         return None
     phase = str(room.phase_version)
-    bots = bots_waiting(room)
+    bots = room.bots_waiting()
     if bots:
         return Job(JobKind.BOT_TURN, room.id, f"{phase}:{bots[0]}", 0.0)
     if room.deadline is not None and now >= room.deadline:
