@@ -26,6 +26,7 @@ from service.table.tables import table_of
 from service.ui import games as screens
 from service.ui.intents import Move, Press
 from service.ui.screens import Screen
+from tests.engine.test_contract import strings
 
 ANA, BEN = Actor(1, "Ana", "en"), Actor(2, "Ben", "es")
 START = 1_800_000_000.0
@@ -131,7 +132,7 @@ def check_secrets(room: Room, message: dict[str, Any], reader: int | None) -> No
     """No card another seat holds shows, unless the reader's own view knows it."""
     game = play.game(room)
     view = game.public_view(room.game) if reader is None else game.player_view(room.game, reader)
-    known = set(strings(view))
+    known = strings(view)
     text = message["text"] + " " + " ".join(label for row in message["buttons"] for label, _ in row)
     painter = screens.painter(room, "en")
     for seat in range(len(room.seats)):
@@ -142,19 +143,6 @@ def check_secrets(room: Room, message: dict[str, Any], reader: int | None) -> No
                 continue
             label = re.escape(painter.card(card))
             assert not re.search(rf"(^|[\s:(]){label}($|[\s.,)])", text), (reader, card)
-
-
-def strings(value: Any) -> list[str]:
-    """Every card-like string in a view (action strings split on ':')."""
-    if isinstance(value, str):
-        return value.split(":")
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in strings(v)]
-    if isinstance(value, list | tuple | set | frozenset):
-        return [s for v in value for s in strings(v)]
-    if hasattr(value, "__dataclass_fields__"):
-        return [s for name in value.__dataclass_fields__ for s in strings(getattr(value, name))]
-    return []
 
 
 def queue_jobs(pending: list[tuple[float, int, Job]], outcome: Outcome, step: int) -> None:

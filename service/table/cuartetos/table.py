@@ -56,7 +56,7 @@ class CuartetosTable:
         return too_few(seats, lobby.MIN_PLAYERS)
 
     def chronicle(self, room: Room, events: list[Any], outcome: Outcome, actor: int) -> None:
-        game = game_of(room)
+        game = state_of(room)
         started = [e.hand_no for e in events if isinstance(e, ev.HandStarted)]
         hand_no = started[0] - 1 if started else game.hand_no  # the hand these began in
         real: ev.CallResolved | None = None
@@ -76,7 +76,7 @@ class CuartetosTable:
     def think_time(self, room: Room, seat: int) -> float:
         """A human-looking delay before a bot acts in this phase, fixed by the room's
         seed and the phase."""
-        game = game_of(room)
+        game = state_of(room)
         hand = game.hand
         rnd = random.Random(keyed(room.seed, game.hand_no, hand.rotation, hand.phase_at, seat))
         if hand.call is not None:
@@ -92,7 +92,7 @@ class CuartetosTable:
 
     def rings(self, room: Room) -> bool:
         """A call on a slow table comes as a new message: an edit would not notify."""
-        game = game_of(room)
+        game = state_of(room)
         return game.hand.call is not None and not is_live(game.rules)
 
 
@@ -101,7 +101,7 @@ def is_live(rules: PassingRules) -> bool:
     return rules.pass_window <= LIVE_LIMIT
 
 
-def game_of(room: Room) -> GameState:
+def state_of(room: Room) -> GameState:
     assert isinstance(room.game, GameState), "not a passing game"
     return room.game
 
@@ -141,7 +141,9 @@ def log_line(
                 count=len(real.missing),
             )
         case ev.HandOver(reason="cap", losers=losers):
-            return LogLine(kind="cap", losers=list(losers), count=game_of(room).rules.max_rotations)
+            return LogLine(
+                kind="cap", losers=list(losers), count=state_of(room).rules.max_rotations
+            )
     return None
 
 
