@@ -204,8 +204,12 @@ def test_an_upgraded_group_moves_on_its_service_messages(
 ) -> None:
     room = open_table(emu, stack, COUSINS)
     new_id = emu.migrate_group("Ana", "Cousins")
-    moved = emu.wait_for(lambda: room_at(stack, new_id), what="the room in the supergroup")
-    assert moved.id == room.id and room_at(stack, COUSINS) is None
+    # The room moves in one transaction, its old chat's index goes in the next: wait for both.
+    moved = emu.wait_for(
+        lambda: room_at(stack, COUSINS) is None and room_at(stack, new_id),
+        what="the room in the supergroup, none left in the group",
+    )
+    assert moved.id == room.id
     assert store_of(stack).redis.sismember(f"open:chat:{new_id}", room.id)  # its caps too
     bot_says(emu, new_id, lambda m: bool(m.buttons))  # the table, posted anew there
     ready = emu.wait_for(lambda: humans_turn(stack, new_id), what="Ana's turn")

@@ -26,7 +26,8 @@ def test_the_web_chat_and_its_tables_survive_a_restart(tmp_path: Path) -> None:
         assert "<html" in httpx.get(url + "/", timeout=10).text  # the web chat
         with EmulatorDriver(url, timeout=30) as chat:
             table = play_against_bots(chat)
-            history = [(m.message_id, m.text) for m in chat.messages_in("Carla")]
+            # The lobby's message goes once the cards are posted below it: wait till it has.
+            history = chat.wait_for(lambda: settled_history(chat), what="the lobby to go")
     finally:
         stop(process)  # Ctrl-C: it ends cleanly (exit status 0)
     assert (data / "emulator.json").exists()
@@ -53,6 +54,14 @@ def test_the_web_chat_and_its_tables_survive_a_restart(tmp_path: Path) -> None:
             )
     finally:
         stop(again)
+
+
+def settled_history(chat: EmulatorDriver) -> list[tuple[int, str]] | None:
+    """Carla's chat as (id, text) once no message but the last one has buttons."""
+    messages = [m for m in chat.messages_in("Carla") if not m.deleted]
+    if any(m.buttons for m in messages[:-1]):
+        return None
+    return [(m.message_id, m.text) for m in messages]
 
 
 def test_open_tables_come_back_in_chats_without_history(tmp_path: Path) -> None:
