@@ -68,7 +68,13 @@ def chat_key(chat_id: int, thread_id: int | None) -> str:
     return f"chat:{chat_id}:{thread_id or 0}"
 
 
-def update_key(update_id: int) -> str:
+# What names an inbound update once, for its dedupe mark: Telegram's update_id, or a
+# platform's own message id as text (WhatsApp's wamid, prefixed with its platform), which
+# that platform may redeliver for longer (`Store.text_mark_ttl`).
+UpdateId = int | str
+
+
+def update_key(update_id: UpdateId) -> str:
     return f"update:{update_id}"
 
 
@@ -82,7 +88,7 @@ return 2
 
 
 # The update whose dedupe mark this request (its context) committed with a change.
-_committed: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+_committed: contextvars.ContextVar[UpdateId | None] = contextvars.ContextVar(
     "committed_mark", default=None
 )
 
@@ -102,6 +108,7 @@ class Store:
         people_ttl: int = 365 * 24 * 3600,
         idle: tuple[int, int] = (2 * 24 * 3600, 14 * 24 * 3600),
         clock: Callable[[], float] = time.time,
+        text_mark_ttl: int = 7 * 24 * 3600,
     ) -> None:
         self.redis = client
         self.retention = retention
@@ -110,6 +117,7 @@ class Store:
         self.people_ttl = people_ttl
         self.idle = idle  # (lobby, game): seconds an open room waits for a person
         self.clock = clock
+        self.text_mark_ttl = text_mark_ttl  # WhatsApp redelivers a message for up to 7 days
 
     @classmethod
     def of(cls, client: redis.Redis, settings: Settings) -> Store:
@@ -161,30 +169,34 @@ class Store:
 
     # ----- each update once ----------------------------------------------------------
 
-    def claim(self, update_id: int) -> Claim:
+    def claim(self, update_id: UpdateId) -> Claim:
         """Take the update for this request, in one round trip: "duplicate" when it was
         handled already, "busy" while another request handles it."""
         mark = update_key(update_id)
         found = self.redis.eval(_CLAIM, 2, mark, f"{mark}:busy", BUSY_MS)
         return CLAIMS[int(found)]
 
-    def finish(self, update_id: int) -> None:
+    def finish(self, update_id: UpdateId) -> None:
         """The update is handled: a redelivery is a duplicate. A change wrote the mark
         with itself (no round trip here); a command such as /help gets it here."""
         if _committed.get() == update_id:
             return
         with self.redis.pipeline() as pipe:
-            pipe.set(update_key(update_id), 1, ex=self.dedupe_ttl)
+            pipe.set(update_key(update_id), 1, ex=self.mark_ttl(update_id))
             pipe.delete(f"{update_key(update_id)}:busy")
             pipe.execute()
 
-    def release(self, update_id: int) -> None:
+    def mark_ttl(self, update_id: UpdateId) -> int:
+        """How long an update's dedupe mark is kept."""
+        return self.text_mark_ttl if isinstance(update_id, str) else self.dedupe_ttl
+
+    def release(self, update_id: UpdateId) -> None:
         """The update was not handled: its redelivery is."""
         self.redis.delete(f"{update_key(update_id)}:busy")
 
     # ----- writes ------------------------------------------------------------------
 
-    def create(self, room: Room, outcome: Outcome, update_id: int | None) -> bool:
+    def create(self, room: Room, outcome: Outcome, update_id: UpdateId | None) -> bool:
         """Save a new room as its chat's game, unless the chat has a live game already."""
         chat = chat_key(room.chat_id, room.thread_id)
         with self.redis.pipeline() as pipe:
@@ -225,7 +237,7 @@ class Store:
         self,
         room_id: str,
         change: Callable[[Room], Outcome],
-        update_id: int | None = None,
+        update_id: UpdateId | None = None,
         loaded: Room | None = None,
     ) -> tuple[Room, Outcome] | None:
         """Run `change` on a fresh copy of the room and commit what it did, atomically.
@@ -261,14 +273,14 @@ class Store:
                 return room, outcome
         raise Conflict(room_id)
 
-    def _mark(self, update_id: int | None) -> list[str]:
+    def _mark(self, update_id: UpdateId | None) -> list[str]:
         return [] if update_id is None else [update_key(update_id)]
 
     def _write(
-        self, pipe: redis.client.Pipeline, room: Room, outcome: Outcome, update_id: int | None
+        self, pipe: redis.client.Pipeline, room: Room, outcome: Outcome, update_id: UpdateId | None
     ) -> None:
         if update_id is not None:
-            pipe.set(update_key(update_id), 1, ex=self.dedupe_ttl)
+            pipe.set(update_key(update_id), 1, ex=self.mark_ttl(update_id))
             pipe.delete(f"{update_key(update_id)}:busy")
         if not outcome.changed:
             return

@@ -15,6 +15,7 @@ from engine.registry import preset_names
 from service.i18n import LANGUAGES, _
 from service.table import play, targets
 from service.table.games import game_of, next_of
+from service.table.identity import TELEGRAM
 from service.table.outcome import Outcome
 from service.table.quiet import TIMEZONES, WINDOWS
 from service.table.room import (
@@ -33,12 +34,14 @@ BOT_NAMES = ("Rocinante", "Platero", "Burrito", "Pancho", "Lucero", "Canela", "T
 
 @dataclass(frozen=True)
 class Actor:
-    """Who pressed: their Telegram id, display name and language."""
+    """Who pressed: their player id, display name and language, and the platform they
+    play from (their seat's; a room opened by them is on it)."""
 
     user_id: int
     name: str
     lang: str
     admin: bool = False
+    platform: str = TELEGRAM
 
 
 def create_room(
@@ -48,11 +51,14 @@ def create_room(
     now: float,
     private: bool = False,
     settings: RoomSettings | None = None,
+    platform: str | None = None,
 ) -> Room:
+    """A lobby in a chat of `platform` (the opener's unless given), the opener seated."""
     room = Room(
         id=new_room_id(),
         chat_id=chat_id,
         thread_id=thread_id,
+        platform=platform or actor.platform,
         private=private,
         creator=actor.user_id,
         settings=settings or RoomSettings(),
@@ -60,8 +66,12 @@ def create_room(
         updated=now,
         seed=new_game_key(),
     )
-    room.seats.append(Seat(user_id=actor.user_id, name=actor.name, lang=actor.lang))
+    room.seats.append(seat_of(actor))
     return room
+
+
+def seat_of(actor: Actor) -> Seat:
+    return Seat(user_id=actor.user_id, platform=actor.platform, name=actor.name, lang=actor.lang)
 
 
 def may_manage(room: Room, actor: Actor) -> bool:
@@ -77,7 +87,7 @@ def join(room: Room, actor: Actor) -> Outcome:
         return Outcome().say(_("You are already sitting at this table."))
     if len(room.seats) >= seat_limit(room):
         return Outcome().say(_("The table is full."))
-    room.seats.append(Seat(user_id=actor.user_id, name=actor.name, lang=actor.lang))
+    room.seats.append(seat_of(actor))
     return changed(room).say(_("Welcome to the table, {name}!"), name=actor.name)
 
 
@@ -150,7 +160,9 @@ def rematch(
     settings = room.settings.model_copy(deep=True)
     if room.game is not None:  # the cards look as they did (a game older than PRESET_LOOKS)
         settings.options.setdefault("suit_style", room.game.rules.suit_style)
-    fresh = create_room(room.chat_id, room.thread_id, actor, now, room.private, settings)
+    fresh = create_room(
+        room.chat_id, room.thread_id, actor, now, room.private, settings, room.platform
+    )
     fresh.creator = room.creator
     fresh.seats = [seat.model_copy(update={"timeouts": 0, "removed": False}) for seat in room.seats]
     outcome = Outcome(changed=True)

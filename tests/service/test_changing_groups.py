@@ -206,7 +206,7 @@ def test_an_upgraded_group_moves_on_its_service_messages(
     new_id = emu.migrate_group("Ana", "Cousins")
     # The room moves in one transaction, its old chat's index goes in the next: wait for both.
     moved = emu.wait_for(
-        lambda: room_at(stack, COUSINS) is None and room_at(stack, new_id),
+        lambda: room_at(stack, new_id) if room_at(stack, COUSINS) is None else None,
         what="the room in the supergroup, none left in the group",
     )
     assert moved.id == room.id

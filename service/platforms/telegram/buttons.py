@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 
 from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
@@ -13,30 +12,13 @@ from service.i18n import Translator, _
 from service.platforms.telegram import callbacks
 from service.platforms.telegram.people import actor_of, is_admin
 from service.platforms.telegram.reply import answer_press, send_message
+from service.presses import change_for, is_command, managing
 from service.services import Services
-from service.table import caps, lobby, play
+from service.table import caps, lobby
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room
 from service.ui import games
-from service.ui.intents import Command, CommandName, Move, Option, Press
-
-Change = Callable[[Room], Outcome]
-# Presses only the table's creator or a group admin may make (admins need a check):
-# settings, start, bots in the lobby, cancel (its confirmation), rematch; and options.
-MANAGING: tuple[CommandName, ...] = (
-    "settings",
-    "settings_done",
-    "start",
-    "add_bot",
-    "remove_bot",
-    "cancel",
-    "rematch",
-)
-
-
-def is_command(press: Press, *names: CommandName) -> bool:
-    return isinstance(press.what, Command) and press.what.name in names
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
@@ -60,7 +42,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     if press is None:
         await answer(query, tr, Outcome().say(_("This button is not one of ours.")))
         return
-    if is_command(press, *MANAGING) or isinstance(press.what, Option):
+    if managing(press):
         actor = Actor(
             actor.user_id, actor.name, actor.lang, await is_admin(context, room, actor.user_id)
         )
@@ -77,7 +59,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     if is_command(press, "rematch"):
         await rematch(svc, query, tr, room, actor, update.update_id)
         return
-    change = choose_change(svc, room, press, actor)
+    change = change_for(room, press, actor, svc.now(), svc.settings.bot_delay)
     if isinstance(change, Outcome):  # refused before touching the room
         await answer(query, tr, change)
         return
@@ -110,34 +92,6 @@ async def post_rules(
     text = games.painter(room, actor.lang).rules_text()
     await send_message(context.bot, room.chat_id, text, message_thread_id=room.thread_id)
     return True
-
-
-def choose_change(svc: Services, room: Room, press: Press, actor: Actor) -> Change | Outcome:
-    """The change a press asks for, or an Outcome that refuses it at once."""
-    now, delay = svc.now(), svc.settings.bot_delay
-    what = press.what
-    if isinstance(what, Move):
-        return play.press(room, press.version, actor.user_id, what.action, now, delay)
-    simple: dict[CommandName, Change] = {
-        "join": lambda r: lobby.join(r, actor),
-        "leave": lambda r: lobby.leave(r, actor),
-        "add_bot": lambda r: lobby.add_bot(r, actor),
-        "remove_bot": lambda r: lobby.remove_bot(r, actor),
-        "start": lambda r: lobby.start(r, actor, now, delay),
-        "settings": lambda r: lobby.open_settings(r, actor, True),
-        "settings_done": lambda r: lobby.open_settings(r, actor, False),
-        "rules": lambda r: Outcome(),
-        "cancel": lambda r: lobby.cancel(r, actor, now),
-        "keep_playing": lambda r: Outcome().say(_("The game goes on.")),
-    }
-    if isinstance(what, Command) and what.name in simple:
-        return simple[what.name]
-    if isinstance(what, Option):
-        if press.version != room.version:
-            return Outcome().say(_("This button is out of date."))
-        key = what.key
-        return lambda r: lobby.change_setting(r, actor, key)
-    return Outcome().say(_("This button is not one of ours."))
 
 
 async def rematch(
