@@ -45,6 +45,29 @@ class Settings(BaseSettings):
     shutdown_grace: int = 20  # seconds `serve` lets in-flight requests finish on SIGTERM
     public_url: str | None = None  # where Telegram reaches `serve` (for `burro set-webhook`)
     webhook_max_connections: int = 40  # Telegram's parallel webhook connections (1-100)
+    # WhatsApp (the Cloud API): off unless the token, phone id, app secret and verify
+    # token are all set (docs/interfaces.md section 5; service.platforms.whatsapp).
+    whatsapp_token: SecretStr | None = None
+    whatsapp_phone_id: str | None = None  # the business phone number's id
+    whatsapp_app_secret: SecretStr | None = None  # key of the X-Hub-Signature-256 HMAC
+    whatsapp_verify_token: SecretStr | None = None  # the GET handshake's hub.verify_token
+    whatsapp_api_url: str = "https://graph.facebook.com"
+    whatsapp_api_version: str = "v21.0"
+    whatsapp_number: str | None = None  # digits for wa.me invite links (else asked of Meta)
+    whatsapp_pair_rate: float = 6.0  # seconds between messages to one person (bursts aside)
+
+    @property
+    def whatsapp(self) -> bool:
+        """Whether WhatsApp is configured (all four of its secrets and ids given)."""
+        values = (
+            self.whatsapp_token,
+            self.whatsapp_phone_id,
+            self.whatsapp_app_secret,
+            self.whatsapp_verify_token,
+        )
+        return all(
+            v.get_secret_value() if isinstance(v, SecretStr) else v for v in values if v
+        ) and all(values)
 
     def require_serve(self) -> tuple[str, str]:
         """The token and webhook secret, or a clear error naming what is missing."""
