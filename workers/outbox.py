@@ -54,16 +54,24 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         return
     aim = Target.parse(target)
     base = aim.base
-    if not base.one_off:
+    chat_id = chat_id_of(room, base)
+    platform = registry.for_chat(rt, room, chat_id)
+    folds = not platform.capabilities().edit  # a chat where every change is a message
+    if folds and not worth_a_message(rt, room, aim):
+        done(rt, room_id, target)  # told with the player's next prompt instead
+        return
+    if not base.one_off and not folds:
         tell_first(rt, room, base)
-    plan = plan_message(rt, room, base)
+    plan = plan_message(rt, room, base, with_table=folds)
     if plan is None:
         done(rt, room_id, target)
         return
-    chat_id, lang_screen = plan
+    lang, screen = plan
+    told = untold_hands(rt, room, base) if folds else None
+    if told is not None:
+        screen = with_news(rt, room, lang, screen)
     logs.bind(chat_id=chat_id)
-    platform = registry.for_room(rt, room)
-    message = platform.render(lang_screen)
+    message = platform.render(screen, lang)
     lock = f"game:{{{room_id}}}:lock:{base}"
     if not rt.redis.set(lock, 1, nx=True, px=LOCK_MS):
         queue.later(
@@ -88,9 +96,55 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         first = rt.redis.hget(f"game:{{{room_id}}}:msgs", str(base)) is None
         if send(rt, platform, room, aim, chat_id, message, anew):
             prompted(rt, room, base, turn, told=anew == "notify" or first)
+            if told is not None:
+                note_told(rt, room, base, told)
             done(rt, room_id, target)
     finally:
         rt.redis.delete(lock)
+
+
+# ----- a chat that cannot edit: one message per decision ---------------------------------
+
+
+def worth_a_message(rt: Runtime, room: Room, aim: Target) -> bool:
+    """Whether a change to a target is worth a message of its own in a chat where every
+    change is a new message (WhatsApp): a lobby's or a finished game's screen, a re-post
+    asked for, or a player's prompt for a decision they were not prompted for yet. What
+    happened in between (the others' moves, a hand's end, a move played for them) comes
+    with their next prompt."""
+    base = aim.base
+    if base.one_off:
+        return False
+    if aim.new or room.status != "playing" or base.kind == "nudge":
+        return True
+    turn = prompt_of(room, base)
+    if turn is None:
+        return False
+    seen = rt.redis.hget(live_key(room.id), f"{turn[0]}:turn")
+    return seen is None or text(seen) != turn[1]
+
+
+def untold_hands(rt: Runtime, room: Room, target: Target) -> int | None:
+    """The finished hands count, when the target's player has not been told the last
+    hand's end yet (their chat folds the news into their next prompt), else None."""
+    user = player_of(room, target)
+    if user is None or room.game is None:
+        return None
+    hands = play.game(room).finished_hands(room.game)
+    told = rt.redis.hget(live_key(room.id), f"{user}:told")
+    return hands if hands > int(text(told) if told is not None else 0) else None
+
+
+def with_news(rt: Runtime, room: Room, lang: str, screen: Screen) -> Screen:
+    """The screen with the last hand's end (and the scores) told above it."""
+    told = news.news(room, lang, rt.svc.bot_username)
+    return screen if told is None else Screen(f"{told.text}\n\n{screen.text}", screen.rows)
+
+
+def note_told(rt: Runtime, room: Room, target: Target, hands: int) -> None:
+    user = player_of(room, target)
+    if user is not None:
+        rt.redis.hset(live_key(room.id), f"{user}:told", hands)
 
 
 def unsaid(rt: Runtime, room: Room, target: Target) -> bool:
@@ -231,29 +285,41 @@ def done(rt: Runtime, room_id: str, target: str) -> None:
     rt.redis.zrem(PENDING_SYNC, f"{room_id}|{target}")
 
 
-def plan_message(rt: Runtime, room: Room, target: Target) -> tuple[int, Screen] | None:
-    """(chat id, screen) for a target, or None when there is nothing to show."""
+def chat_id_of(room: Room, target: Target) -> int:
+    """The chat a target's message goes to: the room's own, or a player's private one."""
+    user = target.user
+    if target.kind in ("table", "nudge") or user is None or room.private:
+        return room.chat_id
+    return user
+
+
+def plan_message(
+    rt: Runtime, room: Room, target: Target, with_table: bool = False
+) -> tuple[str, Screen] | None:
+    """(language, screen) for a target, or None when there is nothing to show;
+    `with_table`: a hand shows the table's lines too (a chat that sees no table)."""
     name = rt.svc.bot_username
     if target.kind in ("table", "nudge"):
-        painter = games.painter(room, rt.svc.room_lang(room), name)
+        lang = rt.svc.room_lang(room)
+        painter = games.painter(room, lang, name)
         if target.kind == "nudge":
-            return room.chat_id, painter.nudge()
-        return room.chat_id, table_screen(room, painter)
+            return lang, painter.nudge()
+        return lang, table_screen(room, painter)
     user_id = target.user
     if user_id is None:  # the room's own chat's news
-        told = news.news(room, rt.svc.room_lang(room), name)
-        return None if told is None else (room.chat_id, told)
+        lang = rt.svc.room_lang(room)
+        told = news.news(room, lang, name)
+        return None if told is None else (lang, told)
     seat = room.seat_of(user_id)
     if seat is None or room.game is None or (room.private and target.kind != "said"):
         return None
     lang = room.seats[seat].lang
-    chat_id = room.chat_id if room.private else user_id
     if target.kind == "said":
-        return chat_id, news.said(room, lang, target.why, target.action)
+        return lang, news.said(room, lang, target.why, target.action)
     if target.kind == "news":
         told = news.news(room, lang, name)
-        return None if told is None else (chat_id, told)
-    return user_id, games.painter(room, lang, name).hand(seat)
+        return None if told is None else (lang, told)
+    return lang, games.painter(room, lang, name).hand(seat, with_table=with_table)
 
 
 def table_screen(room: Room, painter: games.Screens) -> Screen:

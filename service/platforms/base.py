@@ -74,15 +74,18 @@ class DeliveryFailed(Exception):
 
 
 class Platform(Protocol):
-    """A chat platform as the outbox uses it. Message ids are the platform's, as ints
-    that grow with each message in a chat."""
+    """A chat platform as the outbox uses it. Message ids are ints that grow with each
+    message in a chat (the platform's own, or a count of its own where the platform's
+    are text, as WhatsApp's are). A platform that cannot edit (`Capabilities.edit`) is
+    sent a game's view only when it asks its reader to act (workers.outbox)."""
 
     name: str
 
     def capabilities(self) -> Capabilities: ...
 
-    def render(self, screen: Screen) -> Rendered:
-        """A screen as the platform's message (buttons by their intents)."""
+    def render(self, screen: Screen, lang: str) -> Rendered:
+        """A screen as the platform's message (buttons by their intents); `lang` is its
+        reader's, for the platform's own words (a list's opening button)."""
         ...
 
     def budget(self, chat: Chat) -> float:

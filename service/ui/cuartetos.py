@@ -381,14 +381,14 @@ class PassingPainter:
 
     # ----- a player's hand ---------------------------------------------------------
 
-    def hand(self, seat: int) -> Screen:
+    def hand(self, seat: int, with_table: bool = False) -> Screen:
         """A player's private screen: their cards, what they gave and got, and their
         buttons (cards to pass, ¡Burro!, a fake call; the response button)."""
         if self.room.status == "cancelled":
             return cancelled_screen(self.tr)
         view = player_view(self.game(), seat)
         _ = self._
-        if self.room.private:
+        if self.room.private or with_table:
             lines = [*self.table_lines(view), ""]
         else:
             mine = self.letters(view.letters[seat])

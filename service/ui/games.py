@@ -32,8 +32,10 @@ class Screens(Protocol):
         """The group's table: everything public, nobody's cards."""
         ...
 
-    def hand(self, seat: int) -> Screen:
-        """A player's private screen, with the buttons of their legal moves."""
+    def hand(self, seat: int, with_table: bool = False) -> Screen:
+        """A player's private screen, with the buttons of their legal moves;
+        `with_table`: the table's lines above it too (a one-to-one game's screen, and a
+        chat that sees no table of its own, as a WhatsApp player's)."""
         ...
 
     def nudge(self) -> Screen:

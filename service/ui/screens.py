@@ -453,7 +453,7 @@ class Painter:
 
     # ----- a player's hand ---------------------------------------------------------
 
-    def hand(self, seat: int) -> Screen:
+    def hand(self, seat: int, with_table: bool = False) -> Screen:
         """A player's private hand: every card, and only the legal actions as buttons."""
         if self.room.status == "cancelled":
             return cancelled_screen(self.tr)
@@ -461,7 +461,7 @@ class Painter:
         view = player_view(self.room.game, seat)
         _ = self._
         lines = []
-        if self.room.private:
+        if self.room.private or with_table:
             lines += [*self.table_lines(view), ""]
         else:
             if view.trick:

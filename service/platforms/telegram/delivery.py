@@ -61,7 +61,7 @@ class TelegramDelivery:
             threads=True,
         )
 
-    def render(self, screen: Screen) -> Rendered:
+    def render(self, screen: Screen, lang: str) -> Rendered:
         return message_params(screen, inline_mode(self.redis), self.bot_username)
 
     def budget(self, chat: Chat) -> float:

@@ -47,11 +47,12 @@ class TinyPainter:
             lines.append(f"To play: {self.room.seats[view.to_move].name}")
         return lines
 
-    def hand(self, seat: int) -> Screen:
+    def hand(self, seat: int, with_table: bool = False) -> Screen:
         assert self.room.game is not None
         view = player_view(self.room.game, seat)
         buttons = tuple(Button(self.card(a[5:]), self.move(a)) for a in view.legal)
-        return Screen(self.prompt(view), (buttons,) if buttons else ())
+        table = self.table_lines(public_view(self.room.game)) if with_table else []
+        return Screen("\n".join([*table, self.prompt(view)]), (buttons,) if buttons else ())
 
     def prompt(self, view: PlayerView) -> str:
         return f"Your cards: {' '.join(view.hand) or '—'}" + (" — your turn" if view.legal else "")

@@ -1,0 +1,145 @@
+"""WhatsApp as a `service.platforms.base.Platform`: what the outbox sends a person.
+
+A chat here is one person's chat with the business, named by their player id
+(`people`). Nothing can be edited or deleted: an update is a new message and an old
+one stays (its taps are refused as stale by the table). Within the person's 24-hour
+window the message goes as it is; outside it the turn template goes instead, once per
+window and never to someone who asked for no reminders (`window`, `templates`). Every
+message to a person takes a slot of their pacing first (`budget`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+import redis
+
+from service.platforms.base import Capabilities, Chat, DeliveryFailed, Failure, Rendered
+from service.platforms.whatsapp import graph, people, templates, window
+from service.platforms.whatsapp.graph import Graph, GraphError
+from service.platforms.whatsapp.render import render
+from service.settings import Settings
+from service.table.room import Room
+from service.ui.screens import Screen
+
+log = logging.getLogger("burro.outbox")
+TEMPLATE_EVERY = 20 * 3600  # at most one turn template per person in this many seconds
+
+
+def classify(error: GraphError) -> Failure:
+    """How to take a refused Graph call."""
+    if error.code in graph.RETRY_LATER:
+        return Failure("retry", str(error), wait=graph.RETRY_LATER[error.code])
+    if error.status == 0 or error.status >= 500:
+        return Failure("retry", str(error), wait=5.0)
+    if error.code == graph.UNDELIVERABLE:
+        return Failure("blocked", str(error))
+    return Failure("fatal", str(error))
+
+
+class WhatsAppDelivery:
+    name = "whatsapp"
+
+    def __init__(
+        self,
+        api: Graph,
+        client: redis.Redis,
+        clock: Callable[[], float],
+        pair_rate: float = 6.0,
+    ) -> None:
+        self.api, self.redis, self.clock, self.pair_rate = api, client, clock, pair_rate
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(
+            edit=False,
+            delete=False,
+            max_buttons=10,
+            max_row_buttons=3,
+            max_label=20,
+            inline=False,
+            threads=False,
+        )
+
+    def render(self, screen: Screen, lang: str) -> Rendered:
+        title = screen.text.split("\n", 1)[0][:60]
+        return {"lang": lang, "title": title, "message": render(screen, lang)}
+
+    def budget(self, chat: Chat) -> float:
+        return window.pace(self.redis, chat.id, self.clock(), self.pair_rate)
+
+    def deliver(self, chat: Chat, message: Rendered, notify: bool = True) -> int:
+        """Send the message (WhatsApp notifies every message: `notify` is moot), or the
+        turn template outside the window; an id of ours that grows per chat."""
+        recipient = people.bsuid_of(self.redis, chat.id)
+        if recipient is None:
+            raise DeliveryFailed(Failure("fatal", f"no WhatsApp person {chat.id}"))
+        if window.is_open(self.redis, chat.id, self.clock()):
+            self.send(recipient, message["message"])
+        elif self.template_due(chat.id):
+            self.send(recipient, templates.turn_message(message["lang"], message["title"]))
+        return int(self.redis.incr(f"wa:seq:{chat.id}"))
+
+    def send(self, recipient: str, content: dict[str, Any]) -> str:
+        try:
+            return self.api.send(recipient, content)
+        except GraphError as error:
+            raise DeliveryFailed(classify(error)) from error
+
+    def template_due(self, player: int) -> bool:
+        """Whether the turn template may go to the person now: once per window (a tap on
+        it opens a new one), and never after they asked for no reminders."""
+        if self.redis.hget(window.user_key(player), "quiet"):
+            return False
+        return bool(self.redis.set(f"wa:template:{player}", 1, nx=True, ex=TEMPLATE_EVERY))
+
+    def update(self, chat: Chat, message_id: int, message: Rendered) -> int:
+        return self.deliver(chat, message)
+
+    def retire(self, chat: Chat, message_id: int) -> None:
+        """WhatsApp messages stay: an old prompt's taps are refused as stale."""
+
+    def post(self, chat: Chat, text: str) -> None:
+        try:
+            self.say(chat, text)
+        except DeliveryFailed as error:
+            log.warning("whatsapp %s: a line was not said: %s", chat.id, error)
+
+    def say(self, chat: Chat, text: str) -> None:
+        recipient = people.bsuid_of(self.redis, chat.id)
+        if recipient is not None and window.is_open(self.redis, chat.id, self.clock()):
+            self.send(recipient, {"type": "text", "text": {"body": text[:4096]}})
+
+    def tell_unreachable(
+        self, room: Room, user_id: int, name: str, lang: str, keep: int
+    ) -> int | None:
+        """A WhatsApp table has no group to tell."""
+        return None
+
+
+@lru_cache(maxsize=4)
+def graph_client(url: str, version: str, phone_id: str, token: str) -> Graph:
+    """One Graph client per process (its connections are kept)."""
+    return Graph(url, version, phone_id, token)
+
+
+def graph_of(settings: Settings) -> Graph:
+    if not settings.whatsapp:
+        raise DeliveryFailed(Failure("fatal", "WhatsApp is not configured (BURRO_WHATSAPP_*)"))
+    assert settings.whatsapp_token is not None and settings.whatsapp_phone_id is not None
+    return graph_client(
+        settings.whatsapp_api_url,
+        settings.whatsapp_api_version,
+        settings.whatsapp_phone_id,
+        settings.whatsapp_token.get_secret_value(),
+    )
+
+
+def for_runtime(runtime: Any) -> WhatsAppDelivery:
+    """The platform for a worker's runtime (workers.runtime.Runtime)."""
+    settings = runtime.svc.settings
+    return WhatsAppDelivery(
+        graph_of(settings), runtime.redis, runtime.svc.now, settings.whatsapp_pair_rate
+    )

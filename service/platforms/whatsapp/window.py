@@ -1,0 +1,74 @@
+"""WhatsApp's two clocks on what we may send a person, kept in Redis for every process.
+
+The customer-service window (cloud-api/guides/send-messages#customer-service-windows):
+free-form and interactive messages only within 24 hours of the person's last message
+to us (a tap counts); outside it only an approved template, else Meta fails the message
+with 131047. We note each inbound message's time and send a template once the window
+is about to close.
+
+Pacing (cloud-api/overview#pair-rate-limits): about one message per 6 seconds to the
+same person, with short bursts; past it Meta answers 131056. Messages sent very close
+together may also arrive out of order, so two messages to one person are at least
+`GAP` seconds apart. Both as one Redis script, a GCRA bucket per person.
+"""
+
+from __future__ import annotations
+
+import redis
+
+from service.infra.store import text
+
+WINDOW = 24 * 3600  # seconds after a person's last message that free-form messages may go
+MARGIN = 120  # seconds before the window closes that we no longer count on it
+BURST = 3  # messages to one person that may go back to back (then one per `rate`)
+GAP = 1.0  # seconds between two messages to one person, so they arrive in order
+
+_PACE = """
+local now, interval, burst, gap = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]),
+    tonumber(ARGV[4])
+local tat = tonumber(redis.call('HGET', KEYS[1], 'tat') or '0')
+local last = tonumber(redis.call('HGET', KEYS[1], 'last') or '0')
+if tat < now then tat = now end
+local wait = math.max(tat - interval * (burst - 1) - now, last + gap - now)
+if wait > 0 then return tostring(wait) end
+redis.call('HSET', KEYS[1], 'tat', tostring(tat + interval), 'last', tostring(now))
+redis.call('EXPIRE', KEYS[1], math.ceil(interval * burst + gap) + 1)
+return '0'
+"""
+
+
+def user_key(player: int) -> str:
+    return f"user:{player}"
+
+
+def note_inbound(client: redis.Redis, player: int, at: float) -> None:
+    """The person wrote (or tapped) at `at`: their window runs from then."""
+    client.eval(
+        "local old = tonumber(redis.call('HGET', KEYS[1], 'last_in') or '0') "
+        "if tonumber(ARGV[1]) > old then redis.call('HSET', KEYS[1], 'last_in', ARGV[1]) end",
+        1,
+        user_key(player),
+        repr(at),
+    )
+
+
+def last_inbound(client: redis.Redis, player: int) -> float | None:
+    found = client.hget(user_key(player), "last_in")
+    return float(text(found)) if found is not None else None
+
+
+def is_open(client: redis.Redis, player: int, now: float) -> bool:
+    """Whether a free-form message to the person is still welcome."""
+    last = last_inbound(client, player)
+    return last is not None and now < last + WINDOW - MARGIN
+
+
+def close(client: redis.Redis, player: int) -> None:
+    """Meta said the window is closed (131047): count on it no more."""
+    client.hset(user_key(player), "last_in", "0")
+
+
+def pace(client: redis.Redis, player: int, now: float, interval: float) -> float:
+    """Take a slot to send the person a message: 0, or seconds to wait (none taken)."""
+    found = client.eval(_PACE, 1, f"wa:pace:{player}", repr(now), interval, BURST, GAP)
+    return float(text(found))
