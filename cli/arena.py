@@ -1,14 +1,14 @@
-"""`burro arena`: bots play many duplicate deals; print each level's rate with its 95%
-confidence interval, its decision times, and the rate pure chance would give.
+"""`burro arena`: bots play each other; print each level's rate with its 95% confidence
+interval, its decision times, and the rate pure chance would give.
 
     burro arena --preset spanish --seats 4 --bots strong,heuristic,heuristic,heuristic \\
         --games 2000 --seed 1 [--json]
 
-The strong bot thinks for a fixed number of rollouts (`--rollouts`), with no clock cap
-unless `--cap-ms` is given, so a run is reproducible for its seed.
-
-A passing preset (`--preset cuartetos`) plays whole games instead and reports each
-level's loser rate, in the same JSON shape: see engine/cuartetos/arena.py.
+Any registered game's preset: the game runs its own arena (`Game.arena`, what a game of
+it is and how its bots meet) and every report has the same JSON shape
+(engine/kernel/arena.py). A searching bot thinks for a fixed number of rollouts
+(`--rollouts`), with no clock cap unless `--cap-ms` is given, so a run is reproducible
+for its seed.
 """
 
 from __future__ import annotations
@@ -19,11 +19,8 @@ import sys
 import time
 from typing import Any, TextIO
 
-from engine.cuartetos.rules import PASSING_PRESETS, is_passing
-from engine.follow_suit.bots.arena import ArenaConfig, run_arena
-from engine.follow_suit.bots.base import Budget
-from engine.follow_suit.bots.registry import LEVELS
-from engine.follow_suit.rules import ALIASES, PRESETS
+from engine import registry
+from engine.kernel.arena import ArenaRequest
 from engine.kernel.errors import RulesError
 
 
@@ -33,16 +30,16 @@ def register(subparsers: Any) -> None:
         help="bots play each other: rates with confidence intervals",
         description="Play duplicate deals between bot levels and report their rates.",
     )
-    parser.add_argument(
-        "--preset", default="spanish", choices=sorted([*PRESETS, *ALIASES, *PASSING_PRESETS])
-    )
+    parser.add_argument("--preset", default="spanish", choices=sorted(registry.known_names()))
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument(
         "--bots",
         default="heuristic,random,random,random",
-        help=f"one level per seat, comma-separated ({', '.join(LEVELS)})",
+        help=f"one level per seat, comma-separated ({levels_help()})",
     )
-    parser.add_argument("--games", type=int, default=400, help="hands to play (whole rotations)")
+    parser.add_argument(
+        "--games", type=int, default=400, help="games to play (whole rotations of the bots)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--options", default="{}", help="rule options as JSON, e.g. '{\"hand_size\": 5}'"
@@ -50,60 +47,36 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--rollouts",
         type=int,
-        default=Budget().rollouts,
-        help="the strong bot's rollouts per decision",
+        default=None,
+        help="a searching bot's rollouts per decision (default: its own)",
     )
     parser.add_argument(
         "--cap-ms",
         type=float,
         default=None,
-        help="also cap the strong bot's thinking time (not reproducible)",
+        help="also cap a searching bot's thinking time (not reproducible)",
     )
     parser.add_argument(
-        "--jobs", type=int, default=1, help="processes sharing the deals (same results, sooner)"
+        "--jobs", type=int, default=1, help="processes sharing the games (same results, sooner)"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    if is_passing(args.preset):  # whole games of the passing Burro: engine/cuartetos/arena.py
-        from engine.cuartetos.arena import run_command
+def levels_help() -> str:
+    """Each game's bot levels, weakest first: `follow_suit: random, …; cuartetos: …`."""
+    return "; ".join(f"{g.name}: {', '.join(g.bot_levels)}" for g in registry.games())
 
-        bar = None if args.quiet else ProgressBar(sys.stderr)
-        status = run_command(
-            args.preset, args.seats, args.bots, args.games, args.seed, args.options, args.json, bar
-        )
-        if bar:
-            bar.done()
-        return status
+
+def run(args: argparse.Namespace) -> int:
+    game, preset = registry.find_game(args.preset)
+    bar = None if args.quiet else ProgressBar(sys.stderr)
     try:
-        options = json.loads(args.options)
-        if not isinstance(options, dict):
-            raise ValueError("--options must be a JSON object")
-        bots = tuple(b.strip() for b in args.bots.split(","))
-        unknown = [b for b in bots if b not in LEVELS]
-        if unknown:
-            raise ValueError(f"unknown bot level {unknown[0]!r}; levels are: {', '.join(LEVELS)}")
-        if args.games < 1 or args.rollouts < 1 or args.jobs < 1:
-            raise ValueError("--games, --rollouts and --jobs must be at least 1")
-        cap = None if args.cap_ms is None else args.cap_ms / 1000
-        config = ArenaConfig(
-            preset=args.preset,
-            seats=args.seats,
-            bots=bots,
-            games=args.games,
-            seed=args.seed,
-            options=options,
-            budget=Budget(rollouts=args.rollouts, seconds=cap),
-        )
-        config.rules()
-    except (ValueError, RulesError) as exc:
+        report = game.arena(request(args, preset), bar)
+    except (ValueError, RulesError) as exc:  # refused before any game is played
         print(f"burro arena: {exc}", file=sys.stderr)
         return 2
-    bar = None if args.quiet else ProgressBar(sys.stderr)
-    report = run_arena(config, progress=bar, jobs=args.jobs)
     if bar:
         bar.done()
     if args.json:
@@ -111,6 +84,24 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("\n".join(report.lines()))
     return 0
+
+
+def request(args: argparse.Namespace, preset: str) -> ArenaRequest:
+    """The arena the arguments ask for (ValueError if `--options` is not a JSON object)."""
+    options = json.loads(args.options)
+    if not isinstance(options, dict):
+        raise ValueError("--options must be a JSON object")
+    return ArenaRequest(
+        preset=preset,
+        seats=args.seats,
+        bots=tuple(b.strip() for b in args.bots.split(",")),
+        games=args.games,
+        seed=args.seed,
+        options=options,
+        rollouts=args.rollouts,
+        cap_seconds=None if args.cap_ms is None else args.cap_ms / 1000,
+        jobs=args.jobs,
+    )
 
 
 class ProgressBar:

@@ -11,10 +11,11 @@ every seat of the same deals. Bots are driven as the service drives them: throug
 (a human-looking delay per decision; to pick a card, times the bot's `pick_pace`), with
 `close` at each deadline nobody beat.
 
-The JSON report has the shape of `burro arena --json` (cli/arena.py): `metric` is
-"loser", a level's `rate` the share of its seats that lost the game (lower is better),
-and `chance_rate` what a seat would lose at if play were pure luck: the mean number of
-losers per game over the seats. Two more keys per level: `letters_per_game` and
+`burro arena` runs it through `Game.arena` (`arena` here). The JSON report has the
+shape of every game's (engine/kernel/arena.py, docs/interfaces.md section 7): `metric`
+is "loser", a level's `rate` the share of its seats that lost the game (lower is
+better), and `chance_rate` what a seat would lose at if play were pure luck: the mean
+number of losers per game over the seats. Two more keys per level: `letters_per_game` and
 `calls_per_game` (hands it ended with a real ¡Burro!).
 """
 
@@ -34,6 +35,7 @@ from engine.cuartetos.game import apply, close_window, deadline, new_game, to_mo
 from engine.cuartetos.rules import PassingRules, make_rules
 from engine.cuartetos.state import GameState, to_seconds
 from engine.cuartetos.views import player_view
+from engine.kernel.arena import ArenaRequest, Progress, rotated
 from engine.kernel.errors import IllegalAction, RulesError
 from engine.kernel.rng import derive
 from engine.kernel.stats import level_entry, percentile, wilson
@@ -82,11 +84,6 @@ class GameResult:
     letters: tuple[int, ...]
     calls: tuple[int, ...]  # hands each seat ended with a real call
     decision_ms: list[list[float]] = field(default_factory=list)  # per seat
-
-
-def rotated(bots: tuple[str, ...], rotation: int) -> tuple[str, ...]:
-    n = len(bots)
-    return tuple(bots[(seat + rotation) % n] for seat in range(n))
 
 
 def play_game(
@@ -147,9 +144,7 @@ def play_game(
 
 
 def run_arena(
-    config: ArenaConfig,
-    progress: Callable[[int, int], None] | None = None,
-    clock: Clock = time.perf_counter,
+    config: ArenaConfig, progress: Progress | None = None, clock: Clock = time.perf_counter
 ) -> ArenaReport:
     rules = config.rules()
     n = config.seats
@@ -173,6 +168,29 @@ def run_arena(
             if progress:
                 progress(len(results), total)
     return report(rules.preset, n, results)
+
+
+def config_for(request: ArenaRequest) -> ArenaConfig:
+    """The arena a request asks for, checked (ValueError or RulesError, naming the first
+    problem). Rollouts, a clock cap and processes are the follow-suit bots' knobs: none
+    applies here."""
+    if request.games < 1:
+        raise ValueError("--games must be at least 1")
+    config = ArenaConfig(
+        seats=request.seats,
+        bots=request.bots,
+        games=request.games,
+        seed=request.seed,
+        options=dict(request.options),
+        preset=request.preset,
+    )
+    config.rules()
+    return config
+
+
+def arena(request: ArenaRequest, progress: Progress | None = None) -> ArenaReport:
+    """`Game.arena`: check the request, then play its games."""
+    return run_arena(config_for(request), progress)
 
 
 # ----- statistics ----------------------------------------------------------------------
@@ -291,26 +309,18 @@ def run_command(
     seed: int,
     options: str,
     as_json: bool,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> int:
-    """Run the arena from command-line values (`burro arena` for a passing preset, and
-    `python -m engine.cuartetos.arena`): 0 with the report on stdout, 2 with one line on
-    stderr for bad values."""
+    """Run the arena from `python -m engine.cuartetos.arena`'s values (`burro arena` goes
+    through `Game.arena`): 0 with the report on stdout, 2 with one line on stderr for bad
+    values."""
     try:
         table_options = json.loads(options)
         if not isinstance(table_options, dict):
             raise ValueError("--options must be a JSON object")
-        if games < 1:
-            raise ValueError("--games must be at least 1")
-        config = ArenaConfig(
-            seats=seats,
-            bots=tuple(b.strip() for b in bots.split(",")),
-            games=games,
-            seed=seed,
-            options=table_options,
-            preset=preset,
-        )
-        config.rules()
+        levels = tuple(b.strip() for b in bots.split(","))
+        request = ArenaRequest(preset, seats, levels, games, seed, options=table_options)
+        config = config_for(request)
     except (ValueError, RulesError) as exc:
         print(f"burro arena: {exc}", file=sys.stderr)
         return 2

@@ -13,12 +13,13 @@ from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.cuartetos import arena, game, records, replay, storage, views
 from engine.cuartetos import events as ev
-from engine.cuartetos import game, records, replay, storage, views
 from engine.cuartetos.bots import LEVELS, PassingBot, make_bot
 from engine.cuartetos.records import PassingRecord, read_passing_record
 from engine.cuartetos.rules import PASSING_ALIASES, PASSING_PRESETS, PassingRules, make_rules
 from engine.cuartetos.state import GameState
+from engine.kernel.arena import ArenaReport, ArenaRequest, Progress
 from engine.kernel.presets import Preset
 from engine.kernel.protocol import Result
 
@@ -125,6 +126,9 @@ class Cuartetos:
 
     def bot(self, level: str, seed: int) -> CuartetosBot:
         return CuartetosBot(make_bot(level, seed))
+
+    def arena(self, request: ArenaRequest, progress: Progress | None) -> ArenaReport:
+        return arena.arena(request, progress)  # rollouts, cap and jobs do not apply
 
 
 GAME = Cuartetos()

@@ -12,11 +12,12 @@ from typing import Any
 
 from engine.follow_suit import events as ev
 from engine.follow_suit import game, records, replay, storage, views
-from engine.follow_suit.bots import LEVELS, make_bot
+from engine.follow_suit.bots import LEVELS, arena, make_bot
 from engine.follow_suit.game import GameState
 from engine.follow_suit.records import Record
 from engine.follow_suit.rules import ALIASES, PRESETS, Rules, make_rules
 from engine.kernel import errors
+from engine.kernel.arena import ArenaReport, ArenaRequest, Progress
 from engine.kernel.presets import Preset
 from engine.kernel.protocol import Bot, Result
 
@@ -108,6 +109,9 @@ class FollowSuit:
 
     def bot(self, level: str, seed: int) -> Bot:
         return make_bot(level, seed)
+
+    def arena(self, request: ArenaRequest, progress: Progress | None) -> ArenaReport:
+        return arena.arena(request, progress)
 
 
 GAME = FollowSuit()

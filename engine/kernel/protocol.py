@@ -15,6 +15,7 @@ from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from engine.kernel.arena import ArenaReport, ArenaRequest, Progress
 from engine.kernel.presets import Preset
 
 SYSTEM = -1  # the seat the server acts as (a game's own deadline: see Game.expire)
@@ -155,4 +156,11 @@ class Game(Protocol):
     # ----- bots -----------------------------------------------------------------------
     def bot(self, level: str, seed: int) -> Bot:
         """A bot of `level` drawing its choices from `seed` (ValueError: unknown level)."""
+        ...
+
+    def arena(self, request: ArenaRequest, progress: Progress | None) -> ArenaReport:
+        """Its bots play each other as `request` asks (`burro arena`), calling `progress`
+        with (games done, games in all) as they go. ValueError or RulesError, before any
+        game is played, when the request cannot be run (an unknown level, a bot count
+        that is not the seats', bad seats or options)."""
         ...

@@ -127,7 +127,10 @@ def level_stats(
 
 
 @dataclass(frozen=True)
-class ArenaReport:
+class ScoredReport:
+    """The report of an arena whose games each score one seat or nobody: a hand's burro
+    or winner, a game's one winner."""
+
     preset: str
     seats: int
     games: int

@@ -8,18 +8,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.follow_suit import events as ev
+from engine.follow_suit.hand import NO_BURRO, TRICK_CAP
 from engine.follow_suit.rules import Rules, make_rules
 from service.i18n import _
 from service.settings import Settings
 from service.table.games import DEFAULT_DELAY, next_of, too_few
+from service.table.log import LogKind, LogLine
 from service.table.outcome import Outcome
-from service.table.room import PRESET_LOOKS, LogLine, Room, RoomSettings
+from service.table.room import PRESET_LOOKS, Room, RoomSettings
 
 HAND_SIZES = (3, 4, 5, 6, 7)
 TARGETS = (1, 3, 5, 7, 10)
 EMPTY_STOCK = ("pass", "pickup_after_trick", "take_the_table")
 HAND_ENDS = ("last_holder_loses", "first_out_wins")
 TIMEOUTS = (60, 300, 3600, 4 * 3600, 12 * 3600, 24 * 3600)
+# A hand that ended with neither a burro nor a winner: its reason is the line's kind.
+NO_RESULT = {NO_BURRO: LogKind.NO_BURRO, TRICK_CAP: LogKind.TRICK_CAP}
 
 
 class FollowSuitTable:
@@ -112,25 +116,25 @@ def log_line(event: ev.Event) -> LogLine | None:
     """The public log line of an event (never a hidden card)."""
     match event:
         case ev.CardPlayed(seat=seat, card=card):
-            return LogLine(kind="play", seat=seat, card=card)
+            return LogLine(kind=LogKind.PLAY, seat=seat, card=card)
         case ev.CardDrawn(seat=seat):
-            return LogLine(kind="draw", seat=seat, count=1)
+            return LogLine(kind=LogKind.DRAW, seat=seat, count=1)
         case ev.Passed(seat=seat):
-            return LogLine(kind="pass", seat=seat)
+            return LogLine(kind=LogKind.PASS, seat=seat)
         case ev.CardsPickedUp(seat=seat, cards=cards):
-            return LogLine(kind="pickup", seat=seat, count=len(cards))
+            return LogLine(kind=LogKind.PICKUP, seat=seat, count=len(cards))
         case ev.TentToppled(seat=seat, count=count):
-            return LogLine(kind="topple", seat=seat, count=count)
+            return LogLine(kind=LogKind.TOPPLE, seat=seat, count=count)
         case ev.TrickWon(seat=seat):
-            return LogLine(kind="trick", seat=seat)
+            return LogLine(kind=LogKind.TRICK, seat=seat)
         case ev.PlayerOut(seat=seat):
-            return LogLine(kind="out", seat=seat)
+            return LogLine(kind=LogKind.OUT, seat=seat)
         case ev.HandOver(seat=burro, winner=winner, reason=reason, out=out):
             if burro >= 0:
-                return LogLine(kind="burro", seat=burro, order=list(out))
+                return LogLine(kind=LogKind.BURRO, seat=burro, order=list(out))
             if winner >= 0:
-                return LogLine(kind="winner", seat=winner)
-            return LogLine(kind=reason, order=list(out))
+                return LogLine(kind=LogKind.WINNER, seat=winner)
+            return LogLine(kind=NO_RESULT[reason], order=list(out))
     return None
 
 

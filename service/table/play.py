@@ -21,8 +21,9 @@ from engine.kernel.protocol import SYSTEM, Game
 from service.i18n import _
 from service.table import targets
 from service.table.games import DEFAULT_DELAY, game_of
+from service.table.log import LogKind, LogLine
 from service.table.outcome import Job, JobKind, Outcome
-from service.table.room import LogLine, Room
+from service.table.room import Room
 from service.table.tables import table_of
 
 MAX_FORCED = 200  # a safety bound on forced moves applied in one go
@@ -120,7 +121,8 @@ def time_out(room: Room, seat: int, action: str, now: float, bot_delay: float) -
     gone = room.settings.timeout_action == "remove" and player.timeouts >= limit
     player.removed = player.removed or gone
     hand_no = game(room).finished_hands(room.game) + 1
-    room.add_log(LogLine(kind="removed" if gone else "timeout", seat=seat, hand_no=hand_no))
+    kind = LogKind.REMOVED if gone else LogKind.TIMEOUT
+    room.add_log(LogLine(kind=kind, seat=seat, hand_no=hand_no))
     return act(room, seat, action, now, bot_delay, timed_out=True)
 
 

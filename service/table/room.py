@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, mod
 from engine.kernel.rng import keyed
 from engine.registry import find_game
 from service.table.identity import TELEGRAM, ChatRef, PlayerRef
+from service.table.log import LogLine as LogLine  # re-exported: it was defined here
 
 Status = Literal["lobby", "playing", "over", "cancelled"]
 LIVE: tuple[Status, ...] = ("lobby", "playing")  # a room still open: its keys live on
@@ -98,21 +99,6 @@ class RoomSettings(BaseModel):
         """The chosen rule set, of the preset's game (RulesError if it cannot be)."""
         options = {**PRESET_LOOKS.get(self.preset, {}), **self.options}
         return find_game(self.preset)[0].make_rules(self.preset, options)
-
-
-class LogLine(BaseModel):
-    """A public event, kept to tell the table what happened lately."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    kind: str  # play, draw, pass, pickup, trick, out, hand, topple, timeout, join …
-    seat: int = -1
-    card: str | None = None  # a played (public) card
-    count: int = 0
-    hand_no: int = 0
-    order: list[int] = Field(default_factory=list)  # a hand's result: seats in the order out
-    word: str = ""  # passing game: the word of a call
-    losers: list[int] = Field(default_factory=list)  # passing game: who took a letter for it
 
 
 class Room(BaseModel):

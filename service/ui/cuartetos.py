@@ -18,7 +18,8 @@ from engine.cuartetos import LETTERS, REAL_WORD, GameState, PassingRules, player
 from engine.cuartetos.views import CallView, PlayerView, PublicView
 from service.i18n import Translator, _
 from service.table.cuartetos.table import is_live
-from service.table.room import LogLine, Room
+from service.table.log import LogKind, LogLine
+from service.table.room import Room
 from service.ui.intents import Choice, Move, NotPlayable, Press
 from service.ui.screens import (
     CARD_SEPARATOR,
@@ -40,7 +41,8 @@ from service.ui.screens import (
     winners_text,
 )
 
-RESULTS = ("real_call", "cap", "left")  # log lines still told once the next hand is dealt
+# Log lines still told once the next hand is dealt.
+RESULTS = (LogKind.REAL_CALL, LogKind.CAP, LogKind.LEFT)
 # The marks a table shows beside names, explained in its last line.
 LEGEND = {
     "✅": _("✅ card chosen"),
@@ -282,11 +284,11 @@ class PassingPainter:
         _ = self._
         seats = len(self.room.seats)
         who = self.name(line.seat) if 0 <= line.seat < seats else ""
-        if line.kind == "timeout":
+        if line.kind == LogKind.TIMEOUT:
             return _("⏰ {name} did not choose in time: a card went for them.", name=who)
-        if line.kind == "false_call":
+        if line.kind == LogKind.FALSE_CALL:
             return _("🙊 {name} called ¡Burro! without four of a kind: a letter.", name=who)
-        if line.kind == "fake_call":
+        if line.kind == LogKind.FAKE_CALL:
             if line.order:
                 return self.tr.ngettext(
                     "🎭 {name} shouted {word}: {fooled} fell for it, a letter.",
@@ -301,7 +303,7 @@ class PassingPainter:
                 name=who,
                 word=self.shout(line.word),
             )
-        if line.kind == "real_call":
+        if line.kind == LogKind.REAL_CALL:
             called = _(
                 "🫏 {name} called ¡Burro! with four of a kind ({rank}) in hand {n}.",
                 name=who,
@@ -320,11 +322,11 @@ class PassingPainter:
                     "{names} was the last to respond: a letter.", names=self.names(line.losers)
                 )
             return f"{called} {slow}"
-        if line.kind == "absent":
+        if line.kind == LogKind.ABSENT:
             return _("💤 {name} was away too long: a letter.", name=who)
-        if line.kind == "left":
+        if line.kind == LogKind.LEFT:
             return _("🚪 {name} was away too often and leaves the game.", name=who)
-        if line.kind == "cap":
+        if line.kind == LogKind.CAP:
             return self.tr.ngettext(
                 "Hand {hand} ended after {n} round with no ¡Burro!: a letter for {names}.",
                 "Hand {hand} ended after {n} rounds with no ¡Burro!: a letter for {names}.",

@@ -18,7 +18,8 @@ from engine.follow_suit.rules import LETTERS, Rules
 from engine.follow_suit.views import PlayerView, PublicView, player_view, public_view
 from engine.kernel.cards import JOKER_CODE, SUIT_SYMBOLS
 from service.i18n import LANGUAGE_NAMES, Translator, _
-from service.table.room import LogLine, Room
+from service.table.log import LogKind, LogLine
+from service.table.room import Room
 from service.ui.intents import (
     Choice,
     Command,
@@ -381,7 +382,7 @@ class Painter:
                 line.hand_no == hand_no - 1 and line.kind in RESULTS
             ):
                 continue  # cards of an earlier hand may be in hands again: show only results
-            if line.kind == "draw":
+            if line.kind == LogKind.DRAW:
                 pending_draws[line.seat] = pending_draws.get(line.seat, 0) + line.count
                 continue
             drawn = pending_draws.pop(line.seat, 0) if line.seat >= 0 else 0
@@ -400,7 +401,7 @@ class Painter:
         _, ng = self._, self.tr.ngettext
         who = self.name(line.seat) if 0 <= line.seat < len(self.room.seats) else ""
         card = self.card(line.card) if line.card else ""
-        if line.kind == "play":
+        if line.kind == LogKind.PLAY:
             if drawn:
                 return ng(
                     "{name} drew {n} card and played {card}.",
@@ -410,7 +411,7 @@ class Painter:
                     card=card,
                 )
             return _("{name} played {card}.", name=who, card=card)
-        if line.kind == "pass":
+        if line.kind == LogKind.PASS:
             if drawn:
                 return ng(
                     "{name} drew {n} card and passed.",
@@ -424,25 +425,31 @@ class Painter:
     def other_event_text(self, line: LogLine, who: str, card: str) -> str:
         _, ng = self._, self.tr.ngettext
         texts = {
-            "pickup": lambda: ng(
+            LogKind.PICKUP: lambda: ng(
                 "{name} picked up {n} card.", "{name} picked up {n} cards.", line.count, name=who
             ),
-            "trick": lambda: _("{name} won the trick.", name=who),
-            "out": lambda: _("{name} is out of cards! ✅", name=who),
-            "topple": lambda: ng(
+            LogKind.TRICK: lambda: _("{name} won the trick.", name=who),
+            LogKind.OUT: lambda: _("{name} is out of cards! ✅", name=who),
+            LogKind.TOPPLE: lambda: ng(
                 "{name} knocked the tent over and took {n} card!",
                 "{name} knocked the tent over and took {n} cards!",
                 line.count,
                 name=who,
             ),
-            "burro": lambda: _("🫏 {name} is the burro of hand {n}!", name=who, n=line.hand_no),
-            "winner": lambda: _("🏆 {name} won hand {n}!", name=who, n=line.hand_no),
-            "no_burro": lambda: _("Hand {n} ended with no burro.", n=line.hand_no),
-            "trick_cap": lambda: _(
+            LogKind.BURRO: lambda: _(
+                "🫏 {name} is the burro of hand {n}!", name=who, n=line.hand_no
+            ),
+            LogKind.WINNER: lambda: _("🏆 {name} won hand {n}!", name=who, n=line.hand_no),
+            LogKind.NO_BURRO: lambda: _("Hand {n} ended with no burro.", n=line.hand_no),
+            LogKind.TRICK_CAP: lambda: _(
                 "Hand {n} was stopped after too many tricks: no result.", n=line.hand_no
             ),
-            "timeout": lambda: _("⏰ {name} ran out of time; a bot played for them.", name=who),
-            "removed": lambda: _("{name} timed out too often; a bot takes the seat.", name=who),
+            LogKind.TIMEOUT: lambda: _(
+                "⏰ {name} ran out of time; a bot played for them.", name=who
+            ),
+            LogKind.REMOVED: lambda: _(
+                "{name} timed out too often; a bot takes the seat.", name=who
+            ),
         }
         make = texts.get(line.kind)
         text = make() if make else ""
@@ -643,10 +650,10 @@ class Painter:
         return Screen("\n".join(lines), rows)
 
 
-RESULTS = ("burro", "winner", "no_burro", "trick_cap")
+RESULTS = (LogKind.BURRO, LogKind.WINNER, LogKind.NO_BURRO, LogKind.TRICK_CAP)
 
 
-def last_result(room: Room, kinds: tuple[str, ...], hand_no: int) -> LogLine | None:
+def last_result(room: Room, kinds: tuple[LogKind, ...], hand_no: int) -> LogLine | None:
     """The newest log line telling how a hand ended, if it is of this hand or the last."""
     found = [line for line in room.log if line.kind in kinds and line.hand_no >= hand_no - 1]
     return found[-1] if found else None

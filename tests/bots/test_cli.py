@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+import tests.games  # noqa: F401  (registers the test-only games)
 from cli.main import main
 
 
@@ -84,3 +85,15 @@ def test_bad_input_exits_2(extra: list[str], capsys: pytest.CaptureFixture[str])
     args = ["arena", "--seats", "2", "--bots", "heuristic,random", "--games", "2", *extra]
     assert main(args) == 2
     assert capsys.readouterr()[1].startswith("burro arena: ")
+
+
+def test_a_registered_game_plays_with_no_change_to_the_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["arena", "--preset", "high_card", "--seats", "2", "--bots", "greedy,random"]
+    assert main([*args, "--games", "4", "--seed", "3", "--json", "--quiet"]) == 0
+    data = json.loads(capsys.readouterr()[0])
+    assert (data["preset"], data["metric"], data["games"]) == ("tiny", "win", 4)
+    assert [b["seat_bot"] for b in data["bots"]] == ["greedy", "random"]
+    assert main([*args[:-1], "greedy,genius", "--quiet"]) == 2
+    assert "genius" in capsys.readouterr()[1]

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 import engine.follow_suit.bots.arena as arena
-from engine.follow_suit.bots.arena import ArenaConfig, rotated, run_arena
+from engine.follow_suit.bots.arena import ArenaConfig, run_arena
 from engine.follow_suit.bots.base import Bot
 from engine.follow_suit.rules import Rules
+from engine.kernel.arena import rotated
 from engine.kernel.stats import HandResult, level_stats, percentile, wilson
 
 

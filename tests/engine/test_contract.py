@@ -4,7 +4,8 @@ for every registered game, the test-only `tiny` included (pgx's `api_test` is th
 Each game plays seeded random games at every preset, with its fewest and its most
 players; the tests then walk those games: determinism, secret hands, legal actions,
 records and their replay, bots, and the bookkeeping (`to_act`, `forced`, `phase`,
-`result`). Nothing here knows which game it holds: a new game registered with
+`result`); a small arena checks `Game.arena` (its report's shape, its seed, its
+refusals). Nothing here knows which game it holds: a new game registered with
 `engine.registry.register` is checked as it is.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from pydantic import BaseModel
 
 import tests.games  # noqa: F401  (registers the test-only games)
 from engine import registry
+from engine.kernel.arena import LEVEL_KEYS, REPORT_KEYS, TIMING_KEYS, ArenaRequest
 from engine.kernel.errors import IllegalAction, RecordError, RulesError
 from engine.kernel.protocol import SYSTEM, Game
 from engine.kernel.records import FORMAT
@@ -326,3 +328,62 @@ def test_rules_and_seats_are_checked(game: Game) -> None:
             game.make_rules(name, {"no_such_option": 1})
     for alias, name in game.aliases.items():
         assert registry.find_game(alias) == (game, name)
+
+
+def small_arena(game: Game) -> ArenaRequest:
+    """One rotation of every level round the first preset's table (as many seats as
+    levels, within its players), a searching bot held to a few rollouts."""
+    name, preset = next(iter(game.presets.items()))
+    least, most = preset.players
+    seats = min(max(len(game.bot_levels), least), most)
+    bots = tuple(game.bot_levels[s % len(game.bot_levels)] for s in range(seats))
+    return ArenaRequest(name, seats, bots, games=seats, seed=SEED, rollouts=4)
+
+
+def untimed(report: dict[str, Any]) -> dict[str, Any]:
+    """A report's JSON without its wall-clock figures."""
+    bots = [{k: v for k, v in b.items() if k not in TIMING_KEYS} for b in report["bots"]]
+    return {**report, "bots": bots}
+
+
+@games
+def test_the_arena_reports_every_level_in_one_shape(game: Game) -> None:
+    request = small_arena(game)
+    seen: list[tuple[int, int]] = []
+    report = game.arena(request, lambda done, total: seen.append((done, total)))
+    data = json.loads(json.dumps(report.to_json()))
+    assert set(data) >= REPORT_KEYS
+    assert (data["preset"], data["seats"], data["games"]) == (
+        request.preset,
+        request.seats,
+        request.games,
+    )
+    assert [b["seat_bot"] for b in data["bots"]] == list(dict.fromkeys(request.bots))
+    for entry in data["bots"]:
+        assert set(entry) >= LEVEL_KEYS
+        low, high = entry["ci95"]
+        assert 0 <= low <= entry["rate"] <= high <= 1
+    assert seen and seen[-1] == (request.games, request.games)
+    lines = report.lines()
+    assert lines and all(isinstance(line, str) for line in lines)
+    assert untimed(game.arena(request, None).to_json()) == untimed(data), "the same seed"
+
+
+@games
+def test_the_arena_refuses_what_it_cannot_run_before_playing(game: Game) -> None:
+    request = small_arena(game)
+    most = game.presets[request.preset].players[1]
+    bad = [
+        replace(request, bots=("no such level", *request.bots[1:])),
+        replace(request, bots=request.bots[:-1]),
+        replace(request, seats=most + 1, bots=(game.bot_levels[0],) * (most + 1)),
+        replace(request, options={"no_such_option": 1}),
+        replace(request, games=0),
+    ]
+
+    def played(done: int, total: int) -> None:
+        pytest.fail(f"a refused arena played {done} of {total} games")
+
+    for wrong in bad:
+        with pytest.raises(ValueError):  # RulesError is one too
+            game.arena(wrong, played)

@@ -2,7 +2,8 @@
 `rooms_before_the_table_core.json` holds a follow-suit and a cuartetos room as the
 release before it wrote them to Redis. They load as Telegram's, their buttons (drawn
 for the version of the phase they show) still count, and the jobs queued under the old
-names still run as the jobs they became."""
+names still run as the jobs they became. Log lines of every kind a release wrote load
+and are written back as the same strings; a kind never written is refused."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 from rq import Queue
 
 from service.infra.queue import QUEUE
 from service.table import play
 from service.table.identity import ChatRef, PlayerRef
+from service.table.log import LogKind
 from service.table.outcome import Outcome
 from service.table.room import Room
 from tests.service.inproc import running_hook
@@ -25,6 +28,13 @@ SAVED: dict[str, Any] = json.loads(
     (Path(__file__).parent / "rooms_before_the_table_core.json").read_text()
 )
 NOW = 1_790_000_100.0
+# Every log kind a release has written to Redis, as it wrote it (git history of the
+# writers: service/table/follow_suit.py, cuartetos/table.py, play.py).
+STORED_KINDS = (
+    *("play", "draw", "pass", "pickup", "topple", "trick", "out"),
+    *("burro", "winner", "no_burro", "trick_cap", "timeout", "removed"),
+    *("false_call", "fake_call", "real_call", "absent", "left", "cap"),
+)
 
 
 def load(game: str) -> Room:
@@ -88,3 +98,20 @@ def test_jobs_queued_under_old_names_still_run(tmp_path: Path) -> None:
         assert hook.run_jobs(hook.runtime(), ("bot_move",)) == 1
         moved = store.load(room.id)
         assert moved is not None and moved.version > room.version  # the bot played
+
+
+@pytest.mark.parametrize("game", ["follow_suit", "cuartetos"])
+def test_old_log_lines_of_every_kind_load_and_are_written_back_alike(game: str) -> None:
+    assert {k.value for k in LogKind} == set(STORED_KINDS), "a new kind: list it above"
+    stored = SAVED["follow_suit"]["log"][0]  # a line as the old release wrote it
+    lines = [{**stored, "kind": kind} for kind in STORED_KINDS]
+    room = Room.model_validate_json(json.dumps({**SAVED[game], "log": lines}))
+    assert [line.kind for line in room.log] == [LogKind(k) for k in STORED_KINDS]
+    assert json.loads(room.model_dump_json())["log"] == lines  # the same strings
+
+
+def test_a_log_line_of_an_unknown_kind_is_refused() -> None:
+    doc = SAVED["follow_suit"]
+    line = {**doc["log"][0], "kind": "join"}
+    with pytest.raises(ValidationError, match="kind"):
+        Room.model_validate_json(json.dumps({**doc, "log": [line]}))

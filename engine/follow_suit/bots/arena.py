@@ -17,16 +17,16 @@ from itertools import repeat
 from typing import Any
 
 from engine.follow_suit.bots.base import Bot, Budget
-from engine.follow_suit.bots.registry import make_bot
+from engine.follow_suit.bots.registry import LEVELS, make_bot
 from engine.follow_suit.game import GameState, apply, new_game, to_move
 from engine.follow_suit.hand import BURRO, FIRST_OUT
 from engine.follow_suit.rules import Rules, make_rules
 from engine.follow_suit.views import player_view
+from engine.kernel.arena import ArenaRequest, Progress, rotated
 from engine.kernel.rng import derive
-from engine.kernel.stats import ArenaReport, HandResult, level_stats
+from engine.kernel.stats import HandResult, ScoredReport, level_stats
 
 Clock = Callable[[], float]
-Progress = Callable[[int, int], None]  # (games done, games in all)
 
 
 @dataclass(frozen=True)
@@ -49,12 +49,6 @@ class ArenaConfig:
         if len(self.bots) != self.seats:
             raise ValueError(f"{len(self.bots)} bots for {self.seats} seats: name one per seat")
         return rules
-
-
-def rotated(bots: tuple[str, ...], rotation: int) -> tuple[str, ...]:
-    """The level at each seat in a rotation: the bots move one seat on each time."""
-    n = len(bots)
-    return tuple(bots[(seat + rotation) % n] for seat in range(n))
 
 
 def scored_seat(game: GameState) -> int | None:
@@ -121,7 +115,7 @@ def run_arena(
     progress: Progress | None = None,
     clock: Clock = time.perf_counter,
     jobs: int = 1,
-) -> ArenaReport:
+) -> ScoredReport:
     """Play every deal of `config`; `jobs` processes share the deals (one per core gives
     the same results, only sooner: each deal depends only on the seed)."""
     rules = config.rules()
@@ -142,7 +136,7 @@ def run_arena(
                 timings.setdefault(level, []).extend(times)
             if progress:
                 progress(len(results), total)
-    return ArenaReport(
+    return ScoredReport(
         preset=rules.preset,
         seats=n,
         games=len(results),
@@ -150,3 +144,31 @@ def run_arena(
         undecided=sum(1 for r in results if r.scored is None),
         levels=level_stats(results, timings),
     )
+
+
+def config_for(request: ArenaRequest) -> ArenaConfig:
+    """The arena `burro arena` asks for, checked (ValueError or RulesError, naming the
+    first problem): the strong bot thinks for `rollouts` (its default unless given), with
+    no clock cap unless `cap_seconds`, so a run is reproducible for its seed."""
+    unknown = [b for b in request.bots if b not in LEVELS]
+    if unknown:
+        raise ValueError(f"unknown bot level {unknown[0]!r}; levels are: {', '.join(LEVELS)}")
+    rollouts = Budget().rollouts if request.rollouts is None else request.rollouts
+    if request.games < 1 or rollouts < 1 or request.jobs < 1:
+        raise ValueError("--games, --rollouts and --jobs must be at least 1")
+    config = ArenaConfig(
+        preset=request.preset,
+        seats=request.seats,
+        bots=request.bots,
+        games=request.games,
+        seed=request.seed,
+        options=dict(request.options),
+        budget=Budget(rollouts=rollouts, seconds=request.cap_seconds),
+    )
+    config.rules()
+    return config
+
+
+def arena(request: ArenaRequest, progress: Progress | None = None) -> ScoredReport:
+    """`Game.arena`: check the request, then play its deals."""
+    return run_arena(config_for(request), progress, jobs=request.jobs)

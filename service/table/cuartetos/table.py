@@ -19,8 +19,9 @@ from service.settings import Settings
 from service.table import targets
 from service.table.cuartetos import lobby
 from service.table.games import too_few
+from service.table.log import LogKind, LogLine
 from service.table.outcome import Outcome
-from service.table.room import LogLine, Room, RoomSettings
+from service.table.room import Room, RoomSettings
 
 # Human-looking delays, in seconds at the default bot delay of 1.5 s (the service's
 # `bot_delay` scales them; 0 in tests). The same ranges as the arena's.
@@ -117,22 +118,26 @@ def log_line(
             user = room.seats[seat].user_id
             if user is not None and card is not None:
                 outcome.sync.add(targets.said(user, "timeout", f"pass:{card}"))
-            return LogLine(kind="timeout", seat=seat)
+            return LogLine(kind=LogKind.TIMEOUT, seat=seat)
         case ev.FalseCall(seat=seat):
-            return LogLine(kind="false_call", seat=seat)
+            return LogLine(kind=LogKind.FALSE_CALL, seat=seat)
         case ev.CallResolved(word=word) if word == REAL_WORD:
             return None
         case ev.CallResolved(seat=seat, word=word, responders=fooled, losers=losers):
             return LogLine(
-                kind="fake_call", seat=seat, word=word, order=list(fooled), losers=list(losers)
+                kind=LogKind.FAKE_CALL,
+                seat=seat,
+                word=word,
+                order=list(fooled),
+                losers=list(losers),
             )
         case ev.LetterGiven(seat=seat, reason="absent"):
-            return LogLine(kind="absent", seat=seat)
+            return LogLine(kind=LogKind.ABSENT, seat=seat)
         case ev.PlayerRemoved(seat=seat):
-            return LogLine(kind="left", seat=seat)
+            return LogLine(kind=LogKind.LEFT, seat=seat)
         case ev.HandOver(reason="burro", shown=shown) if real is not None:
             return LogLine(
-                kind="real_call",
+                kind=LogKind.REAL_CALL,
                 seat=real.seat,
                 word=real.word,
                 card=shown[0] if shown else None,
@@ -142,7 +147,7 @@ def log_line(
             )
         case ev.HandOver(reason="cap", losers=losers):
             return LogLine(
-                kind="cap", losers=list(losers), count=state_of(room).rules.max_rotations
+                kind=LogKind.CAP, losers=list(losers), count=state_of(room).rules.max_rotations
             )
     return None
 

@@ -9,8 +9,9 @@ are empty the deal passes left and a new hand is dealt. The first to `target` po
 (the preset's one option, 3) wins; everyone else loses.
 
 The files follow the real games' layout: `game.py` (rules, state, moves, views),
-`records.py` (`burro-record/1` records and their replay), `definition.py` (the
-`Game` the registry holds, and the bots).
+`records.py` (`burro-record/1` records and their replay), `arena.py` (bots against
+each other, for `burro arena`), `definition.py` (the `Game` the registry holds, and
+the bots).
 """
 
 from tests.games.tiny.definition import GAME

@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.kernel import errors
+from engine.kernel.arena import ArenaReport, ArenaRequest, Progress
 from engine.kernel.presets import Preset
 from engine.kernel.protocol import Result
 from engine.kernel.rng import derive
 from engine.kernel.storage import JsonCodec
-from tests.games.tiny import game, records
+from tests.games.tiny import arena, game, records
 from tests.games.tiny.game import PACK, PlayerView, Rules, State
 
 _CODEC = JsonCodec(State, "tiny game")
@@ -119,6 +120,9 @@ class Tiny:
         if level not in self.bot_levels:
             raise ValueError(f"unknown bot level {level!r}; levels are: random, greedy")
         return TinyBot(level, seed)
+
+    def arena(self, request: ArenaRequest, progress: Progress | None) -> ArenaReport:
+        return arena.arena(request, self.bot, progress)
 
 
 GAME = Tiny()
