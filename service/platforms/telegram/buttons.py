@@ -8,13 +8,13 @@ from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from service import opening
 from service.i18n import Translator, _
 from service.platforms.telegram import callbacks
 from service.platforms.telegram.people import actor_of, is_admin
 from service.platforms.telegram.reply import answer_press, send_message
 from service.presses import change_for, is_command, managing
 from service.services import Services
-from service.table import caps, lobby
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room
@@ -97,19 +97,7 @@ async def post_rules(
 async def rematch(
     svc: Services, query: CallbackQuery, tr: Translator, room: Room, actor: Actor, update_id: int
 ) -> None:
-    popup = caps.refusal(svc.store, svc.settings, room.chat_id, actor.user_id)
-    if popup is not None:
-        await answer(query, tr, Outcome(popup=popup))
-        return
-    made = lobby.rematch(room, actor, svc.now(), svc.settings.bot_delay)
-    if isinstance(made, Outcome):
-        await answer(query, tr, made)
-        return
-    fresh, outcome = made
-    if svc.store.create(fresh, outcome, update_id):
-        await answer(query, tr, Outcome().say(_("A new game!")))
-    else:
-        await answer(query, tr, Outcome().say(_("A game is already open here.")))
+    await answer(query, tr, opening.rematch(svc, room, actor, update_id))
 
 
 async def answer(query: CallbackQuery, tr: Translator, outcome: Outcome) -> None:

@@ -14,12 +14,13 @@ from telegram import (
 from telegram.ext import ContextTypes
 
 from engine.kernel.errors import RulesError
+from service import opening
 from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
 from service.platforms.telegram import blocked, callbacks
 from service.platforms.telegram.people import actor_of, display_name, is_admin
 from service.platforms.telegram.reply import answer_press, reply_to, reply_with_file
 from service.services import Services
-from service.table import caps, family, lobby, targets
+from service.table import caps, family, lobby
 from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
 from service.ui import games
@@ -83,7 +84,7 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Serv
             tr.gettext(_("A game is already open here. Finish it or /cancel it first.")),
             reply_markup=cards_button(svc, tr, existing) if seated else None,
         )
-        svc.store.update(existing.id, lambda r: resync(r), update.update_id)
+        svc.store.update(existing.id, opening.repost, update.update_id)
         return
     if await refused(update, svc, tr, chat.id, user.id):
         return
@@ -115,11 +116,6 @@ async def refused(
     return popup is not None
 
 
-def resync(room: Room) -> Outcome:
-    """Post the table again (a fresh message at the bottom of the chat)."""
-    return Outcome(changed=True, sync={targets.TABLE_NEW})
-
-
 def preset_argument(args: list[str] | None) -> str | None:
     if not args:
         return "spanish"
@@ -148,22 +144,9 @@ async def play_bots(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
         )
         return
     svc.store.remember_user(user.id, display_name(user), user.language_code or "", started=True)
-    existing = svc.store.room_in_chat(chat.id, None)
-    if existing is not None and existing.status in ("lobby", "playing"):
-        svc.store.update(existing.id, lambda r: resync(r), update.update_id)
-        return
-    if await refused(update, svc, tr, chat.id, user.id):
-        return
-    actor = actor_of(svc, user)
-    settings = RoomSettings(
-        preset=preset,
-        options=family.initial_options(preset, svc.settings, group=False),
-        turn_timeout=svc.settings.turn_timeout,
-        reminder_after=svc.settings.reminder_after,
-    )
-    room = lobby.create_room(chat.id, None, actor, svc.now(), private=True, settings=settings)
-    lobby.add_bot(room, actor)
-    svc.store.create(room, Outcome(changed=True, sync={"table"}), update.update_id)
+    popup = opening.against_bots(svc, chat.id, actor_of(svc, user), preset, update.update_id)
+    if popup is not None:
+        await reply(update, tr.gettext(popup.message, **dict(popup.values)))
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
@@ -194,7 +177,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
         return
     own = svc.store.room_in_chat(chat.id, None)
     if own is not None and own.status in ("lobby", "playing"):  # their game against bots
-        svc.store.update(own.id, lambda r: resync(r), update.update_id)
+        svc.store.update(own.id, opening.repost, update.update_id)
         return
     await reply(update, tr.gettext(WELCOME))
 

@@ -1,0 +1,136 @@
+"""What a WhatsApp person may type instead of tapping, in every language we speak.
+
+A typed move is matched against the person's current prompt only: the buttons it
+shows are the legal moves, so a word can never do what no button offers. A card is
+typed as its label (`7 de oros`, `10♥`), its code (`7d`, `10h`), its rank and suit
+initial (`7o`: oros; in French suits `7c` is clubs), or its rank and suit word in any
+of our languages (`sota copas`, `7 hearts`, `7 hati`). Other moves and commands are
+words (`robar`, `draw`, `comprar`, `ambil`; `ayuda`, `help`, `ajuda`, `bantuan` …).
+Case, accents and emoji are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from typing import Literal
+
+from service.ui.intents import Command, Move, Press
+from service.ui.screens import Button
+
+# Suit letters of our card codes, by the words and initials people type.
+SUIT_WORDS: dict[str, str] = {
+    **dict.fromkeys(["oros", "oro", "ouros", "ouro", "diamonds", "diamond", "diamantes"], "D"),
+    **dict.fromkeys(["wajik", "diamante", "♦", "♦️"], "D"),
+    **dict.fromkeys(["copas", "copa", "hearts", "heart", "corazones", "coracoes", "hati"], "H"),
+    **dict.fromkeys(["♥", "♥️"], "H"),
+    **dict.fromkeys(["espadas", "espada", "spades", "spade", "picas", "sekop", "♠", "♠️"], "S"),
+    **dict.fromkeys(["bastos", "basto", "clubs", "club", "paus", "treboles", "keriting"], "C"),
+    **dict.fromkeys(["♣", "♣️"], "C"),
+}
+SPANISH_INITIALS = {"o": "D", "c": "H", "e": "S", "b": "C"}
+FRENCH_INITIALS = {"d": "D", "h": "H", "s": "S", "c": "C"}
+RANK_WORDS: dict[str, str] = {
+    **dict.fromkeys(["as", "a", "ace", "ás", "1"], "A"),
+    **dict.fromkeys(["sota", "jack", "j", "valete", "jota", "jacks"], "J"),
+    **dict.fromkeys(["caballo", "cavalo", "queen", "q", "dama", "reina", "rainha", "ratu"], "Q"),
+    **dict.fromkeys(["rey", "rei", "king", "k", "raja"], "K"),
+}
+MOVE_WORDS: dict[str, str] = {
+    **dict.fromkeys(["robar", "roba", "draw", "comprar", "compra", "pescar", "ambil"], "draw"),
+    **dict.fromkeys(["tarik", "cavar", "pedir"], "draw"),
+    **dict.fromkeys(["pasar", "paso", "pass", "passar", "passo", "lewat", "lanjut"], "pass"),
+    **dict.fromkeys(["izquierda", "left", "esquerda", "kiri"], "draw:left"),
+    **dict.fromkeys(["derecha", "right", "direita", "kanan"], "draw:right"),
+    **dict.fromkeys(["burro"], "burro"),
+}
+CommandWord = Literal["help", "rules", "new", "stats", "language", "quiet", "loud", "join"]
+COMMAND_WORDS: dict[str, CommandWord] = {
+    **dict.fromkeys(["ayuda", "help", "ajuda", "bantuan", "menu", "hola", "ola"], "help"),
+    **dict.fromkeys(["oi", "hello", "hi", "halo", "start", "inicio"], "help"),
+    **dict.fromkeys(["reglas", "rules", "regras", "aturan"], "rules"),
+    **dict.fromkeys(["jugar", "nueva", "play", "new", "jogar", "nova", "novo", "main"], "new"),
+    **dict.fromkeys(["baru", "partida", "game", "juego", "jogo"], "new"),
+    **dict.fromkeys(["stats", "estadisticas", "estatisticas", "statistik"], "stats"),
+    **dict.fromkeys(["idioma", "language", "lingua", "bahasa", "lang"], "language"),
+    **dict.fromkeys(["silencio", "quiet", "silencio", "diam", "callar", "parar"], "quiet"),
+    **dict.fromkeys(["recordar", "remind", "lembrar", "ingatkan", "avisar"], "loud"),
+    **dict.fromkeys(["unirme", "join", "entrar", "gabung", "mesa"], "join"),
+}
+_EMOJI = re.compile(r"[^\w\s♠♥♦♣:]", re.UNICODE)
+_CARD = re.compile(r"^(10|[2-9]|[a-z]+|1)\s*(?:de |of |dari )?\s*([a-z♠♥♦♣]+)$")
+
+
+def normal(text: str) -> str:
+    """Lower case without accents, emoji or punctuation, spaces collapsed."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    plain = plain.replace("️", "")
+    return " ".join(_EMOJI.sub(" ", plain).split())
+
+
+def card_of(text: str, spanish: bool) -> str | None:
+    """The card code a typed card means (`7 de oros` -> `7D`), or None."""
+    words = normal(text)
+    compact = words.replace(" ", "")
+    found = re.match(r"^(10|[2-9]|[ajqk1])([a-z♠♥♦♣])$", compact)
+    if found:
+        initials = SPANISH_INITIALS if spanish else FRENCH_INITIALS
+        rank = RANK_WORDS.get(found[1], found[1].upper())
+        suit = initials.get(found[2]) or SUIT_WORDS.get(found[2])
+        return f"{rank}{suit}" if suit else None
+    found = _CARD.match(words)
+    if found is None:
+        return None
+    rank = RANK_WORDS.get(found[1]) or (found[1] if found[1].isdigit() else None)
+    suit = SUIT_WORDS.get(found[2])
+    return f"{rank}{suit}" if rank and suit else None
+
+
+def typed_press(text: str, buttons: Iterable[Button], spanish: bool) -> Press | None:
+    """The press a typed text means among a prompt's buttons, or None."""
+    pressable = [b for b in buttons if isinstance(b.intent, Press)]
+    said = normal(text)
+    for button in pressable:  # a button's own label, typed
+        if said and normal(button.label) == said:
+            return button.intent if isinstance(button.intent, Press) else None
+    wanted = move_of(text, spanish)
+    for button in pressable:
+        press = button.intent
+        assert isinstance(press, Press)
+        if isinstance(press.what, Move) and wanted is not None and matches(press, wanted):
+            return press
+    return None
+
+
+def move_of(text: str, spanish: bool) -> str | None:
+    """The move a text names: a word (`draw`), or a card (`7D`, for any card move)."""
+    said = normal(text)
+    if said in MOVE_WORDS:
+        return MOVE_WORDS[said]
+    card = card_of(text, spanish)
+    return f"card:{card}" if card else None
+
+
+def matches(press: Press, wanted: str) -> bool:
+    assert isinstance(press.what, Move)
+    action = press.what.action
+    if wanted.startswith("card:"):
+        return action.partition(":")[2] == wanted[5:] and action.partition(":")[0] in (
+            "play",
+            "pass",
+        )
+    return action == wanted or action.partition(":")[0] == wanted
+
+
+def command_of(text: str) -> tuple[CommandWord, str] | None:
+    """A command and the rest of its words (`nueva cangkul` -> ("new", "cangkul"))."""
+    words = normal(text).split()
+    if not words or words[0] not in COMMAND_WORDS:
+        return None
+    return COMMAND_WORDS[words[0]], " ".join(words[1:])
+
+
+def is_command(press: Press, name: str) -> bool:
+    return isinstance(press.what, Command) and press.what.name == name
