@@ -17,6 +17,7 @@ from service.infra import metrics
 from service.infra.redis_server import connect
 from service.infra.store import Store
 from service.platforms.telegram import webhook as telegram
+from service.platforms.whatsapp import webhook as whatsapp
 from service.services import Services
 from service.settings import Settings
 
@@ -28,6 +29,8 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
     svc = Services(settings, Store.of(client, settings))
     metrics.watch_redis(client)
     hooks = [telegram.webhook(settings, svc, client)]
+    if settings.whatsapp:  # else the service is Telegram's alone
+        hooks.append(whatsapp.webhook(settings, svc, client))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

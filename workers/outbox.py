@@ -27,7 +27,7 @@ import json
 import logging
 from typing import TYPE_CHECKING, Literal
 
-from service.i18n import Translator, _
+from service.i18n import Translator
 from service.infra import chats, logs, queue
 from service.infra.keys import PENDING_SYNC
 from service.infra.store import live_key, text
@@ -304,7 +304,7 @@ def plan_message(
         painter = games.painter(room, lang, name)
         if target.kind == "nudge":
             return lang, painter.nudge()
-        return lang, table_screen(room, painter)
+        return lang, games.room_screen(room, painter)
     user_id = target.user
     if user_id is None:  # the room's own chat's news
         lang = rt.svc.room_lang(room)
@@ -320,17 +320,6 @@ def plan_message(
         told = news.news(room, lang, name)
         return None if told is None else (lang, told)
     return lang, games.painter(room, lang, name).hand(seat, with_table=with_table)
-
-
-def table_screen(room: Room, painter: games.Screens) -> Screen:
-    if room.status == "cancelled":
-        return Screen(painter.tr.gettext(_("🫏 This game of Burro was cancelled.")))
-    if room.status == "lobby":
-        return painter.settings() if room.settings_open else painter.lobby()
-    if room.private:
-        human = next(i for i, s in enumerate(room.seats) if s.user_id is not None)
-        return painter.hand(human)
-    return painter.table()
 
 
 def send(

@@ -378,6 +378,10 @@ class Store:
             pipe.expire(key, self.people_ttl)
             pipe.execute()
 
+    def rooms_of(self, user_id: int) -> list[str]:
+        """The rooms a person has sat in lately (the people index)."""
+        return sorted(text(member) for member in self.redis.smembers(f"user:{user_id}:rooms"))
+
     def user(self, user_id: int) -> dict[str, str]:
         raw = self.redis.hgetall(f"user:{user_id}")
         return {text(k): text(v) for k, v in raw.items()}

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+from starlette.requests import Request
 from starlette.routing import Route
 
 from service.table.room import Room
@@ -134,3 +135,20 @@ class Webhook:
     routes: list[Route]
     startup: Callable[[], Awaitable[None]]
     shutdown: Callable[[], Awaitable[None]]
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """A webhook's body, refused past `limit` bytes (its declared length first)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise BodyTooLarge
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise BodyTooLarge
+    return body

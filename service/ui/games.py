@@ -17,7 +17,7 @@ from service.i18n import Translator
 from service.table.room import Room
 from service.ui import cuartetos, screens
 from service.ui.intents import Choice
-from service.ui.screens import Screen
+from service.ui.screens import Screen, cancelled_screen
 
 
 class Screens(Protocol):
@@ -89,3 +89,16 @@ def rules_text(rules: Any, tr: Translator) -> str:
 
 register("follow_suit", GameScreens(screens.Painter, screens.rules_text))
 register("cuartetos", GameScreens(cuartetos.PassingPainter, cuartetos.rules_text))
+
+
+def room_screen(room: Room, painter: Screens) -> Screen:
+    """What the room's own chat shows: its lobby or settings, the group's table, or a
+    one-to-one game's hand; a cancelled game's word."""
+    if room.status == "cancelled":
+        return cancelled_screen(painter.tr)
+    if room.status == "lobby":
+        return painter.settings() if room.settings_open else painter.lobby()
+    if room.private:
+        human = next(i for i, s in enumerate(room.seats) if s.user_id is not None)
+        return painter.hand(human)
+    return painter.table()

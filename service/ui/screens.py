@@ -701,6 +701,16 @@ def duration(seconds: int, tr: Translator) -> str:
     return tr.ngettext("{n} second", "{n} seconds", seconds)
 
 
+def stats_lines(tr: Translator, name: str, counts: dict[str, int]) -> list[str]:
+    """A person's own statistics."""
+    return [
+        tr.gettext(_("📊 {name}"), name=name),
+        tr.ngettext("{n} game played", "{n} games played", counts.get("games", 0)),
+        tr.ngettext("{n} game won", "{n} games won", counts.get("wins", 0)),
+        tr.ngettext("{n} time the burro", "{n} times the burro", counts.get("burro", 0)),
+    ]
+
+
 def games_list(tr: Translator) -> str:
     """Every game by its name, with the word that opens it (`/burro cangkul`)."""
     return "\n".join(

@@ -53,7 +53,7 @@ def take(client: redis.Redis, room_id: str, user_id: int) -> tuple[int, int] | N
 
 def rooms_of(svc: Services, user_id: int) -> list[str]:
     """The rooms a person has sat in lately (the store's people index)."""
-    return sorted(text(member) for member in svc.store.redis.smembers(f"user:{user_id}:rooms"))
+    return svc.store.rooms_of(user_id)
 
 
 def unblocked(room: Room, user_id: int) -> Outcome:

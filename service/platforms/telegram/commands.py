@@ -25,7 +25,7 @@ from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
 from service.ui import games
 from service.ui.intents import Command, Press
-from service.ui.screens import games_list
+from service.ui.screens import games_list, stats_lines
 
 
 async def reply(update: Update, text: str, **kwargs: object) -> None:
@@ -247,12 +247,7 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Service
     if chat is None or user is None:
         return
     mine = svc.store.stats(f"stats:user:{user.id}")
-    lines = [
-        tr.gettext(_("📊 {name}"), name=display_name(user)),
-        tr.ngettext("{n} game played", "{n} games played", mine.get("games", 0)),
-        tr.ngettext("{n} game won", "{n} games won", mine.get("wins", 0)),
-        tr.ngettext("{n} time the burro", "{n} times the burro", mine.get("burro", 0)),
-    ]
+    lines = stats_lines(tr, display_name(user), mine)
     if chat.type != "private":
         group = svc.store.stats(f"stats:chat:{chat.id}")
         lines.append(

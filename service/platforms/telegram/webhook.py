@@ -23,7 +23,7 @@ from telegram import Update
 
 from service.infra import logs, metrics
 from service.infra.store import Conflict
-from service.platforms.base import Webhook
+from service.platforms.base import BodyTooLarge, Webhook, read_body
 from service.platforms.telegram import limits
 from service.platforms.telegram.app import build_application, handler_error
 from service.platforms.telegram.botfather import record_inline_mode
@@ -35,22 +35,6 @@ log = logging.getLogger("burro.serve")
 slog = logs.get("burro.serve")
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
 PATH = "/telegram/webhook"
-
-
-class BodyTooLarge(Exception):
-    pass
-
-
-async def read_body(request: Request, limit: int) -> bytes:
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise BodyTooLarge
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise BodyTooLarge
-    return body
 
 
 def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:

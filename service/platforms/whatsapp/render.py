@@ -151,10 +151,10 @@ def sections_of(buttons: list[tuple[Button, Press]]) -> list[Section]:
     cards = [(s, r) for s, r in rows if s is not None]
     others = [r for s, r in rows if s is None]
     labels = {suit_of(p): b.label for b, p in buttons}
-    sections: list[Section] = [
-        (suit_title(labels[suit]), [row for _s, row in members])
-        for suit, members in groupby(cards, key=lambda item: item[0])
-    ]
+    by_suit: dict[str, list[Row]] = {}  # in the order the suits first come
+    for suit, row in cards:
+        by_suit.setdefault(suit, []).append(row)
+    sections: list[Section] = [(suit_title(labels[suit]), rows) for suit, rows in by_suit.items()]
     if others:
         sections.append((OTHER, others))
     return sections

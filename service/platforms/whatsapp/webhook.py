@@ -1,0 +1,270 @@
+"""WhatsApp's webhook: GET and POST /whatsapp/webhook.
+
+GET is Meta's verification handshake (`hub.mode=subscribe`, `hub.verify_token`,
+`hub.challenge`): the bare challenge back with 200 when the token is ours, else 403
+(cloud-api/guides/set-up-webhooks). Every POST is signed: `X-Hub-Signature-256:
+sha256=<hex>`, the HMAC-SHA256 of the raw body with the app secret, checked in constant
+time before the body is parsed; a bad or missing one is 403 and nothing is applied.
+
+Meta delivers at least once, retries for up to 7 days, batches (many `entry[].changes[]`
+and several messages per POST) and does not keep order. So each message is claimed by
+its wamid (kept 7 days, committed with the change it makes), a batch is handled in the
+order people sent its messages (`timestamp`), and a typed message older than one of the
+same person's already handled is left alone (`inbound.Handler.late`). We answer 200 once
+every message of the POST is handled (or was before); 503 while Redis is unreachable,
+and Meta sends the POST again (what was done is then a duplicate).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from service.infra import metrics
+from service.infra.store import Conflict
+from service.platforms.base import BodyTooLarge, Webhook, read_body
+from service.platforms.whatsapp import graph, people, window
+from service.platforms.whatsapp.delivery import graph_of
+from service.platforms.whatsapp.inbound import Handler, Inbound, Kind, target_of
+from service.services import Services
+from service.settings import Settings
+from service.table.outcome import Outcome
+
+log = logging.getLogger("burro.whatsapp")
+PATH = "/whatsapp/webhook"
+SIGNATURE = "x-hub-signature-256"
+
+
+@dataclass(frozen=True)
+class Status:
+    """What Meta says became of a message we sent."""
+
+    wamid: str
+    bsuid: str
+    status: str  # sent, delivered, read, failed
+    codes: tuple[int, ...] = ()
+
+
+def signed(body: bytes, header: str, secret: str) -> bool:
+    expected = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(header.encode(), expected.encode())
+
+
+def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
+    """The WhatsApp routes of `serve` (only when BURRO_WHATSAPP_* are set)."""
+    assert settings.whatsapp_app_secret is not None and settings.whatsapp_verify_token
+    secret = settings.whatsapp_app_secret.get_secret_value()
+    verify_token = settings.whatsapp_verify_token.get_secret_value()
+    handler = Handler(svc, client, graph_of(settings))
+
+    async def verify(request: Request) -> Response:
+        query = request.query_params
+        given = query.get("hub.verify_token", "")
+        if query.get("hub.mode") == "subscribe" and hmac.compare_digest(
+            given.encode(), verify_token.encode()
+        ):
+            return PlainTextResponse(query.get("hub.challenge", ""))
+        return PlainTextResponse("forbidden", status_code=403)
+
+    async def receive(request: Request) -> Response:
+        try:
+            body = await read_body(request, settings.max_body_bytes)
+        except BodyTooLarge:
+            metrics.UPDATES.labels("invalid", "too_large").inc()
+            return PlainTextResponse("body too large", status_code=413)
+        if not signed(body, request.headers.get(SIGNATURE, ""), secret):
+            metrics.UPDATES.labels("invalid", "forbidden").inc()
+            return PlainTextResponse("forbidden", status_code=403)
+        parsed = parse(body)
+        if parsed is None:
+            metrics.UPDATES.labels("invalid", "bad_request").inc()
+            return PlainTextResponse("not a WhatsApp notification", status_code=400)
+        messages, statuses = parsed
+        for message in sorted(messages, key=lambda m: m.at):
+            outcome = await asyncio.to_thread(once, message)
+            metrics.UPDATES.labels(f"whatsapp_{message.kind}", outcome).inc()
+            if outcome == "retry":
+                return PlainTextResponse("storage unavailable", status_code=503)
+        for status in statuses:
+            await asyncio.to_thread(on_status, status)
+        return PlainTextResponse("ok")
+
+    def once(message: Inbound) -> str:
+        """Handle a message unless it was handled already."""
+        mark = f"wa:{message.wamid}"
+        try:
+            claim = svc.store.claim(mark)
+        except redis.RedisError:
+            return "retry"
+        if claim == "duplicate":
+            return "duplicate"
+        if claim == "busy":
+            return "retry"
+        try:
+            handler.handle(message)
+        except (redis.RedisError, Conflict) as error:
+            log.warning("whatsapp %s not committed: %r", message.wamid, error)
+            svc.store.release(mark)
+            return "retry"
+        except Exception:
+            log.exception("whatsapp %s failed permanently", message.wamid)
+            svc.store.finish(mark)
+            return "failed"
+        svc.store.finish(mark)
+        return "ok"
+
+    def on_status(status: Status) -> None:
+        """A message refused for the closed window: the turn template goes instead."""
+        if status.status != "failed" or graph.REENGAGEMENT not in status.codes:
+            return
+        player = people.player_id(client, status.bsuid, svc.store.people_ttl)
+        window.close(client, player)
+        room = handler.active_room(player)
+        if room is not None and room.status == "playing":
+            target = target_of(room, player) + ":new"
+            svc.store.update(room.id, lambda r: Outcome(changed=True, sync={target}))
+
+    routes = [Route(PATH, verify, methods=["GET"]), Route(PATH, receive, methods=["POST"])]
+    return Webhook(routes, noop, noop)
+
+
+async def noop() -> None:
+    return None
+
+
+# ----- Meta's notification, read defensively ---------------------------------------------
+
+
+def parse(body: bytes) -> tuple[list[Inbound], list[Status]] | None:
+    """The messages and statuses of a notification; None if it is not one. A piece that
+    is malformed is left out (and logged): Meta would only send it again."""
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("entry"), list):
+        return None
+    messages: list[Inbound] = []
+    statuses: list[Status] = []
+    for value in values_of(data):
+        contacts = contacts_of(value)
+        for raw in listed(value, "messages"):
+            found = inbound_of(raw, contacts)
+            if found is None:
+                log.warning("whatsapp: a message left out: %.200s", json.dumps(raw))
+            else:
+                messages.append(found)
+        statuses += [s for s in (status_of(raw) for raw in listed(value, "statuses")) if s]
+    return messages, statuses
+
+
+def values_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    found = []
+    for entry in data["entry"]:
+        for change in entry.get("changes", []) if isinstance(entry, dict) else []:
+            ok = isinstance(change, dict) and change.get("field", "messages") == "messages"
+            if ok and isinstance(change.get("value"), dict):
+                found.append(change["value"])
+    return found
+
+
+def listed(value: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    items = value.get(key)
+    return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+
+
+@dataclass(frozen=True)
+class Contact:
+    bsuid: str | None
+    phone: str | None
+    name: str
+
+
+def contacts_of(value: dict[str, Any]) -> list[Contact]:
+    found = []
+    for raw in listed(value, "contacts"):
+        profile = raw.get("profile") if isinstance(raw.get("profile"), dict) else None
+        name = str((profile or {}).get("name") or "")
+        bsuid, phone = raw.get("user_id"), raw.get("wa_id")
+        found.append(
+            Contact(
+                bsuid if isinstance(bsuid, str) else None,
+                phone if isinstance(phone, str) else None,
+                name,
+            )
+        )
+    return found
+
+
+def sender_of(raw: dict[str, Any], contacts: list[Contact]) -> Contact | None:
+    """Who sent a message: its `from_user_id` (the BSUID), else the contact with its
+    `from` phone, else the notification's only contact; a sender known by phone alone
+    is keyed by it."""
+    bsuid = raw.get("from_user_id") if isinstance(raw.get("from_user_id"), str) else None
+    phone = raw.get("from") if isinstance(raw.get("from"), str) else None
+    match = [c for c in contacts if (bsuid and c.bsuid == bsuid) or (phone and c.phone == phone)]
+    if not match and len(contacts) == 1 and not bsuid and not phone:
+        match = contacts
+    contact = match[0] if match else Contact(bsuid, phone, "")
+    key = bsuid or contact.bsuid or phone or contact.phone
+    return None if key is None else Contact(key, phone or contact.phone, contact.name)
+
+
+def inbound_of(raw: dict[str, Any], contacts: list[Contact]) -> Inbound | None:
+    wamid, stamp = raw.get("id"), raw.get("timestamp")
+    sender = sender_of(raw, contacts)
+    if not (isinstance(wamid, str) and sender and sender.bsuid and str(stamp).isdigit()):
+        return None
+    context = raw.get("context") if isinstance(raw.get("context"), dict) else None
+    tapped = (context or {}).get("id")
+    kind, said, data = content_of(raw)
+    return Inbound(
+        wamid=wamid,
+        bsuid=sender.bsuid,
+        name=sender.name,
+        at=float(str(stamp)),
+        kind=kind,
+        text=said,
+        data=data,
+        phone=sender.phone,
+        context=tapped if isinstance(tapped, str) else None,
+    )
+
+
+def content_of(raw: dict[str, Any]) -> tuple[Kind, str, str]:
+    """(kind, text, data) of a message: typed text, a tapped reply button or list row,
+    a template's quick reply; anything else (a photo, a sticker) is "other"."""
+    kind = raw.get("type")
+    part = raw.get(str(kind)) if isinstance(raw.get(str(kind)), dict) else {}
+    part = part or {}
+    if kind == "text":
+        return "text", str(part.get("body") or ""), ""
+    if kind == "interactive":
+        reply = part.get("button_reply") or part.get("list_reply")
+        if isinstance(reply, dict) and isinstance(reply.get("id"), str):
+            return "reply", str(reply.get("title") or ""), reply["id"]
+    if kind == "button" and isinstance(part.get("payload"), str):
+        return "quick", str(part.get("text") or ""), part["payload"]
+    return "other", "", ""
+
+
+def status_of(raw: dict[str, Any]) -> Status | None:
+    wamid, state = raw.get("id"), raw.get("status")
+    who = raw.get("recipient_user_id") or raw.get("recipient_id")
+    if not (isinstance(wamid, str) and isinstance(state, str) and isinstance(who, str)):
+        return None
+    errors = raw.get("errors") if isinstance(raw.get("errors"), list) else []
+    codes = tuple(
+        e["code"] for e in errors or [] if isinstance(e, dict) and isinstance(e.get("code"), int)
+    )
+    return Status(wamid, who, state, codes)
