@@ -1,0 +1,134 @@
+"""Screens as WhatsApp messages: within Meta's limits, the control sized to the moves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from service.platforms.whatsapp import render as wa
+from service.table import lobby
+from service.table.lobby import Actor
+from service.table.room import Room, RoomSettings
+from service.ui import games, tokens
+from service.ui.intents import Move, Option, Press
+from service.ui.screens import Button, Screen
+
+ABUELA = Actor((1 << 52) + 1, "Abuela", "es", platform="whatsapp")
+
+
+def started(preset: str, bots: int = 3) -> Room:
+    room = lobby.create_room(ABUELA.user_id, None, ABUELA, 0.0, True, RoomSettings(preset=preset))
+    for _ in range(bots):
+        lobby.add_bot(room, ABUELA)
+    lobby.start(room, ABUELA, 0.0, 0.0)
+    return room
+
+
+def within_limits(content: dict[str, Any]) -> None:
+    """Meta's limits of an interactive message, as the local WhatsApp checks them too."""
+    if content["type"] == "text":
+        assert 0 < len(content["text"]["body"]) <= 4096
+        return
+    interactive = content["interactive"]
+    assert len(interactive["body"]["text"]) <= wa.MAX_BODY
+    action = interactive["action"]
+    if interactive["type"] == "button":
+        titles = [b["reply"]["title"] for b in action["buttons"]]
+        assert 1 <= len(titles) <= 3 and len(set(titles)) == len(titles)
+        assert all(len(t) <= 20 for t in titles)
+        assert all(len(b["reply"]["id"]) <= 256 for b in action["buttons"])
+        return
+    assert interactive["type"] == "list" and len(action["button"]) <= 20
+    rows = [row for section in action["sections"] for row in section["rows"]]
+    assert 1 <= len(rows) <= 10
+    assert all(len(r["title"]) <= 24 and len(r["id"]) <= 200 for r in rows)
+    assert len({r["id"] for r in rows}) == len(rows)
+    if len(action["sections"]) > 1:
+        assert all(0 < len(s["title"]) <= 24 for s in action["sections"])
+
+
+def ids(content: dict[str, Any]) -> list[str]:
+    if content["type"] != "interactive":
+        return []
+    action = content["interactive"]["action"]
+    if "buttons" in action:
+        return [b["reply"]["id"] for b in action["buttons"]]
+    return [row["id"] for s in action["sections"] for row in s["rows"]]
+
+
+SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def moves(count: int, cards: bool = True) -> Screen:
+    """A prompt of `count` card moves (French suits), or of as many settings."""
+    codes = [f"{r}{s}" for s in "SHDC" for r in ("A", "K", "Q", "J", "7", "6", "5", "4")]
+    if not cards:
+        options = (
+            Button(f"Option {i}", Press("abcd1234", 7, Option(f"k{i}"))) for i in range(count)
+        )
+        return Screen("Settings", (tuple(options),))
+    row = tuple(
+        Button(c[:-1] + SYMBOLS[c[-1]], Press("abcd1234", 7, Move(f"play:{c}")))
+        for c in codes[:count]
+    )
+    return Screen("Your turn!", (row,))
+
+
+@pytest.mark.parametrize("preset", ["spanish", "brazilian", "burro_em_pe", "cangkul", "cuartetos"])
+def test_every_screen_of_a_game_fits_and_offers_exactly_its_buttons(preset: str) -> None:
+    room = started(preset)
+    painter = games.painter(room, "es")
+    for screen in (painter.lobby(), games.room_screen(room, painter), painter.hand(0, True)):
+        content = wa.render(screen, "es")
+        within_limits(content)
+        pressable = [tokens.text(p) for _b, p in wa.pressable(screen)]
+        if len(pressable) <= 10:
+            assert ids(content) == pressable or sorted(ids(content)) == sorted(pressable)
+
+
+def test_three_moves_are_reply_buttons_and_more_a_list_by_suit() -> None:
+    assert wa.render(moves(3), "en")["interactive"]["type"] == "button"
+    listed = wa.render(moves(9), "en")["interactive"]
+    assert listed["type"] == "list"
+    assert [s["title"] for s in listed["action"]["sections"]] == ["♠", "♥"]  # by suit
+    assert listed["action"]["button"] == "Choose"
+    assert wa.render(moves(9), "es")["interactive"]["action"]["button"] == "Elegir"
+
+
+def test_more_cards_than_a_list_holds_come_suit_first_then_the_suit() -> None:
+    screen = moves(20)
+    overview = wa.render(screen, "en")
+    within_limits(overview)
+    picks = ids(overview)
+    assert all(wa.pick_of(i) is not None for i in picks) and len(picks) == 3  # ♠ ♥ ♦
+    hearts = wa.pick_of(picks[1])
+    assert hearts is not None and hearts.part == "H" and hearts.version == 7
+    part = wa.render(screen, "en", part="H")
+    within_limits(part)
+    assert ids(part) == [f"abcd1234.7.p{r}H" for r in ("A", "K", "Q", "J", "7", "6", "5", "4")]
+
+
+def test_a_long_screen_without_cards_is_paged() -> None:
+    screen = moves(14, cards=False)
+    first = wa.render(screen, "en")
+    within_limits(first)
+    rows = ids(first)
+    assert len(rows) == 10 and wa.pick_of(rows[-1]) == wa.Pick("abcd1234", 7, "1")
+    second = wa.render(screen, "en", part="1")
+    within_limits(second)
+    assert len(ids(second)) == 5
+
+
+def test_titles_are_cut_and_kept_unique() -> None:
+    long = "🎭 Fake call: ¡SUPERCALIFRAGILISTICO!"
+    row = tuple(Button(long, Press("abcd1234", 1, Move(f"fake:{i}"))) for i in range(3))
+    content = wa.render(Screen("x", (row,)), "en")
+    within_limits(content)
+
+
+def test_a_long_body_loses_its_oldest_lines_first() -> None:
+    text = "\n".join(f"line {i}" for i in range(400)) + "\nYour turn!"
+    content = wa.render(Screen(text, moves(3).rows), "en")
+    body = content["interactive"]["body"]["text"]
+    assert len(body) <= wa.MAX_BODY and body.endswith("Your turn!") and "line 0\n" not in body
