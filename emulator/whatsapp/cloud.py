@@ -545,6 +545,8 @@ class WhatsAppCloud:
                     return self.inbound(user, "button", body, message)
             titles = [b["title"] for b in message.rendered["buttons"]]
             raise ActionError(f"no quick reply {label!r} on that template ({titles})")
+        if message.type == "interactive":
+            raise ActionError("that message is a list: choose one of its rows")
         raise ActionError("that message has no reply buttons")
 
     def choose(self, user: WaUser, wamid: str, label: str) -> WaMessage:

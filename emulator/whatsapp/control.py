@@ -50,6 +50,7 @@ HEARTBEAT_SECONDS = 15.0
 SETTINGS = (
     "limits",
     "pair_burst",
+    "throughput",
     "approval_delay",
     "duplicates",
     "batch",
@@ -225,6 +226,8 @@ def control_routes(cloud: WhatsAppCloud) -> list[Route]:
             cloud.pacing.enabled = _flag(args["limits"])
         if "pair_burst" in args:
             cloud.pacing.config = cloud.pacing.config.replace(pair_burst=int(args["pair_burst"]))
+        if "throughput" in args:
+            cloud.pacing.config = cloud.pacing.config.replace(throughput=int(args["throughput"]))
         if "approval_delay" in args:
             cloud.approval_delay = float(args["approval_delay"])
         for name in ("duplicates", "batch", "reorder"):
@@ -251,6 +254,7 @@ def control_routes(cloud: WhatsAppCloud) -> list[Route]:
         return {
             "limits": cloud.pacing.enabled,
             "pair_burst": cloud.pacing.config.pair_burst,
+            "throughput": cloud.pacing.config.throughput,
             "approval_delay": cloud.approval_delay,
             "duplicates": knobs.duplicates,
             "batch": knobs.batch,

@@ -217,7 +217,7 @@ class WhatsAppDriver:
         return result
 
     def settings(self, **knobs: float | int | bool) -> dict[str, Any]:
-        """Read the knobs, after changing those given: limits, pair_burst,
+        """Read the knobs, after changing those given: limits, pair_burst, throughput,
         approval_delay, duplicates, batch, batch_max, reorder, hold, seed,
         retry_compression, concurrency."""
         result: dict[str, Any] = self._post("/settings", **knobs)

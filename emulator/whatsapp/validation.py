@@ -576,8 +576,15 @@ def parse_template(body: JSON) -> NewTemplate:
     return NewTemplate(name, language, category, components, ttl)
 
 
+def template_placeholders(body: str) -> list[int]:
+    try:
+        return placeholders(body)
+    except GraphError as error:
+        raise template_error(error.details or error.message) from None
+
+
 def check_examples(raw: JSON, index: int, body: str, key: str) -> None:
-    numbers = placeholders(body)
+    numbers = template_placeholders(body)
     if numbers != list(range(1, len(numbers) + 1)):
         raise template_error(
             f"components[{index}]: placeholders must be {{{{1}}}}, {{{{2}}}}, ... in order - "
@@ -609,7 +616,7 @@ def check_header(raw: JSON, index: int) -> None:
     value = raw.get("text")
     if not isinstance(value, str) or not value or length(value) > TEMPLATE_HEADER_MAX:
         raise template_error(f"HEADER text is 1 to {TEMPLATE_HEADER_MAX} characters.")
-    if len(placeholders(value)) > 1:
+    if len(template_placeholders(value)) > 1:
         raise template_error("A HEADER has one variable at most.")
     check_examples(raw, index, value, "header_text")
 
@@ -631,7 +638,7 @@ def check_footer(raw: JSON, index: int) -> None:
     value = raw.get("text")
     if not isinstance(value, str) or not value or length(value) > TEMPLATE_FOOTER_MAX:
         raise template_error(f"FOOTER text is 1 to {TEMPLATE_FOOTER_MAX} characters.")
-    if placeholders(value):
+    if template_placeholders(value):
         raise template_error("A FOOTER has no variables.")
 
 
