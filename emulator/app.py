@@ -4,7 +4,9 @@ Routes:
 - `/bot<token>/<method>`: the Bot API (`botapi.py`);
 - `/file/bot<token>/<file_path>`: file downloads, as on Telegram;
 - `/_emulator/...`: the control API for tests, benchmarks and the web chat (`control.py`);
-- `/`: the web chat (`web/`).
+- `/`: the web chat (`web/`);
+- `/v<version>/<id>/...`: the local WhatsApp Cloud API's Graph endpoints, and
+  `/_emulator/whatsapp/...` its control API (`whatsapp/`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from emulator.errors import ApiError, bad_request, internal_error, not_found
 from emulator.limits import FloodControl
 from emulator.params import Params, Upload
 from emulator.webhook import Delivery
+from emulator.whatsapp.cloud import WhatsAppCloud
 from emulator.world import Bot, World
 
 log = logging.getLogger("emulator")
@@ -52,6 +55,7 @@ class Emulator:
         self.actions = UserActions(self.world, self.delivery)
         self._deliveries: dict[int, Delivery] = {}
         self._http: httpx.AsyncClient | None = None
+        self.whatsapp = WhatsAppCloud(self.config.whatsapp, self.http)
         for token in self.config.tokens:
             self.world.bot_for_token(token)
 
@@ -77,9 +81,16 @@ class Emulator:
     def set_flood_limits(self, enabled: bool) -> None:
         self.flood.limits = dataclasses.replace(self.flood.limits, enabled=enabled)
 
+    def close_streams(self) -> None:
+        """End the web chat's event streams (the Telegram and WhatsApp ones), so that a
+        stopping server need not wait for them."""
+        self.world.events.close()
+        self.whatsapp.world.events.close()
+
     async def close(self) -> None:
         for delivery in self._deliveries.values():
             await delivery.close()
+        await self.whatsapp.close()
         if self._http is not None:
             await self._http.aclose()
             self._http = None
@@ -127,6 +138,8 @@ async def read_params(request: Request) -> Params:
 def create_app(emulator: Emulator | EmulatorConfig | None = None) -> Starlette:
     """The emulator's ASGI app; `app.state.emulator` is the `Emulator` it serves."""
     from emulator.control import control_routes
+    from emulator.whatsapp.control import control_routes as whatsapp_control_routes
+    from emulator.whatsapp.graph import graph_routes
 
     emu = emulator if isinstance(emulator, Emulator) else Emulator(emulator)
 
@@ -164,6 +177,7 @@ def create_app(emulator: Emulator | EmulatorConfig | None = None) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        emu.whatsapp.start()
         yield
         await emu.close()
 
@@ -172,8 +186,10 @@ def create_app(emulator: Emulator | EmulatorConfig | None = None) -> Starlette:
             Route("/", index),
             Route("/bot{token}/{method}", bot_api, methods=["GET", "POST"]),
             Route("/file/bot{token}/{path:path}", file_download),
+            Mount("/_emulator/whatsapp", routes=whatsapp_control_routes(emu.whatsapp)),
             Mount("/_emulator", routes=control_routes(emu)),
             Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
+            *graph_routes(emu.whatsapp),
         ],
         exception_handlers={HTTPException: http_error, Exception: http_error},
         lifespan=lifespan,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from emulator.limits import FloodLimits
+from emulator.whatsapp.config import WhatsAppConfig
+from emulator.whatsapp.config import fast as fast_whatsapp
 
 
 @dataclass(frozen=True)
@@ -85,15 +87,19 @@ class EmulatorConfig:
     answer_timeout: float = 15.0
     # The call and update log keeps at most this many entries (oldest dropped).
     log_limit: int = 200_000
+    # The local WhatsApp Cloud API served beside it (emulator/whatsapp/).
+    whatsapp: WhatsAppConfig = field(default_factory=WhatsAppConfig)
 
 
 def fast_config(**overrides: object) -> EmulatorConfig:
-    """A config for fast tests: no flood limits, quick webhook retries."""
+    """A config for fast tests: no flood limits, quick webhook retries (and so for the
+    WhatsApp side: no pacing limits, Meta's retry schedule a thousand times quicker)."""
     values: dict[str, object] = {
         "flood_limits": FloodLimits(enabled=False),
         "webhook_retry_delay": 0.05,
         "webhook_retry_max_delay": 0.5,
         "webhook_timeout": 10.0,
+        "whatsapp": fast_whatsapp(),
     }
     values.update(overrides)
     return EmulatorConfig(**values)  # type: ignore[arg-type]

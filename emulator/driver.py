@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 
 import httpx
 
+from emulator.whatsapp.driver import WhatsAppDriver
+
 T = TypeVar("T")
 Ref = int | str
 
@@ -173,9 +175,19 @@ class EmulatorDriver:
         self.url = url.rstrip("/")
         self.timeout = timeout
         self._http = httpx.Client(base_url=f"{self.url}/_emulator", timeout=30.0, trust_env=False)
+        self._whatsapp: WhatsAppDriver | None = None
+
+    @property
+    def whatsapp(self) -> WhatsAppDriver:
+        """The same emulator's local WhatsApp (emulator/whatsapp/driver.py)."""
+        if self._whatsapp is None:
+            self._whatsapp = WhatsAppDriver(self.url, timeout=self.timeout)
+        return self._whatsapp
 
     def close(self) -> None:
         self._http.close()
+        if self._whatsapp is not None:
+            self._whatsapp.close()
 
     def __enter__(self) -> EmulatorDriver:
         return self

@@ -131,7 +131,7 @@ def running_emulator(
     (`fast_config()`); pass `EmulatorConfig()` for Telegram's real pacing."""
     emulator = Emulator(config or fast_config())
     app = create_app(emulator)
-    with ServerThread(app, host, port, on_stop=emulator.world.events.close) as server:
+    with ServerThread(app, host, port, on_stop=emulator.close_streams) as server:
         driver = RunningEmulator(server, emulator)
         try:
             yield driver

@@ -1,0 +1,58 @@
+"""Pacing, as the Cloud API applies it to a business's messages, on the emulator's clock.
+
+- The pair rate: about one message every 6 seconds to the same user, short bursts
+  allowed; past it 131056 "(Business Account, Consumer Account) pair rate limit hit".
+  Modelled as a token bucket per user: `pair_burst` tokens, one back every
+  `pair_refill_seconds`.
+- Throughput: 80 messages a second per business phone number (Meta's default); past it
+  130429 "Rate limit hit". A sliding window of one second.
+
+Both refuse synchronously (HTTP 400) and a refused message costs nothing.
+developers.facebook.com/docs/whatsapp/cloud-api/overview#throughput and
+developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+
+from emulator.whatsapp.config import WhatsAppConfig
+from emulator.whatsapp.errors import PAIR_RATE, THROUGHPUT, GraphError
+
+PAIR_DETAILS = (
+    "Message failed to send because there were too many messages sent from this phone "
+    "number to the same phone number in a short period of time."
+)
+THROUGHPUT_DETAILS = "Cloud API message throughput has been reached."
+
+
+class Pacing:
+    def __init__(self, config: WhatsAppConfig, clock: Callable[[], float]) -> None:
+        self.config = config
+        self.enabled = config.limits
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # recipient -> (tokens, at)
+        self._sent: deque[float] = deque()
+
+    def _tokens(self, recipient: str, now: float) -> float:
+        burst = float(self.config.pair_burst)
+        tokens, at = self._buckets.get(recipient, (burst, now))
+        refill = max(0.0, now - at) / self.config.pair_refill_seconds
+        return min(burst, tokens + refill)
+
+    def take(self, recipient: str) -> None:
+        """Count one message to `recipient`, or refuse it (131056 or 130429)."""
+        if not self.enabled:
+            return
+        now = self._clock()
+        while self._sent and self._sent[0] <= now - 1.0:
+            self._sent.popleft()
+        if len(self._sent) >= self.config.throughput:
+            raise GraphError(THROUGHPUT, THROUGHPUT_DETAILS)
+        tokens = self._tokens(recipient, now)
+        if tokens < 1.0:
+            self._buckets[recipient] = (tokens, now)
+            raise GraphError(PAIR_RATE, PAIR_DETAILS)
+        self._buckets[recipient] = (tokens - 1.0, now)
+        self._sent.append(now)
