@@ -22,6 +22,14 @@ from service.infra.redis_server import RedisServer, free_port
 
 TOKEN = "100000001:local-burro-token"
 SECRET = "local-webhook-secret"
+# The local WhatsApp's business (emulator/whatsapp/config.py) and our side of its webhook.
+WHATSAPP = {
+    "BURRO_WHATSAPP_TOKEN": "local-whatsapp-token",
+    "BURRO_WHATSAPP_PHONE_ID": "100000000000001",
+    "BURRO_WHATSAPP_APP_SECRET": "local-app-secret",
+    "BURRO_WHATSAPP_VERIFY_TOKEN": "local-verify-token",
+    "BURRO_WHATSAPP_NUMBER": "15550009999",
+}
 # BotFather's settings of the local bot (the emulator starts with Telegram's defaults):
 # "🃏 My cards" needs inline mode (/setinline), and a card chosen from the list is played
 # at once only with inline feedback (/setinlinefeedback 100%).
@@ -71,6 +79,8 @@ class Stack:
             "BURRO_REDIS_URL": self.redis.url,
             "BURRO_BOT_DELAY": str(self.bot_delay),
             "BURRO_RATE_LIMITS": "1" if self.flood_limits else "0",
+            **WHATSAPP,
+            "BURRO_WHATSAPP_API_URL": self.emulator_url,
             "PYTHONUNBUFFERED": "1",
             **self.extra_env,
         }
@@ -119,6 +129,7 @@ class Stack:
 
     def set_webhook(self) -> None:
         set_webhook(self.emulator_url, self.serve_url)
+        set_whatsapp_webhook(self.emulator_url, self.serve_url)
 
     def kill(self, name: str) -> None:
         """SIGKILL one process and its children (chaos and restart tests), as when its
@@ -177,6 +188,21 @@ def set_webhook(emulator_url: str, serve_url: str) -> None:
                 "chosen_inline_result",
                 "my_chat_member",
             ],
+        },
+        timeout=10,
+    )
+    response.raise_for_status()
+
+
+def set_whatsapp_webhook(emulator_url: str, serve_url: str) -> None:
+    """The local WhatsApp verifies `serve_url`'s webhook (Meta's GET handshake) and
+    delivers its users' messages there, as Meta does once the app's webhook is set."""
+    response = httpx.post(
+        f"{emulator_url}/_emulator/whatsapp/webhook",
+        json={
+            "url": f"{serve_url}/whatsapp/webhook",
+            "verify_token": WHATSAPP["BURRO_WHATSAPP_VERIFY_TOKEN"],
+            "fields": ["messages"],
         },
         timeout=10,
     )

@@ -35,7 +35,7 @@ from rq.job import Job
 from rq.timeouts import TimerDeathPenalty
 
 from cli import stack
-from cli.stack import LOCAL_BOT, SECRET, TOKEN
+from cli.stack import LOCAL_BOT, SECRET, TOKEN, WHATSAPP
 from emulator.app import Emulator
 from emulator.app import create_app as emulator_app
 from emulator.config import EmulatorConfig, fast_config
@@ -253,8 +253,18 @@ def configure_bot(emu: RunningEmulator, bot_settings: dict[str, bool | int | str
 
 
 def set_webhook(hook: Hook) -> None:
-    """The emulator delivers its users' updates to the hook, as to `burro serve`."""
+    """The emulator delivers its users' updates to the hook, as to `burro serve`; its
+    local WhatsApp too."""
     stack.set_webhook(hook.emu.api_url, hook.url)
+    stack.set_whatsapp_webhook(hook.emu.url, hook.url)
+
+
+def whatsapp_settings(emulator_url: str) -> dict[str, Any]:
+    """The settings that point the service at the emulator's local WhatsApp."""
+    names = {key.removeprefix("BURRO_").lower(): value for key, value in WHATSAPP.items()}
+    secrets = ("whatsapp_token", "whatsapp_app_secret", "whatsapp_verify_token")
+    found: dict[str, Any] = {k: SecretStr(v) if k in secrets else v for k, v in names.items()}
+    return found | {"whatsapp_api_url": emulator_url}
 
 
 @contextmanager
@@ -276,6 +286,7 @@ def running_hook(
             webhook_secret=SecretStr(SECRET),
             telegram_api_url=emu.api_url,
             redis_url=server.url,
+            **whatsapp_settings(emu.url),
             **(choices | options),
         )
         if bot_settings is not None:

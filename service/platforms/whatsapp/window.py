@@ -8,8 +8,8 @@ is about to close.
 
 Pacing (cloud-api/overview#pair-rate-limits): about one message per 6 seconds to the
 same person, with short bursts; past it Meta answers 131056. Messages sent very close
-together may also arrive out of order, so two messages to one person are at least
-`GAP` seconds apart. Both as one Redis script, a GCRA bucket per person.
+together may also arrive out of order, so two messages to one person are a sixth of
+the interval apart (a second at 6 s). Both as one Redis script, a GCRA bucket per person.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from service.infra.store import text
 
 WINDOW = 24 * 3600  # seconds after a person's last message that free-form messages may go
 MARGIN = 120  # seconds before the window closes that we no longer count on it
-BURST = 3  # messages to one person that may go back to back (then one per `rate`)
-GAP = 1.0  # seconds between two messages to one person, so they arrive in order
+BURST = 3  # messages to one person that may go back to back (then one per `interval`)
+GAP = 1 / 6  # of the interval: between two messages to one person, so they come in order
 
 _PACE = """
 local now, interval, burst, gap = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]),
@@ -70,5 +70,6 @@ def close(client: redis.Redis, player: int) -> None:
 
 def pace(client: redis.Redis, player: int, now: float, interval: float) -> float:
     """Take a slot to send the person a message: 0, or seconds to wait (none taken)."""
-    found = client.eval(_PACE, 1, f"wa:pace:{player}", repr(now), interval, BURST, GAP)
+    gap = interval * GAP
+    found = client.eval(_PACE, 1, f"wa:pace:{player}", repr(now), interval, BURST, gap)
     return float(text(found))

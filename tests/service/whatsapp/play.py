@@ -1,0 +1,73 @@
+"""Playing through the local WhatsApp as a person would: read the last prompt, tap or
+choose one of its moves (a card first), wait for what comes next."""
+
+from __future__ import annotations
+
+from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
+from service.platforms.whatsapp import render
+
+REMATCH_WORDS = ("🔁",)
+
+
+def outgoing(wa: WhatsAppDriver, user: str) -> list[WaChatMessage]:
+    return [m for m in wa.messages(user) if m.direction == "out"]
+
+
+def last_out(wa: WhatsAppDriver, user: str) -> WaChatMessage | None:
+    found = outgoing(wa, user)
+    return found[-1] if found else None
+
+
+def choices(message: WaChatMessage) -> list[tuple[str, str]]:
+    """(id, title) of what a message offers: its reply buttons, else its list's rows."""
+    if message.buttons:
+        return [(b.id, b.title) for b in message.buttons]
+    return [(r.id, r.title) for r in message.rows]
+
+
+def pick(message: WaChatMessage) -> str:
+    """A card if the prompt offers one (or a suit to open), else its first choice."""
+    offered = choices(message)
+    cards = [c for c in offered if ".p" in c[0] or ".c" in c[0] or c[0].startswith("pick:")]
+    return (cards or offered)[0][0]
+
+
+def act(wa: WhatsAppDriver, user: str, message: WaChatMessage, choice: str) -> None:
+    if message.buttons:
+        wa.tap(user, message, choice)
+    else:
+        wa.choose(user, message, choice)
+
+
+def is_prompt(message: WaChatMessage | None) -> bool:
+    return message is not None and bool(choices(message))
+
+
+def is_final(message: WaChatMessage | None) -> bool:
+    return message is not None and any(
+        any(word in title for word in REMATCH_WORDS) for _id, title in choices(message)
+    )
+
+
+def newest_prompt(wa: WhatsAppDriver, user: str, after: int) -> WaChatMessage | None:
+    """The newest message from us that asks something, if it came after `after`."""
+    prompts = [m for m in outgoing(wa, user) if is_prompt(m)]
+    return prompts[-1] if prompts and prompts[-1].seq > after else None
+
+
+def play_to_the_end(wa: WhatsAppDriver, user: str, after: int, max_moves: int = 600) -> int:
+    """Play `user`'s game to its end from the first prompt after message `after`; the
+    number of moves it took."""
+    taps, seen = 0, after
+    while taps < max_moves:
+        prompt = wa.wait_for(
+            lambda: newest_prompt(wa, user, seen), timeout=20, what=f"{user}'s next prompt"
+        )
+        if is_final(prompt):
+            return taps
+        seen = prompt.seq
+        choice = pick(prompt)
+        act(wa, user, prompt, choice)
+        if render.pick_of(choice) is None:
+            taps += 1
+    raise AssertionError(f"{user}'s game did not end in {max_moves} moves")

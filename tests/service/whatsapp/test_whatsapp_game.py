@@ -1,0 +1,70 @@
+"""A one-to-one game against bots through the local WhatsApp, for each preset family:
+the person writes, taps a new game, starts it and plays it to its end, each decision
+one prompt, nothing but their own cards shown."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
+from tests.service.inproc import Hook, running_service
+from tests.service.whatsapp.play import act, choices, last_out, outgoing, play_to_the_end
+
+
+@pytest.fixture(scope="module")
+def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
+    with running_service(tmp_path_factory.mktemp("wa"), whatsapp_pair_rate=0.0) as running:
+        yield running
+
+
+def lobby_offering(wa: WhatsAppDriver, user: str, title: str, after: int) -> WaChatMessage:
+    """The person's newest message from us after their `after`-th, once it offers `title`."""
+
+    def found() -> WaChatMessage | None:
+        last = last_out(wa, user)
+        fresh = len(outgoing(wa, user)) > after
+        return last if fresh and last is not None and title in titles(last) else None
+
+    return wa.wait_for(found, timeout=20, what=f"a message offering {title}")
+
+
+def titles(message: WaChatMessage) -> list[str]:
+    return [title for _id, title in choices(message)]
+
+
+def open_game(wa: WhatsAppDriver, user: str, command: str, start: str, bots: int = 0) -> int:
+    """The person asks for a game (`command`), adds `bots` more bots, then starts it;
+    the lobby message's place (the game's messages come after it)."""
+    before = len(outgoing(wa, user))
+    wa.send(user, command)
+    lobby = lobby_offering(wa, user, start, before)
+    for _ in range(bots):
+        add = next(t for t in titles(lobby) if t.startswith("🤖"))
+        before = len(outgoing(wa, user))
+        act(wa, user, lobby, add)
+        lobby = lobby_offering(wa, user, start, before)
+    act(wa, user, lobby, start)
+    return lobby.seq
+
+
+@pytest.mark.parametrize(
+    ("user", "command", "start", "bots"),
+    [
+        ("Abuela", "nueva spanish", "▶️ Empezar", 0),
+        ("Vovó", "jogar brazilian", "▶️ Começar", 0),
+        ("Avó", "jogar burro_em_pe", "▶️ Começar", 1),
+        ("Nenek", "main cangkul", "▶️ Mulai", 2),
+        ("Grandma", "new cuartetos", "▶️ Start", 2),  # three at least pass cards
+    ],
+)
+def test_a_game_against_bots_to_its_end(
+    hook: Hook, user: str, command: str, start: str, bots: int
+) -> None:
+    wa = hook.emu.whatsapp
+    lobby = open_game(wa, user, command, start, bots)
+    taps = play_to_the_end(wa, user, after=lobby)
+    assert taps > 3
+    assert hook.worker is not None
+    hook.worker.check()
