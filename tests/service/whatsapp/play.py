@@ -61,7 +61,9 @@ def play_to_the_end(wa: WhatsAppDriver, user: str, after: int, max_moves: int = 
     taps, seen = 0, after
     while taps < max_moves:
         prompt = wa.wait_for(
-            lambda: newest_prompt(wa, user, seen), timeout=20, what=f"{user}'s next prompt"
+            lambda after=seen: newest_prompt(wa, user, after),  # type: ignore[misc]
+            timeout=20,
+            what=f"{user}'s next prompt",
         )
         if is_final(prompt):
             return taps
