@@ -33,6 +33,7 @@ from service.infra.keys import PENDING_SYNC
 from service.infra.store import live_key, text
 from service.platforms import registry
 from service.platforms.base import Chat, DeliveryFailed, Failure, Platform, Rendered
+from service.platforms.whatsapp import invite
 from service.table import groups, play, targets
 from service.table.outcome import JobKind, Outcome
 from service.table.room import Room
@@ -67,6 +68,7 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         done(rt, room_id, target)
         return
     lang, screen = plan
+    screen = with_invite(rt, room, base, lang, screen)
     told = untold_hands(rt, room, base) if folds else None
     if told is not None:
         screen = with_news(rt, room, lang, screen)
@@ -101,6 +103,16 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
             done(rt, room_id, target)
     finally:
         rt.redis.delete(lock)
+
+
+def with_invite(rt: Runtime, room: Room, target: Target, lang: str, screen: Screen) -> Screen:
+    """A group's lobby, where WhatsApp is on too, says how family there joins."""
+    number = rt.svc.settings.whatsapp_number
+    if target.kind != "table" or room.status != "lobby" or room.private or room.settings_open:
+        return screen
+    if not rt.svc.settings.whatsapp or not number or room.platform == invite.PLATFORM:
+        return screen
+    return Screen(f"{screen.text}\n\n{invite.line(number, room.id, lang)}", screen.rows)
 
 
 # ----- a chat that cannot edit: one message per decision ---------------------------------

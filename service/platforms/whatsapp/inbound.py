@@ -11,6 +11,7 @@ message of the chat. A typed move is read against the current prompt (`words`).
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -35,6 +36,7 @@ from service.ui.screens import Screen, games_list, spanish_suits, stats_lines
 log = logging.getLogger("burro.whatsapp")
 PLATFORM = "whatsapp"
 MAX_NAME = 32
+ROOM_CODE = re.compile(r"^[a-z0-9]{8}$")  # a table's code (its room id)
 Kind = Literal["text", "reply", "quick", "other"]
 
 
@@ -204,7 +206,8 @@ class Handler:
         if command is not None:
             self.command(actor, command[0], command[1], message)
             return
-        code = next((w for w in message.text.split() if self.svc.store.load(w)), None)
+        codes = (w for w in message.text.split() if ROOM_CODE.match(w))
+        code = next((w for w in codes if self.svc.store.load(w)), None)
         if code is not None:
             self.command(actor, "join", code, message)
             return

@@ -3,6 +3,8 @@ choose one of its moves (a card first), wait for what comes next."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
 from service.platforms.whatsapp import render
 
@@ -61,7 +63,7 @@ def play_to_the_end(wa: WhatsAppDriver, user: str, after: int, max_moves: int = 
     taps, seen = 0, after
     while taps < max_moves:
         prompt = wa.wait_for(
-            lambda after=seen: newest_prompt(wa, user, after),  # type: ignore[misc]
+            partial(newest_prompt, wa, user, seen),
             timeout=20,
             what=f"{user}'s next prompt",
         )

@@ -1,0 +1,153 @@
+"""One table, two platforms: Ana opens it in the Telegram group, the lobby tells family
+on WhatsApp how to join, Abuela and Vovó join from WhatsApp with its words, a bot fills a
+seat, and all four play it to the end; no WhatsApp prompt shows another's cards."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import partial
+
+import pytest
+
+from emulator.driver import ChatMessage
+from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
+from engine.follow_suit.game import GameState, to_move
+from engine.registry import find_game
+from service.platforms.whatsapp import render
+from service.table.room import Room
+from service.ui import games
+from service.ui.screens import Painter
+from tests.service.inproc import Hook, running_service
+from tests.service.play import GROUP, action_button, game_buttons, names_in, room_in
+from tests.service.test_group_game import tap_lobby
+from tests.service.whatsapp.play import act, last_out, newest_prompt, pick
+
+WHATSAPP_FAMILY = ("Abuela", "Vovó")
+LINK = re.compile(r"https://wa\.me/(\d+)\?text=(\S+)")
+
+
+@pytest.fixture(scope="module")
+def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
+    with running_service(tmp_path_factory.mktemp("mixed"), whatsapp_pair_rate=0.0) as running:
+        yield running
+
+
+def lobby_in_group(hook: Hook) -> ChatMessage:
+    return hook.emu.wait_for_message(
+        GROUP, lambda m: action_button(m, "S") is not None and "wa.me" in m.text, timeout=20
+    )
+
+
+def test_two_whatsapp_players_a_telegram_one_and_a_bot(hook: Hook) -> None:
+    emu, wa = hook.emu, hook.emu.whatsapp
+    emu.start("Ana")  # her cards come to her private chat
+    emu.send_message("Ana", GROUP, "/burro spanish")
+    lobby = lobby_in_group(hook)
+    found = LINK.search(lobby.text)
+    assert found is not None and found[1] == "15550009999"  # the business's number
+    code = re.sub(r"^\S+%20", "", found[2])
+    group = lobby.chat_id
+    for user, words in zip(WHATSAPP_FAMILY, ("unirme", "entrar"), strict=True):
+        wa.send(user, f"{words} {code}")
+        emu.wait_for(partial(seated, hook, group, user), what=f"{user} seated")
+    tap_lobby(emu, "Ana", "B")
+    emu.wait_for(lambda: len(room_in(hook, group).seats) == 4 or None, what="the bot seated")
+    tap_lobby(emu, "Ana", "S")
+    play_to_the_end(hook, group)
+    assert hook.worker is not None
+    hook.worker.check()
+
+
+def play_to_the_end(hook: Hook, group: int) -> None:
+    emu, wa = hook.emu, hook.emu.whatsapp
+    seen = {user: 0 for user in WHATSAPP_FAMILY}
+    for _ in range(2000):
+        room = room_in(hook, group)
+        if room.status == "over":
+            break
+        if room.status != "playing":
+            emu.wait_for(lambda: room_in(hook, group).status != "lobby" or None, what="the start")
+            continue
+        assert isinstance(room.game, GameState)
+        seat = to_move(room.game)
+        assert seat is not None
+        player = room.seats[seat]
+        if player.bot is not None:
+            wait_moved(hook, group, room)
+            continue
+        if player.platform == "whatsapp":
+            seen[player.name] = play_whatsapp_turn(hook, player.name, room, seat, seen[player.name])
+        else:
+            mark = f".{room.version}."
+
+            def keyboard(m: str = mark) -> tuple[ChatMessage, str] | None:
+                message = emu.last_message("Ana")
+                current = [b for b in game_buttons(message) if m in str(b.value)]
+                return (message, str(current[0].value)) if message and current else None
+
+            message, data = emu.wait_for(keyboard, what="Ana's keyboard")
+            emu.tap("Ana", message, data)
+        wait_moved(hook, group, room)
+    over = room_in(hook, group)
+    assert over.status == "over"
+    for info in over.seats:  # the end is told in each WhatsApp chat too, and no move offered
+        if info.platform == "whatsapp":
+            result = games.painter(over, info.lang).news_lines()[0]
+            wa.wait_for(partial(told_end, wa, info.name, result), timeout=20)
+
+
+def seated(hook: Hook, group: int, user: str) -> bool:
+    return any(s.name == user for s in room_in(hook, group).seats)
+
+
+def told_end(wa: WhatsAppDriver, user: str, result: str) -> bool:
+    last = last_out(wa, user)
+    return last is not None and result in last.text and not last.buttons and not last.rows
+
+
+def play_whatsapp_turn(hook: Hook, user: str, room: Room, seat: int, seen: int) -> int:
+    """Play the person's turn from their prompt (a suit first, then its card, when the
+    prompt lists suits); the place of the last message they acted on."""
+    wa = hook.emu.whatsapp
+    for _ in range(3):
+        prompt = wa.wait_for(
+            partial(prompt_now, hook, user, room, seen),
+            timeout=20,
+            what=f"{user}'s prompt",
+        )
+        assert_only_their_cards(prompt, room, seat)
+        seen, choice = prompt.seq, pick(prompt)
+        act(wa, user, prompt, choice)
+        if render.pick_of(choice) is None:
+            return seen
+    raise AssertionError(f"{user} found no move to make")
+
+
+def prompt_now(hook: Hook, user: str, room: Room, after: int) -> WaChatMessage | None:
+    """The person's newest prompt, once it is the one for the room's current turn."""
+    prompt = newest_prompt(hook.emu.whatsapp, user, after)
+    ids = [b.id for b in prompt.buttons] + [r.id for r in prompt.rows] if prompt else []
+    drawn_for = re.compile(rf"{room.id}\.{room.phase_version}(\.|$)")  # a move's, or a pick's
+    return prompt if any(drawn_for.search(i) for i in ids) else None
+
+
+def wait_moved(hook: Hook, group: int, room: Room) -> None:
+    hook.emu.wait_for(
+        lambda: room_in(hook, group).version > room.version or None, what="the move applied"
+    )
+
+
+def assert_only_their_cards(prompt: WaChatMessage, room: Room, seat: int) -> None:
+    """The prompt names no card still in another seat's hand."""
+    game = find_game(room.settings.preset)[0]
+    painter = Painter(room, room.seats[seat].lang)
+    hidden = {
+        painter.card(code)
+        for other in range(len(room.seats))
+        if other != seat
+        for code in game.hand(room.game, other)
+    }
+    shown = prompt.text + " " + " ".join(b.title for b in prompt.buttons)
+    shown += " " + " ".join(r.title for r in prompt.rows)
+    assert not names_in(shown, hidden), names_in(shown, hidden)
