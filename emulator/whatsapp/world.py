@@ -240,6 +240,11 @@ class WaWorld:
     def new_id(self) -> str:
         return str(next(self._ids))
 
+    def renumber(self, seq: int, rev: int) -> None:
+        """New messages are numbered from `seq` and `rev` on (a world restored)."""
+        self._message_seq = itertools.count(seq)
+        self._rev = itertools.count(rev)
+
     # ----- messages ----------------------------------------------------------
 
     def new_message(
