@@ -175,6 +175,7 @@ class WhatsAppCloud:
             context = None
         message = self.world.new_message(owner, "out", out.type, out.content, context_id=context)
         message.rendered = rendered
+        message.callback_data = out.callback_data
         if template is not None:
             message.ttl = template.message_ttl()
             message.category = template.category.lower()
@@ -278,6 +279,8 @@ class WhatsAppCloud:
             status["recipient_user_id"] = message.user_id
         if message.status in ("sent", "delivered") and message.pricing is not None:
             status["pricing"] = message.pricing
+        if message.callback_data is not None:
+            status["biz_opaque_callback_data"] = message.callback_data
         if message.errors:
             status["errors"] = message.errors
         self.world.record("status", status=status)

@@ -186,6 +186,7 @@ class Outgoing:
     type: str
     content: JSON  # {type: the type's object}
     context_id: str | None
+    callback_data: str | None = None  # biz_opaque_callback_data: echoed in its statuses
 
 
 @dataclass(frozen=True)
@@ -236,13 +237,14 @@ def parse_request(body: JSON) -> Outgoing | MarkRead:
         context = obj(body["context"], "context")
         only(context, "context", ("message_id",))
         context_id = text(context, "message_id", "context", None)
+    callback_data = None
     if "biz_opaque_callback_data" in body:
-        text(body, "biz_opaque_callback_data", "", 512)
+        callback_data = text(body, "biz_opaque_callback_data", "", 512)
     if kind not in body:
         raise missing(f"The parameter {kind} is required.")
     content = obj(body[kind], kind)
     CHECKS[kind](content)
-    return Outgoing(recipient, kind, {kind: content}, context_id)
+    return Outgoing(recipient, kind, {kind: content}, context_id, callback_data)
 
 
 def parse_recipient(body: JSON) -> Recipient:

@@ -117,6 +117,7 @@ class WaMessage:
     errors: list[JSON] = field(default_factory=list)
     rendered: JSON | None = None  # a template as the user sees it: text and buttons
     pricing: JSON | None = None  # what its sent and delivered statuses say of its price
+    callback_data: str | None = None  # the business's biz_opaque_callback_data
 
     @property
     def visible(self) -> bool:

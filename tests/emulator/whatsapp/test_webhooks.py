@@ -136,6 +136,8 @@ def test_statuses_sent_delivered_read_with_pricing(
         "category": "service",
     }
     assert "pricing" not in mine[2] and "errors" not in sent
+    tagged = graph.ok({**text("game 42"), "biz_opaque_callback_data": "room:42"})
+    assert wa.wait_for_status(tagged, "delivered")["biz_opaque_callback_data"] == "room:42"
 
 
 def test_a_failed_post_is_delivered_again_the_same(wa: WhatsAppDriver, hooked: Service) -> None:
