@@ -14,7 +14,8 @@ def register(subparsers: Any) -> None:
         help="run a local stand-in for Telegram: a Bot API emulator with a web chat",
         description=(
             "Serve a Bot API emulator and a web chat where a family of users plays with "
-            "the bot. Point the service at it with BURRO_TELEGRAM_API_URL=<url>."
+            "the bot. Point the service at it with BURRO_TELEGRAM_API_URL=<url>. The same "
+            "server is a local WhatsApp Cloud API (BURRO_WHATSAPP_API_URL=<url>)."
         ),
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
@@ -41,6 +42,35 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="keep the users, chats and messages in this file across restarts (burro local)",
     )
+    whatsapp = parser.add_argument_group(
+        "the local WhatsApp Cloud API served beside it (emulator/whatsapp/README.md)"
+    )
+    whatsapp.add_argument(
+        "--whatsapp-token", default="local-whatsapp-token", help="the Graph access token"
+    )
+    whatsapp.add_argument(
+        "--whatsapp-phone-id", default="100000000000001", help="the business phone number id"
+    )
+    whatsapp.add_argument(
+        "--whatsapp-waba-id", default="200000000000001", help="the WhatsApp Business Account id"
+    )
+    whatsapp.add_argument(
+        "--whatsapp-app-secret",
+        default="local-app-secret",
+        help="the key of the webhooks' X-Hub-Signature-256",
+    )
+    whatsapp.add_argument(
+        "--whatsapp-approval-delay",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="a new template is approved after this long on the emulator's clock (default 0)",
+    )
+    whatsapp.add_argument(
+        "--no-whatsapp-limits",
+        action="store_true",
+        help="no pair-rate (131056) and throughput (130429) refusals",
+    )
     botfather = parser.add_argument_group(
         "BotFather's settings of new bots (Telegram's defaults unless given)"
     )
@@ -66,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     from emulator.config import EmulatorConfig
     from emulator.limits import FloodLimits
     from emulator.server import serve
+    from emulator.whatsapp.config import WhatsAppConfig
     from emulator.world import valid_token
 
     for token in args.token:
@@ -83,6 +114,14 @@ def run(args: argparse.Namespace) -> int:
         privacy_mode=not args.no_privacy,
         inline_mode=args.inline,
         inline_feedback=args.inline_feedback,
+        whatsapp=WhatsAppConfig(
+            token=args.whatsapp_token,
+            phone_number_id=args.whatsapp_phone_id,
+            waba_id=args.whatsapp_waba_id,
+            app_secret=args.whatsapp_app_secret,
+            approval_delay=args.whatsapp_approval_delay,
+            limits=not args.no_whatsapp_limits,
+        ),
     )
 
     def ready(url: str) -> None:
@@ -90,7 +129,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"  web chat:     {url}/", flush=True)
         print(f"  Bot API base: BURRO_TELEGRAM_API_URL={url}", flush=True)
         print(
-            f"  flood limits: {'off' if args.no_flood_limits else 'on'}; Ctrl-C stops",
+            f"  WhatsApp:     BURRO_WHATSAPP_API_URL={url} "
+            f"BURRO_WHATSAPP_PHONE_ID={args.whatsapp_phone_id}",
+            flush=True,
+        )
+        print(
+            f"  flood limits: {'off' if args.no_flood_limits else 'on'}; WhatsApp limits: "
+            f"{'off' if args.no_whatsapp_limits else 'on'}; Ctrl-C stops",
             flush=True,
         )
 

@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--no-flood-limits",
         action="store_true",
-        help="let the local Telegram accept messages faster than Telegram",
+        help="let the local Telegram and WhatsApp accept messages faster than they do",
     )
     parser.set_defaults(run=run)
 

@@ -88,7 +88,7 @@ class Stack:
     def start(self) -> Stack:
         self.redis.start()
         if self.external_emulator is None:
-            flags = [] if self.flood_limits else ["--no-flood-limits"]
+            flags = [] if self.flood_limits else ["--no-flood-limits", "--no-whatsapp-limits"]
             if self.persist:  # the web chat keeps its history too
                 flags += ["--state", str(self.data_dir / "emulator.json")]
             self.spawn("emulator", "emulator", "--port", str(self.emulator_port), *flags)

@@ -17,6 +17,7 @@ from emulator import persist
 from emulator.app import Emulator, create_app
 from emulator.config import EmulatorConfig, fast_config
 from emulator.driver import EmulatorDriver
+from emulator.whatsapp import persist as whatsapp_persist
 
 
 class ServerThread:
@@ -147,10 +148,13 @@ def serve(
     state: Path | None = None,
 ) -> None:
     """Run an emulator in the foreground until interrupted; with `state`, the world is
-    read from that file at start and kept in it (emulator.persist)."""
+    read from that file at start and kept in it (emulator.persist), and the WhatsApp
+    world beside it (emulator.whatsapp.persist)."""
     emulator = Emulator(config)
-    if state is not None:
+    whatsapp_state = whatsapp_persist.path_beside(state) if state is not None else None
+    if state is not None and whatsapp_state is not None:
         persist.resume(emulator.world, state)
+        whatsapp_persist.resume(emulator.whatsapp, whatsapp_state)
     app = create_app(emulator)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -165,13 +169,19 @@ def serve(
     def on_exit() -> None:
         """Save as the stop is asked for: uvicorn raises the signal again once stopped,
         which ends the process before anything after it runs."""
-        if state is not None:
+        if state is not None and whatsapp_state is not None:
             persist.save(emulator.world, state)
+            whatsapp_persist.save(emulator.whatsapp.world, whatsapp_state)
 
     server = _StoppableServer(options, on_exit)
 
     async def main() -> None:
         keeping = asyncio.create_task(persist.keep(emulator.world, state)) if state else None
+        keeping_whatsapp = (
+            asyncio.create_task(whatsapp_persist.keep(emulator.whatsapp.world, whatsapp_state))
+            if whatsapp_state
+            else None
+        )
         task = asyncio.create_task(server.serve(sockets=[sock]))
         while not server.started and not task.done():
             await asyncio.sleep(0.01)
@@ -180,9 +190,10 @@ def serve(
         try:
             await task
         finally:
-            if keeping is not None:  # saves once more as it stops
-                keeping.cancel()
-                await asyncio.gather(keeping, return_exceptions=True)
+            for saver in (keeping, keeping_whatsapp):  # each saves once more as it stops
+                if saver is not None:
+                    saver.cancel()
+                    await asyncio.gather(saver, return_exceptions=True)
 
     try:
         asyncio.run(main())

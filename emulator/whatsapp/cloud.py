@@ -50,6 +50,7 @@ from emulator.whatsapp.validation import (
     Outgoing,
     check_param_text,
     fill,
+    literal_markup,
     placeholders,
 )
 from emulator.whatsapp.webhook import Webhooks
@@ -84,6 +85,8 @@ class WhatsAppCloud:
         self._ticker: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        # What Meta accepted that WhatsApp would show literally (validation.literal_markup).
+        self.warnings: list[JSON] = []
 
     # ----- running -----------------------------------------------------------
 
@@ -129,7 +132,7 @@ class WhatsAppCloud:
             if template.status != template.announced:
                 template.announced = template.status
                 self.template_event(template)
-        for wamid in sorted(self.world.waiting):
+        for wamid in sorted(self.world.waiting, key=lambda w: self.world.messages[w].seq):
             message = self.world.messages[wamid]
             if now >= message.time + message.ttl:
                 self.fail(message, TTL_EXPIRED, TTL_DETAILS)
@@ -172,6 +175,7 @@ class WhatsAppCloud:
             context = None
         message = self.world.new_message(owner, "out", out.type, out.content, context_id=context)
         message.rendered = rendered
+        message.callback_data = out.callback_data
         if template is not None:
             message.ttl = template.message_ttl()
             message.category = template.category.lower()
@@ -184,6 +188,10 @@ class WhatsAppCloud:
             contact["wa_id"] = out.recipient.value
         else:
             contact["user_id"] = out.recipient.value
+        for where, problem in literal_markup(out.type, out.content):
+            warning = {"message_id": message.id, "field": where, "problem": problem}
+            self.warnings.append(warning)
+            self.world.record("warning", **warning)
         sent: JSON = {"id": message.id}
         if template is not None:
             # Meta gives message_status (template pacing) for template messages only.
@@ -271,6 +279,8 @@ class WhatsAppCloud:
             status["recipient_user_id"] = message.user_id
         if message.status in ("sent", "delivered") and message.pricing is not None:
             status["pricing"] = message.pricing
+        if message.callback_data is not None:
+            status["biz_opaque_callback_data"] = message.callback_data
         if message.errors:
             status["errors"] = message.errors
         self.world.record("status", status=status)
@@ -449,6 +459,7 @@ class WhatsAppCloud:
         return self.world.add_user(WaUser(name, user_id, language, phone, username))
 
     def set_online(self, user: WaUser, online: bool) -> None:
+        self.tick()  # what ran out of time while they were away fails first
         user.online = online
         self.world.changes += 1
         self.world.record("online", user_id=user.user_id, online=online)

@@ -20,6 +20,7 @@ logs by `seq`; `GET /events` streams the same changes as Server-Sent Events.
 | `GET messages` | a user's chat, both ways (user, since) |
 | `GET message` | one message by wamid (id) |
 | `GET calls`, `GET deliveries`, `GET statuses`, `GET log` | what happened (since) |
+| `GET warnings` | what Meta accepted that WhatsApp would show literally (HTML, `**`) |
 | `GET clock`, `POST advance` | the emulator's clock; move it on (seconds) |
 | `GET settings`, `POST settings` | the knobs (SETTINGS below) |
 | `GET templates`, `POST template_status` | templates; review one (name, language, status) |
@@ -344,6 +345,7 @@ def control_routes(cloud: WhatsAppCloud) -> list[Route]:
         route("/deliveries", lambda a: entries(a, "delivery"), get),
         route("/statuses", statuses, get),
         route("/log", lambda a: entries(a, None), get),
+        route("/warnings", lambda a: cloud.warnings, get),
         route("/clock", clock, get),
         route("/advance", advance, post),
         route("/settings", settings, [*get, *post]),

@@ -321,6 +321,13 @@ class WhatsAppDriver:
         found = self._get("/statuses", user=user, id=wamid, since=since)
         return [e["status"] for e in found]
 
+    def warnings(self) -> list[dict[str, Any]]:
+        """What the business sent that Meta accepts and WhatsApp shows literally (an
+        HTML tag, Telegram's Markdown, marks in a button title): {"message_id", "field",
+        "problem"}, oldest first. A service's tests should expect none."""
+        result: list[dict[str, Any]] = self._get("/warnings")
+        return result
+
     def log(self, kind: str | None = None, *, since: int = 0) -> list[dict[str, Any]]:
         result: list[dict[str, Any]] = self._get("/log", kind=kind, since=since)
         return result

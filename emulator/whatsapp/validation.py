@@ -186,6 +186,7 @@ class Outgoing:
     type: str
     content: JSON  # {type: the type's object}
     context_id: str | None
+    callback_data: str | None = None  # biz_opaque_callback_data: echoed in its statuses
 
 
 @dataclass(frozen=True)
@@ -236,13 +237,14 @@ def parse_request(body: JSON) -> Outgoing | MarkRead:
         context = obj(body["context"], "context")
         only(context, "context", ("message_id",))
         context_id = text(context, "message_id", "context", None)
+    callback_data = None
     if "biz_opaque_callback_data" in body:
-        text(body, "biz_opaque_callback_data", "", 512)
+        callback_data = text(body, "biz_opaque_callback_data", "", 512)
     if kind not in body:
         raise missing(f"The parameter {kind} is required.")
     content = obj(body[kind], kind)
     CHECKS[kind](content)
-    return Outgoing(recipient, kind, {kind: content}, context_id)
+    return Outgoing(recipient, kind, {kind: content}, context_id, callback_data)
 
 
 def parse_recipient(body: JSON) -> Recipient:
@@ -670,3 +672,66 @@ CHECK_COMPONENT = {
     "FOOTER": check_footer,
     "BUTTONS": check_template_buttons,
 }
+
+
+# ----- what Meta accepts and WhatsApp shows literally -------------------------------
+
+HTML_TAG = re.compile(r"</?(?:b|i|u|s|a|em|strong|code|pre|br|span|tg-spoiler|blockquote)\b[^>]*>")
+MARKDOWN_LINK = re.compile(r"\[[^\]]+\]\((?:https?|tg)://[^)]+\)")
+DOUBLE_STARS = re.compile(r"\*\*[^*]+\*\*")
+TELEGRAM_ESCAPE = re.compile(r"\\[_*\[\]()~`>#+\-=|{}.!]")
+INLINE_MARKS = re.compile(r"(?<![\w*])\*[^*\s][^*]*\*|(?<![\w_])_[^_\s][^_]*_|~[^~\s][^~]*~")
+
+
+def literal_markup(kind: str, content: JSON) -> list[tuple[str, str]]:
+    """What a message carries that WhatsApp would show as typed, not as meant: HTML
+    tags, Telegram's Markdown (links, `**`, backslash escapes), and formatting marks in
+    places WhatsApp never formats (headers, footers, button and row titles). Meta
+    accepts all of it; the emulator records it (`warnings`). WhatsApp's own formatting
+    (*bold*, _italic_, ~strike~, ```mono```) in a body is fine
+    (faq.whatsapp.com/539178204879377)."""
+    found: list[tuple[str, str]] = []
+
+    def body(where: str, value: Any) -> None:
+        if not isinstance(value, str):
+            return
+        for pattern, problem in (
+            (HTML_TAG, "an HTML tag"),
+            (MARKDOWN_LINK, "a Markdown link"),
+            (DOUBLE_STARS, "**double stars** (WhatsApp bold is *one*)"),
+            (TELEGRAM_ESCAPE, "a Telegram MarkdownV2 escape"),
+        ):
+            match = pattern.search(value)
+            if match:
+                found.append((where, f"{problem}: {match.group(0)!r} shows literally"))
+
+    def title(where: str, value: Any) -> None:
+        body(where, value)
+        if isinstance(value, str) and INLINE_MARKS.search(value):
+            found.append((where, f"formatting marks in {value!r}: not formatted there"))
+
+    part = content.get(kind, {})
+    if kind == "text":
+        body("text.body", part.get("body"))
+    elif kind == "interactive":
+        body("interactive.body.text", (part.get("body") or {}).get("text"))
+        title("interactive.header.text", (part.get("header") or {}).get("text"))
+        title("interactive.footer.text", (part.get("footer") or {}).get("text"))
+        action = part.get("action") or {}
+        for index, button in enumerate(action.get("buttons", [])):
+            title(f"interactive.action.buttons[{index}].reply.title", button["reply"]["title"])
+        if "button" in action:
+            title("interactive.action.button", action["button"])
+        for s_index, section in enumerate(action.get("sections", [])):
+            title(f"interactive.action.sections[{s_index}].title", section.get("title"))
+            for r_index, row in enumerate(section.get("rows", [])):
+                where = f"interactive.action.sections[{s_index}].rows[{r_index}]"
+                title(f"{where}.title", row.get("title"))
+                title(f"{where}.description", row.get("description"))
+    elif kind == "document":
+        body("document.caption", part.get("caption"))
+    elif kind == "template":
+        for component in part.get("components", []):
+            for index, param in enumerate(component.get("parameters", [])):
+                body(f"template.{component.get('type')}.parameters[{index}]", param.get("text"))
+    return found

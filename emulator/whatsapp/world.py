@@ -117,6 +117,7 @@ class WaMessage:
     errors: list[JSON] = field(default_factory=list)
     rendered: JSON | None = None  # a template as the user sees it: text and buttons
     pricing: JSON | None = None  # what its sent and delivered statuses say of its price
+    callback_data: str | None = None  # the business's biz_opaque_callback_data
 
     @property
     def visible(self) -> bool:
@@ -239,6 +240,11 @@ class WaWorld:
 
     def new_id(self) -> str:
         return str(next(self._ids))
+
+    def renumber(self, seq: int, rev: int) -> None:
+        """New messages are numbered from `seq` and `rev` on (a world restored)."""
+        self._message_seq = itertools.count(seq)
+        self._rev = itertools.count(rev)
 
     # ----- messages ----------------------------------------------------------
 

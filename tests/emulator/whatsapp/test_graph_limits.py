@@ -5,13 +5,13 @@ token, the ids, and the answer to what it accepts."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from emulator import RunningEmulator
+from emulator import RunningEmulator, running_emulator
 from tests.emulator.whatsapp.conftest import (
     ABUELA,
     ABUELA_ID,
@@ -262,10 +262,20 @@ LIMITS: list[tuple[str, JSON, int]] = [
 ]
 
 
+@pytest.fixture(scope="module")
+def shared_graph() -> Iterator[Graph]:
+    """One emulator for the whole table: a refused call changes nothing."""
+    with running_emulator() as emu:
+        client = Graph(emu.url)
+        yield client
+        client.close()
+
+
 @pytest.mark.parametrize(("wrong", "message", "code"), LIMITS, ids=[row[0] for row in LIMITS])
 def test_a_limit_broken_is_refused_with_metas_code(
-    graph: Graph, wrong: str, message: JSON, code: int
+    shared_graph: Graph, wrong: str, message: JSON, code: int
 ) -> None:
+    graph = shared_graph
     body = {"messaging_product": "whatsapp", "to": ABUELA, **message}
     body = {k: v for k, v in body.items() if v is not None}
     status, answer = graph.post(f"{PHONE_ID}/messages", body)

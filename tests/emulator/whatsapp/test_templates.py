@@ -4,10 +4,12 @@ in that language, with the right parameters; their quick replies tap back."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from emulator import running_emulator
 from emulator.whatsapp import WhatsAppDriver
 from tests.emulator.whatsapp.conftest import VERIFY, WABA_ID, Graph, Service
 
@@ -190,8 +192,18 @@ BAD_TEMPLATES: list[tuple[str, JSON]] = [
 ]
 
 
+@pytest.fixture(scope="module")
+def shared_graph() -> Iterator[Graph]:
+    """One emulator for the whole table: a refused template changes nothing."""
+    with running_emulator() as emu:
+        client = Graph(emu.url)
+        yield client
+        client.close()
+
+
 @pytest.mark.parametrize(("wrong", "body"), BAD_TEMPLATES, ids=[b[0] for b in BAD_TEMPLATES])
-def test_a_malformed_template_is_refused(graph: Graph, wrong: str, body: JSON) -> None:
+def test_a_malformed_template_is_refused(shared_graph: Graph, wrong: str, body: JSON) -> None:
+    graph = shared_graph
     status, answer = graph.post(TEMPLATES, body)
     assert status == 400, answer
     assert answer["error"]["code"] == 100

@@ -186,3 +186,20 @@ def test_events_stream(emu: RunningEmulator) -> None:
                 event = json.loads(line[5:])
                 assert event["type"] == "message" and event["message"]["text"] == "hola"
                 break
+
+
+def test_markup_whatsapp_shows_literally_is_recorded(wa: WhatsAppDriver, graph: Graph) -> None:
+    wa.send("Abuela", "hola")
+    graph.ok(text("*Tu turno*, _Abuela_: ~no~ ```mono```"))  # WhatsApp's own formatting
+    assert wa.warnings() == []
+    html = graph.ok(text("<b>Tu turno</b>"))
+    stars = graph.ok(text("**Tu turno**"))
+    escaped = graph.ok(text("Ronda 1\\. Juega"))
+    titled = graph.ok(buttons("Tu turno", "*7 de oros*"))
+    found = [(w["message_id"], w["field"]) for w in wa.warnings()]
+    assert found == [
+        (html, "text.body"),
+        (stars, "text.body"),
+        (escaped, "text.body"),
+        (titled, "interactive.action.buttons[0].reply.title"),
+    ]

@@ -136,12 +136,14 @@ def test_statuses_sent_delivered_read_with_pricing(
         "category": "service",
     }
     assert "pricing" not in mine[2] and "errors" not in sent
+    tagged = graph.ok({**text("game 42"), "biz_opaque_callback_data": "room:42"})
+    assert wa.wait_for_status(tagged, "delivered")["biz_opaque_callback_data"] == "room:42"
 
 
 def test_a_failed_post_is_delivered_again_the_same(wa: WhatsAppDriver, hooked: Service) -> None:
     hooked.answers = [500, 503]
     wa.send("Abuela", "hola")
-    wa.wait_for(lambda: len(hooked.posts) == 3, what="three attempts")
+    wa.wait_for(lambda: len(wa.deliveries()) == 3, what="three attempts")
     raws = {raw for raw, _ in hooked.posts}
     assert len(raws) == 1  # the same body, the same signature, each time
     attempts = [(d["attempt"], d["status"], d["error"]) for d in wa.deliveries()]
@@ -164,7 +166,7 @@ def test_events_do_not_wait_behind_a_failing_one(wa: WhatsAppDriver, hooked: Ser
 def test_a_down_service_gets_the_event_when_back(wa: WhatsAppDriver, hooked: Service) -> None:
     hooked.answers = [500] * 6
     wa.send("Abuela", "hola")
-    wa.wait_for(lambda: len(hooked.posts) == 7, what="the event at last", timeout=15)
+    wa.wait_for(lambda: len(wa.deliveries()) == 7, what="the event at last", timeout=15)
     assert [d["status"] for d in wa.deliveries()] == [500] * 6 + [200]
 
 
