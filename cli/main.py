@@ -16,7 +16,7 @@ from collections.abc import Sequence
 # Module names under cli/, in the order `burro --help` lists them.
 COMMANDS: tuple[str, ...] = (
     "local", "serve", "worker", "replay", "arena", "emulator", "admin", "set_webhook",
-    "doctor",
+    "doctor", "whatsapp",
 )  # fmt: skip
 
 

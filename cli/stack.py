@@ -29,6 +29,7 @@ WHATSAPP = {
     "BURRO_WHATSAPP_APP_SECRET": "local-app-secret",
     "BURRO_WHATSAPP_VERIFY_TOKEN": "local-verify-token",
     "BURRO_WHATSAPP_NUMBER": "15550009999",
+    "BURRO_WHATSAPP_WABA_ID": "200000000000001",
 }
 # BotFather's settings of the local bot (the emulator starts with Telegram's defaults):
 # "🃏 My cards" needs inline mode (/setinline), and a card chosen from the list is played
@@ -130,6 +131,7 @@ class Stack:
     def set_webhook(self) -> None:
         set_webhook(self.emulator_url, self.serve_url)
         set_whatsapp_webhook(self.emulator_url, self.serve_url)
+        submit_templates(self.emulator_url)
 
     def kill(self, name: str) -> None:
         """SIGKILL one process and its children (chaos and restart tests), as when its
@@ -207,3 +209,23 @@ def set_whatsapp_webhook(emulator_url: str, serve_url: str) -> None:
         timeout=10,
     )
     response.raise_for_status()
+
+
+def submit_templates(emulator_url: str) -> None:
+    """Burro's WhatsApp templates in the local WhatsApp's account (approved there at once),
+    as `burro whatsapp templates --submit` puts them in Meta's."""
+    from cli import whatsapp
+    from service.platforms.whatsapp import templates
+    from service.platforms.whatsapp.graph import Graph
+
+    with httpx.Client(timeout=10, trust_env=False) as http:
+        api = Graph(
+            emulator_url,
+            "v21.0",
+            WHATSAPP["BURRO_WHATSAPP_PHONE_ID"],
+            WHATSAPP["BURRO_WHATSAPP_TOKEN"],
+            http,
+        )
+        whatsapp.submit(
+            api, WHATSAPP["BURRO_WHATSAPP_WABA_ID"], templates.definitions(), say=lambda _line: None
+        )

@@ -53,7 +53,8 @@ class Settings(BaseSettings):
     whatsapp_verify_token: SecretStr | None = None  # the GET handshake's hub.verify_token
     whatsapp_api_url: str = "https://graph.facebook.com"
     whatsapp_api_version: str = "v21.0"
-    whatsapp_number: str | None = None  # digits for wa.me invite links (else asked of Meta)
+    whatsapp_number: str | None = None  # the business number's digits, for wa.me invite links
+    whatsapp_waba_id: str | None = None  # the Business Account (`burro whatsapp templates`)
     whatsapp_pair_rate: float = 6.0  # seconds between messages to one person (bursts aside)
 
     @property

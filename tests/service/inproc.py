@@ -257,6 +257,7 @@ def set_webhook(hook: Hook) -> None:
     local WhatsApp too."""
     stack.set_webhook(hook.emu.api_url, hook.url)
     stack.set_whatsapp_webhook(hook.emu.url, hook.url)
+    stack.submit_templates(hook.emu.url)
 
 
 def whatsapp_settings(emulator_url: str) -> dict[str, Any]:
