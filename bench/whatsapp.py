@@ -1,0 +1,202 @@
+"""What WhatsApp costs a family: messages per move, templates per idle day, tap to prompt.
+
+    python -m bench.whatsapp [--games 3] [--days 5] [--json out.json]
+
+The whole product in this process (tests/service/inproc.py `running_service`: the webhook
+app and a worker on threads, Redis, the emulator's local WhatsApp and Telegram), played
+as people play through the local WhatsApp (tests/service/whatsapp/play.py). Every figure
+counts the Graph API's `POST /messages` calls that send something (not mark-as-read),
+from the local WhatsApp's call log.
+
+1. One-to-one against 3 bots: WhatsApp messages per human move, over whole games of the
+   Spanish preset (the lobby's messages included: asking for the game, starting it).
+2. A table of four: two WhatsApp players, one Telegram player and a bot at a table in the
+   Telegram group (tests/service/whatsapp/test_mixed_table.py), whole games: WhatsApp
+   messages per human move (every human's) and per WhatsApp player's move.
+3. An idle player: a one-to-one game whose player stops answering; the emulator's and
+   the service's clocks go on a day at a time, the table's turn timer (12 h) lets a bot
+   play for them. Templates (and free-form messages) sent to them per day.
+4. Tap to next prompt: the emulator's time of the person's tap to that of the prompt
+   that answers it (both on its clock), in one-to-one games against a bot that moves at
+   once, with everything in one process on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from emulator.whatsapp.driver import WhatsAppDriver
+from tests.service.inproc import Hook, running_service
+from tests.service.whatsapp.play import act, newest_prompt, pick, play_to_the_end
+from tests.service.whatsapp.test_mixed_table import (
+    test_two_whatsapp_players_a_telegram_one_and_a_bot,
+)
+from tests.service.whatsapp.test_whatsapp_game import open_game
+
+DAY = 24 * 3600
+FAMILY_GROUP = -1001000000001  # the local Telegram's "Family"
+
+
+def sent(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Of Graph calls, those that sent the business's messages (not mark-as-read)."""
+    return [
+        c
+        for c in calls
+        if c["method"] == "POST"
+        and c["path"].endswith("/messages")
+        and (c.get("body") or {}).get("status") != "read"
+    ]
+
+
+def sent_since(wa: WhatsAppDriver, mark: int) -> list[dict[str, Any]]:
+    """What the business sent since the local WhatsApp's `mark`-th call."""
+    return sent(wa.calls()[mark:])
+
+
+def one_to_one(hook: Hook, games: int) -> dict[str, Any]:
+    wa = hook.emu.whatsapp
+    moves = messages = 0
+    for index in range(games):
+        user = ("Abuela", "Vovó", "Avó", "Nenek", "Grandma")[index % 5]
+        before = len(wa.calls())
+        lobby = open_game(wa, user, "new spanish", start_title(user), bots=2)
+        moves += play_to_the_end(wa, user, after=lobby)
+        messages += len(sent_since(wa, before))
+    return {
+        "games": games,
+        "human_moves": moves,
+        "messages": messages,
+        "messages_per_human_move": round(messages / moves, 3),
+    }
+
+
+def start_title(user: str) -> str:
+    return {
+        "Abuela": "▶️ Empezar",
+        "Vovó": "▶️ Começar",
+        "Avó": "▶️ Começar",
+        "Nenek": "▶️ Mulai",
+        "Grandma": "▶️ Start",
+    }[user]
+
+
+def table_of_four(folder: Path, games: int) -> dict[str, Any]:
+    moves = wa_moves = messages = 0
+    for index in range(games):
+        with running_service(folder / f"four{index}", whatsapp_pair_rate=0.0) as hook:
+            test_two_whatsapp_players_a_telegram_one_and_a_bot(hook)
+            messages += len(sent(hook.emu.whatsapp.calls()))
+            room = hook.store().room_in_chat(FAMILY_GROUP, None)
+            assert room is not None
+            counts = human_moves(room)
+            moves += counts["all"]
+            wa_moves += counts["whatsapp"]
+    return {
+        "games": games,
+        "human_moves": moves,
+        "whatsapp_moves": wa_moves,
+        "messages": messages,
+        "messages_per_human_move": round(messages / moves, 3),
+        "messages_per_whatsapp_move": round(messages / wa_moves, 3),
+    }
+
+
+def human_moves(room: Any) -> dict[str, int]:
+    """Moves made by people in the room's records (every hand's actions)."""
+    from engine.registry import find_game
+
+    game = find_game(room.settings.preset)[0]
+    humans = {i for i, s in enumerate(room.seats) if s.user_id is not None}
+    whatsapp = {i for i, s in enumerate(room.seats) if s.platform == "whatsapp"}
+    counts = {"all": 0, "whatsapp": 0}
+    for hand in range(game.finished_hands(room.game)):
+        for action in game.hand_record(room.game, hand)["actions"]:
+            counts["all"] += action["seat"] in humans
+            counts["whatsapp"] += action["seat"] in whatsapp
+    return counts
+
+
+def idle_player(hook: Hook, days: int) -> dict[str, Any]:
+    wa, worker = hook.emu.whatsapp, hook.worker
+    assert worker is not None and hook.clock is not None
+    lobby = open_game(wa, "Grandma", "new spanish", "▶️ Start", bots=2)
+    wa.wait_for(partial(newest_prompt, wa, "Grandma", lobby), timeout=20)
+    per_day: list[dict[str, int]] = []
+    for _day in range(days):
+        start = len(wa.calls())
+        for _hour in range(24):  # a day, an hour at a time: each timer comes when due
+            wa.advance(3600)
+            worker.reach(hook.clock() + 3600)
+            worker.settle()
+        day = sent_since(wa, start)
+        templates = sum(1 for c in day if (c.get("body") or {}).get("type") == "template")
+        per_day.append({"templates": templates, "messages": len(day)})
+    return {
+        "days": days,
+        "per_day": per_day,
+        "templates_per_day": round(statistics.mean(d["templates"] for d in per_day), 3),
+        "messages_per_day": round(statistics.mean(d["messages"] for d in per_day), 3),
+    }
+
+
+def tap_to_prompt(hook: Hook, taps: int) -> dict[str, Any]:
+    wa = hook.emu.whatsapp
+    lobby = open_game(wa, "Avó", "jogar spanish", "▶️ Começar")
+    seen, times = lobby, list[float]()
+    while len(times) < taps:
+        prompt = wa.wait_for(partial(newest_prompt, wa, "Avó", seen), timeout=20)
+        if "🔁" in str(prompt.raw):
+            lobby = open_game(wa, "Avó", "jogar spanish", "▶️ Começar")
+            seen = lobby
+            continue
+        seen = prompt.seq
+        choice = pick(prompt)
+        act(wa, "Avó", prompt, choice)
+        tap = [m for m in wa.messages("Avó") if m.direction == "in"][-1]
+        answer = wa.wait_for(partial(newest_prompt, wa, "Avó", seen), timeout=20)
+        times.append((answer.time - tap.time) * 1000)
+        seen = tap.seq
+    ordered = sorted(times)
+    return {
+        "taps": len(times),
+        "median_ms": round(statistics.median(ordered), 1),
+        "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))], 1),
+    }
+
+
+def measure(games: int, days: int, taps: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        quick: dict[str, Any] = {"whatsapp_pair_rate": 0.0, "turn_timeout": 12 * 3600}
+        with running_service(folder / "one", **quick) as hook:
+            results: dict[str, Any] = {"one_to_one": one_to_one(hook, games)}
+            results["tap_to_prompt"] = tap_to_prompt(hook, taps)
+        results["table_of_four"] = table_of_four(folder, games)
+        with running_service(folder / "idle", **quick) as hook:
+            results["idle_player"] = idle_player(hook, days)
+    return results
+
+
+def main(argv: list[str] | None = None, run: Callable[..., dict[str, Any]] = measure) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--days", type=int, default=5)
+    parser.add_argument("--taps", type=int, default=60)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    results = run(args.games, args.days, args.taps)
+    text = json.dumps(results, indent=2, ensure_ascii=False)
+    print(text)
+    if args.json:
+        args.json.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
