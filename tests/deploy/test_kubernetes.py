@@ -151,12 +151,13 @@ def test_services_hpas_and_pdbs_point_at_real_pods() -> None:
     )
 
 
-def test_the_ingress_exposes_only_the_webhook() -> None:
+def test_the_ingress_exposes_only_the_webhooks() -> None:
     ingress = find("Ingress", "burro")
     (rule,) = ingress["spec"]["rules"]
-    (path,) = rule["http"]["paths"]
-    assert path["path"] == "/telegram/webhook" and path["pathType"] == "Exact"
-    assert path["backend"]["service"]["name"] == "burro-serve"
+    paths = rule["http"]["paths"]
+    assert [p["path"] for p in paths] == ["/telegram/webhook", "/whatsapp/webhook"]
+    assert all(p["pathType"] == "Exact" for p in paths)
+    assert all(p["backend"]["service"]["name"] == "burro-serve" for p in paths)
     config = find("ConfigMap", "burro-config")["data"]
     assert config["BURRO_PUBLIC_URL"] == f"https://{rule['host']}"
     assert rule["host"] in ingress["spec"]["tls"][0]["hosts"]
