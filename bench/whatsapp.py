@@ -9,10 +9,12 @@ counts the Graph API's `POST /messages` calls that send something (not mark-as-r
 from the local WhatsApp's call log.
 
 1. One-to-one against 3 bots: WhatsApp messages per human move, over whole games of the
-   Spanish preset (the lobby's messages included: asking for the game, starting it).
+   Spanish preset, the lobby's messages included (asking for the game, adding two bots,
+   starting it). A human move counted two ways: the person's decisions (taps, typed
+   moves), and every move of their seat (a single legal move is made without asking).
 2. A table of four: two WhatsApp players, one Telegram player and a bot at a table in the
    Telegram group (tests/service/whatsapp/test_mixed_table.py), whole games: WhatsApp
-   messages per human move (every human's) and per WhatsApp player's move.
+   messages per decision of every person, and per WhatsApp player's decision.
 3. An idle player: a one-to-one game whose player stops answering; the emulator's and
    the service's clocks go on a day at a time, the table's turn timer (12 h) lets a bot
    play for them. Templates (and free-form messages) sent to them per day.
@@ -35,13 +37,10 @@ from typing import Any
 from emulator.whatsapp.driver import WhatsAppDriver
 from tests.service.inproc import Hook, running_service
 from tests.service.whatsapp.play import act, newest_prompt, pick, play_to_the_end
-from tests.service.whatsapp.test_mixed_table import (
-    test_two_whatsapp_players_a_telegram_one_and_a_bot,
-)
+from tests.service.whatsapp.test_mixed_table import play_mixed_table
 from tests.service.whatsapp.test_whatsapp_game import open_game
 
 DAY = 24 * 3600
-FAMILY_GROUP = -1001000000001  # the local Telegram's "Family"
 
 
 def sent(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -61,20 +60,45 @@ def sent_since(wa: WhatsAppDriver, mark: int) -> list[dict[str, Any]]:
 
 
 def one_to_one(hook: Hook, games: int) -> dict[str, Any]:
+    """Games against 3 bots: the messages per decision the person made (a tap or a typed
+    move), and per move of their seat (those played for them at once included: a single
+    legal move is made without asking)."""
     wa = hook.emu.whatsapp
-    moves = messages = 0
+    decisions = seat_moves = messages = 0
     for index in range(games):
         user = ("Abuela", "Vovó", "Avó", "Nenek", "Grandma")[index % 5]
         before = len(wa.calls())
         lobby = open_game(wa, user, "new spanish", start_title(user), bots=2)
-        moves += play_to_the_end(wa, user, after=lobby)
+        decisions += play_to_the_end(wa, user, after=lobby)
         messages += len(sent_since(wa, before))
+        room = latest_room(hook)
+        seat_moves += moves_of(room, {0})
     return {
         "games": games,
-        "human_moves": moves,
+        "decisions": decisions,
+        "seat_moves": seat_moves,
         "messages": messages,
-        "messages_per_human_move": round(messages / moves, 3),
+        "messages_per_decision": round(messages / decisions, 3),
+        "messages_per_seat_move": round(messages / seat_moves, 3),
     }
+
+
+def latest_room(hook: Hook) -> Any:
+    keys = [k.decode() for k in hook.redis.scan_iter("game:{*}:room")]
+    rooms = [hook.store().load(k.split("{")[1].split("}")[0]) for k in keys]
+    return max((r for r in rooms if r is not None), key=lambda r: r.updated)
+
+
+def moves_of(room: Any, seats: set[int]) -> int:
+    """Moves of `seats` in the room's finished hands (records)."""
+    from engine.registry import find_game
+
+    game = find_game(room.settings.preset)[0]
+    return sum(
+        action["seat"] in seats
+        for hand in range(game.finished_hands(room.game))
+        for action in game.hand_record(room.game, hand)["actions"]
+    )
 
 
 def start_title(user: str) -> str:
@@ -88,39 +112,24 @@ def start_title(user: str) -> str:
 
 
 def table_of_four(folder: Path, games: int) -> dict[str, Any]:
-    moves = wa_moves = messages = 0
+    """Two WhatsApp players, one on Telegram and a bot, at a table in the Telegram group:
+    WhatsApp messages per decision of every person, and per WhatsApp player's."""
+    decisions = {"whatsapp": 0, "telegram": 0}
+    messages = 0
     for index in range(games):
         with running_service(folder / f"four{index}", whatsapp_pair_rate=0.0) as hook:
-            test_two_whatsapp_players_a_telegram_one_and_a_bot(hook)
+            made = play_mixed_table(hook)
             messages += len(sent(hook.emu.whatsapp.calls()))
-            room = hook.store().room_in_chat(FAMILY_GROUP, None)
-            assert room is not None
-            counts = human_moves(room)
-            moves += counts["all"]
-            wa_moves += counts["whatsapp"]
+        for platform, count in made.items():
+            decisions[platform] += count
+    everyone = sum(decisions.values())
     return {
         "games": games,
-        "human_moves": moves,
-        "whatsapp_moves": wa_moves,
-        "messages": messages,
-        "messages_per_human_move": round(messages / moves, 3),
-        "messages_per_whatsapp_move": round(messages / wa_moves, 3),
+        "decisions": decisions,
+        "whatsapp_messages": messages,
+        "messages_per_decision": round(messages / everyone, 3),
+        "messages_per_whatsapp_decision": round(messages / decisions["whatsapp"], 3),
     }
-
-
-def human_moves(room: Any) -> dict[str, int]:
-    """Moves made by people in the room's records (every hand's actions)."""
-    from engine.registry import find_game
-
-    game = find_game(room.settings.preset)[0]
-    humans = {i for i, s in enumerate(room.seats) if s.user_id is not None}
-    whatsapp = {i for i, s in enumerate(room.seats) if s.platform == "whatsapp"}
-    counts = {"all": 0, "whatsapp": 0}
-    for hand in range(game.finished_hands(room.game)):
-        for action in game.hand_record(room.game, hand)["actions"]:
-            counts["all"] += action["seat"] in humans
-            counts["whatsapp"] += action["seat"] in whatsapp
-    return counts
 
 
 def idle_player(hook: Hook, days: int) -> dict[str, Any]:

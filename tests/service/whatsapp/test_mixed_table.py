@@ -40,6 +40,11 @@ def lobby_in_group(hook: Hook) -> ChatMessage:
 
 
 def test_two_whatsapp_players_a_telegram_one_and_a_bot(hook: Hook) -> None:
+    play_mixed_table(hook)
+
+
+def play_mixed_table(hook: Hook) -> dict[str, int]:
+    """The table of the test, played to the end; the decisions made on each platform."""
     emu, wa = hook.emu, hook.emu.whatsapp
     emu.start("Ana")  # her cards come to her private chat
     emu.send_message("Ana", GROUP, "/burro spanish")
@@ -54,14 +59,16 @@ def test_two_whatsapp_players_a_telegram_one_and_a_bot(hook: Hook) -> None:
     tap_lobby(emu, "Ana", "B")
     emu.wait_for(lambda: len(room_in(hook, group).seats) == 4 or None, what="the bot seated")
     tap_lobby(emu, "Ana", "S")
-    play_to_the_end(hook, group)
+    decisions = play_to_the_end(hook, group)
     assert hook.worker is not None
     hook.worker.check()
+    return decisions
 
 
-def play_to_the_end(hook: Hook, group: int) -> None:
+def play_to_the_end(hook: Hook, group: int) -> dict[str, int]:
     emu, wa = hook.emu, hook.emu.whatsapp
     seen = {user: 0 for user in WHATSAPP_FAMILY}
+    decisions = {"whatsapp": 0, "telegram": 0}
     for _ in range(2000):
         room = room_in(hook, group)
         if room.status == "over":
@@ -76,6 +83,7 @@ def play_to_the_end(hook: Hook, group: int) -> None:
         if player.bot is not None:
             wait_moved(hook, group, room)
             continue
+        decisions[player.platform] += 1
         if player.platform == "whatsapp":
             seen[player.name] = play_whatsapp_turn(hook, player.name, room, seat, seen[player.name])
         else:
@@ -95,6 +103,7 @@ def play_to_the_end(hook: Hook, group: int) -> None:
         if info.platform == "whatsapp":
             result = games.painter(over, info.lang).news_lines()[0]
             wa.wait_for(partial(told_end, wa, info.name, result), timeout=20)
+    return decisions
 
 
 def seated(hook: Hook, group: int, user: str) -> bool:
