@@ -36,6 +36,30 @@ def against_bots(
     return None
 
 
+def family_table(
+    svc: Services, chat_id: int, actor: Actor, preset: str, update_id: int | str | None
+) -> Room | Popup:
+    """A lobby for a family's table opened from `actor`'s private chat `chat_id` (on a
+    platform with no groups of ours: each player plays in their own chat); the room, or
+    their open one there, or a refusal (over a cap)."""
+    existing = svc.store.room_in_chat(chat_id, None)
+    if existing is not None and existing.status in ("lobby", "playing"):
+        svc.store.update(existing.id, repost, update_id)
+        return existing
+    refusal = caps.refusal(svc.store, svc.settings, chat_id, actor.user_id)
+    if refusal is not None:
+        return refusal
+    settings = RoomSettings(
+        preset=preset,
+        options=family.initial_options(preset, svc.settings, group=True),
+        turn_timeout=svc.settings.turn_timeout,
+        reminder_after=svc.settings.reminder_after,
+    )
+    room = lobby.create_room(chat_id, None, actor, svc.now(), settings=settings)
+    svc.store.create(room, Outcome(changed=True, sync={"table"}), update_id)
+    return room
+
+
 def repost(room: Room) -> Outcome:
     """Post the table again (a fresh message at the bottom of the chat)."""
     return Outcome(changed=True, sync={TABLE_NEW})

@@ -127,7 +127,9 @@ def worth_a_message(rt: Runtime, room: Room, aim: Target) -> bool:
     base = aim.base
     if base.one_off:
         return False
-    if aim.new or room.status != "playing" or base.kind == "nudge":
+    if base.kind in ("table", "nudge") and not room.private and room.status == "playing":
+        return False  # a table with no group: each player's prompt shows it (a family's)
+    if aim.new or room.status != "playing":
         return True
     turn = prompt_of(room, base)
     if turn is None:

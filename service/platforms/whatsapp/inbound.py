@@ -21,7 +21,7 @@ from engine.kernel.errors import RulesError
 from service import opening
 from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
 from service.infra.store import UpdateId, text
-from service.platforms.whatsapp import people, render, templates, window, words
+from service.platforms.whatsapp import invite, people, render, templates, window, words
 from service.platforms.whatsapp.graph import Graph, GraphError
 from service.presses import change_for, is_command
 from service.services import Services
@@ -232,6 +232,8 @@ class Handler:
     def command(self, actor: Actor, name: str, rest: str, message: Inbound) -> None:
         if name == "new":
             self.new_game(actor, rest, message)
+        elif name == "family":
+            self.family_table(actor, rest, message)
         elif name == "rules":
             room = self.active_room(actor.user_id)
             preset = room.settings.preset if room is not None else "spanish"
@@ -262,6 +264,26 @@ class Handler:
         popup = opening.against_bots(self.svc, actor.user_id, actor, preset, mark(message))
         if popup is not None:
             self.tell(actor, Outcome(popup=popup))
+
+    def family_table(self, actor: Actor, rest: str, message: Inbound) -> None:
+        """A table for family and friends, opened here: its lobby, and the link the host
+        pastes in their family's WhatsApp group (each player then plays in their own
+        chat with us; Telegram players join by the table's deep link)."""
+        preset = family.preset_named(rest.split()[0]) if rest.split() else "spanish"
+        if preset is None:
+            self.new_game(actor, rest, message)  # says which games there are
+            return
+        room = opening.family_table(self.svc, actor.user_id, actor, preset, mark(message))
+        if isinstance(room, Popup):
+            self.say_popup(actor, room)
+            return
+        number = self.svc.settings.whatsapp_number or ""
+        self.say(
+            actor,
+            _("👪 Send this to your family's WhatsApp group: {link}\nOn Telegram: {telegram}"),
+            link=invite.link(number, room.id, actor.lang),
+            telegram=f"https://t.me/{self.svc.bot_username}?start=j{room.id}",
+        )
 
     def join(self, actor: Actor, code: str, message: Inbound) -> None:
         room = self.svc.store.load(code) if code else None
@@ -333,8 +355,8 @@ class Handler:
 WELCOME = _(
     "🫏 Hi! I run games of Burro, the donkey card game.\n"
     "• New game: a game against bots, here.\n"
-    "• Type your moves or tap them; 'help' shows what I understand.\n"
-    "• Family at the table? Open one in a Telegram group, or write the table's code."
+    "• 'family': a table for your family, with a link to share.\n"
+    "• Type your moves or tap them; 'help' shows what I understand."
 )
 
 

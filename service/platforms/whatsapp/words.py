@@ -45,7 +45,9 @@ MOVE_WORDS: dict[str, str] = {
     **dict.fromkeys(["derecha", "right", "direita", "kanan"], "draw:right"),
     **dict.fromkeys(["burro"], "burro"),
 }
-CommandWord = Literal["help", "rules", "new", "stats", "language", "quiet", "loud", "join"]
+CommandWord = Literal[
+    "help", "rules", "new", "family", "stats", "language", "quiet", "loud", "join"
+]
 COMMAND_WORDS: dict[str, CommandWord] = {
     **dict.fromkeys(["ayuda", "help", "ajuda", "bantuan", "menu", "hola", "ola"], "help"),
     **dict.fromkeys(["oi", "hello", "hi", "halo", "start", "inicio"], "help"),
@@ -57,6 +59,7 @@ COMMAND_WORDS: dict[str, CommandWord] = {
     **dict.fromkeys(["silencio", "quiet", "silencio", "diam", "callar", "parar"], "quiet"),
     **dict.fromkeys(["recordar", "remind", "lembrar", "ingatkan", "avisar"], "loud"),
     **dict.fromkeys(["unirme", "join", "entrar", "gabung", "mesa"], "join"),
+    **dict.fromkeys(["familia", "family", "keluarga", "amigos", "friends", "teman"], "family"),
 }
 _EMOJI = re.compile(r"[^\w\s♠♥♦♣:]", re.UNICODE)
 _CARD = re.compile(r"^(10|[2-9]|[a-z]+|1)\s*(?:de |of |dari )?\s*([a-z♠♥♦♣]+)$")

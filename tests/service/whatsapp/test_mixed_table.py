@@ -21,7 +21,7 @@ from service.ui.screens import Painter
 from tests.service.inproc import Hook, running_service
 from tests.service.play import GROUP, action_button, game_buttons, names_in, room_in
 from tests.service.test_group_game import tap_lobby
-from tests.service.whatsapp.play import act, last_out, newest_prompt, pick
+from tests.service.whatsapp.play import act, newest_prompt, outgoing, pick
 
 WHATSAPP_FAMILY = ("Abuela", "Vovó")
 LINK = re.compile(r"https://wa\.me/(\d+)\?text=(\S+)")
@@ -111,8 +111,12 @@ def seated(hook: Hook, group: int, user: str) -> bool:
 
 
 def told_end(wa: WhatsAppDriver, user: str, result: str) -> bool:
-    last = last_out(wa, user)
-    return last is not None and result in last.text and not last.buttons and not last.rows
+    """The game's end is among the person's last messages, and none offers a move (a
+    family table's host also gets its final table, with its Rematch)."""
+    last = outgoing(wa, user)[-2:]
+    moves = [b.id for b in last[-1].buttons] + [r.id for r in last[-1].rows] if last else []
+    offered = [i for i in moves if re.search(r"\.\d+\.(p|c|d|x)", i)]
+    return any(result in m.text for m in last) and not offered
 
 
 def play_whatsapp_turn(hook: Hook, user: str, room: Room, seat: int, seen: int) -> int:
@@ -160,3 +164,48 @@ def assert_only_their_cards(prompt: WaChatMessage, room: Room, seat: int) -> Non
     shown = prompt.text + " " + " ".join(b.title for b in prompt.buttons)
     shown += " " + " ".join(r.title for r in prompt.rows)
     assert not names_in(shown, hidden), names_in(shown, hidden)
+
+
+def test_a_family_table_opened_on_whatsapp(hook: Hook) -> None:
+    """Abuela opens a family table from her WhatsApp chat and gets the links to share:
+    Vovó joins by WhatsApp, Ana by Telegram's deep link; a bot fills a seat; all play to
+    the end, the table shown in each WhatsApp prompt (there is no group to show it)."""
+    emu, wa = hook.emu, hook.emu.whatsapp
+    before = len(outgoing(wa, "Abuela"))
+    wa.send("Abuela", "familia")
+    told = wa.wait_for(
+        lambda: next((m for m in outgoing(wa, "Abuela")[before:] if "wa.me" in m.text), None),
+        what="the links to share",
+    )
+    found = LINK.search(told.text)
+    assert found is not None
+    code = re.sub(r"^\S+%20", "", found[2])
+    assert f"t.me/burro_bot?start=j{code}" in told.text
+    wa.send("Vovó", f"entrar {code}")
+    emu.start("Ana", f"j{code}")
+    host = player_id(hook, "Abuela")
+    emu.wait_for(lambda: len(room_in(hook, host).seats) == 3 or None, what="three seated")
+    lobby = lobby_offering(wa, "Abuela", "🤖 Añadir bot", 0)
+    act(wa, "Abuela", lobby, "🤖 Añadir bot")
+    emu.wait_for(lambda: len(room_in(hook, host).seats) == 4 or None, what="the bot seated")
+    act(wa, "Abuela", lobby_offering(wa, "Abuela", "▶️ Empezar", lobby.seq), "▶️ Empezar")
+    decisions = play_to_the_end(hook, host)
+    assert decisions["whatsapp"] > 0 and decisions["telegram"] > 0
+
+
+def player_id(hook: Hook, name: str) -> int:
+    found = hook.redis.get(f"wa:id:{hook.emu.whatsapp.user(name)['user_id']}")
+    assert found is not None
+    return int(found)
+
+
+def lobby_offering(wa: WhatsAppDriver, user: str, title: str, after: int) -> WaChatMessage:
+    def found() -> WaChatMessage | None:
+        offers = [m for m in outgoing(wa, user) if m.seq > after and title in titles(m)]
+        return offers[-1] if offers else None
+
+    return wa.wait_for(found, timeout=20, what=f"a message offering {title}")
+
+
+def titles(message: WaChatMessage) -> list[str]:
+    return [b.title for b in message.buttons] + [r.title for r in message.rows]
