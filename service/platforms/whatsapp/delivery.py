@@ -27,6 +27,13 @@ from service.ui.screens import Screen
 
 log = logging.getLogger("burro.outbox")
 TEMPLATE_EVERY = 20 * 3600  # at most one turn template per person in this many seconds
+# When the service's clock says so (not Redis's): note the template's time and say yes.
+_TEMPLATE_DUE = """
+local last = tonumber(redis.call('GET', KEYS[1]) or '')
+if last and tonumber(ARGV[1]) - last < tonumber(ARGV[2]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', 2 * tonumber(ARGV[2]))
+return 1
+"""
 
 
 def classify(error: GraphError) -> Failure:
@@ -93,7 +100,8 @@ class WhatsAppDelivery:
         it opens a new one), and never after they asked for no reminders."""
         if self.redis.hget(window.user_key(player), "quiet"):
             return False
-        return bool(self.redis.set(f"wa:template:{player}", 1, nx=True, ex=TEMPLATE_EVERY))
+        key, now = f"wa:template:{player}", repr(self.clock())
+        return bool(self.redis.eval(_TEMPLATE_DUE, 1, key, now, TEMPLATE_EVERY))
 
     def update(self, chat: Chat, message_id: int, message: Rendered) -> int:
         return self.deliver(chat, message)
