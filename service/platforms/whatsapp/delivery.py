@@ -20,7 +20,7 @@ import redis
 from service.platforms.base import Capabilities, Chat, DeliveryFailed, Failure, Rendered
 from service.platforms.whatsapp import graph, people, templates, window
 from service.platforms.whatsapp.graph import Graph, GraphError
-from service.platforms.whatsapp.render import render
+from service.platforms.whatsapp.render import render, short
 from service.settings import Settings
 from service.table.room import Room
 from service.ui.screens import Screen
@@ -71,7 +71,7 @@ class WhatsAppDelivery:
         )
 
     def render(self, screen: Screen, lang: str) -> Rendered:
-        title = screen.text.split("\n", 1)[0][:60]
+        title = short(screen.text.split("\n", 1)[0], 60)  # the template's one parameter
         return {"lang": lang, "title": title, "message": render(screen, lang)}
 
     def budget(self, chat: Chat) -> float:
@@ -118,7 +118,7 @@ class WhatsAppDelivery:
     def say(self, chat: Chat, text: str) -> None:
         recipient = people.bsuid_of(self.redis, chat.id)
         if recipient is not None and window.is_open(self.redis, chat.id, self.clock()):
-            self.send(recipient, {"type": "text", "text": {"body": text[:4096]}})
+            self.send(recipient, {"type": "text", "text": {"body": short(text, 4096)}})
 
     def tell_unreachable(
         self, room: Room, user_id: int, name: str, lang: str, keep: int

@@ -338,7 +338,7 @@ class Handler:
         self.say_text(actor, Translator(actor.lang).gettext(message, **values))
 
     def say_text(self, actor: Actor, words_: str) -> None:
-        self.send(actor, {"type": "text", "text": {"body": words_[:4096]}})
+        self.send(actor, {"type": "text", "text": {"body": render.short(words_, 4096)}})
 
     def send(self, actor: Actor, content: dict[str, Any]) -> None:
         """A direct answer to the person (they just wrote: their window is open)."""

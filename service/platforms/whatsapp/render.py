@@ -1,6 +1,7 @@
 """A screen as a WhatsApp message: text, and a control sized to its buttons.
 
-Meta's limits (cloud-api/guides/send-message-types/interactive-*-messages): reply
+Meta's limits, in UTF-16 code units as Meta counts them (an emoji past the BMP is two;
+cloud-api/guides/send-message-types/interactive-*-messages): reply
 buttons at most 3, titles at most 20 characters and unique, ids at most 256; a list has
 one opening button (20), at most 10 rows in all, row titles 24, ids 200, and a title
 per section when it has more than one; an interactive body at most 1024 characters.
@@ -88,7 +89,7 @@ def render(screen: Screen, lang: str, part: str | None = None) -> Rendered:
     if part is not None:
         buttons = [(b, p) for b, p in buttons if suit_of(p) == part]
     if not buttons:
-        return {"type": "text", "text": {"body": screen.text[:4096] or "…"}}
+        return {"type": "text", "text": {"body": short(screen.text, 4096) or "…"}}
     if len(buttons) <= MAX_REPLY_BUTTONS:
         return reply_buttons(body, buttons)
     if len(buttons) <= MAX_ROWS:
@@ -100,13 +101,26 @@ def fit_body(text: str) -> str:
     """The text within an interactive body: the oldest lines go first (the hand and
     the prompt are at the bottom)."""
     lines = text.split("\n")
-    while len("\n".join(lines)) > MAX_BODY and len(lines) > 1:
+    while units("\n".join(lines)) > MAX_BODY and len(lines) > 1:
         lines.pop(0)
-    return "\n".join(lines)[-MAX_BODY:] or "…"
+    body = "\n".join(lines)
+    while units(body) > MAX_BODY:
+        body = body[1:]
+    return body or "…"
+
+
+def units(text: str) -> int:
+    """A length as Meta counts it: UTF-16 code units (an emoji past the BMP is two)."""
+    return len(text.encode("utf-16-le")) // 2
 
 
 def short(title: str, limit: int) -> str:
-    return title if len(title) <= limit else title[: limit - 1] + "…"
+    """The title within `limit` units, cut with … when it is longer."""
+    if units(title) <= limit:
+        return title
+    while title and units(title) > limit - 1:
+        title = title[:-1]
+    return title + "…"
 
 
 def unique(titles: list[str], limit: int) -> list[str]:
@@ -116,7 +130,7 @@ def unique(titles: list[str], limit: int) -> list[str]:
         candidate, n = short(title, limit), 2
         while candidate in out:
             suffix = f" {n}"
-            candidate, n = short(title, limit - len(suffix)) + suffix, n + 1
+            candidate, n = short(title, limit - units(suffix)) + suffix, n + 1
         out.append(candidate)
     return out
 

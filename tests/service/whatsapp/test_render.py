@@ -28,24 +28,24 @@ def started(preset: str, bots: int = 3) -> Room:
 def within_limits(content: dict[str, Any]) -> None:
     """Meta's limits of an interactive message, as the local WhatsApp checks them too."""
     if content["type"] == "text":
-        assert 0 < len(content["text"]["body"]) <= 4096
+        assert 0 < wa.units(content["text"]["body"]) <= 4096
         return
     interactive = content["interactive"]
-    assert len(interactive["body"]["text"]) <= wa.MAX_BODY
+    assert wa.units(interactive["body"]["text"]) <= wa.MAX_BODY
     action = interactive["action"]
     if interactive["type"] == "button":
         titles = [b["reply"]["title"] for b in action["buttons"]]
         assert 1 <= len(titles) <= 3 and len(set(titles)) == len(titles)
-        assert all(len(t) <= 20 for t in titles)
+        assert all(wa.units(t) <= 20 for t in titles)
         assert all(len(b["reply"]["id"]) <= 256 for b in action["buttons"])
         return
-    assert interactive["type"] == "list" and len(action["button"]) <= 20
+    assert interactive["type"] == "list" and wa.units(action["button"]) <= 20
     rows = [row for section in action["sections"] for row in section["rows"]]
     assert 1 <= len(rows) <= 10
-    assert all(len(r["title"]) <= 24 and len(r["id"]) <= 200 for r in rows)
+    assert all(wa.units(r["title"]) <= 24 and len(r["id"]) <= 200 for r in rows)
     assert len({r["id"] for r in rows}) == len(rows)
     if len(action["sections"]) > 1:
-        assert all(0 < len(s["title"]) <= 24 for s in action["sections"])
+        assert all(0 < wa.units(s["title"]) <= 24 for s in action["sections"])
 
 
 def ids(content: dict[str, Any]) -> list[str]:
@@ -121,10 +121,11 @@ def test_a_long_screen_without_cards_is_paged() -> None:
 
 
 def test_titles_are_cut_and_kept_unique() -> None:
-    long = "🎭 Fake call: ¡SUPERCALIFRAGILISTICO!"
-    row = tuple(Button(long, Press("abcd1234", 1, Move(f"fake:{i}"))) for i in range(3))
-    content = wa.render(Screen("x", (row,)), "en")
-    within_limits(content)
+    long = "🎭 Teriakan palsu: ¡BARRO!"  # 25 UTF-16 units: 🎭 counts two
+    for count in (3, 4):  # reply buttons (20), list rows (24)
+        row = tuple(Button(long, Press("abcd1234", 1, Option(f"k{i}"))) for i in range(count))
+        within_limits(wa.render(Screen("x", (row,)), "id"))
+    assert wa.short(long, 24) == "🎭 Teriakan palsu: ¡BAR…" and wa.units(wa.short(long, 24)) == 24
 
 
 def test_a_long_body_loses_its_oldest_lines_first() -> None:
