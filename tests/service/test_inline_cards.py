@@ -19,8 +19,8 @@ from service.table.room import Room
 from service.ui.intents import OpenPrivate, ShowCards
 from service.ui.screens import Button, Screen
 from tests.service.conftest import make_stack
+from tests.service.group_play import GAME_RESULT, open_lobby, tap_lobby
 from tests.service.play import FAMILY, GROUP, room_in, room_messages
-from tests.service.test_group_game import GAME_RESULT, open_lobby, tap_lobby
 
 NEUTRAL = {"🃏 I choose a card.", "🃏 Elijo una carta.", "🃏 Escolho uma carta.",
            "🃏 Aku pilih satu kartu."}  # fmt: skip

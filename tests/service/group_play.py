@@ -1,24 +1,18 @@
-"""A four-player group game across the family, played to the end through the emulator:
+"""Playing a four-player group game across the family through the emulator, to the end:
 lobby, joining through the deep link, hands in private and through the inline query.
-
-Every preset is played with the product in this process (inproc.running_service: the
-webhook app and a worker on threads); one is played again end to end with the real
-`burro serve` and `burro worker` processes (`e2e`)."""
+Played per preset by the test_group_game* modules (one game a module, so that xdist's
+`--dist loadfile` plays them side by side)."""
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TypeVar
 
-import pytest
-
-from cli.stack import Stack
 from emulator.driver import ChatMessage, EmulatorError, TapResult
 from emulator.server import RunningEmulator
 from engine.follow_suit.game import GameState, to_move
-from tests.service.inproc import Hook, running_service
 from tests.service.play import (
     BOT_ID,
     FAMILY,
@@ -97,33 +91,6 @@ def tap_lobby(emu: RunningEmulator, user: str, token: str) -> TapResult:
 
 def bot_messages(emu: RunningEmulator) -> list[ChatMessage]:
     return [m for m in emu.messages_in(GROUP) if m.sender_id == BOT_ID]
-
-
-@pytest.fixture(scope="module")
-def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
-    with running_service(tmp_path_factory.mktemp("group")) as running:
-        yield running
-
-
-# Every preset is played to its end through the table core by
-# tests/service/test_table_contract.py; through the webhook and the chats, two presets of
-# other shapes than the end-to-end game's (strict drawing and a pass on an empty stock;
-# picking up the trick, clockwise), and the end-to-end game below.
-WEBHOOK_PRESETS = ("spanish", "cangkul")
-
-
-@pytest.mark.parametrize("preset", WEBHOOK_PRESETS)
-def test_four_player_group_game(hook: Hook, preset: str) -> None:
-    play_group_game(hook.emu, hook, preset)
-    assert hook.worker is not None
-    hook.worker.check()
-
-
-@pytest.mark.e2e
-def test_four_player_group_game_end_to_end(emu: RunningEmulator, stack: Stack) -> None:
-    """The same game with the real processes (the other presets differ only in rules,
-    which the in-process games cover)."""
-    play_group_game(emu, stack, "burro_em_pe")
 
 
 def play_group_game(emu: RunningEmulator, stack: Backend, preset: str) -> None:
