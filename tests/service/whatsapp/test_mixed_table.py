@@ -18,9 +18,9 @@ from service.platforms.whatsapp import render
 from service.table.room import Room
 from service.ui import games
 from service.ui.screens import Painter
+from tests.service.group_play import tap_lobby
 from tests.service.inproc import Hook, running_service
 from tests.service.play import GROUP, action_button, game_buttons, names_in, room_in
-from tests.service.test_group_game import tap_lobby
 from tests.service.whatsapp.play import act, newest_prompt, outgoing, pick
 
 WHATSAPP_FAMILY = ("Abuela", "Vovó")
