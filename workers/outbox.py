@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("burro.outbox")
 LOCK_MS = 12_000  # longer than a Bot API call may take (10 s); a killed worker's lock lapses
+CLOSING = "closing"  # said: the player's chat is about to stop taking our messages
+CLOSING_LEAD = 3600.0  # seconds before then that it is said
 
 
 def sync(rt: Runtime, room_id: str, target: str) -> None:
@@ -100,6 +102,8 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
             prompted(rt, room, base, turn, told=anew == "notify" or first)
             if told is not None:
                 note_told(rt, room, base, told)
+            if folds and turn is not None:
+                before_closing(rt, platform, room, chat_of(room, chat_id), turn)
             done(rt, room_id, target)
     finally:
         rt.redis.delete(lock)
@@ -125,6 +129,8 @@ def worth_a_message(rt: Runtime, room: Room, aim: Target) -> bool:
     happened in between (the others' moves, a hand's end, a move played for them) comes
     with their next prompt."""
     base = aim.base
+    if base.kind == "said" and base.why == CLOSING:
+        return closing_still(rt, room, base)
     if base.one_off:
         return False
     if base.kind in ("table", "nudge") and not room.private and room.status == "playing":
@@ -136,6 +142,32 @@ def worth_a_message(rt: Runtime, room: Room, aim: Target) -> bool:
         return False
     seen = rt.redis.hget(live_key(room.id), f"{turn[0]}:turn")
     return seen is None or text(seen) != turn[1]
+
+
+def before_closing(
+    rt: Runtime, platform: Platform, room: Room, chat: Chat, turn: tuple[int, str]
+) -> None:
+    """If the player's chat stops taking our messages (WhatsApp's window) before their
+    turn's time is up, a word shortly before it does, with a button that keeps it open."""
+    until = platform.open_until(chat)
+    at = None if until is None else until - CLOSING_LEAD
+    if at is None or room.deadline is None or at >= room.deadline or at <= rt.svc.now():
+        return
+    target = targets.said(turn[0], CLOSING, turn[1])
+    rt.redis.zadd(PENDING_SYNC, {f"{room.id}|{target}": at}, nx=True)
+    queue.later(rt.redis, JobKind.SYNC, room.id, target, at)
+
+
+def closing_still(rt: Runtime, room: Room, target: Target) -> bool:
+    """Whether the closing word is still due: the same turn waits on the player, and
+    they have not written since (their chat would stay open longer)."""
+    user = target.user
+    turn = prompt_of(room, Target("hand" if not room.private else "table", user))
+    if turn is None or turn[1] != target.action or user is None:
+        return False
+    platform = registry.for_chat(rt, room, user if not room.private else room.chat_id)
+    until = platform.open_until(chat_of(room, user if not room.private else room.chat_id))
+    return until is not None and until - rt.svc.now() <= CLOSING_LEAD
 
 
 def untold_hands(rt: Runtime, room: Room, target: Target) -> int | None:

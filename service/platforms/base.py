@@ -89,6 +89,11 @@ class Platform(Protocol):
         reader's, for the platform's own words (a list's opening button)."""
         ...
 
+    def open_until(self, chat: Chat) -> float | None:
+        """Until when the chat takes any message (WhatsApp's 24-hour window since the
+        person last wrote); None where there is no such limit."""
+        ...
+
     def budget(self, chat: Chat) -> float:
         """Take a slot of the platform's send budget for `chat`: 0, or seconds to wait
         (nothing taken; the caller tries again then)."""

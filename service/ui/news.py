@@ -9,7 +9,8 @@ from __future__ import annotations
 from service.i18n import _
 from service.table.room import Room
 from service.ui import games
-from service.ui.screens import Screen
+from service.ui.intents import Command, Press
+from service.ui.screens import Button, Screen
 
 
 def news(room: Room, lang: str, bot_username: str) -> Screen | None:
@@ -22,9 +23,18 @@ def news(room: Room, lang: str, bot_username: str) -> Screen | None:
 
 def said(room: Room, lang: str, why: str, action: str) -> Screen:
     """A move played for a player: their only card (`why` "only"), or their time ran out
-    (`why` "timeout"); `action` the engine's (`play:10H`, `draw`, `pass:7S` …)."""
-    verb, _sep, code = action.partition(":")
+    (`why` "timeout"); `action` the engine's (`play:10H`, `draw`, `pass:7S` …). Or
+    (`why` "closing", `action` the phase) their chat is about to stop taking our
+    messages while it is their turn: a button to keep it open."""
     painter = games.painter(room, lang)
+    if why == "closing":
+        keep = Button(
+            painter.tr.gettext(_("▶️ Keep playing")),
+            Press(room.id, room.version, Command("keep_playing")),
+        )
+        words = _("⏳ It is still your turn. Tap Keep playing so I may go on writing here.")
+        return Screen(painter.tr.gettext(words), ((keep,),))
+    verb, _sep, code = action.partition(":")
     # a card is named only for a card's move: `draw:left` names the tent's half
     card = painter.card(code) if code and verb in ("play", "pass") else ""
     if verb == "pass" and card:

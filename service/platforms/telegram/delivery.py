@@ -64,6 +64,9 @@ class TelegramDelivery:
     def render(self, screen: Screen, lang: str) -> Rendered:
         return message_params(screen, inline_mode(self.redis), self.bot_username)
 
+    def open_until(self, chat: Chat) -> float | None:
+        return None  # a chat that started the bot takes messages for good
+
     def budget(self, chat: Chat) -> float:
         return limits.reserve(self.redis, chat.id, group=is_group(chat))
 

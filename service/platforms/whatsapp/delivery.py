@@ -74,6 +74,10 @@ class WhatsAppDelivery:
         title = short(screen.text.split("\n", 1)[0], 60)  # the template's one parameter
         return {"lang": lang, "title": title, "message": render(screen, lang)}
 
+    def open_until(self, chat: Chat) -> float | None:
+        last = window.last_inbound(self.redis, chat.id)
+        return (last or 0.0) + window.WINDOW - window.MARGIN
+
     def budget(self, chat: Chat) -> float:
         return window.pace(self.redis, chat.id, self.clock(), self.pair_rate)
 
