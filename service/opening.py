@@ -17,23 +17,8 @@ def against_bots(
 ) -> Popup | None:
     """A lobby for `actor` and a bot in their private chat `chat_id`, or their open game
     there posted again at the bottom; a refusal (over a cap) as a popup, else None."""
-    existing = svc.store.room_in_chat(chat_id, None)
-    if existing is not None and existing.status in ("lobby", "playing"):
-        svc.store.update(existing.id, repost, update_id)
-        return None
-    refusal = caps.refusal(svc.store, svc.settings, chat_id, actor.user_id)
-    if refusal is not None:
-        return refusal
-    settings = RoomSettings(
-        preset=preset,
-        options=family.initial_options(preset, svc.settings, group=False),
-        turn_timeout=svc.settings.turn_timeout,
-        reminder_after=svc.settings.reminder_after,
-    )
-    room = lobby.create_room(chat_id, None, actor, svc.now(), private=True, settings=settings)
-    lobby.add_bot(room, actor)
-    svc.store.create(room, Outcome(changed=True, sync={"table"}), update_id)
-    return None
+    opened = open_table(svc, chat_id, actor, preset, update_id, private=True)
+    return opened if isinstance(opened, Popup) else None
 
 
 def family_table(
@@ -42,6 +27,19 @@ def family_table(
     """A lobby for a family's table opened from `actor`'s private chat `chat_id` (on a
     platform with no groups of ours: each player plays in their own chat); the room, or
     their open one there, or a refusal (over a cap)."""
+    return open_table(svc, chat_id, actor, preset, update_id, private=False)
+
+
+def open_table(
+    svc: Services,
+    chat_id: int,
+    actor: Actor,
+    preset: str,
+    update_id: int | str | None,
+    private: bool,
+) -> Room | Popup:
+    """A lobby in `actor`'s own chat (against bots, one seated, if `private`), or the
+    chat's open room posted again; a refusal over a cap."""
     existing = svc.store.room_in_chat(chat_id, None)
     if existing is not None and existing.status in ("lobby", "playing"):
         svc.store.update(existing.id, repost, update_id)
@@ -51,11 +49,13 @@ def family_table(
         return refusal
     settings = RoomSettings(
         preset=preset,
-        options=family.initial_options(preset, svc.settings, group=True),
+        options=family.initial_options(preset, svc.settings, group=not private),
         turn_timeout=svc.settings.turn_timeout,
         reminder_after=svc.settings.reminder_after,
     )
-    room = lobby.create_room(chat_id, None, actor, svc.now(), settings=settings)
+    room = lobby.create_room(chat_id, None, actor, svc.now(), private=private, settings=settings)
+    if private:
+        lobby.add_bot(room, actor)
     svc.store.create(room, Outcome(changed=True, sync={"table"}), update_id)
     return room
 
