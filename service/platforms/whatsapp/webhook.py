@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,14 +115,13 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
             handler.handle(message)
         except (redis.RedisError, Conflict) as error:
             log.warning("whatsapp %s not committed: %r", message.wamid, error)
-            svc.store.release(mark)
+            settle(svc.store.release, mark)
             return "retry"
         except Exception:
             log.exception("whatsapp %s failed permanently", message.wamid)
-            svc.store.finish(mark)
+            settle(svc.store.finish, mark)
             return "failed"
-        svc.store.finish(mark)
-        return "ok"
+        return "ok" if settle(svc.store.finish, mark) else "retry"
 
     def on_status(status: Status) -> None:
         """A message refused for the closed window: the turn template goes instead."""
@@ -136,6 +136,18 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
 
     routes = [Route(PATH, verify, methods=["GET"]), Route(PATH, receive, methods=["POST"])]
     return Webhook(routes, noop, noop)
+
+
+def settle(step: Callable[[str], None], mark: str) -> bool:
+    """Release or finish a message's claim; False if Redis went away meanwhile (its busy
+    mark then lapses by itself, and Meta's redelivery finds a change committed with its
+    mark a duplicate)."""
+    try:
+        step(mark)
+    except redis.RedisError as error:
+        log.warning("whatsapp %s: its claim was not settled: %r", mark, error)
+        return False
+    return True
 
 
 async def noop() -> None:
