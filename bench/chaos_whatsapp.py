@@ -432,6 +432,7 @@ class WaPlayers:
         if not finished:
             if room.status == "playing" and not liveness:
                 self.books.count("wa_games_unfinished_waiting")
+                self.report_stuck(room, self.people[spec.wa[0]])
             else:
                 self.books.violation(
                     f"WhatsApp game {spec.n} ({room.id}, {spec.preset}): not finished "
@@ -446,6 +447,16 @@ class WaPlayers:
             self.check_passing(room, self.people[spec.wa[0]])
         if finished:
             self.check_told(room, self.people[spec.wa[0]])
+
+    def report_stuck(self, room: Room, person: Person) -> None:
+        """What an unfinished game waits on (to read in the soak's output)."""
+        assert room.game is not None
+        waiting = find_game(room.settings.preset)[0].to_act(room.game)
+        last = [(m.seq, [i for i, _t in choices(m)][:4], m.text[-80:]) for m in self.outgoing(person)]
+        print(
+            f"chaos: {room.id} ({room.settings.preset}) v{room.version} phase "
+            f"{room.phase_version} waits on {waiting}; {person.name} last saw {last[-3:]}"
+        )
 
     def check_passing(self, room: Room, person: Person) -> None:
         """A cuartetos seat's recorded actions are each one the person tapped, none twice."""
