@@ -142,11 +142,13 @@ def make_plan(
     next_user = itertools.count(USER0)
     groups = itertools.count()
     wa_games = itertools.count()
+    wa_people = 0  # WhatsApp people so far (their countries go in turn)
     for n in range(games):
         preset = presets[n % len(presets)]
         low, high = PRESETS[preset].players
         if whatsapp and n % 6 == 4:
-            specs.append(wa_spec(n, next(wa_games), rnd, full))
+            specs.append(wa_spec(n, next(wa_games), wa_people, rnd, full))
+            wa_people += 1
             continue
         if n % 3 == 0:
             kind, humans = "private", 1
@@ -172,12 +174,14 @@ def make_plan(
                 room_for = high - humans - spec.bots
                 if room_for <= 0:
                     spec.bots, room_for = spec.bots - 1, 1
-                spec.wa = wa_names(n, min(room_for, rnd.randint(1, 2)), rnd)
+                count = min(room_for, rnd.randint(1, 2))
+                spec.wa = wa_names(n, count, wa_people)
+                wa_people += count
         specs.append(spec)
     return specs
 
 
-def wa_spec(n: int, index: int, rnd: random.Random, full: float) -> Spec:
+def wa_spec(n: int, index: int, person: int, rnd: random.Random, full: float) -> Spec:
     """A WhatsApp person's one-to-one game against bots."""
     preset = WA_PRESETS[index % len(WA_PRESETS)]
     if preset == "cuartetos":
@@ -187,7 +191,7 @@ def wa_spec(n: int, index: int, rnd: random.Random, full: float) -> Spec:
         bots = rnd.randint(max(1, low - 1), min(3, high - 1))
         level = rnd.choices(["heuristic", "easy", "strong"], [6, 2, 1])[0]
     spec = Spec(n, "wa", preset, [], bots, short=rnd.random() >= full, bot_level=level)
-    spec.wa = wa_names(n, 1, rnd)
+    spec.wa = wa_names(n, 1, person)
     return spec
 
 
@@ -1128,7 +1132,7 @@ def soak(
                             players.stale_tap()
                         if rounds % 15 == 0:
                             family.stale_tap()
-                        if rounds % 40 == 0:
+                        if rounds % 20 == 0:
                             family.forge()
                     except (redis.RedisError, httpx.HTTPError, EmulatorError, WhatsAppError):
                         time.sleep(0.2)  # Redis is restarting: the players wait

@@ -76,9 +76,12 @@ class Person:
         return COUNTRIES[self.country]
 
 
-def wa_names(n: int, count: int, rnd: random.Random) -> list[str]:
-    """The names of game `n`'s WhatsApp people (their country first)."""
-    return [f"{rnd.choice(sorted(COUNTRIES))}-W{n}x{k}" for k in range(count)]
+def wa_names(n: int, count: int, index: int) -> list[str]:
+    """The names of game `n`'s WhatsApp people, their country first: the countries in
+    turn from the soak's `index`-th WhatsApp person (5 countries, 6 presets: each
+    preset is played from every country)."""
+    countries = sorted(COUNTRIES)
+    return [f"{countries[(index + k) % len(countries)]}-W{n}x{k}" for k in range(count)]
 
 
 class WaPlayers:
@@ -353,6 +356,7 @@ class WaPlayers:
         """A notification tapping someone's current move, posted without a valid
         signature: it must be answered 403 and change nothing."""
         people = [p for p in self.people.values() if p.player is not None]
+        self.books.count("wa_forge_attempts")
         if not people:
             return
         person = self.rnd.choice(people)
@@ -426,6 +430,9 @@ class WaPlayers:
                     self.books.violation(f"game {spec.n} ({room.id}): a WhatsApp person not seated")
                 return
             self.books.count("wa_group_games")
+            self.books.count(f"wa_group_games_{room.status}")
+            if room.status == "playing":
+                self.report_stuck(room, self.people[spec.wa[0]])
             return  # its moves and end are checked with the group game (bench.chaos)
         self.books.count("wa_games")
         finished = room.status == "over"
@@ -452,10 +459,12 @@ class WaPlayers:
         """What an unfinished game waits on (to read in the soak's output)."""
         assert room.game is not None
         waiting = find_game(room.settings.preset)[0].to_act(room.game)
-        last = [(m.seq, [i for i, _t in choices(m)][:4], m.text[-80:]) for m in self.outgoing(person)]
+        last = [
+            (m.seq, [i for i, _t in choices(m)][:4], m.text[-80:]) for m in self.outgoing(person)
+        ]
         print(
             f"chaos: {room.id} ({room.settings.preset}) v{room.version} phase "
-            f"{room.phase_version} waits on {waiting}; {person.name} last saw {last[-3:]}"
+            f"{room.phase_version} waits on {waiting}; {person.name} last saw {last}"
         )
 
     def check_passing(self, room: Room, person: Person) -> None:
