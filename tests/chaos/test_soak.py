@@ -27,7 +27,9 @@ def test_short_chaos_soak_loses_nothing(tmp_path: Path) -> None:
     counts = books.counts
     assert books.violations == [], "\n".join(books.violations[:20])
     ended = counts["games_finished"] + counts["games_stopped"]
-    assert ended + counts["games_unfinished_waiting"] == counts["games"] == 12
+    wa_ended = counts["wa_games_finished"] + counts["wa_games_unfinished_waiting"]
+    assert wa_ended == counts["wa_games"] == 2  # a WhatsApp person's one-to-one games
+    assert ended + counts["games_unfinished_waiting"] + wa_ended == counts["games"] == 12
     assert counts["games_finished"] >= 6
     assert counts["player_moves_applied"] > 20 and counts["bot_moves"] > 0
     assert counts["killed_serve"] and counts["killed_serve2"] and counts["killed_worker"] >= 2
@@ -37,7 +39,6 @@ def test_short_chaos_soak_loses_nothing(tmp_path: Path) -> None:
     assert counts["groups_migrated"] and counts["topics_closed"] and counts["bots_removed"]
     # WhatsApp people: one-to-one (cuartetos, spanish) and at group tables by code, under
     # doubled, batched and reordered deliveries, stale and double taps, typed moves, forgeries
-    assert counts["wa_games"] == 2 and counts["wa_group_games"] == 2
-    assert counts["wa_games_finished"] >= 1 and counts["wa_taps"] > 5
+    assert counts["wa_group_games"] == 2 and counts["wa_taps"] > 5
     assert counts["wa_duplicates_delivered"] and counts["wa_batched_posts"]
     assert counts["wa_stale_taps"] and counts["wa_forged_posts"]
