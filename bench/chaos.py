@@ -19,6 +19,11 @@ worker`s; a second `serve` for direct deliveries). Meanwhile, at random moments:
 - two presses at once (the emulator's and the same press straight to the other serve),
   double taps, taps on old keyboards, forged presses (someone else's button, a future
   version, a card nobody holds, junk data);
+- WhatsApp people (bench.chaos_whatsapp): one game in six is one's against bots (every
+  preset and cuartetos, in turn), and one group table in three has one or two who
+  joined by its code; the local WhatsApp delivers their messages twice, several in one
+  POST and out of order (seeded), and they re-tap old prompts, tap twice, type moves
+  instead of tapping, while notifications without a valid signature are posted;
 - the chat changing under a group game, as Telegram's does: a basic group upgraded to a
   supergroup (a new chat id: the game must follow it), a game's forum topic closed or
   the bot removed from the group (the game must stop, not hang), the table message
@@ -32,7 +37,11 @@ fired twice would break that); every chat message the game should show exists an
 shows the final state; a game whose topic closed or whose bot was removed is stopped,
 and one whose group was upgraded lives in the new chat; no card hidden in a hand ever
 shown to anyone else (checked while the games run); no traceback in any chat or popup;
-no 5xx but 503. It prints the counts and exits 1 on any violation.
+no 5xx but 503. For WhatsApp people besides: every message they sent marked handled
+(`update:wa:<wamid>`) and no forged one (each answered 403); a cuartetos seat's actions
+each one the person tapped, none twice; no prompt they acted on naming a card in another
+seat's hand; their chat told the end; no 5xx but 503 from /whatsapp/webhook. It prints
+the counts and exits 1 on any violation.
 """
 
 from __future__ import annotations
