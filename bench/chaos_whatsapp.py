@@ -36,7 +36,6 @@ from service.platforms.whatsapp import render
 from service.table.room import Room
 from service.ui import games, tokens
 from service.ui.intents import Move
-from service.ui.screens import Painter
 from tests.service.play import names_in
 from tests.service.whatsapp.play import choices
 
@@ -537,7 +536,7 @@ def typable(action: str, title: str) -> bool:
 def hidden_labels(room: Room, seat: int) -> set[str]:
     """How the seat's language names the cards hidden in the other seats' hands."""
     assert room.game is not None
-    painter = Painter(room, room.seats[seat].lang)
+    painter = games.painter(room, room.seats[seat].lang)
     game = find_game(room.settings.preset)[0]
     if spec_is_follow(room):
         state: Any = room.game
