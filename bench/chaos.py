@@ -19,6 +19,11 @@ worker`s; a second `serve` for direct deliveries). Meanwhile, at random moments:
 - two presses at once (the emulator's and the same press straight to the other serve),
   double taps, taps on old keyboards, forged presses (someone else's button, a future
   version, a card nobody holds, junk data);
+- WhatsApp people (bench.chaos_whatsapp): one game in six is one's against bots (every
+  preset and cuartetos, in turn), and one group table in three has one or two who
+  joined by its code; the local WhatsApp delivers their messages twice, several in one
+  POST and out of order (seeded), and they re-tap old prompts, tap twice, type moves
+  instead of tapping, while notifications without a valid signature are posted;
 - the chat changing under a group game, as Telegram's does: a basic group upgraded to a
   supergroup (a new chat id: the game must follow it), a game's forum topic closed or
   the bot removed from the group (the game must stop, not hang), the table message
@@ -32,12 +37,17 @@ fired twice would break that); every chat message the game should show exists an
 shows the final state; a game whose topic closed or whose bot was removed is stopped,
 and one whose group was upgraded lives in the new chat; no card hidden in a hand ever
 shown to anyone else (checked while the games run); no traceback in any chat or popup;
-no 5xx but 503. It prints the counts and exits 1 on any violation.
+no 5xx but 503. For WhatsApp people besides: every message they sent marked handled
+(`update:wa:<wamid>`) and no forged one (each answered 403); a cuartetos seat's actions
+each one the person tapped, none twice; no prompt they acted on naming a card in another
+seat's hand; their chat told the end; no 5xx but 503 from /whatsapp/webhook. It prints
+the counts and exits 1 on any violation.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import random
@@ -57,10 +67,12 @@ if __package__ in (None, ""):  # run as `python bench/chaos.py`
 import httpx
 import redis
 
+from bench.chaos_whatsapp import WA_PRESETS, WaPlayers, wa_names
 from bench.games import follow_suit
 from bench.procs import Procs
 from cli.stack import SECRET, TOKEN, Stack, wait_http
 from emulator.driver import ChatMessage, EmulatorDriver, EmulatorError
+from emulator.whatsapp.driver import WhatsAppDriver, WhatsAppError
 from engine.follow_suit.actions import decode
 from engine.follow_suit.bots.registry import make_bot
 from engine.follow_suit.game import GameState, apply, legal_actions, new_game, to_move
@@ -71,6 +83,7 @@ from service.infra.redis_server import connect, free_port
 from service.infra.store import room_key, text
 from service.platforms.telegram import callbacks
 from service.platforms.telegram.render import message_params
+from service.platforms.whatsapp.people import is_whatsapp
 from service.table.room import Room
 from service.ui.screens import Painter
 
@@ -96,7 +109,7 @@ class Spec:
     """One game of the soak, decided up front from the seed."""
 
     n: int
-    kind: str  # "private" or "group"
+    kind: str  # "private", "group" or "wa" (a WhatsApp person's one-to-one game)
     preset: str
     humans: list[int]  # user ids; the first opens the table
     bots: int
@@ -109,6 +122,7 @@ class Spec:
     change: str | None = None  # what happens to the group's chat (CHANGES)
     change_at: int = 0  # at which room version
     table_deletes: int = 0  # how many times the admin deletes the table message
+    wa: list[str] = field(default_factory=list)  # WhatsApp people at the table (names)
 
     @property
     def chat(self) -> int:
@@ -118,20 +132,33 @@ class Spec:
 
 
 def make_plan(
-    games: int, seed: int, full: float, group_naps: bool = True, changes: bool = True
+    games: int,
+    seed: int,
+    full: float,
+    group_naps: bool = True,
+    changes: bool = True,
+    whatsapp: bool = True,
 ) -> list[Spec]:
     """`full`: the share of games played to the preset's own goal (else one hand/point);
     `group_naps`: whether group players may fall asleep too (each nap is a minute, the
     shortest turn time a group table can choose); `changes`: whether group chats change
-    under their games (CHANGES, in turn)."""
+    under their games (CHANGES, in turn); `whatsapp`: whether one game in six is a
+    WhatsApp person's against bots (WA_PRESETS in turn) and one group table in three
+    has one or two WhatsApp people, who join by its code."""
     rnd = random.Random(seed)
     presets = sorted(PRESETS)
     specs = []
     next_user = itertools.count(USER0)
     groups = itertools.count()
+    wa_games = itertools.count()
+    wa_people = 0  # WhatsApp people so far (their countries go in turn)
     for n in range(games):
         preset = presets[n % len(presets)]
         low, high = PRESETS[preset].players
+        if whatsapp and n % 6 == 4:
+            specs.append(wa_spec(n, next(wa_games), wa_people, rnd, full))
+            wa_people += 1
+            continue
         if n % 3 == 0:
             kind, humans = "private", 1
             bots = rnd.randint(max(1, low - 1), min(3, high - 1))
@@ -149,10 +176,32 @@ def make_plan(
         if kind == "group":
             spec.inline = {u for u in users[1:] if rnd.random() < 0.25}
             spec.strangers = {u for u in users[1:] if rnd.random() < 0.25}
+            group = next(groups)
             if changes:
-                plan_change(spec, CHANGES[next(groups) % len(CHANGES)], rnd)
+                plan_change(spec, CHANGES[group % len(CHANGES)], rnd)
+            if whatsapp and group % 3 == 1:
+                room_for = high - humans - spec.bots
+                if room_for <= 0:
+                    spec.bots, room_for = spec.bots - 1, 1
+                count = min(room_for, rnd.randint(1, 2))
+                spec.wa = wa_names(n, count, wa_people)
+                wa_people += count
         specs.append(spec)
     return specs
+
+
+def wa_spec(n: int, index: int, person: int, rnd: random.Random, full: float) -> Spec:
+    """A WhatsApp person's one-to-one game against bots."""
+    preset = WA_PRESETS[index % len(WA_PRESETS)]
+    if preset == "cuartetos":
+        bots, level = rnd.randint(2, 4), "heuristic"
+    else:
+        low, high = PRESETS[preset].players
+        bots = rnd.randint(max(1, low - 1), min(3, high - 1))
+        level = rnd.choices(["heuristic", "easy", "strong"], [6, 2, 1])[0]
+    spec = Spec(n, "wa", preset, [], bots, short=rnd.random() >= full, bot_level=level)
+    spec.wa = wa_names(n, 1, person)
+    return spec
 
 
 def plan_change(spec: Spec, change: str | None, rnd: random.Random) -> None:
@@ -165,12 +214,42 @@ def plan_change(spec: Spec, change: str | None, rnd: random.Random) -> None:
 def world_plan(specs: list[Spec]) -> dict[str, Any]:
     users, groups = [], []
     for spec in specs:
+        if spec.kind == "wa":
+            continue  # the local WhatsApp's people are added at the start (WaPlayers)
         for uid in spec.humans:
             users.append([uid, f"U{uid}", LANGS[uid % len(LANGS)], uid not in spec.strangers])
         if spec.kind == "group":
             kind = "group" if spec.change == "migrate" else "supergroup"
             groups.append([spec.chat, f"G{spec.n}", [f"U{uid}" for uid in spec.humans], kind])
     return {"users": users, "groups": groups}
+
+
+def lobby_token(spec: Spec, room: Room, seats: int, setting: str | None = None) -> str:
+    """The opener's next lobby button: settings to change (`setting`: one the caller
+    chose, "" for none; else `setting_to_change`), then bots until `seats` are taken,
+    then Start."""
+    wanted = setting_to_change(spec, room) if setting is None else (setting or None)
+    if wanted is None and len(room.seats) < seats:
+        return "o:done" if room.settings_open else "B"
+    if wanted is not None:
+        return f"o:{wanted}" if room.settings_open else "C"
+    return "o:done" if room.settings_open else "S"
+
+
+def setting_to_change(spec: Spec, room: Room) -> str | None:
+    settings = room.settings
+    if spec.bots and settings.bot_level != spec.bot_level:
+        return "bot"
+    if spec.short and settings.rules().target != 1:
+        return "target"
+    if spec.sleepy is not None:
+        if spec.kind == "group" and settings.turn_timeout != GROUP_SLEEPY_TIMEOUT:
+            return "timeout"
+        if settings.reminder_after >= settings.turn_timeout:
+            return "remind"
+    elif settings.turn_timeout < ACTIVE_TIMEOUT:
+        return "timeout"
+    return None
 
 
 # ----- counts ----------------------------------------------------------------------------
@@ -212,6 +291,7 @@ class Game:
     changed: bool = False  # its chat's change (Spec.change) has happened
     moved_to: int | None = None  # the supergroup its group became
     deletes: int = 0  # table messages deleted so far
+    wa_phases: dict[str, dict[int, float]] = field(default_factory=dict)  # person -> tapped
 
 
 def press_update(user: int, chat: int, data: str, update_id: int) -> dict[str, Any]:
@@ -263,7 +343,7 @@ class Players:
 
     def refresh(self) -> None:
         """Read the rooms of the games in play (one pipeline)."""
-        live = [g for g in self.games if not g.done]
+        live = [g for g in self.games if not g.done and g.spec.kind != "wa"]
         with self.client.pipeline(transaction=False) as pipe:
             for game in live:
                 if game.room_id is None:
@@ -297,8 +377,8 @@ class Players:
         self.refresh()
         going = 0
         for game in self.games:
-            if game.done:
-                continue
+            if game.done or game.spec.kind == "wa":
+                continue  # WhatsApp one-to-one games: WaPlayers
             going += 1
             try:
                 self.advance(game)
@@ -355,30 +435,10 @@ class Players:
             if user not in seated:
                 self.lobby_tap(game, room, user, "J")
                 return
-        setting = self.setting_to_change(spec, room)
-        if setting is None and len(room.seats) < len(spec.humans) + spec.bots:
-            self.lobby_tap(game, room, creator, "o:done" if room.settings_open else "B")
-            return
-        if setting is not None:
-            token = "C" if not room.settings_open else f"o:{setting}"
-            self.lobby_tap(game, room, creator, token)
-            return
-        self.lobby_tap(game, room, creator, "o:done" if room.settings_open else "S")
-
-    def setting_to_change(self, spec: Spec, room: Room) -> str | None:
-        settings = room.settings
-        if spec.bots and settings.bot_level != spec.bot_level:
-            return "bot"
-        if spec.short and settings.rules().target != 1:
-            return "target"
-        if spec.sleepy is not None:
-            if spec.kind == "group" and settings.turn_timeout != GROUP_SLEEPY_TIMEOUT:
-                return "timeout"
-            if settings.reminder_after >= settings.turn_timeout:
-                return "remind"
-        elif settings.turn_timeout < ACTIVE_TIMEOUT:
-            return "timeout"
-        return None
+        if sum(s.platform == "whatsapp" for s in room.seats) < len(spec.wa):
+            return  # the WhatsApp family is still to join by the code (WaPlayers)
+        seats = len(spec.humans) + len(spec.wa) + spec.bots
+        self.lobby_tap(game, room, creator, lobby_token(spec, room, seats))
 
     def play(self, game: Game, room: Room) -> None:
         assert room.game is not None
@@ -388,6 +448,8 @@ class Players:
         user = room.seats[seat].user_id
         assert user is not None
         spec = game.spec
+        if room.seats[seat].platform == "whatsapp":
+            return  # WaPlayers plays it
         if user == spec.sleepy and room.seats[seat].timeouts < spec.naps:
             return  # asleep: this turn will time out
         self.maybe_check_leaks(game, room)
@@ -570,7 +632,11 @@ class Players:
 
     def stale_tap(self) -> None:
         """Tap a game button on an old message (a keyboard the game has moved past)."""
-        playing = [g for g in self.games if g.room is not None and g.room.status == "playing"]
+        playing = [
+            g
+            for g in self.games
+            if g.room is not None and g.room.status == "playing" and g.spec.kind != "wa"
+        ]
         if not playing:
             return
         game = self.rnd.choice(playing)
@@ -631,6 +697,8 @@ def hand_leaks(
             continue  # its update is on the way: it may still show the last hand's table
         if target.startswith("hand:"):
             chat = int(target.split(":")[1])
+            if is_whatsapp(chat):
+                continue  # a WhatsApp person's prompts: checked as they come (WaPlayers)
             seat = room.seat_of(chat)
             lang = room.seats[seat].lang if seat is not None else table_lang
         else:
@@ -909,7 +977,11 @@ def check_messages(room: Room, books: Books, client: redis.Redis, emu: EmulatorD
     shown = client.hgetall(f"game:{{{room.id}}}:msgs")
     targets = {"table": room.chat_id}
     if not room.private:
-        targets |= {f"hand:{s.user_id}": s.user_id for s in room.seats if s.user_id is not None}
+        targets |= {
+            f"hand:{s.user_id}": s.user_id
+            for s in room.seats
+            if s.user_id is not None and s.platform != "whatsapp"  # WaPlayers.check_told
+        }
     creator = room.seat_of(room.creator)
     lang = room.settings.language or (
         room.seats[creator].lang if creator is not None else language_for(None)
@@ -972,6 +1044,8 @@ def check_chats(emu: EmulatorDriver, games: list[Game], books: Books) -> None:
     words = ("Traceback", "Exception", "Error:", "error:")
     for game in games:
         spec = game.spec
+        if spec.kind == "wa":
+            continue
         for chat in {spec.chat, *spec.humans, *([game.moved_to] if game.moved_to else [])}:
             for message in emu.messages_in(chat):
                 body = message.text + " ".join(message.button_texts)
@@ -1014,9 +1088,10 @@ def soak(
     settle: float = 120.0,
     liveness: bool = True,
     bot_delay: float = 0.1,
+    whatsapp: bool = True,
 ) -> Books:
     books = Books()
-    specs = make_plan(games, seed, full, group_naps)
+    specs = make_plan(games, seed, full, group_naps, whatsapp=whatsapp)
     plan = folder / "plan.json"
     plan.write_text(json.dumps(world_plan(specs)))
     helpers = Procs(folder)
@@ -1029,6 +1104,7 @@ def soak(
         "BURRO_SWEEP_EVERY": "3",
         "BURRO_SWEEP_GRACE": "3",
         "BURRO_LOG_LEVEL": "WARNING",
+        "BURRO_WHATSAPP_PAIR_RATE": "0.3",  # Meta's pacing, but quicker
     }
     try:
         wait_http(f"{emu_url}/_emulator/state", timeout=60)
@@ -1036,7 +1112,7 @@ def soak(
             folder / "stack", emulator_url=emu_url, flood_limits=False, bot_delay=bot_delay,
             workers=2, persist=True, env=env,
         )  # fmt: skip
-        with stack, EmulatorDriver(emu_url, timeout=5) as emu:
+        with stack, EmulatorDriver(emu_url, timeout=5) as emu, WhatsAppDriver(emu_url) as wa:
             serve2_port = free_port()
             start_serve2(stack, serve2_port)
             client = connect(stack.redis.url)
@@ -1045,6 +1121,8 @@ def soak(
                 [stack.serve_url, f"http://127.0.0.1:{serve2_port}"], seed,
             )  # fmt: skip
             players.prepare()
+            family = WaPlayers(wa, client, players.games, books, players.serve_urls, seed)
+            family.prepare(seed)
             monkey = Monkey(stack, serve2_port, books, seed, kill_redis)
             monkey.start()
             deadline = time.monotonic() + minutes * 60
@@ -1053,14 +1131,19 @@ def soak(
                 while time.monotonic() < deadline:
                     try:
                         # All games over: stop, once every kind of blow has landed.
-                        if players.step() == 0 and monkey.scripted_done():
+                        going = players.step() + family.step()
+                        if going == 0 and monkey.scripted_done():
                             break
                         rounds += 1
                         if rounds % 10 == 0:
                             players.redeliver()
                         if rounds % 25 == 0:
                             players.stale_tap()
-                    except (redis.RedisError, httpx.HTTPError, EmulatorError):
+                        if rounds % 15 == 0:
+                            family.stale_tap()
+                        if rounds % 20 == 0:
+                            family.forge()
+                    except (redis.RedisError, httpx.HTTPError, EmulatorError, WhatsAppError):
                         time.sleep(0.2)  # Redis is restarting: the players wait
                     time.sleep(0.05)
             finally:
@@ -1068,9 +1151,14 @@ def soak(
             players.posts.shutdown(wait=True)
             quiesce(client, books, settle)
             books.count("rounds", rounds)
+            with contextlib.suppress(TimeoutError):
+                wa.wait_idle(timeout=30)
+            quiesce(client, books, 10)
             for game in players.games:
-                check_game(game, books, client, emu, liveness)
+                if game.spec.kind != "wa":
+                    check_game(game, books, client, emu, liveness)
             check_chats(emu, players.games, books)
+            family.check(liveness)
     finally:
         helpers.stop_all()
     books.count("games", len(specs))

@@ -1,6 +1,8 @@
 """A short chaos soak (bench/chaos.py): a dozen games of every kind played while serve
 and workers are SIGKILLed, Redis restarts and updates arrive twice, out of order, at
-once, stale or forged; then nothing may be lost, doubled or leaked.
+once, stale or forged; then nothing may be lost, doubled or leaked. Four of them have
+WhatsApp people (two one-to-one, cuartetos and spanish; two group tables joined by code)
+under the local WhatsApp's doubled, batched and reordered deliveries.
 
 A SIGKILLed worker that held RQ's scheduler lock stops every timer and delayed job until
 another worker takes the lock over (about 10 s, BENCHMARKS.md), and the monkey may kill
@@ -25,7 +27,9 @@ def test_short_chaos_soak_loses_nothing(tmp_path: Path) -> None:
     counts = books.counts
     assert books.violations == [], "\n".join(books.violations[:20])
     ended = counts["games_finished"] + counts["games_stopped"]
-    assert ended + counts["games_unfinished_waiting"] == counts["games"] == 12
+    wa_ended = counts["wa_games_finished"] + counts["wa_games_unfinished_waiting"]
+    assert wa_ended == counts["wa_games"] == 2  # a WhatsApp person's one-to-one games
+    assert ended + counts["games_unfinished_waiting"] + wa_ended == counts["games"] == 12
     assert counts["games_finished"] >= 6
     assert counts["player_moves_applied"] > 20 and counts["bot_moves"] > 0
     assert counts["killed_serve"] and counts["killed_serve2"] and counts["killed_worker"] >= 2
@@ -33,3 +37,8 @@ def test_short_chaos_soak_loses_nothing(tmp_path: Path) -> None:
     assert counts["redelivered"] > 0 and counts["forged_presses"] > 0
     # the chats changed under their games: an upgrade, a closed topic, a removed bot
     assert counts["groups_migrated"] and counts["topics_closed"] and counts["bots_removed"]
+    # WhatsApp people: one-to-one (cuartetos, spanish) and at group tables by code, under
+    # doubled, batched and reordered deliveries, stale and double taps, typed moves, forgeries
+    assert counts["wa_group_games"] == 2 and counts["wa_taps"] > 5
+    assert counts["wa_duplicates_delivered"] and counts["wa_batched_posts"]
+    assert counts["wa_stale_taps"] and counts["wa_forged_posts"]
