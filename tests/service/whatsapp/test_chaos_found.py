@@ -1,5 +1,7 @@
-"""Product bugs the chaos soak (bench/chaos.py) found with WhatsApp players: each a
-minimal failing test, marked xfail(strict) until the product is fixed."""
+"""Product bugs the chaos soak (bench/chaos.py) found with WhatsApp players, each kept as
+the minimal test that failed before its fix: titles cut by code points where Meta counts
+UTF-16 units (a prompt refused with 131009, the player left without their turn), and a
+500 instead of 503 when Redis went away while a message was handled."""
 
 from __future__ import annotations
 
@@ -42,15 +44,6 @@ def titles_of(content: dict[str, object]) -> list[str]:
     return [row["title"] for section in action["sections"] for row in section["rows"]]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "render.short/unique cut titles by code points, Meta counts UTF-16 code units: "
-        "the Indonesian cuartetos fake-call row '🎭 Teriakan palsu: ¡BARRO!' is cut to "
-        "24 code points = 25 units, Meta refuses the prompt (131009) and the person "
-        "never gets their turn's message"
-    ),
-)
 def test_a_cuartetos_prompt_in_indonesian_keeps_meta_s_title_limits() -> None:
     tr = Translator("id")
     fake = tr.gettext("🎭 Fake call: {word}", word="¡BARRO!")
@@ -65,10 +58,6 @@ def test_a_cuartetos_prompt_in_indonesian_keeps_meta_s_title_limits() -> None:
     assert too_long == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="render.short counts code points; a reply button's 20 is UTF-16 units at Meta",
-)
 def test_a_reply_button_with_an_emoji_keeps_meta_s_limit() -> None:
     label = "🎭 " + "x" * 30
     row = (Button(label, Press(ROOM, 4, Move("burro"))),)
@@ -76,15 +65,6 @@ def test_a_reply_button_with_an_emoji_keeps_meta_s_limit() -> None:
     assert all(utf16(t) <= render.BUTTON_TITLE for t in titles_of(content))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "webhook.once: when Redis goes away while a message is handled, the except branch "
-        "calls store.release, which needs Redis too; its ConnectionError escapes and the "
-        "POST is answered 500 (Exception in ASGI application), not 503 (found by the soak "
-        "in serve.log at a Redis restart)"
-    ),
-)
 def test_redis_gone_while_a_message_is_handled_is_503(monkeypatch: pytest.MonkeyPatch) -> None:
     settings = Settings(
         whatsapp_token=SecretStr("t"),
