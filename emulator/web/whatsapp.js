@@ -69,12 +69,6 @@ function waStore(view) {
 
 // ----- the time and the 24-hour windows ---------------------------------------------
 
-function waClockText(seconds) {
-  return new Date(seconds * 1000).toLocaleString([], {
-    weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
-  });
-}
-
 function waTime(seconds) {
   return new Date(seconds * 1000).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
 }
@@ -95,14 +89,18 @@ function waWindow(user) {
   }
   const left = user.last_inbound + WA_WINDOW - waNow();
   if (left > 0) return {open: true, text: `open · ${waSpan(left)} left`};
-  return {open: false, text: `closed ${waSpan(-left)} ago`};
+  return {open: false, text: -left < 60 ? "closed just now" : `closed ${waSpan(-left)} ago`};
 }
 
 function waRenderClock() {
   const now = waNow();
   const shown = $("wa-now");
   const ahead = wa.offset >= 60 ? ` · +${waSpan(wa.offset)}` : "";
-  shown.textContent = waClockText(now) + ahead;
+  const date = document.createElement("span");
+  date.className = "date";
+  date.textContent = new Date(now * 1000).toLocaleDateString([], {day: "numeric", month: "short"}) + ", ";
+  shown.replaceChildren(
+    new Date(now * 1000).toLocaleDateString([], {weekday: "short"}) + " ", date, waTime(now), ahead);
   shown.dataset.now = String(Math.floor(now));
   shown.title = ahead ? `The emulator's clock, ${waSpan(wa.offset)} ahead of real time` : "The emulator's clock";
   const list = $("wa-windows");
@@ -126,7 +124,7 @@ function waRenderClock() {
     item.onclick = () => waOpen(user.name);
     list.append(item);
   }
-  list.classList.toggle("open", wa.windowsOpen);
+  waKeepBottom(() => list.classList.toggle("open", wa.windowsOpen));
   $("wa-windows-button").setAttribute("aria-expanded", String(wa.windowsOpen));
   if (waActive()) waRenderHeader();
 }
@@ -200,6 +198,8 @@ async function waOpen(name) {
   $("wa-side").hidden = false;
   waCloseSheet();
   renderUsers();
+  const tab = document.querySelector(`#users .wa-tab[aria-selected="true"]`);
+  if (tab) tab.scrollIntoView({block: "nearest", inline: "nearest"});  // the phone's strip
   waRenderSide();
   waRenderClock();
   waRenderMessages();
@@ -225,6 +225,12 @@ function waClose() {
 
 // The WhatsApp users' tabs in the user picker (app.js's renderUsers calls it).
 function waTabs(box) {
+  if (wa.users.length) {
+    const divider = document.createElement("span");
+    divider.className = "wa-divider";
+    divider.textContent = "On WhatsApp";
+    box.append(divider);
+  }
   for (const user of wa.users) {
     const tab = document.createElement("button");
     tab.className = "user-tab wa-tab";
@@ -283,10 +289,10 @@ function waRenderHeader() {
   const state = waWindow(user);
   const subtitle = $("wa-subtitle");
   subtitle.dataset.window = state.open ? "open" : "closed";
-  subtitle.textContent = `${user.name} · 24 h window ${state.text}`;
-  subtitle.title = state.open
-    ? "The business may write anything until the window closes"
-    : "Only templates reach the user until they write again";
+  subtitle.textContent = `window ${state.text}`;
+  subtitle.title = `${user.name}'s 24-hour window: ` + (state.open
+    ? "the business may write anything until it closes"
+    : "only templates reach them until they write again");
   const online = $("wa-online");
   online.textContent = user.online ? "● online" : "○ offline";
   online.classList.toggle("offline", !user.online);
@@ -336,6 +342,14 @@ function waDayChip(seconds) {
     : new Date(seconds * 1000).toLocaleDateString([], {weekday: "long", day: "numeric", month: "long"});
   chip.dataset.day = day;
   return chip;
+}
+
+// Run `change` (which may resize the chat); a chat scrolled to its end stays at its end.
+function waKeepBottom(change) {
+  const box = $("wa-messages");
+  const bottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+  change();
+  if (bottom) box.scrollTop = box.scrollHeight;
 }
 
 function waRenderMessages() {
@@ -392,6 +406,7 @@ function waRenderMessage(view) {
   el.dataset.seq = String(view.seq);
   el.dataset.status = view.status;
   el.dataset.type = view.type;
+  if (view.list || (view.buttons && view.buttons.length)) el.classList.add("asks");
   const bubble = document.createElement("div");
   bubble.className = "wa-bubble";
   if (view.type === "template") {
