@@ -424,9 +424,16 @@ function waRenderMessage(view) {
     bubble.append(head);
   }
   if (view.document) {
-    const doc = document.createElement("div");
+    const doc = document.createElement(view.document.link ? "a" : "div");
     doc.className = "wa-doc";
     doc.textContent = `📄 ${view.document.filename || view.document.link || "document"}`;
+    if (view.document.link) {
+      doc.href = view.document.link;
+      doc.target = "_blank";
+      doc.rel = "noopener";
+    } else {
+      doc.title = `media ${view.document.id} (the business's upload)`;
+    }
     bubble.append(doc);
   }
   const text = document.createElement("div");
@@ -507,11 +514,12 @@ function waQuote(quoted) {
 
 // The newest reaction the business put on a message (an empty emoji takes it back).
 function waReaction(view) {
-  let found = "";
-  for (const other of waSorted(view.user)) {
-    if (other.type === "reaction" && other.reaction_to === view.id && other.visible) found = other.text;
+  let found = null;
+  for (const other of waChat(view.user).values()) {
+    if (other.type === "reaction" && other.reaction_to === view.id && other.visible
+        && (!found || found.seq < other.seq)) found = other;
   }
-  return found;
+  return found ? found.text : "";
 }
 
 // ----- what the user does ------------------------------------------------------------
