@@ -1,4 +1,5 @@
-// The web chat: a small Telegram client for the emulator's cast.
+// The web chat: a small Telegram client for the emulator's cast (and, in whatsapp.js,
+// a WhatsApp one for its WhatsApp users).
 // State comes from /_emulator/state and /_emulator/messages; live changes arrive as
 // Server-Sent Events from /_emulator/events; actions go to the control API.
 "use strict";
@@ -150,6 +151,7 @@ async function openChat(chatId, scope, topic = null) {
 }
 
 function remember() {
+  if (waActive()) return;  // the address names the WhatsApp user shown
   const params = new URLSearchParams();
   params.set("user", me().first_name);
   const conv = currentConversation();
@@ -168,7 +170,7 @@ function renderUsers() {
     tab.type = "button";
     tab.setAttribute("role", "tab");
     tab.dataset.user = user.first_name;
-    tab.setAttribute("aria-selected", String(user.id === app.userId));
+    tab.setAttribute("aria-selected", String(user.id === app.userId && !waActive()));
     tab.append(avatar(document.createElement("span"), user.first_name, user.id), user.first_name);
     const unread = [...app.unread.entries()].filter(([k]) => k.endsWith(`:${user.id}`)).reduce((n, [, v]) => n + v, 0);
     if (unread && user.id !== app.userId) {
@@ -178,9 +180,11 @@ function renderUsers() {
     tab.onclick = () => switchUser(user.id);
     box.append(tab);
   }
+  waTabs(box);
 }
 
 async function switchUser(userId, chatName) {
+  waClose();
   app.userId = userId;
   const convs = conversations();
   let target = convs.find((c) => c.chat_id === app.current?.chat_id && c.scope === app.current?.scope && c.type !== "private");
@@ -878,11 +882,14 @@ function wire() {
 async function main() {
   wire();
   connect();
-  await loadState();
+  await Promise.all([loadState(), waStart()]);
   const params = new URLSearchParams(location.search);
   const wanted = params.get("user");
   const user = wanted && app.state.users.find((u) => u.first_name.toLowerCase() === wanted.toLowerCase() || String(u.id) === wanted);
   await switchUser(user ? user.id : app.userId, params.get("chat"));
+  // ?wa=Abuela, or ?user=Abuela when no Telegram user has that name
+  const grandparent = waFind(params.get("wa") || (user ? null : wanted));
+  if (grandparent) await waOpen(grandparent.name);
   document.body.dataset.ready = "true";
 }
 

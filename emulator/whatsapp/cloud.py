@@ -120,6 +120,7 @@ class WhatsAppCloud:
     def advance(self, seconds: float) -> float:
         now = self.world.clock.advance(seconds)
         self.world.record("clock", advanced=seconds, now=now)
+        self.world.events.publish({"type": "clock", "now": now, "offset": self.world.clock.offset})
         self.tick()
         return now
 

@@ -26,7 +26,7 @@ logs by `seq`; `GET /events` streams the same changes as Server-Sent Events.
 | `GET templates`, `POST template_status` | templates; review one (name, language, status) |
 | `GET`/`POST`/`DELETE webhook` | the callback URL: set (url, verify_token, fields) |
 | `POST delivery` | pause or resume webhook delivery (paused) |
-| `GET events` | Server-Sent Events: messages, users |
+| `GET events` | Server-Sent Events: messages, users, the clock moved on |
 """
 
 from __future__ import annotations

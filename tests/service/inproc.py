@@ -193,7 +193,7 @@ def local_emulator(config: EmulatorConfig | None = None) -> Iterator[LocalEmulat
     """`emulator.server.running_emulator`, with the driver above."""
     emulator = Emulator(config or fast_config())
     app = emulator_app(emulator)
-    with ServerThread(app, on_stop=emulator.world.events.close) as server:
+    with ServerThread(app, on_stop=emulator.close_streams) as server:
         driver = LocalEmulator(server, emulator)
         try:
             yield driver
