@@ -180,8 +180,10 @@ async function waLoadMessages(name) {
 async function waStart() {
   waWire();
   waConnect();
-  await waLoadUsers();
-  await waLoadChats();
+  try {
+    await waLoadUsers();
+    await waLoadChats();
+  } catch (error) { toast(`WhatsApp: ${error.message}`); }  // the Telegram side works without
 }
 
 // ----- switching to and from a WhatsApp user -----------------------------------------

@@ -243,15 +243,14 @@ def test_a_game_against_the_bot_through_the_page(
         check_prompt(page, welcome)
         expect(shown(page, welcome)).to_have_attribute("data-status", "read")  # the chat is open
         expect(shown(page, welcome).locator(".wa-ticks.read")).to_have_text("✓✓")
-    desktop_welcome = shown(desktop, welcome)
-    desktop_welcome.get_by_role("button", name="🎲 Nueva partida").click()
+    shown(desktop, welcome).get_by_role("button", name="🎲 Nueva partida").click()
 
-    lobby = chat.wait("the lobby", lambda m: "▶️ Empezar" in m.row_titles, welcome.seq)
+    table = chat.wait("the lobby", lambda m: "▶️ Empezar" in m.row_titles, welcome.seq)
     for page in turns:
-        check_prompt(page, lobby)
-    act(phone, lobby, ident_of(lobby, "▶️ Empezar"))
+        check_prompt(page, table)
+    act(phone, table, ident_of(table, "▶️ Empezar"))
 
-    steps, moves, seen = 0, 0, lobby.seq
+    steps, moves, seen = 0, 0, table.seq
     old: WaChatMessage | None = None  # a prompt of an earlier turn
     stale_tapped = False
     while True:
@@ -275,8 +274,8 @@ def test_a_game_against_the_bot_through_the_page(
             said = chat.wait(
                 "the stale tap's answer", lambda m: "turno anterior" in m.text, prompt.seq
             )
-            for other in turns:
-                expect(shown(other, said)).to_contain_text("turno anterior")
+            for either in turns:
+                expect(shown(either, said)).to_contain_text("turno anterior")
             seen = prompt.seq - 1  # the prompt stands (or comes again, newer)
             continue
         seen = prompt.seq
