@@ -85,7 +85,7 @@ function waSpan(seconds) {
 // {open, text}: whether the business may write free-form to the user now.
 function waWindow(user) {
   if (user.last_inbound === null || user.last_inbound === undefined) {
-    return {open: false, text: "closed: never wrote"};
+    return {open: false, text: "closed: never wrote", short: "never wrote"};
   }
   const left = user.last_inbound + WA_WINDOW - waNow();
   if (left > 0) return {open: true, text: `open · ${waSpan(left)} left`};
@@ -118,7 +118,7 @@ function waRenderClock() {
     name.textContent = user.name + (user.online ? "" : " (offline)");
     const when = document.createElement("span");
     when.className = "when";
-    when.textContent = state.text;
+    when.textContent = state.short || state.text;
     item.append(dot, name, when);
     item.title = `${user.name}'s 24-hour window (from their last message or tap, on the emulator's clock)`;
     item.onclick = () => waOpen(user.name);
@@ -180,8 +180,10 @@ async function waLoadMessages(name) {
 async function waStart() {
   waWire();
   waConnect();
-  await waLoadUsers();
-  await waLoadChats();
+  try {
+    await waLoadUsers();
+    await waLoadChats();
+  } catch (error) { toast(`WhatsApp: ${error.message}`); }  // the Telegram side works without
 }
 
 // ----- switching to and from a WhatsApp user -----------------------------------------
