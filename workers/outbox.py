@@ -72,10 +72,13 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
     lang, screen = plan
     screen = with_invite(rt, room, base, lang, screen)
     told = untold_hands(rt, room, base) if folds else None
+    # What the message shows, the news told above it aside: the same screen with or
+    # without them is the same screen (one final message, not two).
+    shows = platform.render(screen, lang)
     if told is not None:
         screen = with_news(rt, room, lang, screen)
     logs.bind(chat_id=chat_id)
-    message = platform.render(screen, lang)
+    message = platform.render(screen, lang) if told is not None else shows
     lock = f"game:{{{room_id}}}:lock:{base}"
     if not rt.redis.set(lock, 1, nx=True, px=LOCK_MS):
         queue.later(
@@ -98,7 +101,7 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         if posts and not served:
             anew = "notify"
         first = rt.redis.hget(f"game:{{{room_id}}}:msgs", str(base)) is None
-        if send(rt, platform, room, aim, chat_id, message, anew):
+        if send(rt, platform, room, aim, chat_id, message, anew, shows):
             prompted(rt, room, base, turn, told=anew == "notify" or first)
             if told is not None:
                 note_told(rt, room, base, told)
@@ -376,12 +379,15 @@ def send(
     chat_id: int,
     message: Rendered,
     post: Anew,
+    shows: Rendered | None = None,
 ) -> bool:
     """Post (`post`: "notify", or "quiet" without a notification) or update the target's
-    message; False when it must be tried again later (rescheduled already)."""
+    message; False when it must be tried again later (rescheduled already). `shows`:
+    what the message shows, if not all of it is (a screen with news told above it)."""
     base = str(target.base)
     msgs, sent = f"game:{{{room.id}}}:msgs", f"game:{{{room.id}}}:sent"
-    digest = hashlib.sha1(json.dumps(message, sort_keys=True).encode()).hexdigest()
+    shown = message if shows is None else shows
+    digest = hashlib.sha1(json.dumps(shown, sort_keys=True).encode()).hexdigest()
     old = rt.redis.hget(msgs, base)
     if not post and old is not None and rt.redis.hget(sent, base) == digest.encode():
         return True  # this very screen is already showing

@@ -127,31 +127,3 @@ def test_a_post_without_the_right_signature_is_refused_and_applies_nothing(hook:
         },
     )
     assert (good.status_code, good.text) == (200, "42")
-
-
-def test_an_hour_before_the_window_closes_on_her_turn_a_word_keeps_it_open(hook: Hook) -> None:
-    wa, worker = hook.emu.whatsapp, hook.worker
-    assert worker is not None and hook.clock is not None
-    lobby = open_game(wa, "Grandma", "new spanish", "▶️ Start")
-    prompt = prompt_after(wa, "Grandma", lobby)
-    for _hour in range(23):  # her turn waits (three days to play); the reminder comes too
-        wa.advance(3600)
-        worker.reach(hook.clock() + 3600)
-    word = wa.wait_for(
-        partial(offering, wa, "Grandma", prompt.seq, "▶️ Keep playing"), what="the word"
-    )
-    assert "still your turn" in word.text
-    assert word.status != "failed"
-    wa.tap("Grandma", word, "▶️ Keep playing")
-    answer = wa.wait_for(partial(answered, wa, "Grandma", len(outgoing(wa, "Grandma"))))
-    assert answer.text == "The game goes on."
-    wa.advance(2 * 3600)  # past her old window's end: still free-form, no template
-    worker.reach(hook.clock() + 2 * 3600)
-    assert not [m for m in outgoing(wa, "Grandma") if m.type == "template"]
-
-
-def offering(wa: WhatsAppDriver, user: str, after: int, title: str) -> WaChatMessage | None:
-    found = [
-        m for m in outgoing(wa, user) if m.seq > after and title in [t for _i, t in choices(m)]
-    ]
-    return found[-1] if found else None

@@ -1,0 +1,50 @@
+"""An hour before a person's 24-hour window closes on their turn, a word with a button
+that keeps it open (WhatsApp allows free-form messages only within it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import partial
+
+import pytest
+
+from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
+from tests.service.inproc import Hook, running_service
+from tests.service.whatsapp.play import choices, outgoing
+from tests.service.whatsapp.test_whatsapp_game import open_game
+from tests.service.whatsapp.test_window_and_taps import DAY, answered, prompt_after
+
+
+@pytest.fixture(scope="module")
+def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
+    folder = tmp_path_factory.mktemp("closing")
+    with running_service(folder, whatsapp_pair_rate=0.0, turn_timeout=3 * DAY) as running:
+        yield running
+
+
+def test_an_hour_before_the_window_closes_on_her_turn_a_word_keeps_it_open(hook: Hook) -> None:
+    wa, worker = hook.emu.whatsapp, hook.worker
+    assert worker is not None and hook.clock is not None
+    lobby = open_game(wa, "Grandma", "new spanish", "▶️ Start")
+    prompt = prompt_after(wa, "Grandma", lobby)
+    for _hour in range(23):  # her turn waits (three days to play); the reminder comes too
+        wa.advance(3600)
+        worker.reach(hook.clock() + 3600)
+    word = wa.wait_for(
+        partial(offering, wa, "Grandma", prompt.seq, "▶️ Keep playing"), what="the word"
+    )
+    assert "still your turn" in word.text
+    assert word.status != "failed"
+    wa.tap("Grandma", word, "▶️ Keep playing")
+    answer = wa.wait_for(partial(answered, wa, "Grandma", len(outgoing(wa, "Grandma"))))
+    assert answer.text == "The game goes on."
+    wa.advance(2 * 3600)  # past her old window's end: still free-form, no template
+    worker.reach(hook.clock() + 2 * 3600)
+    assert not [m for m in outgoing(wa, "Grandma") if m.type == "template"]
+
+
+def offering(wa: WhatsAppDriver, user: str, after: int, title: str) -> WaChatMessage | None:
+    found = [
+        m for m in outgoing(wa, user) if m.seq > after and title in [t for _i, t in choices(m)]
+    ]
+    return found[-1] if found else None
