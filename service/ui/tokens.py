@@ -2,8 +2,8 @@
 e.g. `k3j9x0qa.17.p10H`. The version makes a stale button harmless; anything that does
 not parse is refused as forged. The tokens are compact and fixed for good: buttons
 already in people's chats must keep working, so a token is never reused for something
-else. Each platform carries the text in its own field (Telegram's 64-byte
-callback_data: service.platforms.telegram.callbacks; WhatsApp's reply ids).
+else. Each platform carries the text in its own field (Telegram's 64-byte button data:
+service.platforms.telegram.callbacks; WhatsApp's reply ids).
 
     commands   J join · L leave · B add bot · X remove bot · S start · C settings ·
                o:done close them · R rules · K cancel · k keep playing · N rematch

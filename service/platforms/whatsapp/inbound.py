@@ -21,6 +21,7 @@ from engine.kernel.errors import RulesError
 from service import opening
 from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
 from service.infra.store import UpdateId, text
+from service.platforms.telegram.callbacks import deep_link as telegram_link
 from service.platforms.whatsapp import invite, people, render, templates, window, words
 from service.platforms.whatsapp.graph import Graph, GraphError
 from service.presses import change_for, is_command
@@ -282,7 +283,7 @@ class Handler:
             actor,
             _("👪 Send this to your family's WhatsApp group: {link}\nOn Telegram: {telegram}"),
             link=invite.link(number, room.id, actor.lang),
-            telegram=f"https://t.me/{self.svc.bot_username}?start=j{room.id}",
+            telegram=telegram_link(self.svc.bot_username, room.id, join=True),
         )
 
     def join(self, actor: Actor, code: str, message: Inbound) -> None:
