@@ -51,25 +51,30 @@ def is_final(message: WaChatMessage | None) -> bool:
     )
 
 
-def newest_prompt(wa: WhatsAppDriver, user: str, after: int) -> WaChatMessage | None:
-    """The newest message from us that asks something, if it came after `after`."""
-    prompts = [m for m in outgoing(wa, user) if is_prompt(m)]
-    return prompts[-1] if prompts and prompts[-1].seq > after else None
+def newest_prompt(
+    wa: WhatsAppDriver, user: str, after: int, since: int = 0
+) -> WaChatMessage | None:
+    """The newest message from us that asks something, if it came after `after`;
+    `since`: a revision of the chat before it (only what changed since is read: a long
+    game's whole chat read every few milliseconds is most of what a test costs)."""
+    changed = [m for m in wa.messages(user, since=since) if m.direction == "out"]
+    prompts = [m for m in changed if is_prompt(m) and m.seq > after]
+    return max(prompts, key=lambda m: m.seq) if prompts else None
 
 
 def play_to_the_end(wa: WhatsAppDriver, user: str, after: int, max_moves: int = 600) -> int:
     """Play `user`'s game to its end from the first prompt after message `after`; the
     number of moves it took."""
-    taps, seen = 0, after
+    taps, seen, rev = 0, after, 0
     while taps < max_moves:
         prompt = wa.wait_for(
-            partial(newest_prompt, wa, user, seen),
+            partial(newest_prompt, wa, user, seen, rev),
             timeout=20,
             what=f"{user}'s next prompt",
         )
         if is_final(prompt):
             return taps
-        seen = prompt.seq
+        seen, rev = prompt.seq, prompt.rev
         choice = pick(prompt)
         act(wa, user, prompt, choice)
         if render.pick_of(choice) is None:
