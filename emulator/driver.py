@@ -8,20 +8,19 @@ Users are named by first name ("Ana"), username or id; chats by group title
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import httpx
 
+from emulator.control_client import ControlClient
 from emulator.whatsapp.driver import WhatsAppDriver
 
 T = TypeVar("T")
 Ref = int | str
 
 DEFAULT_TIMEOUT = 5.0
-POLL_INTERVAL = 0.02
 
 
 class EmulatorError(Exception):
@@ -170,7 +169,9 @@ def _inline_answer(state: dict[str, Any]) -> InlineAnswer:
     )
 
 
-class EmulatorDriver:
+class EmulatorDriver(ControlClient):
+    error = EmulatorError
+
     def __init__(self, url: str, *, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.url = url.rstrip("/")
         self.timeout = timeout
@@ -196,39 +197,6 @@ class EmulatorDriver:
         self.close()
 
     # ----- plumbing ----------------------------------------------------------
-
-    def _get(self, path: str, **params: Any) -> Any:
-        clean = {k: v for k, v in params.items() if v is not None}
-        return self._unwrap(self._http.get(path, params=clean))
-
-    def _post(self, path: str, **body: Any) -> Any:
-        clean = {k: v for k, v in body.items() if v is not None}
-        return self._unwrap(self._http.post(path, json=clean))
-
-    @staticmethod
-    def _unwrap(response: httpx.Response) -> Any:
-        data = response.json()
-        if not data.get("ok"):
-            raise EmulatorError(data.get("description", response.text))
-        return data["result"]
-
-    def wait_for(
-        self,
-        check: Callable[[], T | None],
-        *,
-        timeout: float | None = None,
-        what: str = "condition",
-    ) -> T:
-        """Poll `check` until it returns something truthy (returned), or fail at the
-        deadline."""
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        while True:
-            value = check()
-            if value:
-                return value
-            if time.monotonic() >= deadline:
-                raise TimeoutError(f"timed out waiting for {what}")
-            time.sleep(POLL_INTERVAL)
 
     # ----- acting as users ---------------------------------------------------
 

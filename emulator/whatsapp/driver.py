@@ -14,16 +14,16 @@ process (`running_emulator().whatsapp`) or in another one (`WhatsAppDriver(url)`
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import httpx
 
+from emulator.control_client import ControlClient
+
 T = TypeVar("T")
 DEFAULT_TIMEOUT = 5.0
-POLL_INTERVAL = 0.02
 
 
 class WhatsAppError(Exception):
@@ -118,7 +118,9 @@ def _wamid(message: MessageRef) -> str:
     return message.id if isinstance(message, WaChatMessage) else message
 
 
-class WhatsAppDriver:
+class WhatsAppDriver(ControlClient):
+    error = WhatsAppError
+
     def __init__(self, url: str, *, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.url = url.rstrip("/")
         self.timeout = timeout
@@ -137,39 +139,6 @@ class WhatsAppDriver:
         self.close()
 
     # ----- plumbing ----------------------------------------------------------
-
-    def _get(self, path: str, **params: Any) -> Any:
-        clean = {k: v for k, v in params.items() if v is not None}
-        return self._unwrap(self._http.get(path, params=clean))
-
-    def _post(self, path: str, **body: Any) -> Any:
-        clean = {k: v for k, v in body.items() if v is not None}
-        return self._unwrap(self._http.post(path, json=clean))
-
-    @staticmethod
-    def _unwrap(response: httpx.Response) -> Any:
-        data = response.json()
-        if not data.get("ok"):
-            raise WhatsAppError(data.get("description", response.text))
-        return data["result"]
-
-    def wait_for(
-        self,
-        check: Callable[[], T | None],
-        *,
-        timeout: float | None = None,
-        what: str = "condition",
-    ) -> T:
-        """Poll `check` until it returns something truthy (returned), or fail at the
-        deadline."""
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        while True:
-            value = check()
-            if value:
-                return value
-            if time.monotonic() >= deadline:
-                raise TimeoutError(f"timed out waiting for {what}")
-            time.sleep(POLL_INTERVAL)
 
     # ----- the business's side ------------------------------------------------
 
