@@ -411,7 +411,8 @@ class WaPlayers:
                 self.books.count("wa_batched_posts")
             if status is not None and status >= 500 and status != 503:
                 post = delivery["post"]
-                self.books.violation(f"/whatsapp/webhook answered {status} (post {post})")
+                said = (delivery.get("answer") or "")[:120]
+                self.books.violation(f"/whatsapp/webhook answered {status} (post {post}: {said!r})")
 
     def check_game(self, game: Game, liveness: bool) -> None:
         from bench.chaos import check_moves

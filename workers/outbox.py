@@ -48,27 +48,53 @@ log = logging.getLogger("burro.outbox")
 LOCK_MS = 12_000  # longer than a Bot API call may take (10 s); a killed worker's lock lapses
 CLOSING = "closing"  # said: the player's chat is about to stop taking our messages
 CLOSING_LEAD = 3600.0  # seconds before then that it is said
+# Clear a target's pending mark if it is still the request the job served.
+_DONE = """
+if tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1])) == tonumber(ARGV[2]) then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+end
+return 0
+"""
 
 
 def sync(rt: Runtime, room_id: str, target: str) -> None:
+    """Bring one target up to date. The room is loaded under the target's lock: a job
+    that rendered an older room and sent after a newer one would undo its message."""
+    base = Target.parse(target).base
+    lock = f"game:{{{room_id}}}:lock:{base}"
+    if not rt.redis.set(lock, 1, nx=True, px=LOCK_MS):
+        queue.later(
+            rt.redis, JobKind.SYNC, room_id, target, rt.svc.now() + 1
+        )  # another worker is on it
+        return
+    try:
+        # The request this job serves: one marked after this look is a newer change, for
+        # the job that comes for it (`done` leaves its mark).
+        asked = rt.redis.zscore(PENDING_SYNC, f"{room_id}|{target}")
+        if settle(rt, room_id, target, asked is not None):
+            done(rt, room_id, target, asked)
+    finally:
+        rt.redis.delete(lock)
+
+
+def settle(rt: Runtime, room_id: str, target: str, asked: bool) -> bool:
+    """Render the target's message and send or edit it (`asked`: a change is marked for
+    it); whether the target is up to date, False when it must wait for a later job."""
     room = rt.svc.store.load(room_id)
     if room is None:
-        done(rt, room_id, target)
-        return
+        return True
     aim = Target.parse(target)
     base = aim.base
     chat_id = chat_id_of(room, base)
     platform = registry.for_chat(rt, room, chat_id)
     folds = not platform.capabilities().edit  # a chat where every change is a message
     if folds and not worth_a_message(rt, room, aim):
-        done(rt, room_id, target)  # told with the player's next prompt instead
-        return
+        return True  # told with the player's next prompt instead
     if not base.one_off and not folds:
         tell_first(rt, room, base)
     plan = plan_message(rt, room, base, with_table=folds)
     if plan is None:
-        done(rt, room_id, target)
-        return
+        return True
     lang, screen = plan
     screen = with_invite(rt, room, base, lang, screen)
     told = untold_hands(rt, room, base) if folds else None
@@ -79,37 +105,27 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
         screen = with_news(rt, room, lang, screen)
     logs.bind(chat_id=chat_id)
     message = platform.render(screen, lang) if told is not None else shows
-    lock = f"game:{{{room_id}}}:lock:{base}"
-    if not rt.redis.set(lock, 1, nx=True, px=LOCK_MS):
-        queue.later(
-            rt.redis, JobKind.SYNC, room_id, target, rt.svc.now() + 1
-        )  # another worker is on it
-        return
-    try:
-        # A re-post, a nudge or news is a new message per request: a second job for it
-        # (the sweeper's, while a 429 held the first back) finds it served and only edits.
-        posts = aim.new or base.kind == "nudge" or base.one_off
-        served = posts and not pending(rt, room_id, target)
-        if served and (base.kind == "nudge" or base.one_off):
-            return
-        if base.one_off:
-            if unsaid(rt, room, base) or post_once(rt, platform, room, aim, chat_id, message):
-                done(rt, room_id, target)
-            return
-        turn = prompt_of(room, base)
-        anew = due_anew(rt, room, base, chat_id, turn)
-        if posts and not served:
-            anew = "notify"
-        first = rt.redis.hget(f"game:{{{room_id}}}:msgs", str(base)) is None
-        if send(rt, platform, room, aim, chat_id, message, anew, shows):
-            prompted(rt, room, base, turn, told=anew == "notify" or first)
-            if told is not None:
-                note_told(rt, room, base, told)
-            if folds and turn is not None:
-                before_closing(rt, platform, room, chat_of(room, chat_id), turn)
-            done(rt, room_id, target)
-    finally:
-        rt.redis.delete(lock)
+    # A re-post, a nudge or news is a new message per request: a second job for it
+    # (the sweeper's, while a 429 held the first back) finds it served and only edits.
+    posts = aim.new or base.kind == "nudge" or base.one_off
+    served = posts and not asked
+    if served and (base.kind == "nudge" or base.one_off):
+        return False  # nothing to clear: no request is marked
+    if base.one_off:
+        return unsaid(rt, room, base) or post_once(rt, platform, room, aim, chat_id, message)
+    turn = prompt_of(room, base)
+    anew = due_anew(rt, room, base, chat_id, turn)
+    if posts and not served:
+        anew = "notify"
+    first = rt.redis.hget(f"game:{{{room_id}}}:msgs", str(base)) is None
+    if not send(rt, platform, room, aim, chat_id, message, anew, shows):
+        return False
+    prompted(rt, room, base, turn, told=anew == "notify" or first)
+    if told is not None:
+        note_told(rt, room, base, told)
+    if folds and turn is not None:
+        before_closing(rt, platform, room, chat_of(room, chat_id), turn)
+    return True
 
 
 def with_invite(rt: Runtime, room: Room, target: Target, lang: str, screen: Screen) -> Screen:
@@ -329,9 +345,11 @@ def pending(rt: Runtime, room_id: str, target: str) -> bool:
     return rt.redis.zscore(PENDING_SYNC, f"{room_id}|{target}") is not None
 
 
-def done(rt: Runtime, room_id: str, target: str) -> None:
-    """The target is up to date: the sweeper need not look at it again."""
-    rt.redis.zrem(PENDING_SYNC, f"{room_id}|{target}")
+def done(rt: Runtime, room_id: str, target: str, asked: float | None) -> None:
+    """The target is up to date as of the request marked at `asked`: the sweeper need
+    not look at it again, unless a newer change marked it since."""
+    if asked is not None:
+        rt.redis.eval(_DONE, 1, PENDING_SYNC, f"{room_id}|{target}", repr(asked))
 
 
 def chat_id_of(room: Room, target: Target) -> int:

@@ -304,7 +304,8 @@ class Store:
             outcome.jobs.append(_sync_job(room, target))
             # Since now, not since the room's last move: a reminder's re-post, marked with
             # the move's older time, looked lost to the sweeper at once and went out twice.
-            pipe.zadd(PENDING_SYNC, {f"{room.id}|{target}": self.clock()}, nx=True)
+            # Each change marks anew: the job serving an older one leaves this mark.
+            pipe.zadd(PENDING_SYNC, {f"{room.id}|{target}": self.clock()})
         for user, when in outcome.acted.items():
             pipe.hset(live_key(room.id), str(user), when)
             pipe.expire(live_key(room.id), ttl)

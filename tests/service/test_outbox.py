@@ -130,3 +130,64 @@ def test_a_retry_retried_again_takes_another_id(
     queue.later(rt.redis, JobKind.SYNC, "r1", "table", due + 1)  # and back: two ids take turns
     score = rt.redis.zscore(scheduled.key, "sync-r1-table-later")
     assert score is not None and score == int(due + 1)
+
+
+def last_text(api: FakeApi) -> str:
+    return str([p for m, p in api.calls if m in ("sendMessage", "editMessageText")][-1]["text"])
+
+
+def test_a_job_that_read_an_older_room_never_sends_after_a_newer_one(
+    rt: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by the chaos soak: a slow job rendered the room before a move, a quicker one
+    showed the move, and the slow one's edit then put the old state back."""
+    api: FakeApi = rt.api  # type: ignore[assignment]
+    room = started_room(rt)
+    outbox.sync(rt, room.id, "table")
+    load, raced = rt.svc.store.load, list[object]()
+
+    def rename(fresh: Room) -> Outcome:
+        fresh.seats[1].name = "Benito"
+        return Outcome(changed=True, sync={"table"})
+
+    def load_then_race(room_id: str) -> Room | None:
+        older = load(room_id)
+        if not raced:  # as this job read the room, a move lands and its job runs
+            raced.append(rt.svc.store.update(room.id, rename))
+            outbox.sync(rt, room.id, "table")
+        return older
+
+    later: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(rt.svc.store, "load", load_then_race)
+    monkeypatch.setattr(queue, "later", lambda *args: later.append(args))
+    request(rt, room, "table")
+    outbox.sync(rt, room.id, "table")
+    monkeypatch.setattr(rt.svc.store, "load", load)
+    for _client, _kind, room_id, target, _at in later:  # jobs put off come back
+        outbox.sync(rt, room_id, target)
+    assert "Benito" in last_text(api)
+    assert rt.redis.zcard(PENDING_SYNC) == 0
+
+
+def test_a_request_made_while_its_target_is_sent_is_not_cleared_unserved(
+    rt: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A re-post asked for while the previous one was being sent (a tap on the turn
+    template just as the reminder's job posted it) is posted too."""
+    api: FakeApi = rt.api  # type: ignore[assignment]
+    room = started_room(rt)
+    outbox.sync(rt, room.id, "table")
+    settle = outbox.settle
+
+    def settle_then_ask(*args: Any) -> bool:
+        served = settle(*args)
+        request(rt, room, "table:new")  # after this job looked at its request
+        return served
+
+    request(rt, room, "table:new")
+    monkeypatch.setattr(outbox, "settle", settle_then_ask)
+    outbox.sync(rt, room.id, "table:new")
+    monkeypatch.setattr(outbox, "settle", settle)
+    assert api.sent() == 2 and rt.redis.zcard(PENDING_SYNC) == 1
+    outbox.sync(rt, room.id, "table:new")  # the second request's job
+    assert api.sent() == 3 and rt.redis.zcard(PENDING_SYNC) == 0

@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +55,7 @@ class Status:
     bsuid: str
     status: str  # sent, delivered, read, failed
     codes: tuple[int, ...] = ()
+    at: float | None = None  # when Meta says it became so (its `timestamp`)
 
 
 def signed(body: bytes, header: str, secret: str) -> bool:
@@ -97,7 +99,11 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
             if outcome == "retry":
                 return PlainTextResponse("storage unavailable", status_code=503)
         for status in statuses:
-            await asyncio.to_thread(on_status, status)
+            try:
+                await asyncio.to_thread(on_status, status)
+            except (redis.RedisError, Conflict) as error:  # Meta posts it again
+                log.warning("whatsapp status %s not applied: %r", status.wamid, error)
+                return PlainTextResponse("storage unavailable", status_code=503)
         return PlainTextResponse("ok")
 
     def once(message: Inbound) -> str:
@@ -128,7 +134,7 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
         if status.status != "failed" or graph.REENGAGEMENT not in status.codes:
             return
         player = people.player_id(client, status.bsuid, svc.store.people_ttl)
-        window.close(client, player)
+        window.close(client, player, svc.now() if status.at is None else status.at)
         room = handler.active_room(player)
         if room is not None and room.status == "playing":
             target = target_of(room, player) + ":new"
@@ -138,16 +144,24 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
     return Webhook(routes, noop, noop)
 
 
+SETTLE_WAITS = (0.1, 0.3, 0.6, 1.0, 2.0)  # seconds: a Redis restart is over in about one
+
+
 def settle(step: Callable[[str], None], mark: str) -> bool:
-    """Release or finish a message's claim; False if Redis went away meanwhile (its busy
-    mark then lapses by itself, and Meta's redelivery finds a change committed with its
-    mark a duplicate)."""
-    try:
-        step(mark)
-    except redis.RedisError as error:
-        log.warning("whatsapp %s: its claim was not settled: %r", mark, error)
-        return False
-    return True
+    """Release or finish a message's claim, tried again for a few seconds while Redis is
+    away (a busy mark left behind holds Meta's redeliveries off for BUSY_MS); False if
+    it stayed away (the mark then lapses by itself, and a redelivery finds a change
+    committed with its mark a duplicate)."""
+    for wait in (*SETTLE_WAITS, None):
+        try:
+            step(mark)
+            return True
+        except redis.RedisError as error:
+            if wait is None:
+                log.warning("whatsapp %s: its claim was not settled: %r", mark, error)
+                return False
+            time.sleep(wait)
+    return False
 
 
 async def noop() -> None:
@@ -279,4 +293,5 @@ def status_of(raw: dict[str, Any]) -> Status | None:
     codes = tuple(
         e["code"] for e in errors or [] if isinstance(e, dict) and isinstance(e.get("code"), int)
     )
-    return Status(wamid, who, state, codes)
+    stamp = str(raw.get("timestamp"))
+    return Status(wamid, who, state, codes, float(stamp) if stamp.isdigit() else None)

@@ -63,9 +63,17 @@ def is_open(client: redis.Redis, player: int, now: float) -> bool:
     return last is not None and now < last + WINDOW - MARGIN
 
 
-def close(client: redis.Redis, player: int) -> None:
-    """Meta said the window is closed (131047): count on it no more."""
-    client.hset(user_key(player), "last_in", "0")
+def close(client: redis.Redis, player: int, at: float) -> None:
+    """Meta failed a message at `at` for the closed window (131047): count on it no
+    more, unless the person wrote since (statuses come late: a tap after the failure
+    has opened a new window)."""
+    client.eval(
+        "local last = tonumber(redis.call('HGET', KEYS[1], 'last_in') or '0') "
+        "if last < tonumber(ARGV[1]) then redis.call('HSET', KEYS[1], 'last_in', '0') end",
+        1,
+        user_key(player),
+        repr(at),
+    )
 
 
 def pace(client: redis.Redis, player: int, now: float, interval: float) -> float:

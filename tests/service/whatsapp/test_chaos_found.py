@@ -1,7 +1,8 @@
 """Product bugs the chaos soak (bench/chaos.py) found with WhatsApp players, each kept as
 the minimal test that failed before its fix: titles cut by code points where Meta counts
-UTF-16 units (a prompt refused with 131009, the player left without their turn), and a
-500 instead of 503 when Redis went away while a message was handled."""
+UTF-16 units (a prompt refused with 131009, the player left without their turn), a
+500 instead of 503 when Redis went away while a message was handled, and a late
+"window closed" status shutting the window a tap had just opened again."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from starlette.testclient import TestClient
 
 from service.i18n import Translator
 from service.infra.store import Store
-from service.platforms.whatsapp import render
+from service.platforms.whatsapp import render, window
+from service.platforms.whatsapp import webhook as webhook_module
 from service.platforms.whatsapp.inbound import Handler
 from service.platforms.whatsapp.webhook import PATH, webhook
 from service.services import Services
@@ -65,23 +67,25 @@ def test_a_reply_button_with_an_emoji_keeps_meta_s_limit() -> None:
     assert all(utf16(t) <= render.BUTTON_TITLE for t in titles_of(content))
 
 
-def test_redis_gone_while_a_message_is_handled_is_503(monkeypatch: pytest.MonkeyPatch) -> None:
+DOWN = redis.ConnectionError("Error 111 connecting to 127.0.0.1. Connection refused.")
+
+
+def gone(*_args: object, **_kwargs: object) -> None:
+    raise DOWN
+
+
+def app_of(client: redis.Redis) -> Starlette:
     settings = Settings(
         whatsapp_token=SecretStr("t"),
         whatsapp_phone_id="1",
         whatsapp_app_secret=SecretStr(SECRET),
         whatsapp_verify_token=SecretStr("v"),
     )
-    client = fakeredis.FakeRedis()
     svc = Services(settings, Store(client, 3600, 3600))
-    down = redis.ConnectionError("Error 111 connecting to 127.0.0.1. Connection refused.")
+    return Starlette(routes=webhook(settings, svc, client).routes)
 
-    def gone(*_args: object, **_kwargs: object) -> None:
-        raise down
 
-    monkeypatch.setattr(Handler, "handle", gone)  # Redis went away mid-message ...
-    monkeypatch.setattr(Store, "release", gone)  # ... and is still away a moment later
-    app = Starlette(routes=webhook(settings, svc, client).routes)
+def signed_post() -> tuple[bytes, dict[str, str]]:
     message = {
         "from_user_id": "ES.1502576394655801",
         "id": "wamid.gone",
@@ -93,6 +97,46 @@ def test_redis_gone_while_a_message_is_handled_is_503(monkeypatch: pytest.Monkey
     entry = {"id": "1", "changes": [{"field": "messages", "value": value}]}
     body = json.dumps({"object": "whatsapp_business_account", "entry": [entry]}).encode()
     signature = "sha256=" + hmac.new(SECRET.encode(), body, hashlib.sha256).hexdigest()
-    with TestClient(app, raise_server_exceptions=False) as http:
-        answer = http.post(PATH, content=body, headers={"X-Hub-Signature-256": signature})
+    return body, {"X-Hub-Signature-256": signature}
+
+
+def test_redis_gone_while_a_message_is_handled_is_503(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(webhook_module, "SETTLE_WAITS", (0.0,))
+    monkeypatch.setattr(Handler, "handle", gone)  # Redis went away mid-message ...
+    monkeypatch.setattr(Store, "release", gone)  # ... and is still away a moment later
+    body, headers = signed_post()
+    with TestClient(app_of(fakeredis.FakeRedis()), raise_server_exceptions=False) as http:
+        answer = http.post(PATH, content=body, headers=headers)
     assert answer.status_code == 503  # Meta sends it again once Redis is back
+
+
+def test_a_claim_is_released_once_redis_is_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by the chaos soak: Redis restarted while a message was handled, its busy
+    mark stayed, and Meta's redeliveries were turned away for half a minute."""
+    monkeypatch.setattr(webhook_module, "SETTLE_WAITS", (0.0, 0.0))
+    release, failures = Store.release, [DOWN]
+
+    def back_soon(store: Store, update_id: str) -> None:
+        if failures:
+            raise failures.pop()
+        release(store, update_id)
+
+    monkeypatch.setattr(Handler, "handle", gone)
+    monkeypatch.setattr(Store, "release", back_soon)
+    client = fakeredis.FakeRedis()
+    body, headers = signed_post()
+    with TestClient(app_of(client), raise_server_exceptions=False) as http:
+        assert http.post(PATH, content=body, headers=headers).status_code == 503
+        monkeypatch.undo()
+        monkeypatch.setattr(Handler, "handle", lambda *args: None)
+        assert http.post(PATH, content=body, headers=headers).status_code == 200
+    assert client.exists("update:wa:wamid.gone")  # the redelivery was handled
+
+
+def test_a_late_closed_window_status_keeps_the_window_a_later_tap_opened() -> None:
+    client, tapped = fakeredis.FakeRedis(), 1_700_000_000.0
+    window.note_inbound(client, 7, tapped)
+    window.close(client, 7, at=tapped - 3)  # failed before she tapped: statuses come late
+    assert window.is_open(client, 7, tapped + 10)
+    window.close(client, 7, at=tapped + 5)  # failed after her last word: closed indeed
+    assert not window.is_open(client, 7, tapped + 10)

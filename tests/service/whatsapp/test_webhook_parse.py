@@ -136,7 +136,12 @@ def test_a_batch_of_two_people_and_a_status() -> None:
     assert other.kind == "other"
     assert [m.at for m in messages] == [1700000002, 1700000001, 1700000003, 1700000004, 1700000005]
     (status,) = statuses
-    assert (status.status, status.codes, status.bsuid) == ("failed", (131047,), VOVO["user_id"])
+    assert (status.status, status.codes, status.bsuid, status.at) == (
+        "failed",
+        (131047,),
+        VOVO["user_id"],
+        1700000006,
+    )
 
 
 def test_a_sender_known_only_by_phone_is_keyed_by_it() -> None:

@@ -49,9 +49,6 @@ def test_outside_the_window_a_template_comes_and_its_tap_brings_the_prompt(hook:
     assert not [m for m in outgoing(wa, "Abuela") if m.seq > prompt.seq and m.status == "failed"]
     wa.tap_quick_reply("Abuela", template, "Jugar ahora")
     again = prompt_after(wa, "Abuela", template.seq)
-    print(
-        "DEBUG", [(m.direction, m.type, m.status, m.text[:30]) for m in wa.messages("Abuela")[-6:]]
-    )
     assert choices(again) == choices(prompt)  # the same turn, its moves again
 
 
