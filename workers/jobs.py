@@ -15,7 +15,7 @@ from collections.abc import Callable
 from engine.kernel.errors import IllegalAction
 from service.infra import metrics, queue
 from service.platforms.telegram import notices
-from service.table import play
+from service.table import play, targets
 from service.table.outcome import JobKind, Outcome
 from service.table.quiet import quiet_until
 from service.table.room import Room
@@ -26,9 +26,12 @@ log = logging.getLogger("burro.worker")
 
 
 @metrics.job("sync")
-def sync(room_id: str, target: str) -> None:
-    """Bring one chat's message for a room up to the room's current state."""
-    outbox.sync(runtime(), room_id, target)
+def sync(room_id: str, arg: str) -> None:
+    """Bring a room's chat messages (one target, or a change's several) up to the room's
+    current state."""
+    rt = runtime()
+    for target in targets.split(arg):
+        outbox.sync(rt, room_id, target)
 
 
 @metrics.job("notice", about_game=False)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from service.i18n import Translator
@@ -42,12 +43,23 @@ from service.ui import games, news
 from service.ui.screens import Screen
 
 if TYPE_CHECKING:
+    from redis.client import Pipeline
+
     from workers.runtime import Runtime
 
 log = logging.getLogger("burro.outbox")
 LOCK_MS = 12_000  # longer than a Bot API call may take (10 s); a killed worker's lock lapses
 CLOSING = "closing"  # said: the player's chat is about to stop taking our messages
 CLOSING_LEAD = 3600.0  # seconds before then that it is said
+# The room's newest message in a chat, if this one is newer.
+_TOP = """
+local top = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '')
+if top == nil or tonumber(ARGV[2]) > top then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+end
+return 0
+"""
 # Clear a target's pending mark if it is still the request the job served.
 _DONE = """
 if tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1])) == tonumber(ARGV[2]) then
@@ -61,20 +73,27 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
     """Bring one target up to date. The room is loaded under the target's lock: a job
     that rendered an older room and sent after a newer one would undo its message."""
     base = Target.parse(target).base
-    lock = f"game:{{{room_id}}}:lock:{base}"
-    if not rt.redis.set(lock, 1, nx=True, px=LOCK_MS):
+    lock, member = f"game:{{{room_id}}}:lock:{base}", f"{room_id}|{target}"
+    with rt.redis.pipeline(transaction=False) as pipe:
+        pipe.set(lock, 1, nx=True, px=LOCK_MS)
+        # The request this job serves: one marked after this look is a newer change, for
+        # the job that comes for it (`done` leaves its mark).
+        pipe.zscore(PENDING_SYNC, member)
+        locked, asked = pipe.execute()
+    if not locked:
         queue.later(
             rt.redis, JobKind.SYNC, room_id, target, rt.svc.now() + 1
         )  # another worker is on it
         return
+    served = False
     try:
-        # The request this job serves: one marked after this look is a newer change, for
-        # the job that comes for it (`done` leaves its mark).
-        asked = rt.redis.zscore(PENDING_SYNC, f"{room_id}|{target}")
-        if settle(rt, room_id, target, asked is not None):
-            done(rt, room_id, target, asked)
+        served = settle(rt, room_id, target, asked is not None)
     finally:
-        rt.redis.delete(lock)
+        with rt.redis.pipeline(transaction=False) as pipe:
+            if served and asked is not None:
+                pipe.eval(_DONE, 1, PENDING_SYNC, member, repr(asked))
+            pipe.delete(lock)
+            pipe.execute()
 
 
 def settle(rt: Runtime, room_id: str, target: str, asked: bool) -> bool:
@@ -114,13 +133,13 @@ def settle(rt: Runtime, room_id: str, target: str, asked: bool) -> bool:
     if base.one_off:
         return unsaid(rt, room, base) or post_once(rt, platform, room, aim, chat_id, message)
     turn = prompt_of(room, base)
-    anew = due_anew(rt, room, base, chat_id, turn)
+    marks = read_marks(rt, room, base, chat_id)
+    anew = due_anew(rt, marks, turn)
     if posts and not served:
         anew = "notify"
-    first = rt.redis.hget(f"game:{{{room_id}}}:msgs", str(base)) is None
-    if not send(rt, platform, room, aim, chat_id, message, anew, shows):
+    if not send(rt, platform, room, aim, chat_id, message, anew, shows, marks):
         return False
-    prompted(rt, room, base, turn, told=anew == "notify" or first)
+    prompted(rt, room, base, turn, told=anew == "notify" or marks.message_id is None, marks=marks)
     if told is not None:
         note_told(rt, room, base, told)
     if folds and turn is not None:
@@ -260,29 +279,60 @@ def prompt_of(room: Room, target: Target) -> tuple[int, str] | None:
 Anew = Literal["", "notify", "quiet"]  # edit; post a new message; post it silently
 
 
-def due_anew(
-    rt: Runtime, room: Room, target: Target, chat_id: int, turn: tuple[int, str] | None
-) -> Anew:
+@dataclass(frozen=True)
+class Marks:
+    """What the outbox keeps of a target's message and its player, read in one trip."""
+
+    message_id: int | None  # the message showing the target
+    digest: bytes | None  # of what it shows
+    acted: float | None  # when its player acted or was last prompted
+    turn: str | None  # the turn they were last prompted for
+    top: int | None  # the room's newest message in the target's chat
+
+
+def read_marks(rt: Runtime, room: Room, target: Target, chat_id: int) -> Marks:
+    user = player_of(room, target)
+    with rt.redis.pipeline(transaction=False) as pipe:
+        pipe.hget(f"game:{{{room.id}}}:msgs", str(target))
+        pipe.hget(f"game:{{{room.id}}}:sent", str(target))
+        pipe.hmget(live_key(room.id), str(user), f"{user}:turn", f"top:{chat_id}")
+        shown, digest, (acted, turn, top) = pipe.execute()
+    return Marks(
+        int(shown) if shown is not None else None,
+        digest,
+        float(acted) if acted is not None and user is not None else None,
+        text(turn) if turn is not None and user is not None else None,
+        int(top) if top is not None else None,
+    )
+
+
+def due_anew(rt: Runtime, marks: Marks, turn: tuple[int, str] | None) -> Anew:
     """Whether the target's next change is a new message: one that notifies for a turn of
     a player not in live play (not prompted for it yet, nor acted or prompted lately), a
-    silent one where the room's later messages pushed the old one up."""
-    if turn is not None and not live(rt, room, turn):
+    silent one where the room's later messages pushed the old one up (it posted news or
+    a nudge after it, or a command came: Store.note_message)."""
+    if turn is not None and not live(rt, marks, turn):
         return "notify"
-    return "quiet" if buried(rt, room, target, chat_id) else ""
+    shown, top = marks.message_id, marks.top
+    return "quiet" if shown is not None and top is not None and top > shown else ""
 
 
-def live(rt: Runtime, room: Room, turn: tuple[int, str]) -> bool:
+def live(rt: Runtime, marks: Marks, turn: tuple[int, str]) -> bool:
     """Whether the player is in live play for this turn: prompted for it already (it is
     kept up to date in place), or they acted or were prompted within the live window."""
-    user, key = turn
-    at, seen = rt.redis.hmget(live_key(room.id), str(user), f"{user}:turn")
-    if seen is not None and text(seen) == key:
+    if marks.turn == turn[1]:
         return True
-    return at is not None and rt.svc.now() - float(at) < rt.svc.settings.live_window
+    acted = marks.acted
+    return acted is not None and rt.svc.now() - acted < rt.svc.settings.live_window
 
 
 def prompted(
-    rt: Runtime, room: Room, target: Target, turn: tuple[int, str] | None, told: bool
+    rt: Runtime,
+    room: Room,
+    target: Target,
+    turn: tuple[int, str] | None,
+    told: bool,
+    marks: Marks,
 ) -> None:
     """Note when the player was last prompted (shown their turn, or `told` by a new
     message), and for which turn."""
@@ -290,30 +340,26 @@ def prompted(
     if user is None or room.status != "playing":
         return
     key_name = live_key(room.id)
-    marks: dict[str, str | float] = {}
-    if turn is not None and text(rt.redis.hget(key_name, f"{user}:turn") or b"") != turn[1]:
-        marks[f"{user}:turn"] = turn[1]
-    if marks or told:
-        marks[str(user)] = rt.svc.now()
-        rt.redis.hset(key_name, mapping=marks)  # type: ignore[arg-type]
-        rt.redis.expire(key_name, rt.svc.store.ttl_of(room))
+    fields: dict[str, str | float] = {}
+    if turn is not None and marks.turn != turn[1]:
+        fields[f"{user}:turn"] = turn[1]
+    if fields or told:
+        fields[str(user)] = rt.svc.now()
+        with rt.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(key_name, mapping=fields)  # type: ignore[arg-type]
+            pipe.expire(key_name, rt.svc.store.ttl_of(room))
+            pipe.execute()
 
 
-def buried(rt: Runtime, room: Room, target: Target, chat_id: int) -> bool:
-    """Whether the target's message scrolled up in its chat: the room posted there after
-    it (news, a nudge), or a command came (Store.note_message)."""
-    shown = rt.redis.hget(f"game:{{{room.id}}}:msgs", str(target))
-    top = rt.redis.hget(live_key(room.id), f"top:{chat_id}")
-    return shown is not None and top is not None and int(top) > int(shown)
-
-
-def note_top(rt: Runtime, room: Room, chat_id: int, message_id: int) -> None:
-    """Remember the room's newest message in a chat (see `buried`)."""
-    key, field = live_key(room.id), f"top:{chat_id}"
-    top = rt.redis.hget(key, field)
-    if top is None or message_id > int(top):
-        rt.redis.hset(key, field, message_id)
-        rt.redis.expire(key, rt.svc.store.ttl_of(room))
+def note_top(
+    rt: Runtime, room: Room, chat_id: int, message_id: int, pipe: Pipeline | None = None
+) -> None:
+    """Remember the room's newest message in a chat (see `due_anew`), in `pipe` if given."""
+    key = live_key(room.id)
+    run = pipe if pipe is not None else rt.redis.pipeline(transaction=False)
+    run.eval(_TOP, 1, key, f"top:{chat_id}", message_id, rt.svc.store.ttl_of(room))
+    if pipe is None:
+        run.execute()
 
 
 def chat_of(room: Room, chat_id: int) -> Chat:
@@ -397,17 +443,17 @@ def send(
     chat_id: int,
     message: Rendered,
     post: Anew,
-    shows: Rendered | None = None,
+    shows: Rendered | None,
+    marks: Marks,
 ) -> bool:
     """Post (`post`: "notify", or "quiet" without a notification) or update the target's
     message; False when it must be tried again later (rescheduled already). `shows`:
     what the message shows, if not all of it is (a screen with news told above it)."""
     base = str(target.base)
-    msgs, sent = f"game:{{{room.id}}}:msgs", f"game:{{{room.id}}}:sent"
     shown = message if shows is None else shows
     digest = hashlib.sha1(json.dumps(shown, sort_keys=True).encode()).hexdigest()
-    old = rt.redis.hget(msgs, base)
-    if not post and old is not None and rt.redis.hget(sent, base) == digest.encode():
+    old = marks.message_id
+    if not post and old is not None and marks.digest == digest.encode():
         return True  # this very screen is already showing
     chat = chat_of(room, chat_id)
     wait = platform.budget(chat)
@@ -418,17 +464,20 @@ def send(
         if post or old is None:
             message_id = platform.deliver(chat, message, notify=post != "quiet")
         else:
-            message_id = platform.update(chat, int(old), message)
+            message_id = platform.update(chat, old, message)
     except DeliveryFailed as error:
         return handle_failure(rt, platform, room, target, error.failure)
-    rt.redis.hset(msgs, base, message_id)
-    rt.redis.hset(sent, base, digest)
-    note_top(rt, room, chat_id, message_id)
-    if post and old is not None and int(old) != message_id and base != targets.NUDGE:
-        platform.retire(chat, int(old))
+    msgs, sent = f"game:{{{room.id}}}:msgs", f"game:{{{room.id}}}:sent"
     ttl = rt.svc.store.ttl_of(room)  # as long as the room: it shows the room
-    rt.redis.expire(msgs, ttl)
-    rt.redis.expire(sent, ttl)
+    with rt.redis.pipeline(transaction=False) as pipe:
+        pipe.hset(msgs, base, message_id)
+        pipe.hset(sent, base, digest)
+        pipe.expire(msgs, ttl)
+        pipe.expire(sent, ttl)
+        note_top(rt, room, chat_id, message_id, pipe)
+        pipe.execute()
+    if post and old is not None and old != message_id and base != targets.NUDGE:
+        platform.retire(chat, old)
     return True
 
 

@@ -79,6 +79,22 @@ def drop_hand(store: Store, room_id: str, user_id: int) -> None:
     for arg in (target, f"{target}:new"):
         for tag in ("", "later", "again", "sweep"):
             delete_job(store, job_id(Job(JobKind.SYNC, room_id, arg, 0.0, tag=tag)))
+    for ident in change_syncs_naming(store, room_id, user_id):
+        delete_job(store, ident)
+
+
+def change_syncs_naming(store: Store, room_id: str, user_id: int) -> list[str]:
+    """The ids of the room's sync jobs for several targets at once (a change's) that
+    name the person's hand: its id holds the targets, as `hand_<user>`."""
+    prefix = RqJob.key_for(job_id(Job(JobKind.SYNC, room_id, "", 0.0)))
+    named = {f"hand_{user_id}", f"hand_{user_id}_new"}
+    found = []
+    for key in store.redis.scan_iter(match=f"{prefix}*", count=1000):
+        ident = text(key).removeprefix(RqJob.redis_job_namespace_prefix)
+        targets = ident.removeprefix(f"sync-{room_id}-").split("-")
+        if len(targets) > 1 and named & set(targets):
+            found.append(ident)
+    return found
 
 
 def delete_job(store: Store, ident: str) -> None:

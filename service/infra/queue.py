@@ -32,7 +32,7 @@ return 0
 
 
 def job_id(job: Job) -> str:
-    arg = job.arg.replace(":", "_")
+    arg = job.arg.replace(":", "_").replace(",", "-")  # RQ takes [A-Za-z0-9_-] only
     tag = f"-{job.tag}" if job.tag else ""
     return f"{job.kind}-{job.room}-{arg}{tag}"
 

@@ -41,6 +41,7 @@ from service.infra import logs, metrics
 from service.infra.keys import DUE_KEY, IDLE_KEY, PENDING_SYNC
 from service.infra.queue import schedule, unschedule_timers
 from service.settings import Settings
+from service.table import targets as targets_of
 from service.table.games import game_of
 from service.table.outcome import Job, JobKind, Outcome
 from service.table.room import LIVE, Room
@@ -300,8 +301,9 @@ class Store:
             pipe.zrem(DUE_KEY, room.id)
         if outcome.finished:
             self._count_finished(pipe, room)
+        if outcome.sync:  # one job brings every target of the change up to date
+            outcome.jobs.append(_sync_job(room, sorted(outcome.sync)))
         for target in sorted(outcome.sync):
-            outcome.jobs.append(_sync_job(room, target))
             # Since now, not since the room's last move: a reminder's re-post, marked with
             # the move's older time, looked lost to the sweeper at once and went out twice.
             # Each change marks anew: the job serving an older one leaves this mark.
@@ -355,7 +357,7 @@ class Store:
     def note_message(self, chat_id: int, thread_id: int | None, message_id: int) -> None:
         """A message came in a chat (a command to us): the messages of the room open
         there are above it now, and its table is posted again at the bottom on its next
-        change (workers.outbox.buried)."""
+        change (workers.outbox.due_anew)."""
         room_id = self.redis.get(chat_key(chat_id, thread_id))
         if room_id is None:
             return
@@ -406,5 +408,5 @@ def _fresh(data: bytes | str, loaded: Room | None) -> Room:
     return Room.model_validate_json(data)
 
 
-def _sync_job(room: Room, target: str) -> Job:
-    return Job(JobKind.SYNC, room.id, target, 0.0)
+def _sync_job(room: Room, targets: list[str]) -> Job:
+    return Job(JobKind.SYNC, room.id, targets_of.joined(targets), 0.0)

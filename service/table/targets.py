@@ -66,6 +66,17 @@ class Target:
 
 # The text forms the table puts in `Outcome.sync`.
 TABLE, TABLE_NEW, NUDGE, NEWS = "table", "table:new", "nudge", "news"
+# Between the targets of one sync job (a change's): no target's text form holds it.
+SEP = ","
+
+
+def joined(texts: list[str]) -> str:
+    return SEP.join(texts)
+
+
+def split(arg: str) -> list[str]:
+    """The targets a sync job's argument names (one, or a change's several)."""
+    return arg.split(SEP)
 
 
 def hand(user: int, new: bool = False) -> str:
