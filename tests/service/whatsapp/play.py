@@ -4,9 +4,13 @@ choose one of its moves (a card first), wait for what comes next."""
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
 from service.platforms.whatsapp import render
+
+if TYPE_CHECKING:
+    from tests.service.inproc import InprocWorker
 
 REMATCH_WORDS = ("🔁",)
 
@@ -28,10 +32,13 @@ def choices(message: WaChatMessage) -> list[tuple[str, str]]:
 
 
 def pick(message: WaChatMessage) -> str:
-    """A card if the prompt offers one (or a suit to open), else its first choice."""
+    """The answer to another's ¡Burro! if the prompt asks for it, as a person quick
+    enough gives it (else the call's window runs out on the real clock); else a card
+    (or a suit to open), else its first choice."""
     offered = choices(message)
+    shouts = [c for c in offered if c[0].rsplit(".", 1)[-1] == "r"]
     cards = [c for c in offered if ".p" in c[0] or ".c" in c[0] or c[0].startswith("pick:")]
-    return (cards or offered)[0][0]
+    return (shouts or cards or offered)[0][0]
 
 
 def act(wa: WhatsAppDriver, user: str, message: WaChatMessage, choice: str) -> None:
@@ -62,13 +69,31 @@ def newest_prompt(
     return max(prompts, key=lambda m: m.seq) if prompts else None
 
 
-def play_to_the_end(wa: WhatsAppDriver, user: str, after: int, max_moves: int = 600) -> int:
+def next_prompt(
+    wa: WhatsAppDriver, user: str, after: int, since: int, worker: InprocWorker | None
+) -> WaChatMessage | None:
+    """The newest prompt after `after`, or None (the clock moved on to the next timer if
+    nothing else is left to happen)."""
+    found = newest_prompt(wa, user, after, since)
+    if found is None and worker is not None:
+        worker.skip_ahead()
+    return found
+
+
+def play_to_the_end(
+    wa: WhatsAppDriver,
+    user: str,
+    after: int,
+    max_moves: int = 600,
+    worker: InprocWorker | None = None,
+) -> int:
     """Play `user`'s game to its end from the first prompt after message `after`; the
-    number of moves it took."""
+    number of moves it took. With the in-process `worker`, a wait on a timer (a call's
+    window) moves the service's clock on instead of waiting for it."""
     taps, seen, rev = 0, after, 0
     while taps < max_moves:
         prompt = wa.wait_for(
-            partial(newest_prompt, wa, user, seen, rev),
+            partial(next_prompt, wa, user, seen, rev, worker),
             timeout=20,
             what=f"{user}'s next prompt",
         )

@@ -67,7 +67,7 @@ def play_mixed_table(hook: Hook) -> dict[str, int]:
 
 def play_to_the_end(hook: Hook, group: int) -> dict[str, int]:
     emu, wa = hook.emu, hook.emu.whatsapp
-    seen = {user: 0 for user in WHATSAPP_FAMILY}
+    seen = {user: (0, 0) for user in WHATSAPP_FAMILY}  # (place, revision) of the last read
     decisions = {"whatsapp": 0, "telegram": 0}
     for _ in range(2000):
         room = room_in(hook, group)
@@ -119,9 +119,11 @@ def told_end(wa: WhatsAppDriver, user: str, result: str) -> bool:
     return any(result in m.text for m in last) and not offered
 
 
-def play_whatsapp_turn(hook: Hook, user: str, room: Room, seat: int, seen: int) -> int:
+def play_whatsapp_turn(
+    hook: Hook, user: str, room: Room, seat: int, seen: tuple[int, int]
+) -> tuple[int, int]:
     """Play the person's turn from their prompt (a suit first, then its card, when the
-    prompt lists suits); the place of the last message they acted on."""
+    prompt lists suits); the place and revision of the last message they acted on."""
     wa = hook.emu.whatsapp
     for _ in range(3):
         prompt = wa.wait_for(
@@ -130,25 +132,34 @@ def play_whatsapp_turn(hook: Hook, user: str, room: Room, seat: int, seen: int) 
             what=f"{user}'s prompt",
         )
         assert_only_their_cards(prompt, room, seat)
-        seen, choice = prompt.seq, pick(prompt)
+        seen, choice = (prompt.seq, prompt.rev), pick(prompt)
         act(wa, user, prompt, choice)
         if render.pick_of(choice) is None:
             return seen
     raise AssertionError(f"{user} found no move to make")
 
 
-def prompt_now(hook: Hook, user: str, room: Room, after: int) -> WaChatMessage | None:
-    """The person's newest prompt, once it is the one for the room's current turn."""
-    prompt = newest_prompt(hook.emu.whatsapp, user, after)
+def prompt_now(hook: Hook, user: str, room: Room, after: tuple[int, int]) -> WaChatMessage | None:
+    """The person's newest prompt, once it is the one for the room's current turn (only
+    the chat's messages changed since the last one read are looked at)."""
+    prompt = newest_prompt(hook.emu.whatsapp, user, *after)
     ids = [b.id for b in prompt.buttons] + [r.id for r in prompt.rows] if prompt else []
     drawn_for = re.compile(rf"{room.id}\.{room.phase_version}(\.|$)")  # a move's, or a pick's
     return prompt if any(drawn_for.search(i) for i in ids) else None
 
 
 def wait_moved(hook: Hook, group: int, room: Room) -> None:
-    hook.emu.wait_for(
-        lambda: room_in(hook, group).version > room.version or None, what="the move applied"
-    )
+    """Until the move is applied; a bot's, due after its delay, at once (the clock is
+    moved on when nothing else is left to happen)."""
+
+    def moved() -> bool | None:
+        if room_in(hook, group).version > room.version:
+            return True
+        if hook.worker is not None:
+            hook.worker.skip_ahead()
+        return None
+
+    hook.emu.wait_for(moved, what="the move applied")
 
 
 def assert_only_their_cards(prompt: WaChatMessage, room: Room, seat: int) -> None:

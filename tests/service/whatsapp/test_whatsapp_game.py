@@ -63,7 +63,7 @@ def test_a_game_against_bots_to_its_end(
 ) -> None:
     wa = hook.emu.whatsapp
     lobby = open_game(wa, user, command, start, bots)
-    taps = play_to_the_end(wa, user, after=lobby)
+    taps = play_to_the_end(wa, user, after=lobby, worker=hook.worker)
     assert taps > 3
     assert hook.worker is not None
     hook.worker.check()

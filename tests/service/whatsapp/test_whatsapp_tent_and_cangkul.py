@@ -26,6 +26,6 @@ def test_a_game_against_bots_to_its_end(
     hook: Hook, user: str, command: str, start: str, bots: int
 ) -> None:
     lobby = open_game(hook.emu.whatsapp, user, command, start, bots)
-    assert play_to_the_end(hook.emu.whatsapp, user, after=lobby) > 3
+    assert play_to_the_end(hook.emu.whatsapp, user, after=lobby, worker=hook.worker) > 3
     assert hook.worker is not None
     hook.worker.check()
