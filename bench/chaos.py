@@ -784,7 +784,7 @@ class Monkey(threading.Thread):
             kill = self.kill_redis
             self.stack.redis.stop(kill=kill)
             time.sleep(self.rnd.uniform(0.1, 1.0))
-            self.stack.redis.start()
+            self.start_redis()
             self.books.count("redis_sigkills" if kill else "redis_restarts")
         else:
             if choice in self.stack.processes:
@@ -792,6 +792,22 @@ class Monkey(threading.Thread):
                 self.books.count(f"killed_{'worker' if choice.startswith('worker') else choice}")
             time.sleep(self.rnd.uniform(0.0, 0.5))
         self.revive()
+
+    def start_redis(self, attempts: int = 5) -> None:
+        """Start Redis again, trying again while it fails to (its port not free yet, its
+        append-only file still being written): the soak is of the service, not of a
+        redis-server that would not come back on a loaded machine."""
+        for attempt in range(1, attempts + 1):
+            try:
+                self.stack.redis.start()
+                return
+            except RuntimeError as error:
+                self.stack.redis.stop(kill=True)
+                if attempt == attempts:
+                    raise
+                self.books.count("redis_start_retries")
+                print(f"chaos: redis did not start ({error}); again", file=sys.stderr)
+                time.sleep(0.5 * attempt)
 
     def revive(self) -> None:
         """Start whatever is not running (killed above, or exited on its own)."""
@@ -814,7 +830,7 @@ class Monkey(threading.Thread):
         self.join(timeout=60)
         with self.lock:
             if self.stack.redis.process is None:
-                self.stack.redis.start()
+                self.start_redis()
             self.revive()
 
 

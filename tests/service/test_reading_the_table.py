@@ -158,15 +158,22 @@ def test_long_card_names_take_fewer_buttons_a_row() -> None:
 def test_short_french_cards_of_a_suit_share_a_row() -> None:
     room = new_room("cangkul")  # seven cards each
     lobby.start(room, ANA, 0.0)
+    shared = False
     for state in play_on(room, 60):
         assert isinstance(state.game, GameState)
         for seat in range(len(state.seats)):
-            view = player_view(state.game, seat)
-            for row in card_rows(Painter(state, "en"), seat):
-                suit = row[0][-1]
-                playable = [c for c in view.hand if f"play:{c}" in view.legal and c[-1] in "SHDC"]
-                same = [c for c in playable if Painter(state, "en").card(c)[-1] == suit]
-                assert len(row) == len(same) or len(row) == 5
+            view, painter = player_view(state.game, seat), Painter(state, "en")
+            rows = card_rows(painter, seat)
+            playable = [c for c in view.hand if f"play:{c}" in view.legal and c[-1] in "SHDC"]
+            for suit in {row[0][-1] for row in rows}:
+                of_suit = [row for row in rows if row[0][-1] == suit]
+                same = [c for c in playable if painter.card(c)[-1] == suit]
+                # A suit's cards on rows of their own, as many a row as show whole
+                assert all(all(label[-1] == suit for label in row) for row in of_suit)
+                assert sum(len(row) for row in of_suit) == len(same)
+                assert all(len(row) <= MAX_ROW_BUTTONS for row in of_suit)
+                shared = shared or any(len(row) > 1 for row in of_suit)
+    assert shared
 
 
 # ----- cards: names, order, suits ------------------------------------------------------
