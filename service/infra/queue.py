@@ -1,7 +1,8 @@
 """Putting jobs on the RQ queue inside the caller's transaction.
 
-Job ids are deterministic, so a job scheduled twice is one job: `sync-<room>-<target>`
-for bringing a chat up to date, `<kind>-<room>-<version>` for timers and bot moves.
+Job ids are deterministic, so a job scheduled twice is one job: `sync-<room>-<targets>`
+for bringing a change's chat messages up to date (one job for all its targets, joined
+by `-`), `<kind>-<room>-<version>` for timers and bot moves.
 Every job is enqueued with `Retry`, so a worker killed mid-job does not lose it.
 """
 
