@@ -130,10 +130,27 @@ def room_in_phase(rt: Runtime, room_id: str, phase: str) -> Room | None:
 
 
 def on_phase(rt: Runtime, room_id: str, phase: str, change: Callable[[Room], Outcome]) -> None:
-    """Commit `change` if the room is still in `phase` when read again for the commit."""
-    rt.svc.store.update(
-        room_id, lambda fresh: change(fresh) if in_phase(fresh, phase) else Outcome()
+    """Commit `change` if the room is still in `phase` when read again for the commit,
+    and bring its chats up to date in this same job (a job of their own would cost RQ's
+    bookkeeping again, most of what a job costs)."""
+    result = rt.svc.store.update(
+        room_id,
+        lambda fresh: change(fresh) if in_phase(fresh, phase) else Outcome(),
+        sync_job=False,
     )
+    if result is not None:
+        settle_chats(rt, room_id, result[1])
+
+
+def settle_chats(rt: Runtime, room_id: str, outcome: Outcome) -> None:
+    """Sync each of the outcome's targets; one that fails goes to a job of its own (and
+    its pending mark to the sweeper, should that fail too)."""
+    for target in sorted(outcome.sync):
+        try:
+            outbox.sync(rt, room_id, target)
+        except Exception:
+            log.exception("room %s target %s: synced by a job of its own", room_id, target)
+            queue.later(rt.redis, JobKind.SYNC, room_id, target, rt.svc.now())
 
 
 # ----- jobs queued under older names -----------------------------------------------------

@@ -240,11 +240,14 @@ class Store:
         change: Callable[[Room], Outcome],
         update_id: UpdateId | None = None,
         loaded: Room | None = None,
+        sync_job: bool = True,
     ) -> tuple[Room, Outcome] | None:
         """Run `change` on a fresh copy of the room and commit what it did, atomically.
         None when the room does not exist or the update was handled already. `loaded`:
         the room as the caller loaded it and left it; if it is still current it is used
-        (and given up) instead of parsing the same bytes again."""
+        (and given up) instead of parsing the same bytes again. `sync_job` False: the
+        caller (a worker's job) brings the outcome's chats up to date itself; they are
+        marked pending all the same, for the sweeper should it die first."""
         key = room_key(room_id)
         logs.bind_game(room_id)
         for attempt in range(1, MAX_ATTEMPTS + 1):
@@ -262,7 +265,7 @@ class Store:
                 before = room.phase_version
                 outcome = change(room)
                 pipe.multi()
-                self._write(pipe, room, outcome, update_id)
+                self._write(pipe, room, outcome, update_id, sync_job)
                 if outcome.changed and room.phase_version != before:
                     unschedule_timers(pipe, room.id, before)  # moot now: see service.infra.queue
                 try:
@@ -278,7 +281,12 @@ class Store:
         return [] if update_id is None else [update_key(update_id)]
 
     def _write(
-        self, pipe: redis.client.Pipeline, room: Room, outcome: Outcome, update_id: UpdateId | None
+        self,
+        pipe: redis.client.Pipeline,
+        room: Room,
+        outcome: Outcome,
+        update_id: UpdateId | None,
+        sync_job: bool = True,
     ) -> None:
         if update_id is not None:
             pipe.set(update_key(update_id), 1, ex=self.mark_ttl(update_id))
@@ -301,7 +309,7 @@ class Store:
             pipe.zrem(DUE_KEY, room.id)
         if outcome.finished:
             self._count_finished(pipe, room)
-        if outcome.sync:  # one job brings every target of the change up to date
+        if outcome.sync and sync_job:  # one job brings every target of the change up to date
             outcome.jobs.append(_sync_job(room, sorted(outcome.sync)))
         for target in sorted(outcome.sync):
             # Since now, not since the room's last move: a reminder's re-post, marked with
