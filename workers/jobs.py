@@ -29,9 +29,7 @@ log = logging.getLogger("burro.worker")
 def sync(room_id: str, arg: str) -> None:
     """Bring a room's chat messages (one target, or a change's several) up to the room's
     current state."""
-    rt = runtime()
-    for target in targets.split(arg):
-        outbox.sync(rt, room_id, target)
+    outbox.sync_all(runtime(), room_id, targets.split(arg))
 
 
 @metrics.job("notice", about_game=False)
@@ -143,13 +141,16 @@ def on_phase(rt: Runtime, room_id: str, phase: str, change: Callable[[Room], Out
 
 
 def settle_chats(rt: Runtime, room_id: str, outcome: Outcome) -> None:
-    """Sync each of the outcome's targets; one that fails goes to a job of its own (and
-    its pending mark to the sweeper, should that fail too)."""
-    for target in sorted(outcome.sync):
-        try:
-            outbox.sync(rt, room_id, target)
-        except Exception:
-            log.exception("room %s target %s: synced by a job of its own", room_id, target)
+    """Sync the outcome's targets; if that fails, each goes to a job of its own (and its
+    pending mark to the sweeper, should that fail too)."""
+    texts = sorted(outcome.sync)
+    if not texts:
+        return
+    try:
+        outbox.sync_all(rt, room_id, texts)
+    except Exception:
+        log.exception("room %s: its chats synced by a job of their own", room_id)
+        for target in texts:
             queue.later(rt.redis, JobKind.SYNC, room_id, target, rt.svc.now())
 
 

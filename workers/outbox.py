@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Literal
 from service.i18n import Translator
 from service.infra import chats, logs, queue
 from service.infra.keys import PENDING_SYNC
-from service.infra.store import live_key, text
+from service.infra.store import live_key, room_key, text
 from service.platforms import registry
 from service.platforms.base import Chat, DeliveryFailed, Failure, Platform, Rendered
 from service.platforms.whatsapp import invite
@@ -70,36 +70,58 @@ return 0
 
 
 def sync(rt: Runtime, room_id: str, target: str) -> None:
-    """Bring one target up to date. The room is loaded under the target's lock: a job
-    that rendered an older room and sent after a newer one would undo its message."""
-    base = Target.parse(target).base
-    lock, member = f"game:{{{room_id}}}:lock:{base}", f"{room_id}|{target}"
+    """Bring one target up to date (see `sync_all`)."""
+    sync_all(rt, room_id, [target])
+
+
+def sync_all(rt: Runtime, room_id: str, texts: list[str]) -> None:
+    """Bring targets of a room up to date, in one job. The room is loaded once, under the
+    targets' locks: a job that rendered an older room and sent after a newer one would
+    undo its message. A target whose lock another worker holds comes back in a second."""
+    aims = [Target.parse(t) for t in texts]
+    bases = list(dict.fromkeys(str(aim.base) for aim in aims))
+    locks = {base: f"game:{{{room_id}}}:lock:{base}" for base in bases}
+    news = [targets.NEWS]
+    news += [targets.news(a.base.user) for a in aims if a.base.kind == "hand" and a.base.user]
     with rt.redis.pipeline(transaction=False) as pipe:
-        pipe.set(lock, 1, nx=True, px=LOCK_MS)
-        # The request this job serves: one marked after this look is a newer change, for
-        # the job that comes for it (`done` leaves its mark).
-        pipe.zscore(PENDING_SYNC, member)
-        locked, asked = pipe.execute()
-    if not locked:
-        queue.later(
-            rt.redis, JobKind.SYNC, room_id, target, rt.svc.now() + 1
-        )  # another worker is on it
-        return
-    served = False
+        for lock in locks.values():
+            pipe.set(lock, 1, nx=True, px=LOCK_MS)
+        # The requests this job serves: one marked after this look is a newer change,
+        # for the job that comes for it (`done` leaves its mark).
+        for text_ in [*texts, *news]:
+            pipe.zscore(PENDING_SYNC, f"{room_id}|{text_}")
+        pipe.get(room_key(room_id))
+        found = pipe.execute()
+    taken = {base for base, ok in zip(bases, found, strict=False) if ok}
+    marks = dict(zip([*texts, *news], found[len(bases) : -1], strict=True))
+    room = rt.svc.store.parse(found[-1])
+    served: dict[str, float] = {}
+    waiting = {t for t in news if marks[t] is not None}
     try:
-        served = settle(rt, room_id, target, asked is not None)
+        # News first: a chat's message that shows the room stays its last one.
+        for text_, aim in sorted(zip(texts, aims, strict=True), key=lambda t: not t[1].one_off):
+            if str(aim.base) not in taken:
+                queue.later(rt.redis, JobKind.SYNC, room_id, text_, rt.svc.now() + 1)
+                continue
+            asked = marks[text_]
+            waiting.discard(text_)  # told here, before the rest
+            if settle(rt, room_id, room, text_, asked is not None, waiting) and asked is not None:
+                served[text_] = asked
     finally:
         with rt.redis.pipeline(transaction=False) as pipe:
-            if served and asked is not None:
-                pipe.eval(_DONE, 1, PENDING_SYNC, member, repr(asked))
-            pipe.delete(lock)
+            for text_, asked in served.items():
+                pipe.eval(_DONE, 1, PENDING_SYNC, f"{room_id}|{text_}", repr(asked))
+            for base in taken:
+                pipe.delete(locks[base])
             pipe.execute()
 
 
-def settle(rt: Runtime, room_id: str, target: str, asked: bool) -> bool:
+def settle(
+    rt: Runtime, room_id: str, room: Room | None, target: str, asked: bool, news: set[str]
+) -> bool:
     """Render the target's message and send or edit it (`asked`: a change is marked for
-    it); whether the target is up to date, False when it must wait for a later job."""
-    room = rt.svc.store.load(room_id)
+    it; `news`: the news targets marked pending); whether the target is up to date,
+    False when it must wait for a later job."""
     if room is None:
         return True
     aim = Target.parse(target)
@@ -110,7 +132,7 @@ def settle(rt: Runtime, room_id: str, target: str, asked: bool) -> bool:
     if folds and not worth_a_message(rt, room, aim):
         return True  # told with the player's next prompt instead
     if not base.one_off and not folds:
-        tell_first(rt, room, base)
+        tell_first(rt, room, base, news)
     plan = plan_message(rt, room, base, with_table=folds)
     if plan is None:
         return True
@@ -240,15 +262,16 @@ def unsaid(rt: Runtime, room: Room, target: Target) -> bool:
     return at is not None and rt.svc.now() - float(at) < rt.svc.settings.live_window
 
 
-def tell_first(rt: Runtime, room: Room, target: Target) -> None:
-    """Post the news still waiting for the target's chat before the target's own change,
-    so that the message that shows the room stays the last one there."""
+def tell_first(rt: Runtime, room: Room, target: Target, pending_news: set[str]) -> None:
+    """Post the news still waiting for the target's chat (`pending_news`: as the job
+    found them marked; its own sync looks again) before the target's own change, so that
+    the message that shows the room stays the last one there."""
     user = player_of(room, target)
     if room.private or target.kind == "table":
         waiting = targets.NEWS if target.kind == "table" else None
     else:
         waiting = targets.news(user) if user is not None else None
-    if waiting is not None and pending(rt, room.id, waiting):
+    if waiting is not None and waiting in pending_news:
         sync(rt, room.id, waiting)
 
 
@@ -384,18 +407,6 @@ def post_once(
     if not said:  # a word said may stay below the hand: it is not posted anew for it
         note_top(rt, room, chat_id, message_id)
     return True
-
-
-def pending(rt: Runtime, room_id: str, target: str) -> bool:
-    """Whether a change still waits to be shown on the target (marked with the change)."""
-    return rt.redis.zscore(PENDING_SYNC, f"{room_id}|{target}") is not None
-
-
-def done(rt: Runtime, room_id: str, target: str, asked: float | None) -> None:
-    """The target is up to date as of the request marked at `asked`: the sweeper need
-    not look at it again, unless a newer change marked it since."""
-    if asked is not None:
-        rt.redis.eval(_DONE, 1, PENDING_SYNC, f"{room_id}|{target}", repr(asked))
 
 
 def chat_id_of(room: Room, target: Target) -> int:

@@ -137,7 +137,10 @@ class Store:
 
     def load(self, room_id: str) -> Room | None:
         logs.bind_game(room_id)
-        data = self.redis.get(room_key(room_id))
+        return self.parse(self.redis.get(room_key(room_id)))
+
+    def parse(self, data: bytes | str | None) -> Room | None:
+        """The room stored as `data` (read with other keys in one trip), if any."""
         if not data:
             return None
         room = Room.model_validate_json(data)

@@ -144,25 +144,24 @@ def test_a_job_that_read_an_older_room_never_sends_after_a_newer_one(
     api: FakeApi = rt.api  # type: ignore[assignment]
     room = started_room(rt)
     outbox.sync(rt, room.id, "table")
-    load, raced = rt.svc.store.load, list[object]()
+    parse, raced = rt.svc.store.parse, list[object]()
 
     def rename(fresh: Room) -> Outcome:
         fresh.seats[1].name = "Benito"
         return Outcome(changed=True, sync={"table"})
 
-    def load_then_race(room_id: str) -> Room | None:
-        older = load(room_id)
+    def read_then_race(data: bytes | str | None) -> Room | None:
         if not raced:  # as this job read the room, a move lands and its job runs
             raced.append(rt.svc.store.update(room.id, rename))
             outbox.sync(rt, room.id, "table")
-        return older
+        return parse(data)
 
     later: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(rt.svc.store, "load", load_then_race)
+    monkeypatch.setattr(rt.svc.store, "parse", read_then_race)
     monkeypatch.setattr(queue, "later", lambda *args: later.append(args))
     request(rt, room, "table")
     outbox.sync(rt, room.id, "table")
-    monkeypatch.setattr(rt.svc.store, "load", load)
+    monkeypatch.setattr(rt.svc.store, "parse", parse)
     for _client, _kind, room_id, target, _at in later:  # jobs put off come back
         outbox.sync(rt, room_id, target)
     assert "Benito" in last_text(api)
