@@ -513,10 +513,11 @@ class InprocWorker:
             return False
         return not due.get_jobs_to_schedule(int(self.clock()))
 
-    def skip_ahead(self) -> bool:
+    def skip_ahead(self, at_most: float = 60.0) -> bool:
         """When nothing is left to run and the local WhatsApp delivers nothing either, move
-        the clock on to the next scheduled job (a call's window, a timer) rather than wait
-        for it in real time; whether it moved."""
+        the clock on to the next scheduled job (a call's window, a bot's delay) rather
+        than wait for it in real time, if it is due within `at_most` seconds (a turn's
+        timer, hours away, is the test's to reach); whether it moved."""
         if not self.quiet():
             return False
         hook = self.hook.emu.whatsapp.webhook()
@@ -524,7 +525,7 @@ class InprocWorker:
             return False
         registry = self.queue.scheduled_job_registry.key
         scores = self.hook.redis.zrange(registry, 0, 0, withscores=True)
-        if not scores:
+        if not scores or float(scores[0][1]) > self.clock() + at_most:
             return False
         self.reach(float(scores[0][1]))
         return True

@@ -162,7 +162,7 @@ def test_a_job_that_read_an_older_room_never_sends_after_a_newer_one(
     request(rt, room, "table")
     outbox.sync(rt, room.id, "table")
     monkeypatch.setattr(rt.svc.store, "parse", parse)
-    for _client, _kind, room_id, target, _at in later:  # jobs put off come back
+    for _client, _kind, room_id, target, _at in list(later):  # jobs put off come back
         outbox.sync(rt, room_id, target)
     assert "Benito" in last_text(api)
     assert rt.redis.zcard(PENDING_SYNC) == 0
