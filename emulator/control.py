@@ -20,13 +20,42 @@ from starlette.routing import Route
 
 from emulator.actions import ActionError
 from emulator.errors import ApiError
-from emulator.world import JSON, PRESENT, Conversation, Message
+from emulator.world import JSON, PRESENT, Conversation, Message, World
 
 if TYPE_CHECKING:
     from emulator.app import Emulator
 
 Args = dict[str, Any]
 HEARTBEAT_SECONDS = 15.0
+
+
+def callback_query_view(world: World, query_id: str) -> JSON:
+    """What /callback_queries/<id> answers: the press and how the bot answered it."""
+    query = world.callback_queries.get(query_id)
+    if query is None:
+        raise LookupError("no such callback query")
+    return {
+        "query_id": query.id,
+        "user_id": query.user_id,
+        "data": query.data,
+        "chat_id": query.chat_id,
+        "message_id": query.message_id,
+        "answer": query.answer,
+    }
+
+
+def inline_query_view(world: World, query_id: str) -> JSON:
+    """What /inline_queries/<id> answers: the query and the bot's answer to it."""
+    query = world.inline_queries.get(query_id)
+    if query is None:
+        raise LookupError("no such inline query")
+    return {
+        "query_id": query.id,
+        "user_id": query.user_id,
+        "query": query.query,
+        "chat_id": query.chat_id,
+        "answer": query.answer,
+    }
 
 
 def _fail(description: str, code: int = 400) -> JSONResponse:
@@ -215,16 +244,7 @@ def control_routes(emu: Emulator) -> list[Route]:
         return {"query_id": query.id, "query": query.query}
 
     def inline_query_state(args: Args) -> JSON:
-        query = world.inline_queries.get(str(args["query_id"]))
-        if query is None:
-            raise LookupError("no such inline query")
-        return {
-            "query_id": query.id,
-            "user_id": query.user_id,
-            "query": query.query,
-            "chat_id": query.chat_id,
-            "answer": query.answer,
-        }
+        return inline_query_view(world, str(args["query_id"]))
 
     def choose_inline_result(args: Args) -> JSON:
         query = world.inline_queries.get(str(args.get("query_id")))
@@ -234,17 +254,7 @@ def control_routes(emu: Emulator) -> list[Route]:
         return world.message_view(sent)
 
     def callback_query_state(args: Args) -> JSON:
-        query = world.callback_queries.get(str(args["query_id"]))
-        if query is None:
-            raise LookupError("no such callback query")
-        return {
-            "query_id": query.id,
-            "user_id": query.user_id,
-            "data": query.data,
-            "chat_id": query.chat_id,
-            "message_id": query.message_id,
-            "answer": query.answer,
-        }
+        return callback_query_view(world, str(args["query_id"]))
 
     def answers(args: Args, kind: str) -> list[JSON]:
         wanted = world.find_user(args["user"]).id if args.get("user") else None

@@ -40,6 +40,7 @@ from cli.stack import LOCAL_BOT, SECRET, TOKEN, WHATSAPP
 from emulator.app import Emulator
 from emulator.app import create_app as emulator_app
 from emulator.config import EmulatorConfig, fast_config
+from emulator.control import callback_query_view, inline_query_view
 from emulator.driver import ChatMessage, EmulatorError, Ref
 from emulator.server import RunningEmulator, ServerThread
 from emulator.world import World
@@ -164,28 +165,8 @@ def _one_view(world: World, chat: Ref, bot: Ref | None, message_id: int) -> dict
 
 def _query_state(world: World, kind: str, query_id: str) -> dict[str, Any]:
     """What the control API's /callback_queries/<id> or /inline_queries/<id> answers."""
-    if kind == "callback_queries":
-        query = world.callback_queries.get(query_id)
-        if query is None:
-            raise LookupError("no such callback query")
-        return {
-            "query_id": query.id,
-            "user_id": query.user_id,
-            "data": query.data,
-            "chat_id": query.chat_id,
-            "message_id": query.message_id,
-            "answer": query.answer,
-        }
-    inline = world.inline_queries.get(query_id)
-    if inline is None:
-        raise LookupError("no such inline query")
-    return {
-        "query_id": inline.id,
-        "user_id": inline.user_id,
-        "query": inline.query,
-        "chat_id": inline.chat_id,
-        "answer": inline.answer,
-    }
+    view = callback_query_view if kind == "callback_queries" else inline_query_view
+    return view(world, query_id)
 
 
 @contextmanager
