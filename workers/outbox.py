@@ -93,19 +93,19 @@ def sync_all(rt: Runtime, room_id: str, texts: list[str]) -> None:
         pipe.get(room_key(room_id))
         found = pipe.execute()
     taken = {base for base, ok in zip(bases, found, strict=False) if ok}
-    marks = dict(zip([*texts, *news], found[len(bases) : -1], strict=True))
+    asked_at = dict(zip([*texts, *news], found[len(bases) : -1], strict=True))
     room = rt.svc.store.parse(found[-1])
     served: dict[str, float] = {}
-    waiting = {t for t in news if marks[t] is not None}
+    waiting = {t for t in news if asked_at[t] is not None}
     try:
         # News first: a chat's message that shows the room stays its last one.
         for text_, aim in sorted(zip(texts, aims, strict=True), key=lambda t: not t[1].one_off):
             if str(aim.base) not in taken:
                 queue.later(rt.redis, JobKind.SYNC, room_id, text_, rt.svc.now() + 1)
                 continue
-            asked = marks[text_]
+            asked = asked_at[text_]
             waiting.discard(text_)  # told here, before the rest
-            if settle(rt, room_id, room, text_, asked is not None, waiting) and asked is not None:
+            if settle(rt, room, aim, asked is not None, waiting) and asked is not None:
                 served[text_] = asked
     finally:
         with rt.redis.pipeline(transaction=False) as pipe:
@@ -116,15 +116,12 @@ def sync_all(rt: Runtime, room_id: str, texts: list[str]) -> None:
             pipe.execute()
 
 
-def settle(
-    rt: Runtime, room_id: str, room: Room | None, target: str, asked: bool, news: set[str]
-) -> bool:
+def settle(rt: Runtime, room: Room | None, aim: Target, asked: bool, news: set[str]) -> bool:
     """Render the target's message and send or edit it (`asked`: a change is marked for
     it; `news`: the news targets marked pending); whether the target is up to date,
     False when it must wait for a later job."""
     if room is None:
         return True
-    aim = Target.parse(target)
     base = aim.base
     chat_id = chat_id_of(room, base)
     platform = registry.for_chat(rt, room, chat_id)
