@@ -12,7 +12,7 @@ import pytest
 from cli.stack import Stack
 from emulator.server import RunningEmulator
 from tests.conftest import fail_if_ignored
-from tests.service.inproc import local_emulator
+from tests.service.inproc import Hook, local_emulator, running_service
 
 
 @pytest.fixture(scope="module")
@@ -32,4 +32,12 @@ def make_stack(emu: RunningEmulator, folder: Path, **options: Any) -> Stack:
 @pytest.fixture(scope="module")
 def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     with make_stack(emu, tmp_path_factory.mktemp("stack")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
+    """The product in this process (inproc.running_service), one per module; a module
+    needing other settings makes its own."""
+    with running_service(tmp_path_factory.mktemp("inproc")) as running:
         yield running

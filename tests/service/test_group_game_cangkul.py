@@ -1,27 +1,12 @@
-"""A four-player group game across the family, played to the end through the emulator
-(tests/service/group_play.py): lobby, joining through the deep link, hands in private and
-through the inline query.
-
-Every preset is played to its end through the table core by
-tests/service/test_table_contract.py; through the webhook and the chats, two presets of
-other shapes than the end-to-end game's, each with the product in this process
-(inproc.running_service: the webhook app and a worker on threads) in a module of its own
-(test_group_game_*: xdist's `--dist loadfile` runs modules side by side): here `cangkul`."""
+"""The four-player group game of test_group_game_spanish.py, with `cangkul`: in a
+module of its own, so that xdist's `--dist loadfile` plays the two side by side."""
 
 from __future__ import annotations
-
-from collections.abc import Iterator
 
 import pytest
 
 from tests.service.group_play import play_group_game
-from tests.service.inproc import Hook, running_service
-
-
-@pytest.fixture(scope="module")
-def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
-    with running_service(tmp_path_factory.mktemp("group")) as running:
-        yield running
+from tests.service.inproc import Hook
 
 
 @pytest.mark.parametrize("preset", ["cangkul"])  # picking up the trick, clockwise

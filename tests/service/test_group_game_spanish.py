@@ -10,18 +10,10 @@ other shapes than the end-to-end game's, each with the product in this process
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from tests.service.group_play import play_group_game
-from tests.service.inproc import Hook, running_service
-
-
-@pytest.fixture(scope="module")
-def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
-    with running_service(tmp_path_factory.mktemp("group")) as running:
-        yield running
+from tests.service.inproc import Hook
 
 
 @pytest.mark.parametrize("preset", ["spanish"])  # strict drawing, a pass on an empty stock

@@ -4,21 +4,12 @@ their own chat (WhatsApp or Telegram), the table in each WhatsApp prompt."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-
-import pytest
 
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
-from tests.service.inproc import Hook, running_service
+from tests.service.inproc import Hook
 from tests.service.play import room_in
 from tests.service.whatsapp.play import act, outgoing
 from tests.service.whatsapp.test_mixed_table import LINK, play_to_the_end
-
-
-@pytest.fixture(scope="module")
-def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
-    with running_service(tmp_path_factory.mktemp("family"), whatsapp_pair_rate=0.0) as running:
-        yield running
 
 
 def test_a_family_table_opened_on_whatsapp(hook: Hook) -> None:

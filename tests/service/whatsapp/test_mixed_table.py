@@ -5,10 +5,7 @@ seat, and all four play it to the end; no WhatsApp prompt shows another's cards.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import partial
-
-import pytest
 
 from emulator.driver import ChatMessage
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
@@ -19,18 +16,12 @@ from service.table.room import Room
 from service.ui import games
 from service.ui.screens import Painter
 from tests.service.group_play import tap_lobby
-from tests.service.inproc import Hook, running_service
+from tests.service.inproc import Hook
 from tests.service.play import GROUP, action_button, game_buttons, names_in, room_in
 from tests.service.whatsapp.play import act, newest_prompt, outgoing, pick
 
 WHATSAPP_FAMILY = ("Abuela", "Vovó")
 LINK = re.compile(r"https://wa\.me/(\d+)\?text=(\S+)")
-
-
-@pytest.fixture(scope="module")
-def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
-    with running_service(tmp_path_factory.mktemp("mixed"), whatsapp_pair_rate=0.0) as running:
-        yield running
 
 
 def lobby_in_group(hook: Hook) -> ChatMessage:

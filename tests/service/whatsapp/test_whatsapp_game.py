@@ -5,19 +5,11 @@ one prompt, nothing but their own cards shown."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
-from tests.service.inproc import Hook, running_service
+from tests.service.inproc import Hook
 from tests.service.whatsapp.play import act, choices, last_out, outgoing, play_to_the_end
-
-
-@pytest.fixture(scope="module")
-def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
-    with running_service(tmp_path_factory.mktemp("wa"), whatsapp_pair_rate=0.0) as running:
-        yield running
 
 
 def lobby_offering(wa: WhatsAppDriver, user: str, title: str, after: int) -> WaChatMessage:

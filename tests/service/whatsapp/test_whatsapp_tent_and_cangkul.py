@@ -3,19 +3,11 @@ draw from) and Cangkul (the trick picked up), as test_whatsapp_game.py plays the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from tests.service.inproc import Hook, running_service
+from tests.service.inproc import Hook
 from tests.service.whatsapp.play import play_to_the_end
 from tests.service.whatsapp.test_whatsapp_game import open_game
-
-
-@pytest.fixture(scope="module")
-def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
-    with running_service(tmp_path_factory.mktemp("wa"), whatsapp_pair_rate=0.0) as running:
-        yield running
 
 
 @pytest.mark.parametrize(
