@@ -130,11 +130,14 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
         return "ok" if settle(svc.store.finish, mark) else "retry"
 
     def on_status(status: Status) -> None:
-        """A message refused for the closed window: the turn template goes instead."""
+        """A message refused for the closed window: the turn template goes instead (not
+        when the person wrote since the failure: their window is open again and what
+        they asked for is on its way)."""
         if status.status != "failed" or graph.REENGAGEMENT not in status.codes:
             return
         player = people.player_id(client, status.bsuid, svc.store.people_ttl)
-        window.close(client, player, svc.now() if status.at is None else status.at)
+        if not window.close(client, player, svc.now() if status.at is None else status.at):
+            return
         room = handler.active_room(player)
         if room is not None and room.status == "playing":
             target = target_of(room, player) + ":new"

@@ -63,17 +63,19 @@ def is_open(client: redis.Redis, player: int, now: float) -> bool:
     return last is not None and now < last + WINDOW - MARGIN
 
 
-def close(client: redis.Redis, player: int, at: float) -> None:
+def close(client: redis.Redis, player: int, at: float) -> bool:
     """Meta failed a message at `at` for the closed window (131047): count on it no
     more, unless the person wrote since (statuses come late: a tap after the failure
-    has opened a new window)."""
-    client.eval(
+    has opened a new window, and what it asked for is on its way). Whether it closed."""
+    closed = client.eval(
         "local last = tonumber(redis.call('HGET', KEYS[1], 'last_in') or '0') "
-        "if last < tonumber(ARGV[1]) then redis.call('HSET', KEYS[1], 'last_in', '0') end",
+        "if last >= tonumber(ARGV[1]) then return 0 end "
+        "redis.call('HSET', KEYS[1], 'last_in', '0') return 1",
         1,
         user_key(player),
         repr(at),
     )
+    return bool(closed)
 
 
 def pace(client: redis.Redis, player: int, now: float, interval: float) -> float:

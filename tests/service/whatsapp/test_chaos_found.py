@@ -136,7 +136,8 @@ def test_a_claim_is_released_once_redis_is_back(monkeypatch: pytest.MonkeyPatch)
 def test_a_late_closed_window_status_keeps_the_window_a_later_tap_opened() -> None:
     client, tapped = fakeredis.FakeRedis(), 1_700_000_000.0
     window.note_inbound(client, 7, tapped)
-    window.close(client, 7, at=tapped - 3)  # failed before she tapped: statuses come late
+    # failed before she tapped (statuses come late): open still, nothing to send again
+    assert not window.close(client, 7, at=tapped - 3)
     assert window.is_open(client, 7, tapped + 10)
-    window.close(client, 7, at=tapped + 5)  # failed after her last word: closed indeed
+    assert window.close(client, 7, at=tapped + 5)  # failed after her last word: closed
     assert not window.is_open(client, 7, tapped + 10)
