@@ -24,11 +24,16 @@ ARGS = [
     "--disable-quic",
 ]
 
+VIEWPORTS = {"desktop": (1100, 760), "phone": (390, 844)}  # a page seen as on each
+
+# Every browser test's module: skipped, saying why, where Chromium is missing.
+NEEDS_CHROMIUM = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason=f"no Chromium at {CHROMIUM}: install Debian's chromium (apt-get install chromium)",
+)
+
 pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason=f"no Chromium at {CHROMIUM}: install Debian's chromium (apt-get install chromium)",
-    ),
+    NEEDS_CHROMIUM,
     pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning"),
 ]
 

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
-
 from emulator import RunningEmulator
 from tests.emulator.conftest import BotApiClient
-from tests.emulator.test_web import CHROMIUM, browser, open_chat, page  # noqa: F401  (fixtures)
+from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, browser, open_chat, page  # noqa: F401  (fixtures)
 from tests.emulator.test_web_groups import group_tool
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason=f"no Chromium at {CHROMIUM}: install Debian's chromium (apt-get install chromium)",
-)
+pytestmark = NEEDS_CHROMIUM
 
 if CHROMIUM.exists():
     from playwright.sync_api import Page, expect

@@ -9,12 +9,9 @@ import pytest
 
 from emulator import RunningEmulator, fast_config, running_emulator
 from emulator.config import FAMILY, Cast, GroupSpec
-from tests.emulator.test_web import CHROMIUM, browser, open_chat, page  # noqa: F401  (fixtures)
+from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, browser, open_chat, page  # noqa: F401  (fixtures)
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason=f"no Chromium at {CHROMIUM}: install Debian's chromium (apt-get install chromium)",
-)
+pytestmark = NEEDS_CHROMIUM
 
 if CHROMIUM.exists():
     from playwright.sync_api import Page, expect

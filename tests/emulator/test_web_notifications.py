@@ -3,13 +3,11 @@ message notified the user, a grey count when they were all silent."""
 
 from __future__ import annotations
 
-import pytest
-
 from emulator import RunningEmulator
 from tests.emulator.conftest import BotApiClient
-from tests.emulator.test_web import CHROMIUM, open_chat
+from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, open_chat
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}")
+pytestmark = NEEDS_CHROMIUM
 
 if CHROMIUM.exists():
     from playwright.sync_api import Page, expect

@@ -17,12 +17,9 @@ from service.table.lobby import Actor
 from service.table.room import Room, RoomSettings
 from service.ui import games
 from tests.emulator.conftest import BotApiClient
-from tests.emulator.test_web import ARGS, CHROMIUM
+from tests.emulator.test_web import ARGS, CHROMIUM, NEEDS_CHROMIUM
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason=f"no Chromium at {CHROMIUM}: install Debian's chromium (apt-get install chromium)",
-)
+pytestmark = NEEDS_CHROMIUM
 
 if CHROMIUM.exists():
     from playwright.sync_api import Page, expect, sync_playwright

@@ -28,19 +28,15 @@ from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
 from service.platforms.whatsapp import render
 from service.table import lobby
 from service.table.room import KEY_BITS
-from tests.emulator.test_web import CHROMIUM, browser  # noqa: F401  (a fixture)
+from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser  # noqa: F401  (a fixture)
 from tests.emulator.whatsapp.conftest import ABUELA, Graph, buttons, listing, text
 from tests.service.inproc import Hook, running_service
 from tests.service.whatsapp.play import choices, is_final, pick
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason=f"no Chromium at {CHROMIUM}: install Debian's chromium (apt-get install chromium)",
-)
+pytestmark = NEEDS_CHROMIUM
 if CHROMIUM.exists():
     from playwright.sync_api import Browser, Locator, Page, expect
 
-VIEWPORTS = {"desktop": (1100, 760), "phone": (390, 844)}
 USER = "Abuela"
 DAY = 24 * 3600
 GAME_KEY = 11  # Burro español against one bot: 23 moves

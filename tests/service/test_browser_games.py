@@ -19,18 +19,14 @@ from engine.follow_suit.game import legal_actions, to_move
 from service.i18n import Translator
 from service.platforms.telegram import callbacks
 from service.table.room import Room
-from tests.emulator.test_web import CHROMIUM, browser, open_chat  # noqa: F401  (a fixture)
+from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser, open_chat  # noqa: F401  (a fixture)
 from tests.service.conftest import make_stack
 from tests.service.play import GROUP, action_button, game_buttons, room_in
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason=f"no Chromium at {CHROMIUM}: install Debian's chromium (apt-get install chromium)",
-)
+pytestmark = NEEDS_CHROMIUM
 if CHROMIUM.exists():
     from playwright.sync_api import Browser, Page, expect
 
-VIEWPORTS = {"desktop": (1100, 760), "phone": (390, 844)}
 SEPARATOR = " · "
 IDS = {"Ana": 100001, "Ben": 100002, "Carla": 100003}
 LANGS = {"Ana": "es", "Ben": "pt_BR", "Carla": "en"}  # the emulator's family
