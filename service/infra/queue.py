@@ -17,19 +17,11 @@ from rq import Queue, Retry, get_current_job
 from rq.job import Job as RqJob
 from rq.registry import ScheduledJobRegistry
 
+from service.infra.commit import Timer
 from service.table.outcome import PHASE_TIMERS, Job, JobKind
 
 QUEUE = "burro"
 RETRY = Retry(max=5, interval=[1, 2, 5, 10, 30])
-
-# Drop a job still waiting in the scheduled registry, and its hash; one that has come
-# due (queued or running) is left alone.
-_UNSCHEDULE = """
-if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
-  redis.call('DEL', KEYS[2])
-end
-return 0
-"""
 
 
 def job_id(job: Job) -> str:
@@ -70,14 +62,13 @@ def schedule_alone(client: redis.Redis, job: Job) -> None:
         pipe.execute()
 
 
-def unschedule_timers(pipe: redis.client.Pipeline, room_id: str, version: int) -> None:
-    """As part of the pipeline's MULTI, delete the room's timers made for `version` that
-    are still waiting to come due: they would only wake up to do nothing (a turn timer
-    waits 12 h by default, and every move makes new ones)."""
+def moot_timers(room_id: str, version: int) -> list[Timer]:
+    """The room's timers made for `version`, to drop with the move that ends it if they
+    still wait to come due (service.infra.commit): they would only wake up to do nothing
+    (a turn timer waits 12 h by default, and every move makes new ones)."""
     registry = ScheduledJobRegistry.key_template.format(QUEUE)
-    for kind in PHASE_TIMERS:
-        ident = job_id(Job(kind, room_id, str(version), 0.0))
-        pipe.eval(_UNSCHEDULE, 2, registry, RqJob.key_for(ident), ident)
+    idents = [job_id(Job(kind, room_id, str(version), 0.0)) for kind in PHASE_TIMERS]
+    return [(registry, RqJob.key_for(ident), ident) for ident in idents]
 
 
 def later(client: redis.Redis, kind: JobKind, room_id: str, arg: str, at: float | None) -> None:

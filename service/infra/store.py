@@ -22,9 +22,11 @@ sweeper ends an idle room well before: workers.expiry), or `retention` after it 
 what is kept about a person `people_ttl` after they last played or wrote. The sorted
 sets are the exception: one key each, their members removed as rooms end.
 
-`update()` WATCHes the room and the update's dedupe mark, runs a change, and writes the
-room, the mark, the chat index and the jobs in one MULTI/EXEC; a concurrent writer
-makes it start again from a fresh read, so two presses at once apply exactly one move.
+`update()` runs a change on the room as read and commits the room, the update's dedupe
+mark, the chat index and the jobs in one Lua compare-and-set (service.infra.commit): a
+concurrent writer makes it start again from a fresh read, so two presses at once apply
+exactly one move. A press's room is read with its claim (`claim`, read_ahead), so a tap
+costs two round trips.
 """
 
 from __future__ import annotations
@@ -37,9 +39,9 @@ from typing import Literal
 import redis
 
 from engine.kernel.protocol import Result
-from service.infra import logs, metrics
+from service.infra import commit, logs, metrics, read_ahead
 from service.infra.keys import DUE_KEY, IDLE_KEY, PENDING_SYNC
-from service.infra.queue import schedule, unschedule_timers
+from service.infra.queue import moot_timers, schedule
 from service.settings import Settings
 from service.table import targets as targets_of
 from service.table.games import game_of
@@ -73,6 +75,10 @@ def chat_key(chat_id: int, thread_id: int | None) -> str:
 # platform's own message id as text (WhatsApp's wamid, prefixed with its platform), which
 # that platform may redeliver for longer (`Store.text_mark_ttl`).
 UpdateId = int | str
+
+
+def user_key(user_id: int) -> str:
+    return f"user:{user_id}"
 
 
 def update_key(update_id: UpdateId) -> str:
@@ -137,7 +143,8 @@ class Store:
 
     def load(self, room_id: str) -> Room | None:
         logs.bind_game(room_id)
-        return self.parse(self.redis.get(room_key(room_id)))
+        data = read_ahead.take(room_key(room_id))
+        return self.parse(self.redis.get(room_key(room_id)) if data is read_ahead.MISSING else data)
 
     def parse(self, data: bytes | str | None) -> Room | None:
         """The room stored as `data` (read with other keys in one trip), if any."""
@@ -173,16 +180,34 @@ class Store:
 
     # ----- each update once ----------------------------------------------------------
 
-    def claim(self, update_id: UpdateId) -> Claim:
-        """Take the update for this request, in one round trip: "duplicate" when it was
-        handled already, "busy" while another request handles it."""
+    def claim(
+        self, update_id: UpdateId, rooms: Iterable[str] = (), users: Iterable[int] = ()
+    ) -> Claim:
+        """Take the update for this request: "duplicate" when it was handled already,
+        "busy" while another request handles it. The rooms and people the update is
+        about are read in the same round trip, for this request to use (read_ahead)."""
         mark = update_key(update_id)
-        found = self.redis.eval(_CLAIM, 2, mark, f"{mark}:busy", BUSY_MS)
-        return CLAIMS[int(found)]
+        keys = [room_key(room) for room in rooms]
+        users = list(users)
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.eval(_CLAIM, 2, mark, f"{mark}:busy", BUSY_MS)
+            for key in keys:
+                pipe.get(key)
+            for user_id in users:
+                pipe.hgetall(user_key(user_id))
+            found, *values = pipe.execute()
+        claim = CLAIMS[int(found)]
+        read_ahead.keep(
+            dict(zip(keys + [user_key(u) for u in users], values, strict=True))
+            if claim == "claimed"
+            else {}
+        )
+        return claim
 
     def finish(self, update_id: UpdateId) -> None:
         """The update is handled: a redelivery is a duplicate. A change wrote the mark
         with itself (no round trip here); a command such as /help gets it here."""
+        read_ahead.clear()
         if _committed.get() == update_id:
             return
         with self.redis.pipeline() as pipe:
@@ -196,6 +221,7 @@ class Store:
 
     def release(self, update_id: UpdateId) -> None:
         """The update was not handled: its redelivery is."""
+        read_ahead.clear()
         self.redis.delete(f"{update_key(update_id)}:busy")
 
     # ----- writes ------------------------------------------------------------------
@@ -254,34 +280,43 @@ class Store:
         key = room_key(room_id)
         logs.bind_game(room_id)
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            with self.redis.pipeline() as pipe:
-                pipe.watch(key, *self._mark(update_id))  # type: ignore[no-untyped-call]
-                if update_id is not None and pipe.exists(update_key(update_id)):
-                    pipe.reset()
-                    return None
-                data = pipe.get(key)
+            data = loaded._loaded_from if loaded is not None else None
+            if not data:
+                data = self._read_for_update(key, update_id)
                 if data is None:
-                    pipe.reset()
                     return None
-                room = _fresh(data, loaded)
-                loaded = None  # changed now: a retry parses
-                before = room.phase_version
-                outcome = change(room)
-                pipe.multi()
-                self._write(pipe, room, outcome, update_id, sync_job)
-                if outcome.changed and room.phase_version != before:
-                    unschedule_timers(pipe, room.id, before)  # moot now: see service.infra.queue
-                try:
-                    pipe.execute()
-                except redis.WatchError:
-                    metrics.conflict("update", retried=attempt < MAX_ATTEMPTS)
-                    continue  # someone else changed the room first: read it again
-                _committed.set(update_id)
-                return room, outcome
+            room = _fresh(data, loaded)
+            loaded = None  # changed now: a retry reads again
+            before = room.phase_version
+            outcome = change(room)
+            writes = commit.recorder(self.redis)
+            self._write(writes, room, outcome, update_id, sync_job)
+            moot = outcome.changed and room.phase_version != before
+            timers = moot_timers(room.id, before) if moot else []  # see service.infra.queue
+            found = commit.commit(self.redis, key, _mark_key(update_id), data, writes, timers)
+            if found == "gone":
+                return None
+            if found == "changed":  # someone else changed the room first: read it again
+                metrics.conflict("update", retried=attempt < MAX_ATTEMPTS)
+                continue
+            _committed.set(update_id)
+            read_ahead.forget(key)
+            return room, outcome
         raise Conflict(room_id)
 
     def _mark(self, update_id: UpdateId | None) -> list[str]:
         return [] if update_id is None else [update_key(update_id)]
+
+    def _read_for_update(self, key: str, update_id: UpdateId | None) -> bytes | str | None:
+        """The room's bytes, in one round trip with its update's dedupe mark; None if it
+        is gone or the update was handled already."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.get(key)
+            pipe.exists(*self._mark(update_id) or [key])
+            data, marked = pipe.execute()
+        if data is None or (update_id is not None and marked):
+            return None
+        return data  # type: ignore[no-any-return]
 
     def _write(
         self,
@@ -383,7 +418,8 @@ class Store:
     # ----- users -------------------------------------------------------------------
 
     def remember_user(self, user_id: int, name: str, lang: str, started: bool = False) -> None:
-        key = f"user:{user_id}"
+        key = user_key(user_id)
+        read_ahead.forget(key)
         with self.redis.pipeline() as pipe:
             pipe.hset(key, "name", name)
             pipe.hset(key, "lang_tg", lang)
@@ -397,13 +433,16 @@ class Store:
         return sorted(text(member) for member in self.redis.smembers(f"user:{user_id}:rooms"))
 
     def user(self, user_id: int) -> dict[str, str]:
-        raw = self.redis.hgetall(f"user:{user_id}")
+        raw = read_ahead.take(user_key(user_id))
+        if raw is read_ahead.MISSING:
+            raw = self.redis.hgetall(user_key(user_id))
         return {text(k): text(v) for k, v in raw.items()}
 
     def set_user_language(self, user_id: int, lang: str) -> None:
+        read_ahead.forget(user_key(user_id))
         with self.redis.pipeline() as pipe:
-            pipe.hset(f"user:{user_id}", "lang", lang)
-            pipe.expire(f"user:{user_id}", self.people_ttl)
+            pipe.hset(user_key(user_id), "lang", lang)
+            pipe.expire(user_key(user_id), self.people_ttl)
             pipe.execute()
 
     def stats(self, key: str) -> dict[str, int]:
@@ -417,6 +456,10 @@ def _fresh(data: bytes | str, loaded: Room | None) -> Room:
         loaded._loaded_from = None  # given up to this update: never reused twice
         return loaded
     return Room.model_validate_json(data)
+
+
+def _mark_key(update_id: UpdateId | None) -> str | None:
+    return None if update_id is None else update_key(update_id)
 
 
 def _sync_job(room: Room, targets: list[str]) -> Job:

@@ -29,7 +29,7 @@ class JobKind(StrEnum):
 
 
 # Timers name the phase they were made for and do nothing once the room has moved on,
-# so a new phase makes the last ones moot (service.infra.queue.unschedule_timers).
+# so a new phase makes the last ones moot (service.infra.queue.moot_timers).
 PHASE_TIMERS = (JobKind.TURN_TIMEOUT, JobKind.REMIND, JobKind.DEADLINE)
 
 

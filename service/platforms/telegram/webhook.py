@@ -24,7 +24,7 @@ from telegram import Update
 from service.infra import logs, metrics
 from service.infra.store import Conflict
 from service.platforms.base import BodyTooLarge, Webhook, read_body
-from service.platforms.telegram import limits
+from service.platforms.telegram import callbacks, limits
 from service.platforms.telegram.app import build_application, handler_error
 from service.platforms.telegram.botfather import record_inline_mode
 from service.platforms.telegram.reply import open_reply
@@ -85,7 +85,7 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
         """Each update once: a redelivery of one handled is a duplicate, of one being
         handled now (Telegram gave up waiting) is asked again later."""
         try:
-            claim = svc.store.claim(update.update_id)
+            claim = svc.store.claim(update.update_id, *read_ahead(update))
         except redis.RedisError:
             return "retry", PlainTextResponse("storage unavailable", status_code=503)
         if claim == "duplicate":
@@ -123,6 +123,20 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
         return "ok", answer
 
     return Webhook([Route(PATH, receive, methods=["POST"])], startup, application.shutdown)
+
+
+def read_ahead(update: Update) -> tuple[list[str], list[int]]:
+    """The room and the person an update is about, read with its claim: a press names
+    its room; every handler asks for the sender's language. Nothing when the update's
+    fields are not what Telegram sends (its handler answers that)."""
+    try:
+        user, query = update.effective_user, update.callback_query
+    except (AttributeError, TypeError):
+        return [], []
+    data = query.data if query is not None else None
+    raw = callbacks.decode(data) if isinstance(data, str) else None
+    users = [user.id] if user is not None and isinstance(user.id, int) else []
+    return [raw.room] if raw is not None else [], users
 
 
 def update_kind(update: Update) -> str:

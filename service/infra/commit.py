@@ -1,0 +1,76 @@
+"""A room's change committed in one round trip: compare, then write, in one Lua script.
+
+The writes are recorded on a pipeline that is never executed (RQ enqueues onto it as
+onto any other) and sent as the script's arguments. The script writes them only if the
+room is still exactly the bytes the change was computed from, and the update's dedupe
+mark is not there yet: a compare-and-set, where WATCH + GET + MULTI/EXEC took three.
+
+The writes name keys outside the script's KEYS (the chat's pointer, RQ's hashes): fine
+for the single Redis the service runs on, not for a Redis Cluster.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import redis
+from redis.typing import EncodableT
+
+# KEYS[1]: the room; KEYS[2], if any: the update's dedupe mark.
+# ARGV[1]: the room as read; ARGV[2]: how many timers to drop, then (registry, job key,
+# job id) for each; then each write as its argument count and its arguments.
+_COMMIT = """
+if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+local current = redis.call('GET', KEYS[1])
+if not current then return 0 end
+if current ~= ARGV[1] then return 2 end
+local i = 3
+for _ = 1, tonumber(ARGV[2]) do
+  if redis.call('ZREM', ARGV[i], ARGV[i + 2]) == 1 then redis.call('DEL', ARGV[i + 1]) end
+  i = i + 3
+end
+while i <= #ARGV do
+  local n = tonumber(ARGV[i])
+  redis.call(unpack(ARGV, i + 1, i + n))
+  i = i + n + 1
+end
+return 1
+"""
+
+Committed = Literal["gone", "committed", "changed"]
+_ANSWERS: tuple[Committed, ...] = ("gone", "committed", "changed")
+# A timer still waiting in RQ's scheduled registry, to drop with its hash: (registry key,
+# job key, job id). One that came due (queued or running) is left alone.
+Timer = tuple[str, str, str]
+
+
+def recorder(client: redis.Redis) -> redis.client.Pipeline:
+    """A pipeline to record writes on for `commit` (it is never executed). In MULTI mode
+    from the start, as RQ wants the pipelines it enqueues onto."""
+    pipe = client.pipeline()
+    pipe.multi()
+    return pipe
+
+
+def commit(
+    client: redis.Redis,
+    room_key: str,
+    mark_key: str | None,
+    read: bytes | str,
+    writes: redis.client.Pipeline,
+    timers: list[Timer],
+) -> Committed:
+    """Write what `writes` recorded if the room is still `read` and the mark is not set:
+    "committed"; "gone" if the room is gone or the update was handled already; "changed"
+    if the room changed since it was read (nothing is written)."""
+    args: list[EncodableT] = [read, len(timers)]
+    for timer in timers:
+        args.extend(timer)
+    for command, _options in writes.command_stack:
+        args.append(len(command))
+        args.extend(command)
+    writes.reset()
+    keys = [room_key] if mark_key is None else [room_key, mark_key]
+    script = client.register_script(_COMMIT)
+    found = script(keys=keys, args=args)
+    return _ANSWERS[int(found)]

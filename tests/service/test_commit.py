@@ -1,0 +1,121 @@
+"""A press in two round trips (service.infra.commit, read_ahead): its claim reads the
+room and the person, and its change is compared and written in one Lua script, which
+writes nothing when the room changed or the update was handled meanwhile."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from bench.counting import COUNTS, counting_client
+from service.infra.redis_server import RedisServer
+from service.infra.store import Store, room_key, update_key
+from service.table import lobby
+from service.table.lobby import Actor
+from service.table.outcome import Outcome
+from service.table.room import Room, RoomSettings
+
+GROUPS = itertools.count(100)
+ANA, BEN, CARLA = Actor(1, "Ana", "en"), Actor(2, "Ben", "en"), Actor(3, "Carla", "en")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    with RedisServer(tmp_path_factory.mktemp("redis"), persist=False) as running:
+        yield running
+
+
+@pytest.fixture
+def store(server: RedisServer, request: pytest.FixtureRequest) -> Store:
+    return Store(counting_client(server.url, request.node.name), 3600, 3600)
+
+
+def trips(store: Store) -> int:
+    """The round trips the store's client made so far (bench.counting)."""
+    label: str = store.redis.connection_pool.connection_class.label
+    return COUNTS[label]["round_trips"] if label in COUNTS else 0
+
+
+def new_room(store: Store) -> str:
+    """A lobby in a group of its own (the tests share one Redis)."""
+    room = lobby.create_room(-next(GROUPS), None, ANA, time.time(), settings=RoomSettings())
+    assert store.create(room, lobby.changed(room), None)
+    return room.id
+
+
+def test_a_press_is_claimed_read_and_committed_in_two_round_trips(store: Store) -> None:
+    room_id = new_room(store)
+    store.remember_user(BEN.user_id, "Ben", "es")
+    store.update(room_id, lambda r: Outcome(changed=True))  # Redis learns the script once
+    before = trips(store)
+    assert store.claim(7001, rooms=[room_id], users=[BEN.user_id]) == "claimed"
+    assert store.user(BEN.user_id)["name"] == "Ben"
+    room = store.load(room_id)
+    assert room is not None
+    assert store.update(room_id, lambda r: lobby.join(r, BEN), 7001, loaded=room) is not None
+    store.finish(7001)  # written with the change: no round trip
+    assert trips(store) - before == 2
+    saved = store.load(room_id)
+    assert saved is not None and [s.user_id for s in saved.seats] == [1, 2]
+    assert store.claim(7001) == "duplicate"
+
+
+def test_a_room_changed_after_it_was_read_ahead_is_changed_again_from_fresh(
+    store: Store,
+) -> None:
+    room_id = new_room(store)
+    assert store.claim(7002, rooms=[room_id]) == "claimed"
+    stale = store.load(room_id)
+    assert stale is not None
+    assert store.update(room_id, lambda r: lobby.join(r, CARLA)) is not None  # another tap
+    tried: list[int] = []
+
+    def join(room: Room) -> Outcome:
+        tried.append(len(room.seats))
+        return lobby.join(room, BEN)
+
+    result = store.update(room_id, join, 7002, loaded=stale)
+    assert result is not None and tried == [1, 2]  # the stale copy first, then a fresh one
+    saved = store.load(room_id)
+    assert saved is not None and [s.user_id for s in saved.seats] == [1, 3, 2]
+
+
+def test_a_commit_after_its_update_was_handled_writes_nothing(store: Store) -> None:
+    room_id = new_room(store)
+    assert store.claim(7003, rooms=[room_id]) == "claimed"
+    room = store.load(room_id)
+    assert room is not None
+    store.redis.set(update_key(7003), 1)  # a redelivery, handled by another copy first
+    before = store.redis.get(room_key(room_id))
+    assert store.update(room_id, lambda r: lobby.join(r, BEN), 7003, loaded=room) is None
+    assert store.redis.get(room_key(room_id)) == before
+
+
+def test_a_commit_on_a_room_gone_writes_nothing(store: Store) -> None:
+    room_id = new_room(store)
+    room = store.load(room_id)
+    assert room is not None
+    store.redis.delete(room_key(room_id))
+    store.redis.expire(f"chat:{room.chat_id}:0", 100)
+    assert store.update(room_id, lambda r: lobby.join(r, BEN), loaded=room) is None
+    assert store.redis.get(room_key(room_id)) is None
+    assert store.redis.ttl(f"chat:{room.chat_id}:0") <= 100  # not written either
+
+
+def test_what_was_read_ahead_is_not_read_after_it_was_written(store: Store) -> None:
+    store.remember_user(BEN.user_id, "Ben", "en")
+    assert store.claim(7004, users=[BEN.user_id]) == "claimed"
+    store.set_user_language(BEN.user_id, "pt-br")
+    assert store.user(BEN.user_id)["lang"] == "pt-br"
+    store.finish(7004)
+
+
+def test_a_duplicate_keeps_nothing_read_ahead(store: Store) -> None:
+    store.remember_user(BEN.user_id, "Ben", "en")
+    store.redis.set(update_key(7005), 1)
+    assert store.claim(7005, users=[BEN.user_id]) == "duplicate"
+    store.redis.hset(f"user:{BEN.user_id}", "name", "Benito")
+    assert store.user(BEN.user_id)["name"] == "Benito"
