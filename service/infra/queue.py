@@ -1,8 +1,9 @@
 """Putting jobs on the RQ queue inside the caller's transaction.
 
-Job ids are deterministic, so a job scheduled twice is one job: `sync-<room>-<targets>`
-for bringing a change's chat messages up to date (one job for all its targets, joined
-by `-`), `<kind>-<room>-<version>` for timers and bot moves.
+Job ids are deterministic, so a job scheduled twice is one job:
+`sync-<room>-<targets>-v<version>` for bringing a change's chat messages up to date (one
+job for all its targets, joined by `-`), `<kind>-<room>-<version>` for timers and bot
+moves.
 Every job is enqueued with `Retry`, so a worker killed mid-job does not lose it.
 """
 
@@ -41,9 +42,11 @@ def schedule(client: redis.Redis, pipe: redis.client.Pipeline, job: Job) -> None
         "job_id": job_id(job),
         "retry": RETRY,
         "pipeline": pipe,
-        # Never 0, though results are never read: job ids repeat (a table's sync), and
-        # RQ would delete the hash of the same id enqueued anew while this one ran.
-        "result_ttl": 600,
+        # No result kept: nobody reads one, and RQ's record of it (a result stream and the
+        # job's hash, ~7 KB) would outweigh the game. A finished job's hash goes with it,
+        # so a job enqueued again under its id while it runs is lost: ids that repeat
+        # name the change (a sync, `v<version>`) or the retry (`later`, `again`).
+        "result_ttl": 0,
         "failure_ttl": 7 * 24 * 3600,
     }
     func = f"workers.jobs.{job.kind}"
@@ -72,8 +75,8 @@ def moot_timers(room_id: str, version: int) -> list[Timer]:
 
 
 def later(client: redis.Redis, kind: JobKind, room_id: str, arg: str, at: float | None) -> None:
-    """Run a job again at `at`, under an id other than the running job's: RQ gives the
-    finished job's hash a TTL (result_ttl), which would lose a same-id job due later."""
+    """Run a job again at `at`, under an id other than the running job's: RQ deletes the
+    finished job's hash (no result kept), which would lose a same-id job due later."""
     job = Job(kind, room_id, arg, at or time.time() + 1, tag="later")
     running = get_current_job()
     if running is not None and running.id == job_id(job):  # a retry retried again

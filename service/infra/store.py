@@ -291,8 +291,9 @@ class Store:
             outcome = change(room)
             writes = commit.recorder(self.redis)
             self._write(writes, room, outcome, update_id, sync_job)
-            moot = outcome.changed and room.phase_version != before
-            timers = moot_timers(room.id, before) if moot else []  # see service.infra.queue
+            # A new phase, or the game's end, makes the phase's timers moot.
+            moot = room.phase_version != before or room.status != "playing"
+            timers = moot_timers(room.id, before) if outcome.changed and moot else []
             found = commit.commit(self.redis, key, _mark_key(update_id), data, writes, timers)
             if found == "gone":
                 return None
@@ -463,4 +464,6 @@ def _mark_key(update_id: UpdateId | None) -> str | None:
 
 
 def _sync_job(room: Room, targets: list[str]) -> Job:
-    return Job(JobKind.SYNC, room.id, targets_of.joined(targets), 0.0)
+    """The change's sync job: its id names the room's version, so the job of the next
+    change is another job (a finished job's hash is deleted: service.infra.queue)."""
+    return Job(JobKind.SYNC, room.id, targets_of.joined(targets), 0.0, tag=f"v{room.version}")

@@ -104,3 +104,20 @@ def test_a_pending_sync_waits_from_when_it_was_marked() -> None:
 def test_every_version_timer_names_a_job() -> None:
     """Jobs run `workers.jobs.<kind>`: a timer kind without its function would fail."""
     assert all(callable(getattr(jobs, kind, None)) for kind in PHASE_TIMERS)
+
+
+def test_a_game_that_ends_drops_its_last_timers() -> None:
+    """A cancelled (or finished) game's turn timer and reminder would wait 12 hours to
+    do nothing, their hashes kept all that time: they go with the change that ends it."""
+    client = fakeredis.FakeRedis()
+    store = Store(client, 3600, 3600)
+    now = time.time()
+    ana, ben = Actor(1, "Ana", "en"), Actor(2, "Ben", "en")
+    room = lobby.create_room(-100, None, ana, now, settings=RoomSettings(preset="spanish"))
+    lobby.join(room, ben)
+    assert store.create(room, lobby.start(room, ana, now, 0.0), None)
+    scheduled = ScheduledJobRegistry.key_template.format(QUEUE)
+    assert client.zcard(scheduled) == 2
+    assert store.update(room.id, lambda r: lobby.cancel(r, ana, now)) is not None
+    assert client.zcard(scheduled) == 0
+    assert not client.keys("rq:job:turn_timeout-*") and not client.keys("rq:job:remind-*")
