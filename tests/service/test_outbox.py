@@ -203,5 +203,5 @@ def test_a_finished_job_leaves_no_record(rt: Runtime, monkeypatch: pytest.Monkey
     request(rt, room, "table")
     queued = {text(k) for k in rt.redis.keys("rq:job:sync-*")}
     assert len(queued) == 2 and all(k.split("-")[-1].startswith("v") for k in queued)
-    SimpleWorker([QUEUE], connection=rt.redis).work(burst=True, with_scheduler=False)  # type: ignore[no-untyped-call]
+    SimpleWorker([QUEUE], connection=rt.redis).work(burst=True, with_scheduler=False)
     assert not rt.redis.keys("rq:job:sync-*") and not rt.redis.keys("rq:results:*")
