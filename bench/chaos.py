@@ -80,7 +80,7 @@ from engine.follow_suit.rules import PRESETS
 from engine.follow_suit.views import player_view
 from service.infra.keys import PENDING_SYNC
 from service.infra.redis_server import connect, free_port
-from service.infra.store import room_key, text
+from service.infra.store import decode_room, room_key, text
 from service.platforms.telegram import callbacks
 from service.platforms.telegram.render import message_params
 from service.platforms.whatsapp.people import is_whatsapp
@@ -359,7 +359,7 @@ class Players:
                 continue
             if raw != game.raw:
                 game.raw = raw
-                game.room = Room.model_validate_json(raw)
+                game.room = decode_room(raw)
 
     def message(self, chat: int, target: str, room_id: str) -> ChatMessage | None:
         raw = self.client.hget(f"game:{{{room_id}}}:msgs", target)
@@ -872,7 +872,7 @@ def check_game(
     if raw is None:
         books.violation(f"game {spec.n}: no room")
         return
-    room = Room.model_validate_json(raw)
+    room = decode_room(raw)
     if game.changed and not check_change(game, room, books):
         return
     finished = room.status == "over" and room.game is not None and room.game.over

@@ -31,7 +31,7 @@ from cli.stack import WHATSAPP
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver, WhatsAppError
 from engine.registry import find_game
 from service.infra.keys import PENDING_SYNC
-from service.infra.store import room_key, text
+from service.infra.store import decode_room, room_key, text
 from service.platforms.whatsapp import render
 from service.table.room import Room
 from service.ui import games, tokens
@@ -154,7 +154,7 @@ class WaPlayers:
         if game.room_id is not None:
             raw: Any = self.client.get(room_key(game.room_id))
             if raw is not None and raw != game.raw:
-                game.raw, game.room = raw, Room.model_validate_json(raw)
+                game.raw, game.room = raw, decode_room(raw)
 
     # ----- one round ---------------------------------------------------------------------
 
@@ -422,7 +422,7 @@ class WaPlayers:
         if raw is None:
             self.books.violation(f"WhatsApp game {spec.n}: no room")
             return
-        room = Room.model_validate_json(raw)
+        room = decode_room(raw)
         if spec.kind != "wa":
             seated = [self.player_of(self.people[n]) for n in spec.wa]
             if not all(room.seat_of(p) is not None for p in seated if p is not None):

@@ -51,7 +51,7 @@ from emulator.driver import ChatMessage, EmulatorDriver
 from emulator.server import RunningEmulator, ServerThread, running_emulator
 from engine.follow_suit.game import GameState, to_move
 from service.infra.redis_server import RedisServer, connect
-from service.infra.store import room_key
+from service.infra.store import decode_room, room_key
 from service.table.room import Room
 
 GAME_ACTION = ("p", "d", "x")
@@ -92,7 +92,7 @@ def action_data(message: ChatMessage | None, token: str) -> str | None:
 def load(client: redis.Redis, room_id: str) -> Room:
     data = client.get(room_key(room_id))
     assert data is not None
-    return Room.model_validate_json(data)
+    return decode_room(data)
 
 
 def hand_message(emu: EmulatorDriver, client: redis.Redis, room: Room, user: int) -> ChatMessage:
@@ -338,11 +338,13 @@ def rq_overhead(setup: Counted, jobs: int = 50) -> float:
     is gone: one GET, one ZREM): what RQ adds around every job."""
     from rq import Queue
 
-    from service.infra.queue import QUEUE
+    from service.infra.queue import QUEUE, RESULT_TTL
 
     queue = Queue(QUEUE, connection=setup.client)
     for n in range(jobs):
-        queue.enqueue_call("workers.jobs.sync", args=(f"gone{n:04d}", "table"), result_ttl=0)
+        queue.enqueue_call(
+            "workers.jobs.sync", args=(f"gone{n:04d}", "table"), result_ttl=RESULT_TTL
+        )
     before = snapshot()
     setup.drain()
     spent = since(before, "worker")

@@ -18,7 +18,7 @@ from typing import Any
 import redis
 
 from engine.follow_suit.game import GameState, apply, legal_actions, to_move
-from service.infra.store import Store, room_key
+from service.infra.store import Store, decode_room, room_key
 from service.platforms.telegram import callbacks
 from service.table import lobby
 from service.table.lobby import Actor
@@ -89,7 +89,7 @@ class Mirror:
         data = client.get(room_key(room_id))
         if data is None:
             return None
-        room = Room.model_validate_json(data)
+        room = decode_room(data)
         if room.status != "playing" or room.game is None:
             return None
         users = [s.user_id or 0 for s in room.seats]

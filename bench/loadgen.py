@@ -34,7 +34,7 @@ from typing import Any
 
 from bench.games import Mirror
 from service.infra.redis_server import connect
-from service.infra.store import room_key
+from service.infra.store import decode_room, room_key
 
 
 class Conn:
@@ -215,7 +215,7 @@ def main() -> None:
             if not mirror.moves:
                 continue
             data = client.get(room_key(mirror.room_id))
-            version = json.loads(data)["version"] if data else -1
+            version = decode_room(data).version if data else -1
             mismatched += version != mirror.version
         result["mismatched"] = mismatched
     print(json.dumps(result))

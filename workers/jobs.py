@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 
 from engine.kernel.errors import IllegalAction
 from service.infra import metrics, queue
 from service.platforms.telegram import notices
 from service.table import play, targets
-from service.table.outcome import JobKind, Outcome
+from service.table.outcome import Job, JobKind, Outcome
 from service.table.quiet import quiet_until
 from service.table.room import Room
 from workers import expiry, outbox, sweeper
 from workers.runtime import Runtime, runtime
 
 log = logging.getLogger("burro.worker")
+MAX_STREAK = 200  # bot turns one job plays at most (each seat's, across hands)
 
 
 @metrics.job("sync")
@@ -41,19 +43,28 @@ def notice(notice_id: str, _arg: str) -> None:
 
 @metrics.job("bot_turn")
 def bot_turn(room_id: str, arg: str) -> None:
-    """A bot acts in a phase (`<phase>:<seat>`): it chooses from its own view outside the
-    transaction (a strong bot searches), and it counts only if the phase is the same."""
+    """A bot acts in a phase (`<phase>:<seat>`), and the bots due at once after it."""
     rt = runtime()
+    outcome = bot_step(rt, room_id, arg)
+    if outcome is not None:
+        streak(rt, room_id, outcome)
+
+
+def bot_step(rt: Runtime, room_id: str, arg: str) -> Outcome | None:
+    """One bot's move: it chooses from its own view outside the transaction (a strong
+    bot searches), and it counts only if the phase is the same. None if it is moot."""
     phase, _, seat_text = arg.partition(":")
     room = room_in_phase(rt, room_id, phase)
     if room is None or not seat_text.isdigit():
-        return
+        return None
     seat = int(seat_text)
     if seat >= len(room.seats) or seat not in room.bots_waiting():
-        return
+        return None
     action = play.bot_action(room, seat)
     now, delay = rt.svc.now(), rt.svc.settings.bot_delay
-    on_phase(rt, room_id, phase, lambda fresh: play.bot_turn(fresh, seat, action, now, delay))
+    return commit_in_phase(
+        rt, room_id, phase, lambda fresh: play.bot_turn(fresh, seat, action, now, delay)
+    )
 
 
 @metrics.job("deadline")
@@ -129,15 +140,52 @@ def room_in_phase(rt: Runtime, room_id: str, phase: str) -> Room | None:
 
 def on_phase(rt: Runtime, room_id: str, phase: str, change: Callable[[Room], Outcome]) -> None:
     """Commit `change` if the room is still in `phase` when read again for the commit,
-    and bring its chats up to date in this same job (a job of their own would cost RQ's
-    bookkeeping again, most of what a job costs)."""
+    then the bots' moves due at once after it, and bring the chats up to date in this
+    same job (a job of their own would cost RQ's bookkeeping again, most of what a job
+    costs)."""
+    outcome = commit_in_phase(rt, room_id, phase, change)
+    if outcome is not None:
+        streak(rt, room_id, outcome)
+
+
+def commit_in_phase(
+    rt: Runtime, room_id: str, phase: str, change: Callable[[Room], Outcome]
+) -> Outcome | None:
+    """Commit `change` if the room is still in `phase`; the bot turns it makes due now
+    are left to this job (`streak`)."""
     result = rt.svc.store.update(
         room_id,
         lambda fresh: change(fresh) if in_phase(fresh, phase) else Outcome(),
         sync_job=False,
+        here=partial(due_here, now=rt.svc.now()),
     )
-    if result is not None:
-        settle_chats(rt, room_id, result[1])
+    return result[1] if result is not None else None
+
+
+def due_here(job: Job, now: float) -> bool:
+    """A bot's turn due at once (no thinking delay): played by the job that made it."""
+    return job.kind is JobKind.BOT_TURN and job.at <= now
+
+
+def streak(rt: Runtime, room_id: str, outcome: Outcome) -> None:
+    """Play the bot turns `outcome` left due here, and those they leave in turn, then
+    bring every chat they changed up to date once. Should a move fail, the turns not
+    played yet go to jobs of their own."""
+    now, synced = rt.svc.now(), set(outcome.sync)
+    turns = [job for job in outcome.jobs if due_here(job, now)]
+    played = 0
+    try:
+        while turns and played < MAX_STREAK:
+            played += 1
+            step = bot_step(rt, room_id, turns[0].arg)
+            turns.pop(0)
+            if step is not None:
+                synced |= step.sync
+                turns += [job for job in step.jobs if due_here(job, rt.svc.now())]
+    finally:
+        for job in turns:  # a failed move, or a streak too long for one job
+            queue.schedule_alone(rt.redis, job)
+    settle_chats(rt, room_id, Outcome(sync=synced))
 
 
 def settle_chats(rt: Runtime, room_id: str, outcome: Outcome) -> None:

@@ -22,6 +22,7 @@ from service.infra.commit import Timer
 from service.table.outcome import PHASE_TIMERS, Job, JobKind
 
 QUEUE = "burro"
+RESULT_TTL = 0  # no record of a finished job is kept
 RETRY = Retry(max=5, interval=[1, 2, 5, 10, 30])
 
 
@@ -42,11 +43,13 @@ def schedule(client: redis.Redis, pipe: redis.client.Pipeline, job: Job) -> None
         "job_id": job_id(job),
         "retry": RETRY,
         "pipeline": pipe,
-        # No result kept: nobody reads one, and RQ's record of it (a result stream and the
-        # job's hash, ~7 KB) would outweigh the game. A finished job's hash goes with it,
-        # so a job enqueued again under its id while it runs is lost: ids that repeat
-        # name the change (a sync, `v<version>`) or the retry (`later`, `again`).
-        "result_ttl": 0,
+        # Results are never read: no record of a finished job is kept (its hash and a
+        # result stream, ~7 KB, were kept ten minutes: 600 KB a game). Deleting them costs
+        # RQ seven more round trips a job; a second's TTL would cost none, but a fast
+        # game then still holds 100+ KB of records. A finished job's hash goes with it,
+        # which would lose a same-id job enqueued while it ran: ids that repeat name the
+        # change (a sync, `v<version>`) or the retry (`later`, `again`).
+        "result_ttl": RESULT_TTL,
         "failure_ttl": 7 * 24 * 3600,
     }
     func = f"workers.jobs.{job.kind}"

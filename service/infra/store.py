@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextvars
 import time
+import zlib
 from collections.abc import Callable, Iterable
 from typing import Literal
 
@@ -59,6 +60,17 @@ def text(value: object) -> str:
 
 def room_key(room_id: str) -> str:
     return f"game:{{{room_id}}}:room"
+
+
+def encode_room(room: Room) -> bytes:
+    """A room as stored: its JSON, deflated (a third of the size: its keys repeat)."""
+    return zlib.compress(room.model_dump_json().encode())
+
+
+def decode_room(data: bytes | str) -> Room:
+    """A room as stored; one saved as plain JSON (by older releases) too."""
+    raw = data.encode() if isinstance(data, str) else data
+    return Room.model_validate_json(raw if raw[:1] == b"{" else zlib.decompress(raw))
 
 
 def live_key(room_id: str) -> str:
@@ -150,7 +162,7 @@ class Store:
         """The room stored as `data` (read with other keys in one trip), if any."""
         if not data:
             return None
-        room = Room.model_validate_json(data)
+        room = decode_room(data)
         room._loaded_from = data
         return room
 
@@ -270,13 +282,15 @@ class Store:
         update_id: UpdateId | None = None,
         loaded: Room | None = None,
         sync_job: bool = True,
+        here: Callable[[Job], bool] | None = None,
     ) -> tuple[Room, Outcome] | None:
         """Run `change` on a fresh copy of the room and commit what it did, atomically.
         None when the room does not exist or the update was handled already. `loaded`:
         the room as the caller loaded it and left it; if it is still current it is used
         (and given up) instead of parsing the same bytes again. `sync_job` False: the
         caller (a worker's job) brings the outcome's chats up to date itself; they are
-        marked pending all the same, for the sweeper should it die first."""
+        marked pending all the same, for the sweeper should it die first. `here`: the
+        outcome's jobs the caller runs itself instead (the sweeper's, should it die)."""
         key = room_key(room_id)
         logs.bind_game(room_id)
         for attempt in range(1, MAX_ATTEMPTS + 1):
@@ -290,7 +304,7 @@ class Store:
             before = room.phase_version
             outcome = change(room)
             writes = commit.recorder(self.redis)
-            self._write(writes, room, outcome, update_id, sync_job)
+            self._write(writes, room, outcome, update_id, sync_job, here)
             # A new phase, or the game's end, makes the phase's timers moot.
             moot = room.phase_version != before or room.status != "playing"
             timers = moot_timers(room.id, before) if outcome.changed and moot else []
@@ -326,6 +340,7 @@ class Store:
         outcome: Outcome,
         update_id: UpdateId | None,
         sync_job: bool = True,
+        here: Callable[[Job], bool] | None = None,
     ) -> None:
         if update_id is not None:
             pipe.set(update_key(update_id), 1, ex=self.mark_ttl(update_id))
@@ -333,7 +348,7 @@ class Store:
         if not outcome.changed:
             return
         ttl = self.ttl_of(room)
-        pipe.set(room_key(room.id), room.model_dump_json(), ex=ttl)
+        pipe.set(room_key(room.id), encode_room(room), ex=ttl)
         chat = chat_key(room.chat_id, room.thread_id)
         if room.status == "cancelled":
             pipe.delete(chat)
@@ -359,7 +374,8 @@ class Store:
             pipe.hset(live_key(room.id), str(user), when)
             pipe.expire(live_key(room.id), ttl)
         for job in outcome.jobs:
-            schedule(self.redis, pipe, job)
+            if here is None or not here(job):
+                schedule(self.redis, pipe, job)
 
     def _mark_idle(self, pipe: redis.client.Pipeline, room: Room, by_person: bool) -> None:
         """When an open room ends if nobody acts: counted from a person's update (a job's
@@ -456,7 +472,7 @@ def _fresh(data: bytes | str, loaded: Room | None) -> Room:
     if loaded is not None and loaded._loaded_from == data:
         loaded._loaded_from = None  # given up to this update: never reused twice
         return loaded
-    return Room.model_validate_json(data)
+    return decode_room(data)
 
 
 def _mark_key(update_id: UpdateId | None) -> str | None:

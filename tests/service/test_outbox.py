@@ -194,9 +194,9 @@ def test_a_request_made_while_its_target_is_sent_is_not_cleared_unserved(
 
 
 def test_a_finished_job_leaves_no_record(rt: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No job's result is read: a finished job's hash and result go at once (RQ kept
-    ~7 KB for each for ten minutes, 600 KB a game). A change's sync names its version,
-    so the next change's sync is a job of its own."""
+    """No job's result is read: a finished job's hash and result go with it (RQ
+    kept ~7 KB for each for ten minutes, 600 KB a game). A change's sync names its
+    version, so the next change's sync is a job of its own."""
     monkeypatch.setattr(jobs, "runtime", lambda: rt)
     room = started_room(rt)
     request(rt, room, "table")

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from rq import Queue
 
 from service.infra.queue import QUEUE
+from service.infra.store import decode_room, encode_room
 from service.table import play
 from service.table.identity import ChatRef, PlayerRef
 from service.table.log import LogKind
@@ -51,6 +52,16 @@ def test_an_old_room_is_telegrams_and_round_trips(game: str) -> None:
         for s in doc["seats"]
     ]
     assert Room.model_validate_json(room.model_dump_json()) == room
+
+
+@pytest.mark.parametrize("game", ["follow_suit", "cuartetos"])
+def test_a_room_is_stored_deflated_and_one_stored_as_json_still_loads(game: str) -> None:
+    room = load(game)
+    stored = encode_room(room)
+    assert len(stored) * 2 < len(room.model_dump_json())
+    assert decode_room(stored) == room
+    assert decode_room(json.dumps(SAVED[game])) == room  # as older releases stored it
+    assert decode_room(json.dumps(SAVED[game]).encode()) == room
 
 
 def test_an_old_follow_suit_room_takes_its_phase_from_its_version() -> None:
