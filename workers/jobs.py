@@ -45,12 +45,15 @@ def notice(notice_id: str, _arg: str) -> None:
 def bot_turn(room_id: str, arg: str) -> None:
     """A bot acts in a phase (`<phase>:<seat>`), and the bots due at once after it."""
     rt = runtime()
-    outcome = bot_step(rt, room_id, arg)
-    if outcome is not None:
-        streak(rt, room_id, outcome)
+    step = bot_step(rt, room_id, arg)
+    if step is not None:
+        streak(rt, room_id, *step)
 
 
-def bot_step(rt: Runtime, room_id: str, arg: str) -> Outcome | None:
+Step = tuple[Outcome, list[Job]]  # a commit's outcome, and the bot turns it left here
+
+
+def bot_step(rt: Runtime, room_id: str, arg: str) -> Step | None:
     """One bot's move: it chooses from its own view outside the transaction (a strong
     bot searches), and it counts only if the phase is the same. None if it is moot."""
     phase, _, seat_text = arg.partition(":")
@@ -143,23 +146,27 @@ def on_phase(rt: Runtime, room_id: str, phase: str, change: Callable[[Room], Out
     then the bots' moves due at once after it, and bring the chats up to date in this
     same job (a job of their own would cost RQ's bookkeeping again, most of what a job
     costs)."""
-    outcome = commit_in_phase(rt, room_id, phase, change)
-    if outcome is not None:
-        streak(rt, room_id, outcome)
+    step = commit_in_phase(rt, room_id, phase, change)
+    if step is not None:
+        streak(rt, room_id, *step)
 
 
 def commit_in_phase(
     rt: Runtime, room_id: str, phase: str, change: Callable[[Room], Outcome]
-) -> Outcome | None:
+) -> Step | None:
     """Commit `change` if the room is still in `phase`; the bot turns it makes due now
-    are left to this job (`streak`)."""
+    are left to this job (`streak`) instead of queued."""
+    here = partial(due_here, now=rt.svc.now())
     result = rt.svc.store.update(
         room_id,
         lambda fresh: change(fresh) if in_phase(fresh, phase) else Outcome(),
         sync_job=False,
-        here=partial(due_here, now=rt.svc.now()),
+        here=here,
     )
-    return result[1] if result is not None else None
+    if result is None:
+        return None
+    outcome = result[1]
+    return outcome, [job for job in outcome.jobs if here(job)]
 
 
 def due_here(job: Job, now: float) -> bool:
@@ -167,12 +174,11 @@ def due_here(job: Job, now: float) -> bool:
     return job.kind is JobKind.BOT_TURN and job.at <= now
 
 
-def streak(rt: Runtime, room_id: str, outcome: Outcome) -> None:
-    """Play the bot turns `outcome` left due here, and those they leave in turn, then
-    bring every chat they changed up to date once. Should a move fail, the turns not
-    played yet go to jobs of their own."""
-    now, synced = rt.svc.now(), set(outcome.sync)
-    turns = [job for job in outcome.jobs if due_here(job, now)]
+def streak(rt: Runtime, room_id: str, outcome: Outcome, turns: list[Job]) -> None:
+    """Play the bot turns a commit left here, and those they leave in turn, then bring
+    every chat they changed up to date once. Should a move fail, the turns not played
+    yet go to jobs of their own."""
+    synced, turns = set(outcome.sync), list(turns)
     played = 0
     try:
         while turns and played < MAX_STREAK:
@@ -180,8 +186,8 @@ def streak(rt: Runtime, room_id: str, outcome: Outcome) -> None:
             step = bot_step(rt, room_id, turns[0].arg)
             turns.pop(0)
             if step is not None:
-                synced |= step.sync
-                turns += [job for job in step.jobs if due_here(job, rt.svc.now())]
+                synced |= step[0].sync
+                turns += step[1]
     finally:
         for job in turns:  # a failed move, or a streak too long for one job
             queue.schedule_alone(rt.redis, job)

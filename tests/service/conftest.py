@@ -7,12 +7,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import fakeredis
 import pytest
 
 from cli.stack import Stack
 from emulator.server import RunningEmulator
+from service.infra.store import Store
+from service.platforms.telegram import limits
+from service.services import Services
+from service.settings import Settings
 from tests.conftest import fail_if_ignored
 from tests.service.inproc import Hook, local_emulator, running_service
+from workers.runtime import Runtime
 
 
 @pytest.fixture(scope="module")
@@ -41,3 +47,29 @@ def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
     needing other settings makes its own."""
     with running_service(tmp_path_factory.mktemp("inproc")) as running:
         yield running
+
+
+# ----- a worker's runtime on fakeredis and a fake Bot API ----------------------------------
+
+
+class FakeApi:
+    """Records the Bot API calls; every message gets the next id."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    def call(self, method: str, **params: Any) -> Any:
+        self.calls.append((method, params))
+        return {"message_id": len(self.calls)}
+
+    def sent(self) -> int:
+        return sum(1 for method, _ in self.calls if method == "sendMessage")
+
+
+@pytest.fixture
+def rt(monkeypatch: pytest.MonkeyPatch) -> Iterator[Runtime]:
+    """What a worker's jobs share, on fakeredis, with a Bot API that records calls."""
+    monkeypatch.setattr(limits, "ENABLED", False)
+    client = fakeredis.FakeRedis()
+    store = Store(client, 3600, 3600)
+    yield Runtime(Services(Settings(telegram_token="t"), store), client, FakeApi())  # type: ignore[arg-type]

@@ -4,11 +4,9 @@ sweeper, while a 429 held the first job back) neither posts twice nor loses the 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
-import fakeredis
 import pytest
 from rq import SimpleWorker
 from rq.registry import ScheduledJobRegistry
@@ -16,39 +14,15 @@ from rq.registry import ScheduledJobRegistry
 from service.infra import queue
 from service.infra.keys import PENDING_SYNC
 from service.infra.queue import QUEUE
-from service.infra.store import Store, text
-from service.platforms.telegram import limits
-from service.services import Services
-from service.settings import Settings
+from service.infra.store import text
 from service.table import lobby
 from service.table.lobby import Actor
 from service.table.outcome import JobKind, Outcome
 from service.table.room import Room, RoomSettings
+from tests.service.conftest import FakeApi
 from workers import jobs, outbox
 from workers.runtime import Runtime
 from workers.sweeper import sweep_once
-
-
-class FakeApi:
-    """Records the Bot API calls; every message gets the next id."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, dict[str, Any]]] = []
-
-    def call(self, method: str, **params: Any) -> Any:
-        self.calls.append((method, params))
-        return {"message_id": len(self.calls)}
-
-    def sent(self) -> int:
-        return sum(1 for method, _ in self.calls if method == "sendMessage")
-
-
-@pytest.fixture
-def rt(monkeypatch: pytest.MonkeyPatch) -> Iterator[Runtime]:
-    monkeypatch.setattr(limits, "ENABLED", False)
-    client = fakeredis.FakeRedis()
-    store = Store(client, 3600, 3600)
-    yield Runtime(Services(Settings(telegram_token="t"), store), client, FakeApi())  # type: ignore[arg-type]
 
 
 def started_room(rt: Runtime) -> Room:
