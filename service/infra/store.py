@@ -301,12 +301,12 @@ class Store:
                     return None
             room = _fresh(data, loaded)
             loaded = None  # changed now: a retry reads again
-            before = room.phase_version
+            before, was_playing = room.phase_version, room.status == "playing"
             outcome = change(room)
             writes = commit.recorder(self.redis)
             self._write(writes, room, outcome, update_id, sync_job, here)
             # A new phase, or the game's end, makes the phase's timers moot.
-            moot = room.phase_version != before or room.status != "playing"
+            moot = was_playing and (room.phase_version != before or room.status != "playing")
             timers = moot_timers(room.id, before) if outcome.changed and moot else []
             found = commit.commit(self.redis, key, _mark_key(update_id), data, writes, timers)
             if found == "gone":
@@ -320,16 +320,18 @@ class Store:
         raise Conflict(room_id)
 
     def _mark(self, update_id: UpdateId | None) -> list[str]:
-        return [] if update_id is None else [update_key(update_id)]
+        mark = _mark_key(update_id)
+        return [] if mark is None else [mark]
 
     def _read_for_update(self, key: str, update_id: UpdateId | None) -> bytes | str | None:
         """The room's bytes, in one round trip with its update's dedupe mark; None if it
         is gone or the update was handled already."""
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.get(key)
-            pipe.exists(*self._mark(update_id) or [key])
-            data, marked = pipe.execute()
-        if data is None or (update_id is not None and marked):
+            for mark in self._mark(update_id):
+                pipe.exists(mark)
+            data, *marked = pipe.execute()
+        if data is None or any(marked):
             return None
         return data  # type: ignore[no-any-return]
 

@@ -43,16 +43,24 @@ def test_no_lock_nothing_to_do() -> None:
     assert not release_stale_lock(fakeredis.FakeRedis(), "burro")
 
 
+ANA, BEN = Actor(1, "Ana", "en"), Actor(2, "Ben", "en")
+
+
+def started_game() -> tuple[Store, Room, float]:
+    """Ana and Ben's game of spanish, just started, on fakeredis; and its start time."""
+    store = Store(fakeredis.FakeRedis(), 3600, 3600)
+    now = time.time()
+    room = lobby.create_room(-100, None, ANA, now, settings=RoomSettings(preset="spanish"))
+    lobby.join(room, BEN)
+    assert store.create(room, lobby.start(room, ANA, now, 0.0), None)
+    return store, room, now
+
+
 def test_a_move_drops_the_timers_it_made_moot() -> None:
     """Each move schedules the next turn's timer and reminder; the last move's, still
     waiting to come due, are deleted in the same MULTI (they would only do nothing)."""
-    client = fakeredis.FakeRedis()
-    store = Store(client, 3600, 3600)
-    now = time.time()
-    ana, ben = Actor(1, "Ana", "en"), Actor(2, "Ben", "en")
-    room = lobby.create_room(-100, None, ana, now, settings=RoomSettings(preset="spanish"))
-    lobby.join(room, ben)
-    assert store.create(room, lobby.start(room, ana, now, 0.0), None)
+    store, room, now = started_game()
+    client = store.redis
     scheduled = ScheduledJobRegistry.key_template.format(QUEUE)
 
     def timers() -> set[str]:
@@ -109,15 +117,10 @@ def test_every_version_timer_names_a_job() -> None:
 def test_a_game_that_ends_drops_its_last_timers() -> None:
     """A cancelled (or finished) game's turn timer and reminder would wait 12 hours to
     do nothing, their hashes kept all that time: they go with the change that ends it."""
-    client = fakeredis.FakeRedis()
-    store = Store(client, 3600, 3600)
-    now = time.time()
-    ana, ben = Actor(1, "Ana", "en"), Actor(2, "Ben", "en")
-    room = lobby.create_room(-100, None, ana, now, settings=RoomSettings(preset="spanish"))
-    lobby.join(room, ben)
-    assert store.create(room, lobby.start(room, ana, now, 0.0), None)
+    store, room, now = started_game()
+    client = store.redis
     scheduled = ScheduledJobRegistry.key_template.format(QUEUE)
     assert client.zcard(scheduled) == 2
-    assert store.update(room.id, lambda r: lobby.cancel(r, ana, now)) is not None
+    assert store.update(room.id, lambda r: lobby.cancel(r, ANA, now)) is not None
     assert client.zcard(scheduled) == 0
     assert not client.keys("rq:job:turn_timeout-*") and not client.keys("rq:job:remind-*")

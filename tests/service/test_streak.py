@@ -57,6 +57,12 @@ def counted(monkeypatch: pytest.MonkeyPatch, name: str) -> list[str]:
     return calls
 
 
+def bots_at_once(rt: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The jobs run on `rt`, and bots move without thinking first."""
+    monkeypatch.setattr(jobs, "runtime", lambda: rt)
+    monkeypatch.setattr(rt.svc.settings, "bot_delay", 0.0)
+
+
 def burst(rt: Runtime) -> None:
     SimpleWorker([QUEUE], connection=rt.redis).work(burst=True, with_scheduler=False)
 
@@ -76,8 +82,7 @@ def test_the_bots_between_two_of_her_moves_play_in_one_job(
     rt: Runtime,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(jobs, "runtime", lambda: rt)
-    monkeypatch.setattr(rt.svc.settings, "bot_delay", 0.0)  # they move at once
+    bots_at_once(rt, monkeypatch)
     turns = counted(monkeypatch, "bot_turn")
     store = rt.svc.store
     room_id = private_game(store)
@@ -103,8 +108,7 @@ def test_a_bot_move_that_fails_leaves_the_next_to_a_job_of_its_own(
     rt: Runtime,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(jobs, "runtime", lambda: rt)
-    monkeypatch.setattr(rt.svc.settings, "bot_delay", 0.0)  # they move at once
+    bots_at_once(rt, monkeypatch)
     store = rt.svc.store
     room_id = private_game(store)
     burst(rt)
