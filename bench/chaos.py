@@ -283,6 +283,8 @@ class Game:
     raw: bytes | None = None
     opened_at: float = 0.0
     taps: dict[int, tuple[int, str]] = field(default_factory=dict)  # version -> (seat, action)
+    # Presses whose request failed in transit (a timeout): they may have landed all the same.
+    unsure: dict[int, tuple[int, str]] = field(default_factory=dict)
     lobby_taps: dict[tuple[int, str], float] = field(default_factory=dict)
     link_opened: set[int] = field(default_factory=set)
     done: bool = False
@@ -474,9 +476,11 @@ class Players:
         pressed = self.mischief(game, room, user, message, choice)
         try:
             self.emu.tap(f"U{user}", message, choice, wait=False)
-        except (EmulatorError, httpx.HTTPError):
-            if not pressed:  # no press went out: this turn is still to be played
-                del game.taps[room.version]
+        except (EmulatorError, httpx.HTTPError) as error:
+            if not pressed:  # no press surely went out: this turn may be played again
+                unsure = game.taps.pop(room.version)
+                if isinstance(error, httpx.HTTPError):
+                    game.unsure[room.version] = unsure
             raise
         self.books.count("taps")
 
@@ -496,8 +500,10 @@ class Players:
         game.taps[room.version] = (seat, action)
         try:
             self.emu.choose_inline_result(f"U{user}", answer, choice)
-        except (EmulatorError, httpx.HTTPError):
-            del game.taps[room.version]
+        except (EmulatorError, httpx.HTTPError) as error:
+            unsure = game.taps.pop(room.version)
+            if isinstance(error, httpx.HTTPError):
+                game.unsure[room.version] = unsure
             raise
         self.books.count("inline_taps")
 
@@ -952,7 +958,7 @@ def check_moves(game: Game, room: Room, books: Books) -> bool:
                     )
             continue
         tap = game.taps.get(version)
-        if tap == (seat, action):
+        if (seat, action) in (tap, game.unsure.get(version)):
             applied += 1
             continue
         timeouts[seat] += 1  # not the player's tap: a timeout played it (checked below)

@@ -62,6 +62,8 @@ def test_serve_finishes_the_update_in_hand(emu: RunningEmulator, fresh_stack: St
             httpx.get(f"{stack.serve_url}/healthz", timeout=0.5)
         except httpx.ConnectError:
             return True
+        except (httpx.RemoteProtocolError, httpx.TimeoutException):
+            return None  # caught mid-shutdown (accepted, then closed unanswered): ask again
         return None
 
     emu.wait_for(refuses_new_connections, timeout=SLOW, what="serve to stop accepting")
