@@ -22,8 +22,10 @@ def run(args: argparse.Namespace) -> int:
     from service.infra import logs, metrics
     from service.infra.queue import QUEUE
     from service.infra.redis_server import connect, embedded_url
+    from service.infra.timers import fire_due
     from service.settings import Settings
     from workers.sweeper import ensure_chain
+    from workers.timer_clock import TimerClock
     from workers.worker import BurroWorker
 
     settings = Settings()
@@ -44,6 +46,11 @@ def run(args: argparse.Namespace) -> int:
     worker = BurroWorker(
         [QUEUE], connection=connection, maintenance_interval=settings.worker_maintenance
     )
+    # The rooms' timers wait in Redis, not as RQ jobs: this clock queues those come due.
+    if args.burst:
+        fire_due(connection, time.time())
+    else:
+        TimerClock(connection, time.time).start()
     # SIGTERM is RQ's warm shutdown: the job in hand finishes, then the worker exits (a
     # second SIGTERM or SIGINT stops it at once; the job is then retried, see Retry).
     worker.work(with_scheduler=True, burst=args.burst, logging_level="WARNING")

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import partial
 
 from engine.kernel.errors import IllegalAction
-from service.infra import metrics, queue
+from service.infra import metrics, queue, timers
 from service.platforms.telegram import notices
 from service.table import play, targets
 from service.table.outcome import Job, JobKind, Outcome
@@ -78,8 +78,8 @@ def deadline(room_id: str, phase: str) -> None:
     if room is None:
         return
     due, now = room.deadline, rt.svc.now()
-    if due is None or now < due:  # a scheduled job may fire early
-        queue.later(rt.redis, JobKind.DEADLINE, room_id, phase, due)
+    if due is None or now < due:  # a timer may come due early (another worker's clock)
+        rt.svc.store.wake(room, due)
         return
     delay = rt.svc.settings.bot_delay
 
@@ -105,7 +105,7 @@ def turn_timeout(room_id: str, phase: str) -> None:
         return
     now = rt.svc.now()
     if room.deadline is None or now < room.deadline:
-        queue.later(rt.redis, JobKind.TURN_TIMEOUT, room_id, phase, room.deadline)
+        rt.svc.store.wake(room, room.deadline)
         return
     seat = waiting[0]
     action = play.bot_action(room, seat, "heuristic")
@@ -125,9 +125,31 @@ def remind(room_id: str, phase: str) -> None:
         return
     until = quiet_until(room.settings, rt.svc.now())
     if until is not None:  # the group's night: nudge in the morning (moves never wait)
-        queue.later(rt.redis, JobKind.REMIND, room_id, phase, until)
+        rt.svc.store.wake(room, min(until, room.deadline or until))
         return
     on_phase(rt, room_id, phase, play.remind)
+
+
+@metrics.job("timer")
+def timer(room_id: str, seen: str) -> None:
+    """The room's timer came due (service.infra.timers): what its clock says is due now,
+    a deadline or a reminder, else it waits for the next one."""
+    rt = runtime()
+    room = rt.svc.store.load(room_id)
+    if room is None:  # gone (expired): its place goes too
+        timers.drop(rt.redis, room_id)
+        return
+    now = rt.svc.now()
+    kind = play.due_timer(room, now)
+    if kind is None:  # early (another clock), or nothing left in this phase
+        rt.svc.store.wake(room, play.next_timer(room, now))
+        return
+    timer_jobs()[kind](room_id, str(room.phase_version))
+
+
+def timer_jobs() -> dict[JobKind, Callable[[str, str], None]]:
+    """The job each phase timer runs."""
+    return {JobKind.DEADLINE: deadline, JobKind.TURN_TIMEOUT: turn_timeout, JobKind.REMIND: remind}
 
 
 def in_phase(room: Room | None, phase: str) -> bool:

@@ -17,18 +17,13 @@ import redis
 from redis.typing import EncodableT
 
 # KEYS[1]: the room; KEYS[2], if any: the update's dedupe mark.
-# ARGV[1]: the room as read; ARGV[2]: how many timers to drop, then (registry, job key,
-# job id) for each; then each write as its argument count and its arguments.
+# ARGV[1]: the room as read; then each write as its argument count and its arguments.
 _COMMIT = """
 if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 local current = redis.call('GET', KEYS[1])
 if not current then return 0 end
 if current ~= ARGV[1] then return 2 end
-local i = 3
-for _ = 1, tonumber(ARGV[2]) do
-  if redis.call('ZREM', ARGV[i], ARGV[i + 2]) == 1 then redis.call('DEL', ARGV[i + 1]) end
-  i = i + 3
-end
+local i = 2
 while i <= #ARGV do
   local n = tonumber(ARGV[i])
   redis.call(unpack(ARGV, i + 1, i + n))
@@ -39,9 +34,6 @@ return 1
 
 Committed = Literal["gone", "committed", "changed"]
 _ANSWERS: tuple[Committed, ...] = ("gone", "committed", "changed")
-# A timer still waiting in RQ's scheduled registry, to drop with its hash: (registry key,
-# job key, job id). One that came due (queued or running) is left alone.
-Timer = tuple[str, str, str]
 
 
 def recorder(client: redis.Redis) -> redis.client.Pipeline:
@@ -58,14 +50,11 @@ def commit(
     mark_key: str | None,
     read: bytes | str,
     writes: redis.client.Pipeline,
-    timers: list[Timer],
 ) -> Committed:
     """Write what `writes` recorded if the room is still `read` and the mark is not set:
     "committed"; "gone" if the room is gone or the update was handled already; "changed"
     if the room changed since it was read (nothing is written)."""
-    args: list[EncodableT] = [read, len(timers)]
-    for timer in timers:
-        args.extend(timer)
+    args: list[EncodableT] = [read]
     for command, _options in writes.command_stack:
         args.append(len(command))
         args.extend(command)

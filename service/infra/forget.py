@@ -9,7 +9,7 @@ from __future__ import annotations
 from rq.exceptions import NoSuchJobError
 from rq.job import Job as RqJob
 
-from service.infra.keys import DUE_KEY, IDLE_KEY, PENDING_SYNC
+from service.infra.keys import DUE_KEY, IDLE_KEY, PENDING_SYNC, TIMERS_KEY
 from service.infra.queue import job_id
 from service.infra.store import Store, chat_key, room_key, text
 from service.table.outcome import Job, JobKind
@@ -58,6 +58,7 @@ def delete_room(store: Store, room: Room) -> None:
         if client.get(chat_key(room.chat_id, room.thread_id)) == room.id.encode():
             pipe.delete(chat_key(room.chat_id, room.thread_id))
         pipe.zrem(DUE_KEY, room.id)
+        pipe.zrem(TIMERS_KEY, room.id)
         pipe.zrem(IDLE_KEY, room.id)
         for target in ("table", "table:new"):
             pipe.zrem(PENDING_SYNC, f"{room.id}|{target}")

@@ -15,15 +15,13 @@ from typing import Any
 
 import redis
 from rq import Queue, Retry, get_current_job
-from rq.job import Job as RqJob
-from rq.registry import ScheduledJobRegistry
 
-from service.infra.commit import Timer
-from service.table.outcome import PHASE_TIMERS, Job, JobKind
+from service.table.outcome import Job, JobKind
 
 QUEUE = "burro"
 RESULT_TTL = 0  # no record of a finished job is kept
 RETRY = Retry(max=5, interval=[1, 2, 5, 10, 30])
+FAILURE_TTL = 7 * 24 * 3600  # a failed job is kept a week, to be looked into
 
 
 def job_id(job: Job) -> str:
@@ -50,7 +48,7 @@ def schedule(client: redis.Redis, pipe: redis.client.Pipeline, job: Job) -> None
         # which would lose a same-id job enqueued while it ran: ids that repeat name the
         # change (a sync, `v<version>`) or the retry (`later`, `again`).
         "result_ttl": RESULT_TTL,
-        "failure_ttl": 7 * 24 * 3600,
+        "failure_ttl": FAILURE_TTL,
     }
     func = f"workers.jobs.{job.kind}"
     if job.at > time.time():  # due now (a bot without delay): straight to the queue
@@ -66,15 +64,6 @@ def schedule_alone(client: redis.Redis, job: Job) -> None:
         pipe.multi()
         schedule(client, pipe, job)
         pipe.execute()
-
-
-def moot_timers(room_id: str, version: int) -> list[Timer]:
-    """The room's timers made for `version`, to drop with the move that ends it if they
-    still wait to come due (service.infra.commit): they would only wake up to do nothing
-    (a turn timer waits 12 h by default, and every move makes new ones)."""
-    registry = ScheduledJobRegistry.key_template.format(QUEUE)
-    idents = [job_id(Job(kind, room_id, str(version), 0.0)) for kind in PHASE_TIMERS]
-    return [(registry, RqJob.key_for(ident), ident) for ident in idents]
 
 
 def later(client: redis.Redis, kind: JobKind, room_id: str, arg: str, at: float | None) -> None:

@@ -14,6 +14,8 @@ Keys (the `{…}` hash tags keep a room's keys together if Redis is ever sharded
   stats:chat:<chat>, stats:user:<id>   hashes of counters
   open:chat:<chat>, open:user:<id>     rooms opened in a chat / by a person (for the caps)
   rooms:due                   playing rooms by when their next timer or bot move is due
+  rooms:timers                playing rooms by when their phase's next timer is due
+                              (service.infra.timers: the timers are not RQ jobs)
   rooms:idle                  open rooms by when they end if nobody acts (workers.expiry)
   sync:pending                chat messages waiting for the outbox, by since when
 
@@ -40,13 +42,13 @@ from typing import Literal
 import redis
 
 from engine.kernel.protocol import Result
-from service.infra import commit, logs, metrics, read_ahead
+from service.infra import commit, logs, metrics, read_ahead, timers
 from service.infra.keys import DUE_KEY, IDLE_KEY, PENDING_SYNC
-from service.infra.queue import moot_timers, schedule
+from service.infra.queue import schedule
 from service.settings import Settings
 from service.table import targets as targets_of
 from service.table.games import game_of
-from service.table.outcome import Job, JobKind, Outcome
+from service.table.outcome import PHASE_TIMERS, Job, JobKind, Outcome
 from service.table.room import LIVE, Room
 
 MAX_ATTEMPTS = 20
@@ -169,6 +171,12 @@ class Store:
     def room_in_chat(self, chat_id: int, thread_id: int | None) -> Room | None:
         room_id = self.redis.get(chat_key(chat_id, thread_id))
         return self.load(text(room_id)) if room_id else None
+
+    def wake(self, room: Room, at: float | None) -> None:
+        """The room's timer to come due at `at` (None: it has none), unless the room
+        changed since it was loaded (service.infra.timers)."""
+        if room._loaded_from:
+            timers.wake_if_same(self.redis, room_key(room.id), room._loaded_from, room.id, at)
 
     def overdue(self, before: float, limit: int = 1000) -> list[str]:
         """Playing rooms whose next timer or bot move was due before `before`."""
@@ -301,14 +309,10 @@ class Store:
                     return None
             room = _fresh(data, loaded)
             loaded = None  # changed now: a retry reads again
-            before, was_playing = room.phase_version, room.status == "playing"
             outcome = change(room)
             writes = commit.recorder(self.redis)
             self._write(writes, room, outcome, update_id, sync_job, here)
-            # A new phase, or the game's end, makes the phase's timers moot.
-            moot = was_playing and (room.phase_version != before or room.status != "playing")
-            timers = moot_timers(room.id, before) if outcome.changed and moot else []
-            found = commit.commit(self.redis, key, _mark_key(update_id), data, writes, timers)
+            found = commit.commit(self.redis, key, _mark_key(update_id), data, writes)
             if found == "gone":
                 return None
             if found == "changed":  # someone else changed the room first: read it again
@@ -363,6 +367,7 @@ class Store:
             pipe.zadd(DUE_KEY, {room.id: room.next_due()})
         else:
             pipe.zrem(DUE_KEY, room.id)
+        self._set_timer(pipe, room, outcome)
         if outcome.finished:
             self._count_finished(pipe, room)
         if outcome.sync and sync_job:  # one job brings every target of the change up to date
@@ -376,8 +381,19 @@ class Store:
             pipe.hset(live_key(room.id), str(user), when)
             pipe.expire(live_key(room.id), ttl)
         for job in outcome.jobs:
-            if here is None or not here(job):
+            if job.kind not in PHASE_TIMERS and (here is None or not here(job)):
                 schedule(self.redis, pipe, job)
+
+    def _set_timer(self, pipe: redis.client.Pipeline, room: Room, outcome: Outcome) -> None:
+        """The room's place in rooms:timers: its phase's first timer the change made (a
+        new phase's reminder, or its deadline once reminded); none once its phase has no
+        deadline or the game is over. A change that made no timer leaves it."""
+        if room.status != "playing" or room.deadline is None:
+            timers.drop(pipe, room.id)
+            return
+        due = [job.at for job in outcome.jobs if job.kind in PHASE_TIMERS]
+        if due:
+            timers.wake_at(pipe, room.id, min(due))
 
     def _mark_idle(self, pipe: redis.client.Pipeline, room: Room, by_person: bool) -> None:
         """When an open room ends if nobody acts: counted from a person's update (a job's

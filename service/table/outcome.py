@@ -26,10 +26,11 @@ class JobKind(StrEnum):
     TURN_TIMEOUT = "turn_timeout"  # the table's turn time ran out (arg: the phase)
     REMIND = "remind"  # nudge the players yet to act (arg: the phase)
     SWEEP = "sweep"  # the periodic sweep (arg: its time slot)
+    TIMER = "timer"  # a room's timer came due: what its clock says (arg: when it was seen)
 
 
-# Timers name the phase they were made for and do nothing once the room has moved on,
-# so a new phase makes the last ones moot (service.infra.queue.moot_timers).
+# Timers name the phase they were made for and do nothing once the room has moved on.
+# They wait as the room's place in `rooms:timers` (service.infra.timers), not as jobs.
 PHASE_TIMERS = (JobKind.TURN_TIMEOUT, JobKind.REMIND, JobKind.DEADLINE)
 
 

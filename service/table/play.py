@@ -154,11 +154,12 @@ def remind(room: Room) -> Outcome:
     if room.reminded or not waiting:
         return Outcome()
     room.reminded = True
+    then = [deadline_job(room)] if room.deadline is not None else []  # the phase's next timer
     if room.private:
-        return Outcome(changed=True, sync={targets.TABLE_NEW})
+        return Outcome(changed=True, sync={targets.TABLE_NEW}, jobs=then)
     users = [room.seats[s].user_id for s in waiting]
     hands = {targets.hand(user, new=True) for user in users if user is not None}
-    return Outcome(changed=True, sync={*hands, targets.NUDGE})
+    return Outcome(changed=True, sync={*hands, targets.NUDGE}, jobs=then)
 
 
 # ----- the steps -----------------------------------------------------------------------
@@ -262,20 +263,54 @@ def begin_phase(room: Room, now: float, outcome: Outcome, bot_delay: float) -> N
     due = g.deadline(room.game)
     if due is not None:
         room.deadline = due
-        outcome.jobs.append(Job(JobKind.DEADLINE, room.id, phase, due))
     elif humans:
         room.deadline = now + room.settings.turn_timeout
-        outcome.jobs.append(Job(JobKind.TURN_TIMEOUT, room.id, phase, room.deadline))
     else:
         room.deadline = None
+    if room.deadline is not None:
+        outcome.jobs.append(deadline_job(room))
     scale = bot_delay / DEFAULT_DELAY
     table = table_of(room.settings.preset)
     for seat in room.bots_waiting():
         at = now + table.think_time(room, seat) * scale
         outcome.jobs.append(Job(JobKind.BOT_TURN, room.id, f"{phase}:{seat}", at))
-    reminder = now + room.settings.reminder_after
+    reminder = reminder_at(room)
     if humans and room.deadline is not None and reminder < room.deadline:
         outcome.jobs.append(Job(JobKind.REMIND, room.id, phase, reminder))
+
+
+def deadline_job(room: Room) -> Job:
+    """The timer of the phase's deadline: the game's own clock, else the turn's end."""
+    assert room.game is not None and room.deadline is not None
+    own_clock = game(room).deadline(room.game) is not None
+    kind = JobKind.DEADLINE if own_clock else JobKind.TURN_TIMEOUT
+    return Job(kind, room.id, str(room.phase_version), room.deadline)
+
+
+def reminder_at(room: Room) -> float:
+    """When the players yet to act in this phase are nudged."""
+    return (room.turn_started or room.updated) + room.settings.reminder_after
+
+
+def due_timer(room: Room, now: float) -> JobKind | None:
+    """The phase's timer due by `now`, if any: its deadline, else its reminder."""
+    if room.status != "playing" or room.game is None or room.deadline is None:
+        return None
+    if now >= room.deadline:
+        return deadline_job(room).kind
+    if not room.reminded and waiting_humans(room) and now >= reminder_at(room):
+        return JobKind.REMIND
+    return None
+
+
+def next_timer(room: Room, now: float) -> float | None:
+    """When the phase's next timer after `now` is due (None: it has none left)."""
+    if room.status != "playing" or room.deadline is None or room.deadline <= now:
+        return None
+    reminder = reminder_at(room)
+    if not room.reminded and waiting_humans(room) and now < reminder < room.deadline:
+        return reminder
+    return room.deadline
 
 
 def sync_hands(
@@ -337,7 +372,5 @@ def missing_job(room: Room, now: float) -> Job | None:
     if bots:
         return Job(JobKind.BOT_TURN, room.id, f"{phase}:{bots[0]}", 0.0)
     if room.deadline is not None and now >= room.deadline:
-        own_clock = game(room).deadline(room.game) is not None
-        kind = JobKind.DEADLINE if own_clock else JobKind.TURN_TIMEOUT
-        return Job(kind, room.id, phase, 0.0)
+        return Job(deadline_job(room).kind, room.id, phase, 0.0)
     return Job(JobKind.REMIND, room.id, phase, 0.0)

@@ -45,12 +45,14 @@ from emulator.driver import ChatMessage, EmulatorError, Ref
 from emulator.server import RunningEmulator, ServerThread
 from emulator.world import World
 from service import web
+from service.infra import timers
 from service.infra.queue import QUEUE
 from service.infra.redis_server import RedisServer, connect
 from service.infra.store import Store, text
 from service.platforms.telegram.botapi import BotApi
 from service.services import Services
 from service.settings import Settings
+from service.table.outcome import PHASE_TIMERS, JobKind
 from service.table.room import Room
 from service.web import create_app
 from tests.conftest import fail_if_ignored
@@ -305,6 +307,7 @@ class Hook:
         """Run the queued and scheduled jobs of these kinds now, as a worker would, with
         `rt`; how many ran."""
         queue = Queue(QUEUE, connection=self.redis)
+        kinds = with_timer(kinds, self.redis, rt)
         ids = [*queue.get_job_ids(), *queue.scheduled_job_registry.get_job_ids()]
         ran = 0
         with pytest.MonkeyPatch.context() as patch:
@@ -315,6 +318,15 @@ class Hook:
                     job.func(*job.args)
                     ran += 1
         return ran
+
+
+def with_timer(kinds: tuple[str, ...], client: redis.Redis, rt: Runtime) -> tuple[str, ...]:
+    """The job kinds to run, with the rooms' `timer` jobs if a phase timer is among them
+    (queued first for the timers due by `rt`'s clock, as a worker's TimerClock would)."""
+    if not set(kinds) & set(PHASE_TIMERS):
+        return kinds
+    timers.fire_due(client, rt.svc.now())
+    return (*kinds, JobKind.TIMER)
 
 
 def clocked(clock: Callable[[], float]) -> Callable[[Settings, Store], Services]:
@@ -452,11 +464,13 @@ class InprocWorker:
         return True  # RQ goes on as in production (retry, or the failed registry)
 
     def enqueue_due(self) -> int:
-        """Move the scheduled jobs due by the clock to the queue (RQScheduler's way)."""
+        """Move the scheduled jobs due by the clock to the queue (RQScheduler's way), and
+        queue the rooms' timers due by it (the worker's TimerClock)."""
+        fired = timers.fire_due(self.hook.redis, self.clock())
         registry = self.queue.scheduled_job_registry
         ids = registry.get_jobs_to_schedule(int(self.clock()))
         if not ids:
-            return 0
+            return fired
         found = Job.fetch_many(ids, connection=self.hook.redis)
         with self.hook.redis.pipeline() as pipe:
             for ident, job in zip(ids, found, strict=True):
@@ -464,7 +478,7 @@ class InprocWorker:
                     self.queue._enqueue_job(job, pipeline=pipe)
                 registry.remove(ident, pipeline=pipe)
             pipe.execute()
-        return len(ids)
+        return fired + len(ids)
 
     def _work(self) -> None:
         try:
@@ -492,6 +506,9 @@ class InprocWorker:
         was, self._taken = self._taken, worker.taken
         if worker.busy or self.queue.count or was != worker.taken:
             return False
+        timer = timers.next_due(self.hook.redis)
+        if timer is not None and timer <= self.clock():
+            return False
         return not due.get_jobs_to_schedule(int(self.clock()))
 
     def skip_ahead(self, at_most: float = 60.0) -> bool:
@@ -506,9 +523,12 @@ class InprocWorker:
             return False
         registry = self.queue.scheduled_job_registry.key
         scores = self.hook.redis.zrange(registry, 0, 0, withscores=True)
-        if not scores or float(scores[0][1]) > self.clock() + at_most:
+        due = [float(scores[0][1])] if scores else []
+        timer = timers.next_due(self.hook.redis)
+        due += [] if timer is None else [timer]
+        if not due or min(due) > self.clock() + at_most:
             return False
-        self.reach(float(scores[0][1]))
+        self.reach(min(due))
         return True
 
     def settle(self) -> None:

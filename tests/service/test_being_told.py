@@ -21,7 +21,17 @@ from service.infra.queue import QUEUE
 from service.platforms.telegram import callbacks
 from service.table.outcome import Outcome
 from service.table.room import Room
-from tests.service.inproc import ANA, BEN, CARLA, GROUP, Hook, command, press, running_hook
+from tests.service.inproc import (
+    ANA,
+    BEN,
+    CARLA,
+    GROUP,
+    Hook,
+    command,
+    press,
+    running_hook,
+    with_timer,
+)
 from workers import jobs
 from workers.runtime import Runtime
 
@@ -49,6 +59,7 @@ def run_jobs(hook: Hook, rt: Runtime, kinds: tuple[str, ...]) -> int:
     ran. (Like `Hook.run_jobs`, but a job listed twice, queued and scheduled, or gone
     meanwhile, is skipped.)"""
     queue = Queue(QUEUE, connection=hook.redis)
+    kinds = with_timer(kinds, hook.redis, rt)
     ids = dict.fromkeys([*queue.get_job_ids(), *queue.scheduled_job_registry.get_job_ids()])
     ran = 0
     with pytest.MonkeyPatch.context() as patch:
