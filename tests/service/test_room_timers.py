@@ -24,7 +24,7 @@ from service.services import Services
 from service.settings import Settings
 from service.table import lobby, play
 from service.table.lobby import Actor
-from service.table.outcome import PHASE_TIMERS
+from service.table.outcome import PHASE_TIMERS, Outcome
 from service.table.room import Room, RoomSettings
 from tests.service.conftest import FakeApi
 from workers import jobs
@@ -59,11 +59,10 @@ def rt(monkeypatch: pytest.MonkeyPatch, clock: Clock) -> Iterator[Runtime]:
     yield runtime
 
 
-def start(store: Store, now: float, **settings: object) -> Room:
+def start(store: Store, now: float, quiet_hours: tuple[int, int] | None = None) -> Room:
     """Ana and Ben's game of spanish, started at `now`."""
-    room = lobby.create_room(
-        -100, None, ANA, now, settings=RoomSettings(preset="spanish", **settings)
-    )
+    settings = RoomSettings(preset="spanish", quiet_hours=quiet_hours)
+    room = lobby.create_room(-100, None, ANA, now, settings=settings)
     lobby.join(room, BEN)
     assert store.create(room, lobby.start(room, ANA, now, 0.0), None)
     return room
@@ -88,16 +87,21 @@ def test_a_phase_waits_as_one_place_not_as_jobs(rt: Runtime, clock: Clock) -> No
     for _ in range(3):
         clock.at += 60
         now, game = clock.at, fresh(store, room.id)
-        seat = to_move(game.game)  # type: ignore[arg-type]
+        assert isinstance(game.game, GameState)
+        seat = to_move(game.game)
         assert seat is not None
-        action = legal_actions(game.game, seat)[0]  # type: ignore[arg-type]
-        assert store.update(room.id, lambda r, s=seat, a=action, t=now: play.act(r, s, a, t, 0.0))
+        action = legal_actions(game.game, seat)[0]
+
+        def move(r: Room, s: int = seat, a: str = action, t: float = now) -> Outcome:
+            return play.act(r, s, a, t, 0.0)
+
+        assert store.update(room.id, move)
         assert place(store, room.id) == now + room.settings.reminder_after  # the new phase's
     assert Queue(QUEUE, connection=rt.redis).scheduled_job_registry.count == 0
     assert timer_jobs(rt) == []
 
 
-def timer_jobs(rt: Runtime) -> list[bytes]:
+def timer_jobs(rt: Runtime) -> list[bytes | str]:
     """The RQ jobs of timers (`rq:job:<kind>-…`): there should be none waiting."""
     return [key for kind in PHASE_TIMERS for key in rt.redis.keys(f"rq:job:{kind}-*")]
 
@@ -184,7 +188,7 @@ def test_each_worker_runs_a_clock_for_the_timers(rt: Runtime, clock: Clock) -> N
     store = rt.svc.store
     room = start(store, clock.at)
     queue = Queue(QUEUE, connection=rt.redis)
-    queue.empty()  # the start's sync
+    queue.empty()  # type: ignore[no-untyped-call]  # the start's sync
     ticker = TimerClock(rt.redis, lambda: clock.at + 4 * HOUR, every=0.01)
     ticker.start()
     try:
