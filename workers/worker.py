@@ -1,11 +1,12 @@
 """The RQ worker class `burro worker` runs: RQ's SimpleWorker, plus a quicker takeover
 of the scheduler when the worker running it dies.
 
-One worker's scheduler process moves due jobs (timers, delayed bot moves, retries, the
-sweeper) to the queue, holding a lock in Redis that it refreshes every second with a
-TTL of 61 s. A worker killed with SIGKILL (an OOM kill, a lost node) leaves that lock
-behind: RQ's other workers can take over only once it expires, so every timer waits
-about a minute (bench.scheduler_stall measures it). At each of its maintenances a
+One worker's scheduler process moves due jobs (delayed bot moves, retries, the sweeper;
+the rooms' timers have a clock in every worker, workers.timer_clock) to the queue,
+holding a lock in Redis that it refreshes every second with a TTL of 61 s. A worker
+killed with SIGKILL (an OOM kill, a lost node) leaves that lock behind: RQ's other
+workers can take over only once it expires, so every delayed job waits about a minute
+(bench.scheduler_stall measures it). At each of its maintenances a
 worker without a running scheduler deletes a lock nobody has refreshed for
 `STALE_AFTER` seconds (its TTL tells), and RQ's own maintenance then takes it. An idle
 worker wakes up for its maintenance on time (RQ's would sleep in its wait for a job).
