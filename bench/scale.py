@@ -9,7 +9,7 @@ latency with 100 and with 100,000 active games.
 2. The rest of the games are made the same way. Each is then brought to the state a
    game rests in between moves: its message syncs done (the queued sync jobs and the
    pending marks removed, and each message's id and digest written as `workers.outbox`
-   writes them), its turn timeout and reminder scheduled in RQ as the move left them.
+   writes them), its timer waiting in `rooms:timers` as the move left it.
 3. Redis `used_memory` per active game (and `MEMORY USAGE` by key family for one game).
 4. One sweep (`workers.sweeper.sweep_once`) when no game is overdue, as every 30 s; and
    one when every game is overdue (workers down for half a day: it takes up to 1000).
@@ -37,15 +37,16 @@ from service.infra.store import Store
 
 
 def rest(client: redis.Redis, first: int, ids: list[str], batch: int = 500) -> None:
-    """Bring freshly made games to their resting state: syncs done, messages recorded."""
+    """Bring freshly made games to their resting state: syncs done (their queued jobs
+    gone), messages recorded."""
+    queued = [job.decode() for job in client.lrange("rq:queue:burro", 0, -1)]
+    for start in range(0, len(queued), batch):
+        client.delete(*(f"rq:job:{job}" for job in queued[start : start + batch]))
     client.delete("rq:queue:burro", PENDING_SYNC)
     for start in range(0, len(ids), batch):
         with client.pipeline(transaction=False) as pipe:
             for offset, room_id in enumerate(ids[start : start + batch]):
                 n = first + start + offset
-                pipe.delete(f"rq:job:sync-{room_id}-table")
-                for seat in range(4):
-                    pipe.delete(f"rq:job:sync-{room_id}-hand_{user_id(n, seat)}")
                 targets = ["table", *(f"hand:{user_id(n, seat)}" for seat in range(4))]
                 for index, target in enumerate(targets):
                     digest = hashlib.sha1(f"{room_id}{target}".encode()).hexdigest()
