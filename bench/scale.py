@@ -33,13 +33,13 @@ from bench.games import make_games, user_id
 from bench.procs import loadgen, machine, procs, start_servers, start_sink
 from service.infra.keys import PENDING_SYNC
 from service.infra.redis_server import RedisServer, connect
-from service.infra.store import Store
+from service.infra.store import Store, text
 
 
 def rest(client: redis.Redis, first: int, ids: list[str], batch: int = 500) -> None:
     """Bring freshly made games to their resting state: syncs done (their queued jobs
     gone), messages recorded."""
-    queued = [job.decode() for job in client.lrange("rq:queue:burro", 0, -1)]
+    queued = [text(job) for job in client.lrange("rq:queue:burro", 0, -1)]
     for start in range(0, len(queued), batch):
         client.delete(*(f"rq:job:{job}" for job in queued[start : start + batch]))
     client.delete("rq:queue:burro", PENDING_SYNC)
