@@ -21,7 +21,6 @@ from service.table.outcome import Job, JobKind
 QUEUE = "burro"
 RESULT_TTL = 0  # no record of a finished job is kept
 RETRY = Retry(max=5, interval=[1, 2, 5, 10, 30])
-FAILURE_TTL = 7 * 24 * 3600  # a failed job is kept a week, to be looked into
 
 
 def job_id(job: Job) -> str:
@@ -48,7 +47,7 @@ def schedule(client: redis.Redis, pipe: redis.client.Pipeline, job: Job) -> None
         # which would lose a same-id job enqueued while it ran: ids that repeat name the
         # change (a sync, `v<version>`) or the retry (`later`, `again`).
         "result_ttl": RESULT_TTL,
-        "failure_ttl": FAILURE_TTL,
+        "failure_ttl": 7 * 24 * 3600,
     }
     func = f"workers.jobs.{job.kind}"
     if job.at > time.time():  # due now (a bot without delay): straight to the queue

@@ -13,11 +13,10 @@ room's place anew (Store._write), as every move does.
 from __future__ import annotations
 
 import redis
-from rq import Queue
 
 from service.infra.keys import TIMERS_KEY
-from service.infra.queue import FAILURE_TTL, QUEUE, RESULT_TTL, RETRY
-from service.table.outcome import JobKind
+from service.infra.queue import schedule
+from service.table.outcome import Job, JobKind
 
 LEASE = 60.0  # seconds: a claimed timer comes due again if its job has not moved it
 BATCH = 200  # rooms claimed per look
@@ -41,18 +40,10 @@ def fire_due(client: redis.Redis, now: float) -> int:
     rooms = claim_due(client, now)
     if not rooms:
         return 0
-    queue = Queue(QUEUE, connection=client)
     with client.pipeline() as pipe:
-        for room in rooms:
-            queue.enqueue_call(
-                f"workers.jobs.{JobKind.TIMER}",
-                args=(room, str(int(now))),
-                job_id=f"{JobKind.TIMER}-{room}-{int(now)}",
-                retry=RETRY,
-                result_ttl=RESULT_TTL,
-                failure_ttl=FAILURE_TTL,
-                pipeline=pipe,
-            )
+        pipe.multi()
+        for room in rooms:  # id `timer-<room>-<when seen>`: a later claim is a job of its own
+            schedule(client, pipe, Job(JobKind.TIMER, room, str(int(now)), 0.0))
         pipe.execute()
     return len(rooms)
 

@@ -274,7 +274,7 @@ def begin_phase(room: Room, now: float, outcome: Outcome, bot_delay: float) -> N
     for seat in room.bots_waiting():
         at = now + table.think_time(room, seat) * scale
         outcome.jobs.append(Job(JobKind.BOT_TURN, room.id, f"{phase}:{seat}", at))
-    reminder = reminder_at(room)
+    reminder = room.reminder_at()
     if humans and room.deadline is not None and reminder < room.deadline:
         outcome.jobs.append(Job(JobKind.REMIND, room.id, phase, reminder))
 
@@ -287,18 +287,13 @@ def deadline_job(room: Room) -> Job:
     return Job(kind, room.id, str(room.phase_version), room.deadline)
 
 
-def reminder_at(room: Room) -> float:
-    """When the players yet to act in this phase are nudged."""
-    return (room.turn_started or room.updated) + room.settings.reminder_after
-
-
 def due_timer(room: Room, now: float) -> JobKind | None:
     """The phase's timer due by `now`, if any: its deadline, else its reminder."""
     if room.status != "playing" or room.game is None or room.deadline is None:
         return None
     if now >= room.deadline:
         return deadline_job(room).kind
-    if not room.reminded and waiting_humans(room) and now >= reminder_at(room):
+    if not room.reminded and waiting_humans(room) and now >= room.reminder_at():
         return JobKind.REMIND
     return None
 
@@ -307,7 +302,7 @@ def next_timer(room: Room, now: float) -> float | None:
     """When the phase's next timer after `now` is due (None: it has none left)."""
     if room.status != "playing" or room.deadline is None or room.deadline <= now:
         return None
-    reminder = reminder_at(room)
+    reminder = room.reminder_at()
     if not room.reminded and waiting_humans(room) and now < reminder < room.deadline:
         return reminder
     return room.deadline

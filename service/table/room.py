@@ -193,11 +193,14 @@ class Room(BaseModel):
         if self.deadline is None or self.bots_waiting():
             # a bot's turn: due as soon as it began
             return self.updated
-        started = self.turn_started or self.updated
-        reminder = started + self.settings.reminder_after
+        reminder = self.reminder_at()
         if not self.reminded and reminder < self.deadline:
             return reminder
         return self.deadline
+
+    def reminder_at(self) -> float:
+        """When the players yet to act in this phase are nudged."""
+        return (self.turn_started or self.updated) + self.settings.reminder_after
 
     def add_log(self, line: LogLine, keep: int = 12) -> None:
         self.log = [*self.log, line][-keep:]
