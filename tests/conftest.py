@@ -5,6 +5,7 @@ says so with `@pytest.mark.telegram_ignores`."""
 
 from __future__ import annotations
 
+import os
 import sys
 import weakref
 from collections.abc import Iterator
@@ -15,9 +16,21 @@ import pytest
 from emulator.app import Emulator
 from emulator.server import RunningEmulator
 
+# The suite starts many Python processes (xdist workers, `burro serve`, workers, `burro
+# local`): without a bytecode cache each would compile the project anew. Some machines
+# switch the cache off in their environment; the suite switches it back on.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
 # How many of each emulator's records were already reported (a module's emulator serves
 # many tests: each answers only for what came during it).
 _reported: weakref.WeakKeyDictionary[Emulator, int] = weakref.WeakKeyDictionary()
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: one worker more than the cores, since many tests spend their time
+    waiting on processes they started (Redis, serve, a browser) rather than computing."""
+    return (os.cpu_count() or 1) + 1
 
 
 def pytest_configure(config: pytest.Config) -> None:
