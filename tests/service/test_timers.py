@@ -191,6 +191,7 @@ def test_workers_stopped_for_a_while_catch_up_once(emu: RunningEmulator, stack: 
     # 2-second reminder could otherwise ring before the count below.
     store_of(stack).update(room.id, long_next_turns)
     room = room_in(stack, chat)
+    assert room.deadline is not None  # kept by long_next_turns
     before_messages = bot_messages(emu, "Carla")
     wait_until(emu, room.deadline + 2)  # the reminder and the timeout are both due now
     assert room_in(stack, chat).version == room.version  # nobody ran them
