@@ -82,6 +82,14 @@ class Procs:
     def pid(self, name: str) -> int:
         return self.running[name].pid
 
+    def cpu_seconds(self, name: str) -> float:
+        """CPU time the process has used so far (user + system; Linux, else 0)."""
+        try:
+            fields = Path(f"/proc/{self.pid(name)}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
 
 @contextmanager
 def procs(folder: Path) -> Iterator[Procs]:
