@@ -14,7 +14,9 @@ each update a valid move (the player to move taps a legal card).
    same rate for every configuration; p50 and p99 from the scheduled send time.
 
 With `--baseline-tree DIR` (a `git worktree add DIR <commit>`), `burro serve` as it was
-at that commit runs too, side by side ("base"): the before and after of a fix.
+at that commit runs too, side by side ("base"): the before and after of a fix. If DIR
+has a `.venv` (`python -m venv DIR/.venv && DIR/.venv/bin/pip install -e DIR`), base
+runs with it: with the dependencies it had (hiredis or not).
 
 Our figures are also given as a ratio to the floor's. Every answered move is checked
 against Redis afterwards (`mismatched` must be 0: each 200 was exactly one applied move).
