@@ -7,7 +7,6 @@ the events the action caused, or raises a typed `IllegalAction`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cached_property
 
 from engine.follow_suit import events as ev
 from engine.follow_suit.actions import decode, encode
@@ -34,10 +33,8 @@ class GameState:
     def over(self) -> bool:
         return bool(self.winners or self.losers)
 
-    @cached_property
+    @property
     def table(self) -> Table:
-        # Kept on the state: the table's cache is keyed by the rules, a pydantic model
-        # whose hashing and comparing cost more than the rest of a lookup.
         return table_for(self.rules, self.seats)
 
 
