@@ -10,6 +10,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+import hiredis
 import redis
 import redis.asyncio
 from redis.connection import HiredisRespSerializer
@@ -149,6 +150,13 @@ _PACKER = HiredisRespSerializer()
 
 
 def _pack(args: tuple[EncodableT, ...]) -> list[bytes]:
+    # hiredis at once (redis-py looks at every argument first), but for "SCRIPT LOAD" and
+    # the like, split in two words by redis-py
+    if isinstance(args[0], str) and " " not in args[0]:
+        try:
+            return [hiredis.pack_command(args)]  # type: ignore[arg-type]
+        except TypeError:  # a bytearray, say: redis-py converts it
+            pass
     packed: list[bytes] = _PACKER.pack(*args)  # type: ignore[arg-type]
     return packed
 
