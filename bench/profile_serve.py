@@ -1,6 +1,7 @@
 """Where `burro serve` spends its time under load: py-spy samples a saturated `serve`.
 
     python -m bench.profile_serve [--games 1000] [--seconds 15] [--top 40] [--raw out.txt]
+                                  [--tree DIR]
 
 The same setup as bench.webhook (real Redis, the null Bot API, the load generator in
 its own process, 40 connections), with `py-spy record` attached to the `serve` process.
@@ -25,21 +26,25 @@ from bench.procs import loadgen, procs, start_servers, start_sink
 from service.infra.redis_server import RedisServer, connect
 
 # Where an update's time goes, by the function that spends it (inclusive shares).
-PARTS = {
-    "HTTP server (uvicorn h11, Starlette)": "RequestResponseCycle.run_asgi",
-    "the webhook handler (web.py webhook)": "create_app.<locals>.webhook",
-    "  parse: Update.de_json": "Update.de_json",
-    "  PTB process_update": "Application.process_update",
-    "    answerCallbackQuery (PTB → httpx)": "Bot.answer_callback_query",
-    "    Store.update (WATCH, read, apply, MULTI)": "Store.update",
-    "      RQ jobs into the MULTI (service.infra.queue.schedule)": "schedule",
-    "      Room.model_validate_json": "BaseModel.model_validate_json",
-    "    Store.load": "Store.load",
-    "    actor_of (user's language: HGETALL)": "actor_of",
-    "  dedupe check (Store.seen)": "Store.seen",
-    "  log line (structlog)": "BoundLogger.info",
-    "redis-py: sending commands": "AbstractConnection.send_packed_command",
-    "redis-py: reading answers": "read_response",
+PARTS: dict[str, tuple[str, ...]] = {
+    "HTTP server (uvicorn h11)": ("RequestResponseCycle.run_asgi",),
+    "  Starlette (routing, request and response objects)": ("Starlette.__call__",),
+    "  the Telegram webhook": ("webhook.<locals>.app", "webhook.<locals>.receive"),
+    "    parse: Update.de_json": ("Update.de_json",),
+    "    the claim (with the room and the person)": ("Store.claim", "Store.aclaim"),
+    "    PTB process_update": ("Application.process_update",),
+    "      Store.load (the room read with the claim, parsed)": ("Store.load",),
+    "      the change and its commit": ("Store.update", "Store.aupdate"),
+    "        the move: table and engine (play.act)": ("act",),
+    "        the room's JSON out (encode_room)": ("encode_room",),
+    "        RQ jobs onto the recorded writes (queue.schedule)": ("schedule",),
+    "    log line (structlog)": ("BoundLogger.info",),
+    "Redis round trips (redis-py, either client)": (
+        "Pipeline.execute",
+        "Script.__call__",
+        "_asend",
+    ),
+    "socket writes (HTTP answers, asyncio client)": ("_SelectorSocketTransport.write",),
 }
 
 
@@ -53,8 +58,8 @@ def parts(raw: str) -> str:
         total += int(count_text)
         names = {frame.split(" (")[0] for frame in stack.split(";")}
         names |= {name.rsplit(".", 1)[-1] for name in names}  # methods by their own name too
-        for label, name in PARTS.items():
-            if name in names:
+        for label, wanted in PARTS.items():
+            if names.intersection(wanted):
                 inclusive[label] += int(count_text)
     rows = [f"{100 * inclusive[label] / max(1, total):6.1f}%  {label}" for label in PARTS]
     return "\n".join(["share of serve's samples, by part", *rows])
@@ -91,6 +96,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--raw", type=Path, default=None, help="keep py-spy's raw output")
+    parser.add_argument("--tree", type=Path, default=None, help="serve from this source tree")
     args = parser.parse_args()
     spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     with tempfile.TemporaryDirectory(prefix="burro-profile-") as tmp:
@@ -99,9 +105,10 @@ def main() -> None:
             api_url = start_sink(running)
             games_file = folder / "games.json"
             games_file.write_text(json.dumps(make_games(connect(redis.url), args.games)))
-            targets = start_servers(running, "ours", 1, redis.url, api_url)
+            kind = "base" if args.tree else "ours"  # base: as bench.webhook --baseline-tree
+            targets = start_servers(running, kind, 1, redis.url, api_url, args.tree)
             out = folder / "raw.txt"
-            record = [spy, "record", "--pid", str(running.pid("ours0")), "--format", "raw",
+            record = [spy, "record", "--pid", str(running.pid(f"{kind}0")), "--format", "raw",
                       "--duration", str(int(args.seconds)), "--rate", "200", "--nonblocking",
                       "-o", str(out)]  # fmt: skip
             result: dict[str, object] = {}
@@ -114,11 +121,11 @@ def main() -> None:
                 )
 
             thread = threading.Thread(target=load)
-            cpu = running.cpu_seconds("ours0")
+            cpu = running.cpu_seconds(f"{kind}0")
             thread.start()
             subprocess.run(record, check=True, capture_output=True)
             thread.join()
-            cpu = running.cpu_seconds("ours0") - cpu
+            cpu = running.cpu_seconds(f"{kind}0") - cpu
             moves = result.get("moves_sent")
             raw = out.read_text()
             if args.raw:
