@@ -106,7 +106,8 @@ def _new_game(game: Game, packed: Packed) -> Any:
 def _changed_options(game: Game, history: History) -> dict[str, Any]:
     """The options whose values are not the preset's own (the rest go without saying)."""
     base = game.make_rules(history.preset, {}).options()
-    return {k: v for k, v in history.options.items() if k not in base or base[k] != v}
+    changed = {k: v for k, v in history.options.items() if k not in base or base[k] != v}
+    return dict(sorted(changed.items()))  # one order: the same game, the same bytes
 
 
 def _possible(game: Game, state: Any) -> list[tuple[int, str]]:
