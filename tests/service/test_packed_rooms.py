@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 
 from cli.main import main
+from engine.kernel.packing import Packed, unpack
+from engine.kernel.protocol import Game
 from engine.registry import find_game
 from service.infra.store import decode_room, encode_room
 from service.table import packed_games
@@ -26,7 +28,7 @@ TABLES = [("spanish", 2), ("cangkul", 4), ("burro_em_pe", 3), ("cuartetos", 4)]
 
 def played_room(preset: str, seats: int, status: str = "over", cap: int = 3000) -> Room:
     """A room of `seats` whose game random legal moves played to its end (or `cap`
-    moves), hours apart, the game's own deadline passing now and then."""
+    moves), seconds apart, the game's own deadline passing now and then."""
     room = Room(
         id="k3ptr00m",
         chat_id=-1001000000001,
@@ -40,7 +42,7 @@ def played_room(preset: str, seats: int, status: str = "over", cap: int = 3000) 
     for _ in range(cap):
         if game.result(state) is not None:
             break
-        at += rnd.random() * 3600
+        at += rnd.random() * 8  # seconds: now and then past a window of the passing game
         due = game.deadline(state)
         if due is not None and at >= due:
             state = game.expire(state, at)[0]
@@ -58,8 +60,7 @@ def stored_doc(data: bytes) -> dict[str, Any]:
 
 def forget_recent() -> None:
     """As a fresh process: nothing packed or rebuilt lately."""
-    packed_games._rebuilt.cache_clear()
-    packed_games._recent.forms.clear()
+    packed_games._recent.clear()
 
 
 def exports(room: Room) -> list[bytes]:
@@ -137,12 +138,22 @@ def test_an_ended_room_stored_whole_by_an_older_release_still_loads(
     assert "packed_game" in stored_doc(encode_room(decode_room(older)))  # packed once saved
 
 
-def test_loading_an_ended_room_again_does_not_replay_it() -> None:
-    stored = encode_room(played_room("cangkul", 4))
+def test_an_ended_room_saved_or_loaded_lately_loads_without_a_replay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    replays: list[Packed] = []
+
+    def counted(game: Game, form: Packed) -> Any:
+        replays.append(form)
+        return unpack(game, form)
+
+    monkeypatch.setattr(packed_games, "unpack", counted)
+    room = played_room("cangkul", 4)
+    stored = encode_room(room)
+    assert decode_room(stored).game is room.game and not replays  # saved here: kept
     forget_recent()
     first, again = decode_room(stored), decode_room(stored)
-    assert again.game is first.game
-    assert packed_games._rebuilt.cache_info().misses == 1
+    assert again.game is first.game and len(replays) == 1
 
 
 def test_packed_data_of_another_game_is_refused() -> None:
