@@ -4,8 +4,9 @@ an ended room's game so, for the retention period).
 A game is its start (rules, seats, seed, first dealer, start time) and its moves
 (`Game.history`). Each move is packed as its index among the moves possible at that
 point: the legal actions of each seat to act, in that order, then the game's own
-deadline if it has one. An index under 128 is one byte. A game that keeps times adds
-each move's receive time, as the microseconds since the move before.
+deadline if it has one. An index under 128 is one byte; a move without a choice (a
+forced one) takes none. A game that keeps times adds each move's receive time, as the
+microseconds since the move before.
 
 Unpacking replays the game. Packing replays it too, and gives up (None) unless the
 replay is the very state it was given: a game the packing cannot reproduce is kept
@@ -34,7 +35,8 @@ class Packed:
     seed: int
     dealer: int
     start: int  # µs
-    moves: str  # base64: each move's index (a varint), then its time if `timed`
+    count: int  # moves in all, those with no choice included
+    moves: str  # base64: each move's index (a varint, none without a choice), its time
     timed: bool = False  # the game keeps times: each move's is packed too
 
 
@@ -43,21 +45,26 @@ def pack(game: Game, state: Any) -> Packed | None:
     history = game.history(state)
     timed = bool(history.start) or any(at for _, _, at in history.moves)
     options = _changed_options(game, history)
-    start = Packed(
+    start, count = micros(history.start), len(history.moves)
+    packed = Packed(
         history.preset,
         options,
         history.seats,
         history.seed,
         history.dealer,
-        micros(history.start),
+        start,
+        count,
         "",
         timed,
     )
     data = bytearray()
     try:
-        current, last = _new_game(game, start), start.start
+        current, last = _new_game(game, packed), start
         for seat, action, at in history.moves:
-            _varint(_possible(game, current).index((seat, "" if seat == SYSTEM else action)), data)
+            possible = _possible(game, current)
+            index = possible.index((seat, "" if seat == SYSTEM else action))
+            if len(possible) > 1:  # a move without a choice (a forced one) needs no index
+                _varint(index, data)
             if timed:  # replayed at the time unpacking will give it
                 _varint(_zigzag(micros(at) - last), data)
                 last = micros(at)
@@ -66,29 +73,25 @@ def pack(game: Game, state: Any) -> Packed | None:
         return None
     if current != state:
         return None
-    return replace(start, moves=base64.b64encode(bytes(data)).decode())
+    return replace(packed, moves=base64.b64encode(bytes(data)).decode())
 
 
 def unpack(game: Game, packed: Packed) -> Any:
     """The game `pack` packed, replayed; RecordError if it is not one of `game`'s."""
+    failures = (ValueError, IndexError, StopIteration, binascii.Error, IllegalAction, RulesError)
     try:
-        state = _new_game(game, packed)
-        at = packed.start
+        state, at = _new_game(game, packed), packed.start
         numbers = _varints(base64.b64decode(packed.moves, validate=True))
-        for index in numbers:
+        for _ in range(packed.count):
+            possible = _possible(game, state)
+            seat, action = possible[next(numbers) if len(possible) > 1 else 0]
             if packed.timed:
                 at += _unzigzag(next(numbers))
-            seat, action = _possible(game, state)[index]
             state = _step(game, state, seat, action, at / 1_000_000 if packed.timed else 0.0)
-    except (
-        ValueError,
-        IndexError,
-        StopIteration,
-        binascii.Error,
-        IllegalAction,
-        RulesError,
-    ) as exc:
-        raise RecordError(f"not a packed {game.name} game: {exc}") from None
+        if next(numbers, None) is not None:
+            raise ValueError("more moves than counted")
+    except failures as exc:
+        raise RecordError(f"not a packed {game.name} game: {exc!r}") from None
     return state
 
 
