@@ -11,6 +11,7 @@ again.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections import OrderedDict
 from dataclasses import asdict
@@ -30,7 +31,11 @@ def packed(preset: str, state: Any) -> dict[str, Any] | None:
     found = _recent.form_of(state)
     if found is not None:
         return found[1]
-    form = pack(find_game(preset)[0], state)
+    try:
+        form = pack(find_game(preset)[0], state)
+    except Exception:  # a game's bug met in the replay: the save that ends a game goes on
+        logging.getLogger(__name__).exception("packing a game failed: it is kept whole")
+        form = None
     data = None if form is None else asdict(form)
     _recent.keep(preset, state, data)
     return data

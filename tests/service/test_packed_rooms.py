@@ -127,6 +127,17 @@ def test_a_game_its_moves_cannot_give_back_is_kept_whole() -> None:
     assert decode_room(stored) == room
 
 
+def test_a_game_the_packing_stumbles_on_is_kept_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(game: Game, state: Any) -> Packed:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(packed_games, "pack", broken)
+    room = played_room("spanish", 2)
+    stored = encode_room(room)
+    assert "packed_game" not in stored_doc(stored)
+    assert decode_room(stored) == room
+
+
 @pytest.mark.parametrize(("preset", "seats"), [("spanish", 2), ("cuartetos", 4)])
 def test_an_ended_room_stored_whole_by_an_older_release_still_loads(
     preset: str, seats: int
