@@ -7,6 +7,7 @@ the events the action caused, or raises a typed `IllegalAction`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from engine.follow_suit import events as ev
 from engine.follow_suit.actions import decode, encode
@@ -34,8 +35,9 @@ class GameState:
     def over(self) -> bool:
         return bool(self.winners or self.losers)
 
-    @property
+    @cached_property
     def table(self) -> Table:
+        # Kept on the state: finding it hashes the whole rule set (a replay asks often).
         return table_for(self.rules, self.seats)
 
 
