@@ -18,7 +18,8 @@ from the local WhatsApp's call log.
    asking).
 2. A table of four: two WhatsApp players, one Telegram player and a bot at a table in the
    Telegram group (tests/service/whatsapp/test_mixed_table.py), whole games: WhatsApp
-   messages per decision of every person, and per WhatsApp player's decision.
+   messages per move of every person, and per WhatsApp player's decision (a move,
+   joining the table, a folded suit opened) and per their move only.
 3. An idle player: a one-to-one game whose player stops answering; the emulator's and
    the service's clocks go on a day at a time, the table's turn timer (12 h) lets a bot
    play for them. Templates (and free-form messages) sent to them per day.
@@ -117,22 +118,24 @@ def moves_of(room: Any, seats: set[int]) -> int:
 
 def table_of_four(folder: Path, games: int) -> dict[str, Any]:
     """Two WhatsApp players, one on Telegram and a bot, at a table in the Telegram group:
-    WhatsApp messages per decision of every person, and per WhatsApp player's."""
-    decisions = {"whatsapp": 0, "telegram": 0}
+    WhatsApp messages per move of every person, and per WhatsApp player's decision (their
+    moves, their joining the table, the folded suits they opened) and move."""
+    made: dict[str, int] = {}
     messages = 0
     for index in range(games):
         with running_service(folder / f"four{index}", whatsapp_pair_rate=0.0) as hook:
-            made = play_mixed_table(hook)
+            for key, count in play_mixed_table(hook).items():
+                made[key] = made.get(key, 0) + count
             messages += len(sent(hook.emu.whatsapp.calls()))
-        for platform, count in made.items():
-            decisions[platform] += count
-    everyone = sum(decisions.values())
+    everyone = made["whatsapp"] + made["telegram"]
+    whatsapp = made["whatsapp"] + made["whatsapp_joined"] + made["whatsapp_opened"]
     return {
         "games": games,
-        "decisions": decisions,
+        "decisions": made,
         "whatsapp_messages": messages,
         "messages_per_decision": round(messages / everyone, 3),
-        "messages_per_whatsapp_decision": round(messages / decisions["whatsapp"], 3),
+        "messages_per_whatsapp_decision": round(messages / whatsapp, 3),
+        "messages_per_whatsapp_move": round(messages / made["whatsapp"], 3),
     }
 
 
