@@ -90,6 +90,8 @@ def render(screen: Screen, lang: str, part: str | None = None) -> Rendered:
         return listed(body, tr, [(OTHER, page_rows(buttons, int(part)))])
     if part is not None:
         buttons = [(b, p) for b, p in buttons if suit_of(p) == part]
+        if len(buttons) > MAX_ROWS:  # one suit longer than a list: every move, paged
+            return render(screen, lang, part="0")
     if not buttons:
         return {"type": "text", "text": {"body": short(screen.text, 4096) or "…"}}
     if len(buttons) <= MAX_REPLY_BUTTONS:

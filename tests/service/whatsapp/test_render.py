@@ -136,6 +136,19 @@ def test_a_folded_spanish_suit_is_named_and_its_ranks_listed() -> None:
     assert folded["description"] == "As · Rey · Caballo · Sota · 7 · 6 · 5 · 4 · 3 · 2"
 
 
+def test_a_folded_suit_longer_than_a_list_opens_as_pages_of_every_move() -> None:
+    ranks = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+    row = tuple(Button(f"{r}♠", Press("abcd1234", 7, Move(f"play:{r}S"))) for r in ranks)
+    screen = Screen("Your turn!", ((*row, Button("A♥", Press("abcd1234", 7, Move("play:AH")))),))
+    assert ids(wa.render(screen, "en")) == ["pick:S:abcd1234.7", "abcd1234.7.pAH"]
+    opened = wa.render(screen, "en", part="S")
+    within_limits(opened)
+    assert ids(opened)[-1] == "pick:1:abcd1234.7" and len(ids(opened)) == 10
+    assert ids(wa.render(screen, "en", part="1")) == [f"abcd1234.7.p{r}S" for r in ranks[9:]] + [
+        "abcd1234.7.pAH"
+    ]
+
+
 def test_a_long_screen_without_cards_is_paged() -> None:
     screen = moves(14, cards=False)
     first = wa.render(screen, "en")
