@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 import redis
@@ -260,15 +261,18 @@ class Handler:
             self.welcome(actor)
 
     def hello(self, actor: Actor, rest: str, message: Inbound) -> None:
-        """A greeting: the person's game going on shown again, else a new one at once."""
+        """A greeting: a new game against bots at once, or the person's game going on
+        shown again (their own chat's table, or their cards at a table elsewhere)."""
         room = self.active_room(actor.user_id)
-        if room is None or room.chat_id == actor.user_id:
+        if room is None:
             self.new_game(actor, rest, message, at_once=True)
-            return
-        target = target_of(room, actor.user_id)  # a table they sit at, elsewhere
-        self.svc.store.update(
-            room.id, lambda r: Outcome(changed=True, sync={target + ":new"}), mark(message)
-        )
+        elif room.chat_id == actor.user_id and (room.private or room.status == "lobby"):
+            self.svc.store.update(room.id, opening.repost, mark(message))
+        else:
+            change = partial(lobby.show_hand, user_id=actor.user_id)
+            result = self.svc.store.update(room.id, change, mark(message))
+            if result is not None and not result[1].changed:
+                self.tell(actor, result[1])
 
     def new_game(self, actor: Actor, rest: str, message: Inbound, at_once: bool) -> None:
         """A game against bots: `at_once` against three, dealt now (the person's first
