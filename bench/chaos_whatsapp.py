@@ -44,13 +44,14 @@ if TYPE_CHECKING:
 
 # One-to-one presets in turn (cuartetos first: a short soak plays it).
 WA_PRESETS = ("cuartetos", "spanish", "brazilian", "cangkul", "burro_em_pe", "portuguese")
-# country -> (the cast's language, phone prefix, "new game" word, "join" word)
+# country -> (the cast's language, phone prefix, "a game to set up" word, "join" word):
+# the soak chooses its bots and settings in the lobby ("new game" deals one at once)
 COUNTRIES = {
-    "ES": ("es", "34", "nueva", "unirme"),
-    "BR": ("pt-BR", "55", "jogar", "entrar"),
-    "PT": ("pt-PT", "351", "jogar", "entrar"),
-    "ID": ("id", "62", "main", "gabung"),
-    "US": ("en", "1", "new", "join"),
+    "ES": ("es", "34", "ajustes", "unirme"),
+    "BR": ("pt-BR", "55", "configurar", "entrar"),
+    "PT": ("pt-PT", "351", "definições", "entrar"),
+    "ID": ("id", "62", "pengaturan", "gabung"),
+    "US": ("en", "1", "settings", "join"),
 }
 PASS_WINDOW = 60.0  # a cuartetos table's time to choose a card, set in the lobby
 

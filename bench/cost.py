@@ -43,7 +43,7 @@ from typing import Any
 import httpx
 import redis
 
-from bench.counting import counting_client, since, snapshot
+from bench.counting import counting_aclient, counting_client, since, snapshot
 from bench.games import follow_suit
 from bench.procs import machine
 from cli.stack import SECRET, TOKEN, Stack
@@ -146,7 +146,8 @@ class Counted:
         self.emu = emu
         workers.runtime.connect = lambda url: counting_client(url, "worker")  # type: ignore[attr-defined]
         workers.runtime.runtime.cache_clear()
-        app = create_app(Settings(), client=counting_client(redis_url, "serve"))
+        serve = counting_client(redis_url, "serve"), counting_aclient(redis_url, "serve")
+        app = create_app(Settings(), client=serve[0], aclient=serve[1])
         self.server = ServerThread(app).start()
         httpx.post(
             f"{emu.api_url}/bot{TOKEN}/setWebhook",

@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 import redis
+import redis.asyncio
 
 COUNTS: dict[str, Counter[str]] = {}
 
@@ -18,13 +19,25 @@ class CountingConnection(redis.Connection):
     label = "unlabelled"
 
     def send_packed_command(self, command: Any, check_health: bool = True) -> None:
-        stats = COUNTS.setdefault(self.label, Counter())
-        stats["round_trips"] += 1
-        if isinstance(command, bytes | str):
-            stats["bytes_sent"] += len(command)
-        else:
-            stats["bytes_sent"] += sum(len(part) for part in command)
+        count(self.label, command)
         super().send_packed_command(command, check_health)  # type: ignore[no-untyped-call]
+
+
+class CountingAsyncConnection(redis.asyncio.Connection):
+    label = "unlabelled"
+
+    async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        count(self.label, command)
+        await super().send_packed_command(command, check_health)
+
+
+def count(label: str, command: Any) -> None:
+    stats = COUNTS.setdefault(label, Counter())
+    stats["round_trips"] += 1
+    if isinstance(command, bytes | str):
+        stats["bytes_sent"] += len(command)
+    else:
+        stats["bytes_sent"] += sum(len(part) for part in command)
 
 
 def counting_client(url: str, label: str) -> redis.Redis:
@@ -34,6 +47,16 @@ def counting_client(url: str, label: str) -> redis.Redis:
         url, health_check_interval=30, connection_class=connection_class
     )
     return client
+
+
+def counting_aclient(url: str, label: str) -> redis.asyncio.Redis:
+    """An asyncio client like `service.infra.redis_server.aconnect` makes, counted under
+    `label` (with the synchronous client's counts of that label)."""
+    name = f"CountingAsync_{label}"
+    connection_class = type(name, (CountingAsyncConnection,), {"label": label})
+    return redis.asyncio.Redis.from_url(
+        url, health_check_interval=30, connection_class=connection_class
+    )
 
 
 def snapshot() -> dict[str, Counter[str]]:

@@ -52,10 +52,11 @@ class Procs:
         args: list[str],
         env: dict[str, str] | None = None,
         cwd: Path | None = None,
+        python: str = sys.executable,
     ) -> None:
         log = (self.folder / f"{name}.log").open("ab")
         self.running[name] = subprocess.Popen(
-            [sys.executable, *args],
+            [python, *args],
             cwd=cwd,
             env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
             stdout=log,
@@ -81,6 +82,14 @@ class Procs:
 
     def pid(self, name: str) -> int:
         return self.running[name].pid
+
+    def cpu_seconds(self, name: str) -> float:
+        """CPU time the process has used so far (user + system; Linux, else 0)."""
+        try:
+            fields = Path(f"/proc/{self.pid(name)}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @contextmanager
@@ -132,11 +141,18 @@ def start_servers(
         else:
             args = ["-m", "bench.floor", "--port", str(port), "--redis", redis_url]
         cwd = baseline if kind == "base" else None
-        running.spawn(name, args, serve_env(redis_url, api_url, **env), cwd=cwd)
+        running.spawn(name, args, serve_env(redis_url, api_url, **env), cwd, python_of(cwd))
         targets.append(f"127.0.0.1:{port}")
     for target in targets:
         wait_http(f"http://{target}/healthz", timeout=60)
     return targets
+
+
+def python_of(tree: Path | None) -> str:
+    """The Python to run a source tree with: its own `.venv`'s if it has one (a baseline
+    with the dependencies it had), else this one."""
+    own = tree / ".venv" / "bin" / "python" if tree is not None else None
+    return str(own) if own is not None and own.exists() else sys.executable
 
 
 def loadgen(

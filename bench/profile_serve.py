@@ -114,13 +114,18 @@ def main() -> None:
                 )
 
             thread = threading.Thread(target=load)
+            cpu = running.cpu_seconds("ours0")
             thread.start()
             subprocess.run(record, check=True, capture_output=True)
             thread.join()
+            cpu = running.cpu_seconds("ours0") - cpu
+            moves = result.get("moves_sent")
             raw = out.read_text()
             if args.raw:
                 args.raw.write_text(raw)
     print(f"load: {result.get('per_second')} updates/s, latency {result.get('latency_ms')}")
+    if isinstance(moves, int) and moves:  # warm-up included, as in bench.webhook
+        print(f"serve's CPU per update: {1000 * cpu / moves:.2f} ms (py-spy's sampling included)")
     print(parts(raw))
     print()
     print(summarize(raw, args.top))

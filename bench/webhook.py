@@ -14,7 +14,9 @@ each update a valid move (the player to move taps a legal card).
    same rate for every configuration; p50 and p99 from the scheduled send time.
 
 With `--baseline-tree DIR` (a `git worktree add DIR <commit>`), `burro serve` as it was
-at that commit runs too, side by side ("base"): the before and after of a fix.
+at that commit runs too, side by side ("base"): the before and after of a fix. If DIR
+has a `.venv` (`python -m venv DIR/.venv && DIR/.venv/bin/pip install -e DIR`), base
+runs with it: with the dependencies it had (hiredis or not).
 
 Our figures are also given as a ratio to the floor's. Every answered move is checked
 against Redis afterwards (`mismatched` must be 0: each 200 was exactly one applied move).
@@ -47,9 +49,15 @@ def phase(
     baseline: Path | None = None,
 ) -> dict[str, Any]:
     targets = start_servers(running, kind, count, redis_url, api_url, baseline)
+    names = [f"{kind}{index}" for index in range(count)]
     try:
         settle(0.5)
-        return loadgen(targets, redis_url, games_file, *args)
+        cpu = sum(running.cpu_seconds(name) for name in names)
+        result = loadgen(targets, redis_url, games_file, *args)
+        cpu = sum(running.cpu_seconds(name) for name in names) - cpu
+        # The servers' CPU per update, warm-up included (moves_sent counts it too).
+        result["cpu_ms_per_update"] = round(1000 * cpu / max(1, result["moves_sent"]), 2)
+        return result
     finally:
         for index in range(count):
             running.stop(f"{kind}{index}")
@@ -74,6 +82,7 @@ def run(
         games_file.write_text(json.dumps(ids))
         window = ["--warmup", "2", "--seconds", str(seconds)]
         saturation: dict[str, list[float]] = {f"{k}{c}": [] for k, c in configs}
+        cpu: dict[str, list[float]] = {f"{k}{c}": [] for k, c in configs}
         checks: list[dict[str, Any]] = []
         for _ in range(rounds):
             for kind, count in configs:
@@ -83,6 +92,7 @@ def run(
                     *(["--verify"] if kind != "floor" else []), baseline=baseline,
                 )  # fmt: skip
                 saturation[f"{kind}{count}"].append(result["per_second"])
+                cpu[f"{kind}{count}"].append(result["cpu_ms_per_update"])
                 checks.append({"config": f"{kind}{count}", **result})
         sat = {name: statistics.median(values) for name, values in saturation.items()}
         offered = rate or round(sat["ours1"] / 2)
@@ -100,6 +110,7 @@ def run(
             saturation_runs=saturation,
             offered_rate=offered,
             latency={k: v["latency_ms"] for k, v in latency.items()},
+            cpu_ms_per_update=cpu,
             ratio={  # ours / floor; with a baseline, also ours / base
                 f"throughput_{c}": round(sat[f"ours{c}"] / sat[f"floor{c}"], 3) for c in (1, 2)
             }

@@ -8,25 +8,34 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import redis
+import redis.asyncio
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from service.infra import metrics
-from service.infra.redis_server import connect
+from service.infra.redis_server import aconnect, connect
 from service.infra.store import Store
+from service.platforms.base import ASGIApp, Receive, Scope, Send, Webhook
 from service.platforms.telegram import webhook as telegram
 from service.platforms.whatsapp import webhook as whatsapp
 from service.services import Services
 from service.settings import Settings
 
 
-def create_app(settings: Settings | None = None, client: redis.Redis | None = None) -> Starlette:
+def create_app(
+    settings: Settings | None = None,
+    client: redis.Redis | None = None,
+    aclient: redis.asyncio.Redis | None = None,
+) -> ASGIApp:
+    """The app; `client` and `aclient` (the event loop's, for the updates' own round
+    trips) are made from the settings if not given."""
     settings = settings or Settings()
     assert settings.redis_url is not None, "serve needs BURRO_REDIS_URL (burro local sets it)"
     client = client or connect(settings.redis_url)
-    svc = Services(settings, Store.of(client, settings))
+    aclient = aclient or aconnect(settings.redis_url)
+    svc = Services(settings, Store.of(client, settings, aclient))
     metrics.watch_redis(client)
     hooks = [telegram.webhook(settings, svc, client)]
     if settings.whatsapp:  # else the service is Telegram's alone
@@ -41,10 +50,11 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
         finally:
             for hook in hooks:
                 await hook.shutdown()
+            await aclient.aclose()
 
     async def healthz(request: Request) -> Response:
         try:
-            client.ping()
+            await aclient.ping()
         except redis.RedisError:
             return JSONResponse({"ok": False, "redis": "unreachable"}, status_code=503)
         return JSONResponse({"ok": True})
@@ -58,4 +68,15 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
         Route("/healthz", healthz, methods=["GET"]),
         Route("/metrics", metrics_page, methods=["GET"]),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return in_front(Starlette(routes=routes, lifespan=lifespan), hooks)
+
+
+def in_front(starlette: Starlette, hooks: list[Webhook]) -> ASGIApp:
+    """The webhooks' plain paths (Webhook.plain) answered before Starlette sees them."""
+    plain = {path: app for hook in hooks for path, app in hook.plain.items()}
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        handler = plain.get(scope["path"]) if scope["type"] == "http" else None
+        await (handler or starlette)(scope, receive, send)
+
+    return app

@@ -16,6 +16,8 @@ from typing import Literal
 import redis
 from redis.typing import EncodableT
 
+from service.infra import trips
+
 # KEYS[1]: the room; KEYS[2], if any: the update's dedupe mark.
 # ARGV[1]: the room as read; then each write as its argument count and its arguments.
 _COMMIT = """
@@ -45,21 +47,17 @@ def recorder(client: redis.Redis) -> redis.client.Pipeline:
 
 
 def commit(
-    client: redis.Redis,
-    room_key: str,
-    mark_key: str | None,
-    read: bytes | str,
-    writes: redis.client.Pipeline,
-) -> Committed:
+    room_key: str, mark_key: str | None, read: bytes | str, writes: redis.client.Pipeline
+) -> trips.Steps[Committed]:
     """Write what `writes` recorded if the room is still `read` and the mark is not set:
     "committed"; "gone" if the room is gone or the update was handled already; "changed"
-    if the room changed since it was read (nothing is written)."""
+    if the room changed since it was read (nothing is written). One round trip, run by
+    either client (service.infra.trips)."""
     args: list[EncodableT] = [read]
     for command, _options in writes.command_stack:
         args.append(len(command))
         args.extend(command)
     writes.reset()
     keys = [room_key] if mark_key is None else [room_key, mark_key]
-    script = client.register_script(_COMMIT)
-    found = script(keys=keys, args=args)
+    found = yield trips.Script(_COMMIT, keys, args)
     return _ANSWERS[int(found)]

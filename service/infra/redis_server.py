@@ -10,6 +10,7 @@ from pathlib import Path
 from types import TracebackType
 
 import redis
+import redis.asyncio
 
 
 def server_binary() -> str:
@@ -126,3 +127,8 @@ def _answers(url: str) -> bool:
 def connect(url: str) -> redis.Redis:
     """A client answering bytes (RQ needs them; JSON decodes bytes itself)."""
     return redis.Redis.from_url(url, health_check_interval=30)
+
+
+def aconnect(url: str) -> redis.asyncio.Redis:
+    """The asyncio client of `serve`'s event loop, answering bytes as `connect`'s does."""
+    return redis.asyncio.Redis.from_url(url, health_check_interval=30)

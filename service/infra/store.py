@@ -37,12 +37,13 @@ import contextvars
 import time
 import zlib
 from collections.abc import Callable, Iterable
-from typing import Literal
+from typing import Literal, TypeVar
 
 import redis
+import redis.asyncio
 
 from engine.kernel.protocol import Result
-from service.infra import commit, logs, metrics, read_ahead, timers
+from service.infra import commit, logs, metrics, read_ahead, timers, trips
 from service.infra.keys import DUE_KEY, IDLE_KEY, PENDING_SYNC
 from service.infra.queue import schedule
 from service.settings import Settings
@@ -51,6 +52,7 @@ from service.table.games import game_of
 from service.table.outcome import PHASE_TIMERS, Job, JobKind, Outcome
 from service.table.room import LIVE, Room
 
+T = TypeVar("T")
 MAX_ATTEMPTS = 20
 BUSY_MS = 30_000  # an update's claim while it is handled (longer than serve's grace)
 
@@ -65,8 +67,9 @@ def room_key(room_id: str) -> str:
 
 
 def encode_room(room: Room) -> bytes:
-    """A room as stored: its JSON, deflated (a third of the size: its keys repeat)."""
-    return zlib.compress(room.model_dump_json().encode())
+    """A room as stored: its JSON, deflated (a third of the size: its keys repeat); an
+    ended room's game as its packed moves (Room.stored_json)."""
+    return zlib.compress(room.stored_json())
 
 
 def decode_room(data: bytes | str) -> Room:
@@ -130,8 +133,12 @@ class Store:
         idle: tuple[int, int] = (2 * 24 * 3600, 14 * 24 * 3600),
         clock: Callable[[], float] = time.time,
         text_mark_ttl: int = 7 * 24 * 3600,
+        aclient: redis.asyncio.Redis | None = None,
     ) -> None:
         self.redis = client
+        # The asyncio client of `serve`'s event loop, for the `a…` methods (without it
+        # they use the synchronous one).
+        self.aredis = aclient
         self.retention = retention
         self.dedupe_ttl = dedupe_ttl
         self.live_ttl = live_ttl  # an open room's keys outlive its last change by this
@@ -141,7 +148,9 @@ class Store:
         self.text_mark_ttl = text_mark_ttl  # WhatsApp redelivers a message for up to 7 days
 
     @classmethod
-    def of(cls, client: redis.Redis, settings: Settings) -> Store:
+    def of(
+        cls, client: redis.Redis, settings: Settings, aclient: redis.asyncio.Redis | None = None
+    ) -> Store:
         """The store with the lifetimes the settings give."""
         idle = max(settings.game_idle, settings.lobby_idle)
         return cls(
@@ -151,7 +160,14 @@ class Store:
             live_ttl=idle + settings.retention,
             people_ttl=settings.people_retention,
             idle=(settings.lobby_idle, settings.game_idle),
+            aclient=aclient,
         )
+
+    async def _arun(self, steps: trips.Steps[T]) -> T:
+        """Run `steps` on the asyncio client (the synchronous one if there is none)."""
+        if self.aredis is None:
+            return trips.run(self.redis, steps)
+        return await trips.arun(self.aredis, steps)
 
     # ----- reads -------------------------------------------------------------------
 
@@ -206,34 +222,42 @@ class Store:
         """Take the update for this request: "duplicate" when it was handled already,
         "busy" while another request handles it. The rooms and people the update is
         about are read in the same round trip, for this request to use (read_ahead)."""
+        return trips.run(self.redis, self._claim(update_id, rooms, users))
+
+    async def aclaim(
+        self, update_id: UpdateId, rooms: Iterable[str] = (), users: Iterable[int] = ()
+    ) -> Claim:
+        """`claim` on the asyncio client."""
+        return await self._arun(self._claim(update_id, rooms, users))
+
+    def _claim(
+        self, update_id: UpdateId, rooms: Iterable[str], users: Iterable[int]
+    ) -> trips.Steps[Claim]:
         mark = update_key(update_id)
-        keys = [room_key(room) for room in rooms]
-        users = list(users)
-        with self.redis.pipeline(transaction=False) as pipe:
-            pipe.eval(_CLAIM, 2, mark, f"{mark}:busy", BUSY_MS)
-            for key in keys:
-                pipe.get(key)
-            for user_id in users:
-                pipe.hgetall(user_key(user_id))
-            found, *values = pipe.execute()
+        room_keys, user_keys = [room_key(r) for r in rooms], [user_key(u) for u in users]
+        reads = [("GET", key) for key in room_keys] + [("HGETALL", key) for key in user_keys]
+        claiming = ("EVAL", _CLAIM, 2, mark, f"{mark}:busy", BUSY_MS)
+        found, *values = yield trips.Commands([claiming, *reads])
+        keys = room_keys + user_keys
         claim = CLAIMS[int(found)]
-        read_ahead.keep(
-            dict(zip(keys + [user_key(u) for u in users], values, strict=True))
-            if claim == "claimed"
-            else {}
-        )
+        read_ahead.keep(dict(zip(keys, values, strict=True)) if claim == "claimed" else {})
         return claim
 
     def finish(self, update_id: UpdateId) -> None:
         """The update is handled: a redelivery is a duplicate. A change wrote the mark
         with itself (no round trip here); a command such as /help gets it here."""
+        trips.run(self.redis, self._finish(update_id))
+
+    async def afinish(self, update_id: UpdateId) -> None:
+        """`finish` on the asyncio client."""
+        await self._arun(self._finish(update_id))
+
+    def _finish(self, update_id: UpdateId) -> trips.Steps[None]:
         read_ahead.clear()
         if _committed.get() == update_id:
             return
-        with self.redis.pipeline() as pipe:
-            pipe.set(update_key(update_id), 1, ex=self.mark_ttl(update_id))
-            pipe.delete(f"{update_key(update_id)}:busy")
-            pipe.execute()
+        marking = ("SET", update_key(update_id), 1, "EX", self.mark_ttl(update_id))
+        yield trips.Commands([marking, ("DEL", f"{update_key(update_id)}:busy")], True)
 
     def mark_ttl(self, update_id: UpdateId) -> int:
         """How long an update's dedupe mark is kept."""
@@ -241,8 +265,15 @@ class Store:
 
     def release(self, update_id: UpdateId) -> None:
         """The update was not handled: its redelivery is."""
+        trips.run(self.redis, self._release(update_id))
+
+    async def arelease(self, update_id: UpdateId) -> None:
+        """`release` on the asyncio client."""
+        await self._arun(self._release(update_id))
+
+    def _release(self, update_id: UpdateId) -> trips.Steps[None]:
         read_ahead.clear()
-        self.redis.delete(f"{update_key(update_id)}:busy")
+        yield trips.Commands([("DEL", f"{update_key(update_id)}:busy")])
 
     # ----- writes ------------------------------------------------------------------
 
@@ -299,12 +330,34 @@ class Store:
         caller (a worker's job) brings the outcome's chats up to date itself; they are
         marked pending all the same, for the sweeper should it die first. `here`: the
         outcome's jobs the caller runs itself instead (the sweeper's, should it die)."""
+        steps = self._update(room_id, change, update_id, loaded, sync_job, here)
+        return trips.run(self.redis, steps)
+
+    async def aupdate(
+        self,
+        room_id: str,
+        change: Callable[[Room], Outcome],
+        update_id: UpdateId | None = None,
+        loaded: Room | None = None,
+    ) -> tuple[Room, Outcome] | None:
+        """`update` on the asyncio client (a webhook's change)."""
+        return await self._arun(self._update(room_id, change, update_id, loaded))
+
+    def _update(
+        self,
+        room_id: str,
+        change: Callable[[Room], Outcome],
+        update_id: UpdateId | None,
+        loaded: Room | None,
+        sync_job: bool = True,
+        here: Callable[[Job], bool] | None = None,
+    ) -> trips.Steps[tuple[Room, Outcome] | None]:
         key = room_key(room_id)
         logs.bind_game(room_id)
         for attempt in range(1, MAX_ATTEMPTS + 1):
             data = loaded._loaded_from if loaded is not None else None
             if not data:
-                data = self._read_for_update(key, update_id)
+                data = yield from self._read_for_update(key, update_id)
                 if data is None:
                     return None
             room = _fresh(data, loaded)
@@ -312,7 +365,7 @@ class Store:
             outcome = change(room)
             writes = commit.recorder(self.redis)
             self._write(writes, room, outcome, update_id, sync_job, here)
-            found = commit.commit(self.redis, key, _mark_key(update_id), data, writes)
+            found = yield from commit.commit(key, _mark_key(update_id), data, writes)
             if found == "gone":
                 return None
             if found == "changed":  # someone else changed the room first: read it again
@@ -327,14 +380,13 @@ class Store:
         mark = _mark_key(update_id)
         return [] if mark is None else [mark]
 
-    def _read_for_update(self, key: str, update_id: UpdateId | None) -> bytes | str | None:
+    def _read_for_update(
+        self, key: str, update_id: UpdateId | None
+    ) -> trips.Steps[bytes | str | None]:
         """The room's bytes, in one round trip with its update's dedupe mark; None if it
         is gone or the update was handled already."""
-        with self.redis.pipeline(transaction=False) as pipe:
-            pipe.get(key)
-            for mark in self._mark(update_id):
-                pipe.exists(mark)
-            data, *marked = pipe.execute()
+        marks = [("EXISTS", mark) for mark in self._mark(update_id)]
+        data, *marked = yield trips.Commands([("GET", key), *marks])
         if data is None or any(marked):
             return None
         return data  # type: ignore[no-any-return]

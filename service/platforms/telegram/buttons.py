@@ -67,7 +67,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
         # posted a moment ago: this press cannot post them again (no flooding the group)
         await answer_press(query, tr.gettext(_("The rules are just above.")), show_alert=True)
         return
-    result = svc.store.update(press.room, change, update.update_id, loaded=room)
+    result = await svc.store.aupdate(press.room, change, update.update_id, loaded=room)
     if result is not None:
         await answer(query, tr, result[1])
         if is_command(press, "keep_playing") or (is_command(press, "cancel") and result[1].changed):

@@ -16,14 +16,21 @@ import time
 from typing import Any
 
 import redis
-from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
-from starlette.routing import Route
 from telegram import Update
 
 from service.infra import logs, metrics
 from service.infra.store import Conflict
-from service.platforms.base import BodyTooLarge, Webhook, read_body
+from service.platforms.base import (
+    Answer,
+    BodyTooLarge,
+    Disconnected,
+    Receive,
+    Scope,
+    Send,
+    Webhook,
+    header,
+    read_asgi_body,
+)
 from service.platforms.telegram import callbacks, limits
 from service.platforms.telegram.app import build_application, handler_error
 from service.platforms.telegram.botfather import record_inline_mode
@@ -33,8 +40,9 @@ from service.settings import Settings
 
 log = logging.getLogger("burro.serve")
 slog = logs.get("burro.serve")
-SECRET_HEADER = "x-telegram-bot-api-secret-token"
+SECRET_HEADER = b"x-telegram-bot-api-secret-token"
 PATH = "/telegram/webhook"
+NOT_POST = Answer(405, b"Method Not Allowed", headers=((b"allow", b"POST"),))
 
 
 def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
@@ -49,23 +57,33 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
         client.set("bot:username", svc.bot_username)
         record_inline_mode(client, application.bot.supports_inline_queries, svc.bot_username)
 
-    async def receive(request: Request) -> Response:
-        given = request.headers.get(SECRET_HEADER, "")
-        if not hmac.compare_digest(given.encode(), secret.encode()):
-            metrics.UPDATES.labels("invalid", "forbidden").inc()
-            return PlainTextResponse("forbidden", status_code=403)
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        """POST /telegram/webhook as a bare ASGI app (Webhook.plain)."""
         try:
-            body = await read_body(request, settings.max_body_bytes)
+            answer = await answer_request(scope, receive)
+        except Disconnected:
+            return
+        await answer.send(send)
+
+    async def answer_request(scope: Scope, receive: Receive) -> Answer:
+        if scope["method"] != "POST":
+            return NOT_POST
+        given = header(scope, SECRET_HEADER) or b""
+        if not hmac.compare_digest(given, secret.encode()):
+            metrics.UPDATES.labels("invalid", "forbidden").inc()
+            return Answer.text("forbidden", 403)
+        try:
+            body = await read_asgi_body(scope, receive, settings.max_body_bytes)
         except BodyTooLarge:
             metrics.UPDATES.labels("invalid", "too_large").inc()
-            return PlainTextResponse("body too large", status_code=413)
+            return Answer.text("body too large", 413)
         update = parse_update(body, application)
         if update is None:
             metrics.UPDATES.labels("invalid", "bad_request").inc()
-            return PlainTextResponse("not a Telegram update", status_code=400)
+            return Answer.text("not a Telegram update", 400)
         return await process(update)
 
-    async def process(update: Update) -> Response:
+    async def process(update: Update) -> Answer:
         """Handle one update, counted, timed and logged with its update, chat and game."""
         chat, user = update.effective_chat, update.effective_user
         logs.new_context(
@@ -81,28 +99,28 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
         slog.info("update", kind=kind, outcome=outcome, seconds=round(seconds, 4))
         return response
 
-    async def handle(update: Update) -> tuple[str, Response]:
+    async def handle(update: Update) -> tuple[str, Answer]:
         """Each update once: a redelivery of one handled is a duplicate, of one being
         handled now (Telegram gave up waiting) is asked again later."""
         try:
-            claim = svc.store.claim(update.update_id, *read_ahead(update))
+            claim = await svc.store.aclaim(update.update_id, *read_ahead(update))
         except redis.RedisError:
-            return "retry", PlainTextResponse("storage unavailable", status_code=503)
+            return "retry", Answer.text("storage unavailable", 503)
         if claim == "duplicate":
-            return "duplicate", PlainTextResponse("duplicate")
+            return "duplicate", Answer.text("duplicate")
         if claim == "busy":
-            return "retry", PlainTextResponse("being handled", status_code=503)
+            return "retry", Answer.text("being handled", 503)
         outcome, response = await run(update)
         try:
             if outcome == "retry":
-                svc.store.release(update.update_id)
+                await svc.store.arelease(update.update_id)
             else:
-                svc.store.finish(update.update_id)
+                await svc.store.afinish(update.update_id)
         except redis.RedisError:
             log.warning("update %s: its dedupe mark was not written", update.update_id)
         return outcome, response
 
-    async def run(update: Update) -> tuple[str, Response]:
+    async def run(update: Update) -> tuple[str, Answer]:
         handler_error.set(None)
         reply = open_reply(client)  # a press's answerCallbackQuery rides on our 200
         try:
@@ -112,17 +130,17 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
         error = handler_error.get()
         if isinstance(error, redis.RedisError | Conflict):
             log.warning("update %s not committed: %r", update.update_id, error)
-            return "retry", PlainTextResponse("storage unavailable", status_code=503)
-        answer: Response = PlainTextResponse("ok")
+            return "retry", Answer.text("storage unavailable", 503)
+        answer = Answer.text("ok")
         if reply:
             metrics.bot_api_call(reply["method"], in_answer=True)
-            answer = JSONResponse(reply)
+            answer = Answer.json(reply)
         if error is not None:
             log.error("update %s failed permanently", update.update_id, exc_info=error)
             return "failed", answer
         return "ok", answer
 
-    return Webhook([Route(PATH, receive, methods=["POST"])], startup, application.shutdown)
+    return Webhook([], startup, application.shutdown, plain={PATH: app})
 
 
 def read_ahead(update: Update) -> tuple[list[str], list[int]]:

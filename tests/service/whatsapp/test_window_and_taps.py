@@ -37,7 +37,7 @@ def template_after(wa: WhatsAppDriver, user: str, seen: int) -> WaChatMessage | 
 def test_outside_the_window_a_template_comes_and_its_tap_brings_the_prompt(hook: Hook) -> None:
     wa, worker = hook.emu.whatsapp, hook.worker
     assert worker is not None and hook.clock is not None
-    lobby = open_game(wa, "Abuela", "nueva spanish", "▶️ Empezar")
+    lobby = open_game(wa, "Abuela", "nueva spanish")
     prompt = prompt_after(wa, "Abuela", lobby)
     wa.advance(DAY + 3600)  # a day and an hour without a word from her
     worker.reach(hook.clock() + DAY + 3600)  # her reminder is long due
@@ -54,7 +54,7 @@ def test_outside_the_window_a_template_comes_and_its_tap_brings_the_prompt(hook:
 
 def test_a_tap_on_an_old_prompt_is_refused_once_and_moves_nothing(hook: Hook) -> None:
     wa = hook.emu.whatsapp
-    lobby = open_game(wa, "Vovó", "jogar brazilian", "▶️ Começar")
+    lobby = open_game(wa, "Vovó", "jogar brazilian")
     first = prompt_after(wa, "Vovó", lobby)
     first_choice = choices(first)[0][1]
     (wa.tap if first.buttons else wa.choose)("Vovó", first, first_choice)
@@ -77,12 +77,12 @@ def answered(wa: WhatsAppDriver, user: str, before: int) -> WaChatMessage | None
 
 def test_typed_moves_play_in_each_language(hook: Hook) -> None:
     wa = hook.emu.whatsapp
-    for user, command, start in (
-        ("Nenek", "main spanish", "▶️ Mulai"),
-        ("Grandma", "new spanish", "▶️ Start"),
-        ("Avó", "jogar spanish", "▶️ Começar"),
+    for user, command in (
+        ("Nenek", "main spanish"),
+        ("Grandma", "new spanish"),
+        ("Avó", "jogar spanish"),
     ):
-        lobby = open_game(wa, user, command, start)
+        lobby = open_game(wa, user, command)
         prompt = prompt_after(wa, user, lobby)
         card = choices(prompt)[0][1]  # e.g. "7 de oros": typed as its label, lower case
         wa.send(user, card.lower())

@@ -1,0 +1,104 @@
+"""An ended room kept as its packed moves (service.table.packed_games) against the same
+room stored whole, side by side in one run: its stored bytes, the time of the save that
+ends the game (packing replays the game to check it) and of its first load (a replay),
+and of a load again in the same process (kept rebuilt). Games of random legal moves,
+seconds apart, played to their end; medians over `--games` games per table.
+
+    python -m bench.packing [--games 5] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine.registry import find_game
+from service.infra.store import decode_room, encode_room
+from service.table import packed_games
+from service.table.room import Room, RoomSettings, Seat
+
+TABLES = [("spanish", 2), ("spanish", 4), ("cangkul", 4), ("burro_em_pe", 3), ("cuartetos", 4)]
+T0 = 1_790_000_000.0
+MAX_MOVES = 5000
+
+
+def ended_room(preset: str, seats: int, seed: int) -> tuple[Room, int]:
+    """A room whose game random legal moves played to its end; and its moves."""
+    room = Room(
+        id="b3nchr00",
+        chat_id=-1001000000001,
+        creator=1,
+        settings=RoomSettings(preset=preset),
+        seats=[Seat(user_id=n + 1, name=f"Player {n}") for n in range(seats)],
+        status="over",
+    )
+    game = find_game(preset)[0]
+    state = game.new_game(room.settings.rules(), seats, room.seed, T0)
+    rnd, at, moves = random.Random(seed), T0, 0
+    while game.result(state) is None and moves < MAX_MOVES:
+        at += rnd.random() * 8  # seconds: now and then past a window of the passing game
+        due, moves = game.deadline(state), moves + 1
+        if due is not None and at >= due:
+            state = game.expire(state, at)[0]
+            continue
+        seat = rnd.choice(game.to_act(state))
+        state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)), at)[0]
+    room.game = state
+    return room, moves
+
+
+def fresh_process() -> None:
+    """Nothing packed or rebuilt lately, as in a process that never saw the room."""
+    packed_games._recent.clear()
+
+
+def ms(run: Callable[[], object], before: Callable[[], None] = lambda: None) -> float:
+    """Milliseconds of one call of `run` (after `before`, which is not timed)."""
+    before()
+    start = time.perf_counter()
+    run()
+    return (time.perf_counter() - start) * 1000
+
+
+def measure(preset: str, seats: int, seed: int) -> dict[str, float]:
+    room, moves = ended_room(preset, seats, seed)
+    whole = zlib.compress(room.model_dump_json().encode())
+    stored = encode_room(room)
+    return {
+        "moves": moves,
+        "whole_bytes": len(whole),
+        "packed_bytes": len(stored),
+        "whole_save_ms": ms(lambda: zlib.compress(room.model_dump_json().encode())),
+        "packed_save_ms": ms(lambda: encode_room(room), fresh_process),
+        "whole_load_ms": ms(lambda: decode_room(whole)),
+        "packed_first_load_ms": ms(lambda: decode_room(stored), fresh_process),
+        "packed_load_again_ms": ms(lambda: decode_room(stored)),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    results: dict[str, Any] = {}
+    header = f"{'table':<16}" + "".join(f"{k:>22}" for k in measure("spanish", 2, 0))
+    print(header)
+    for preset, seats in TABLES:
+        runs = [measure(preset, seats, seed) for seed in range(args.games)]
+        medians = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+        results[f"{preset}_{seats}"] = medians
+        print(f"{preset + ' ' + str(seats):<16}" + "".join(f"{v:>22.2f}" for v in medians.values()))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
