@@ -40,7 +40,6 @@ def run(args: argparse.Namespace) -> int:
         return 1
     set_menus(settings)
     app = create_app(settings)  # it reads the bot's settings once more (tg.botfather)
-    settle_garbage_collector()
     uvicorn.run(
         app,
         host=args.host or settings.host,
@@ -51,18 +50,6 @@ def run(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=settings.shutdown_grace,
     )
     return 0
-
-
-def settle_garbage_collector() -> None:
-    """What start-up built (modules, PTB, the translations) lives as long as the process:
-    frozen out of the collector's sight. An update allocates thousands of short-lived
-    objects and almost no cycles, so the young generation is collected less often
-    (about a tenth of serve's time at saturation went to collections)."""
-    import gc
-
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
 
 
 def token_works(settings: Settings) -> bool:

@@ -46,6 +46,9 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+CODES_KEPT = 4096  # bit sets whose codes a codec keeps
+
+
 class CardCodec:
     """Maps card codes to indices and back for one rank order (high to low)."""
 
@@ -54,6 +57,8 @@ class CardCodec:
         self.joker = joker
         self.code_of: list[str] = [""] * (JOKER + 1)
         self.index_of: dict[str, int] = {}
+        self._codes: dict[int, tuple[str, ...]] = {}  # by bit set: the table compares
+        # every seat's hand before and after each move (service.table.play)
         for strength, rank in enumerate(reversed(order)):
             for s, suit in enumerate(SUITS):
                 index = s * SUIT_BITS + strength
@@ -70,8 +75,14 @@ class CardCodec:
 
     def codes(self, mask: int) -> tuple[str, ...]:
         """A bit set's cards as codes, sorted by suit then high to low."""
-        ordered = sorted(bits(mask), key=lambda c: (suit_of(c), -c))
-        return tuple(self.code_of[c] for c in ordered)
+        known = self._codes.get(mask)
+        if known is None:
+            ordered = sorted(bits(mask), key=lambda c: (suit_of(c), -c))
+            known = tuple(self.code_of[c] for c in ordered)
+            if len(self._codes) >= CODES_KEPT:  # a bound, not a cache of every hand: afresh
+                self._codes.clear()
+            self._codes[mask] = known
+        return known
 
 
 def display(code: str) -> str:

@@ -8,9 +8,13 @@ import subprocess
 import time
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
+import hiredis
 import redis
 import redis.asyncio
+from redis.connection import HiredisRespSerializer
+from redis.typing import EncodableT
 
 
 def server_binary() -> str:
@@ -129,6 +133,43 @@ def connect(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, health_check_interval=30)
 
 
+class _CPacked(redis.asyncio.Connection):
+    """Commands packed by hiredis in C, as the synchronous client packs them (the asyncio
+    client packs in Python: most of its time in a commit, whose writes are many)."""
+
+    def pack_command(self, *args: EncodableT) -> list[bytes]:
+        return _pack(args)
+
+
+class _CPackedUnix(redis.asyncio.UnixDomainSocketConnection):
+    def pack_command(self, *args: EncodableT) -> list[bytes]:
+        return _pack(args)
+
+
+_PACKER = HiredisRespSerializer()
+
+
+def _pack(args: tuple[EncodableT, ...]) -> list[bytes]:
+    # hiredis at once (redis-py looks at every argument first), but for "SCRIPT LOAD" and
+    # the like, split in two words by redis-py
+    if isinstance(args[0], str) and " " not in args[0]:
+        try:
+            return [hiredis.pack_command(args)]  # type: ignore[arg-type]
+        except TypeError:  # a bytearray, say: redis-py converts it
+            pass
+    packed: list[bytes] = _PACKER.pack(*args)  # type: ignore[arg-type]
+    return packed
+
+
+_PACKED: dict[type[redis.asyncio.connection.AbstractConnection], Any] = {
+    redis.asyncio.Connection: _CPacked,
+    redis.asyncio.UnixDomainSocketConnection: _CPackedUnix,
+}
+
+
 def aconnect(url: str) -> redis.asyncio.Redis:
     """The asyncio client of `serve`'s event loop, answering bytes as `connect`'s does."""
-    return redis.asyncio.Redis.from_url(url, health_check_interval=30)
+    client = redis.asyncio.Redis.from_url(url, health_check_interval=30)
+    pool = client.connection_pool  # its class follows the URL's scheme: packed in C
+    pool.connection_class = _PACKED.get(pool.connection_class, pool.connection_class)
+    return client

@@ -9,12 +9,15 @@ event loop must never wait on Redis while other updates could be handled).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Generator
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, TypeVar
 
 import redis
 import redis.asyncio
+from redis.exceptions import NoScriptError
 from redis.typing import EncodableT
 
 T = TypeVar("T")
@@ -64,9 +67,21 @@ async def arun(client: redis.asyncio.Redis, steps: Steps[T]) -> T:
         answer = await _asend(client, trip)
 
 
+@cache
+def sha_of(source: str) -> str:
+    """A script's SHA1, as EVALSHA names it (redis-py's Script objects compute it again
+    each time one is made)."""
+    return hashlib.sha1(source.encode()).hexdigest()
+
+
 def _send(client: redis.Redis, trip: Trip) -> Any:
     if isinstance(trip, Script):
-        return client.register_script(trip.source)(keys=trip.keys, args=trip.args)
+        sha, given = sha_of(trip.source), [*trip.keys, *trip.args]
+        try:
+            return client.evalsha(sha, len(trip.keys), *given)
+        except NoScriptError:  # Redis restarted, or a new one: load it, once
+            client.script_load(trip.source)
+            return client.evalsha(sha, len(trip.keys), *given)
     with client.pipeline(transaction=trip.transaction) as pipe:
         for command in trip.commands:
             pipe.execute_command(*command)  # type: ignore[no-untyped-call]
@@ -75,7 +90,12 @@ def _send(client: redis.Redis, trip: Trip) -> Any:
 
 async def _asend(client: redis.asyncio.Redis, trip: Trip) -> Any:
     if isinstance(trip, Script):
-        return await client.register_script(trip.source)(keys=trip.keys, args=trip.args)
+        sha, given = sha_of(trip.source), [*trip.keys, *trip.args]
+        try:
+            return await client.evalsha(sha, len(trip.keys), *given)
+        except NoScriptError:
+            await client.script_load(trip.source)
+            return await client.evalsha(sha, len(trip.keys), *given)
     async with client.pipeline(transaction=trip.transaction) as pipe:
         for command in trip.commands:
             pipe.execute_command(*command)

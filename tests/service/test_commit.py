@@ -4,13 +4,14 @@ writes nothing when the room changed or the update was handled meanwhile."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import time
 from collections.abc import Iterator
 
 import pytest
 
-from bench.counting import COUNTS, counting_client
+from bench.counting import COUNTS, counting_aclient, counting_client
 from service.infra.redis_server import RedisServer
 from service.infra.store import Store, room_key, update_key
 from service.table import lobby
@@ -119,3 +120,58 @@ def test_a_duplicate_keeps_nothing_read_ahead(store: Store) -> None:
     assert store.claim(7005, users=[BEN.user_id]) == "duplicate"
     store.redis.hset(f"user:{BEN.user_id}", "name", "Benito")
     assert store.user(BEN.user_id)["name"] == "Benito"
+
+
+def test_the_asyncio_client_claims_and_commits_a_press_in_the_same_two_round_trips(
+    server: RedisServer, store: Store
+) -> None:
+    """`serve`'s way (Store.aclaim, aupdate, afinish): the same round trips as above, on
+    the asyncio client, and the same outcome."""
+    room_id = new_room(store)
+    store.remember_user(BEN.user_id, "Ben", "es")
+    label = f"{store.redis.connection_pool.connection_class.label}-async"
+
+    async def press() -> int:
+        store.aredis = counting_aclient(server.url, label)
+        try:
+            await store.aupdate(room_id, lambda r: Outcome(changed=True))  # the script, once
+            before = COUNTS[label]["round_trips"]
+            assert await store.aclaim(7101, rooms=[room_id], users=[BEN.user_id]) == "claimed"
+            room = store.load(room_id)
+            assert room is not None and store.user(BEN.user_id)["name"] == "Ben"
+            joined = await store.aupdate(room_id, lambda r: lobby.join(r, BEN), 7101, room)
+            assert joined is not None
+            await store.afinish(7101)
+            assert await store.aclaim(7101) == "duplicate"
+            return COUNTS[label]["round_trips"] - before - 1  # the duplicate's claim
+        finally:
+            await store.aredis.aclose()
+
+    assert asyncio.run(press()) == 2
+    saved = store.load(room_id)
+    assert saved is not None and [s.user_id for s in saved.seats] == [1, 2]
+    assert store.claim(7101) == "duplicate"  # the mark, as the synchronous client reads it
+
+
+def test_an_update_released_on_the_asyncio_client_is_handled_again(
+    server: RedisServer, store: Store
+) -> None:
+    async def claim_twice() -> tuple[str, str, str]:
+        store.aredis = counting_aclient(server.url, "released")
+        try:
+            first = await store.aclaim(7103)
+            busy = await store.aclaim(7103)  # another copy, while this one handles it
+            await store.arelease(7103)
+            return first, busy, await store.aclaim(7103)
+        finally:
+            await store.aredis.aclose()
+
+    assert asyncio.run(claim_twice()) == ("claimed", "busy", "claimed")
+
+
+def test_a_commit_loads_its_script_again_after_redis_forgot_it(store: Store) -> None:
+    room_id = new_room(store)
+    store.redis.script_flush()  # as after a restart of Redis
+    assert store.update(room_id, lambda r: lobby.join(r, BEN)) is not None
+    saved = store.load(room_id)
+    assert saved is not None and [s.user_id for s in saved.seats] == [1, 2]

@@ -183,19 +183,16 @@ class Handler:
         self.send(actor, render.render(screen, actor.lang, part=pick.part))
 
     def on_quick(self, actor: Actor, message: Inbound) -> None:
-        """The turn template's quick replies: play now (the prompt again, in the window
-        the tap opened), or no more reminders."""
+        """The turn template's quick replies: play now (the person's game shown again,
+        in the window the tap opened, as a greeting shows it), or no more reminders."""
         if message.data == templates.STOP:
             self.command(actor, "quiet", "", message)
             return
         room = self.active_room(actor.user_id)
         if room is None:
             self.welcome(actor)
-            return
-        target = target_of(room, actor.user_id)
-        self.svc.store.update(
-            room.id, lambda r: Outcome(changed=True, sync={target + ":new"}), mark(message)
-        )
+        else:  # a table still in its lobby answers too: a tap is never left unanswered
+            self.show_game(actor, room, message)
 
     # ----- typing --------------------------------------------------------------------
 
@@ -262,17 +259,24 @@ class Handler:
 
     def hello(self, actor: Actor, rest: str, message: Inbound) -> None:
         """A greeting: a new game against bots at once, or the person's game going on
-        shown again (their own chat's table, or their cards at a table elsewhere)."""
+        shown again."""
         room = self.active_room(actor.user_id)
         if room is None:
             self.new_game(actor, rest, message, at_once=True)
-        elif room.chat_id == actor.user_id and (room.private or room.status == "lobby"):
-            self.svc.store.update(room.id, opening.repost, mark(message))
         else:
-            change = partial(lobby.show_hand, user_id=actor.user_id)
-            result = self.svc.store.update(room.id, change, mark(message))
-            if result is not None and not result[1].changed:
-                self.tell(actor, result[1])
+            self.show_game(actor, room, message)
+
+    def show_game(self, actor: Actor, room: Room, message: Inbound) -> None:
+        """The person's game going on, shown again as a fresh message: their own chat's
+        table (a lobby there too), else their cards at a table elsewhere (in its lobby,
+        word that they come when it starts)."""
+        if room.chat_id == actor.user_id and (room.private or room.status == "lobby"):
+            self.svc.store.update(room.id, opening.repost, mark(message))
+            return
+        change = partial(lobby.show_hand, user_id=actor.user_id)
+        result = self.svc.store.update(room.id, change, mark(message))
+        if result is not None and not result[1].changed:
+            self.tell(actor, result[1])
 
     def new_game(self, actor: Actor, rest: str, message: Inbound, at_once: bool) -> None:
         """A game against bots: `at_once` against three, dealt now (the person's first
