@@ -1,8 +1,10 @@
 """WhatsApp people in the chaos soak (bench/chaos.py): one-to-one games against bots
-(every preset, cuartetos too) and seats at Telegram groups' tables taken by code, played
-through the local WhatsApp Cloud API while its delivery doubles, batches and reorders
-notifications (seeded), and the players re-tap old prompts, tap twice, type moves
-instead of tapping, and someone posts notifications without a valid signature.
+(every preset, cuartetos too; about half dealt at once by a greeting, the others set up
+in their lobby, and a short one's "play again" taken) and seats at Telegram groups'
+tables taken by code, played through the local WhatsApp Cloud API while its delivery
+doubles, batches and reorders notifications (seeded), and the players re-tap old
+prompts, tap twice, type moves instead of tapping, and someone posts notifications
+without a valid signature.
 
 The books of a WhatsApp person: every message they sent is marked handled
 (`update:wa:<wamid>`); no forged notification was (each got 403); every move of their
@@ -10,6 +12,9 @@ seat is one they made, once (a follow-suit game's decisions are replayed by
 bench.chaos.check_moves from the same taps; a cuartetos game's seat actions, read from
 its records, are each one of the person's taps, none twice); no prompt they acted on
 named a card then in another seat's hand; their game ended and their chat was told.
+A greeting's game keeps the environment's short turn time: a turn of its person may
+time out, and each one that did is the timer's move, counted (`wa_greeting_timeouts`).
+A game played again has books of its own (`wa_rematches`).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from engine.registry import find_game
 from service.infra.keys import PENDING_SYNC
 from service.infra.store import decode_room, room_key, text
 from service.platforms.whatsapp import render
+from service.presses import is_command
 from service.table.room import Room
 from service.ui import games, tokens
 from service.ui.intents import Move
@@ -44,13 +50,15 @@ if TYPE_CHECKING:
 
 # One-to-one presets in turn (cuartetos first: a short soak plays it).
 WA_PRESETS = ("cuartetos", "spanish", "brazilian", "cangkul", "burro_em_pe", "portuguese")
-# country -> (the cast's language, phone prefix, "new game" word, "join" word)
+# country -> (the cast's language, phone prefix, "a game to set up" word, "join" word,
+# greeting): a greeting deals a game against three bots at once; the settings words
+# open its lobby, where the soak chooses its bots and settings
 COUNTRIES = {
-    "ES": ("es", "34", "nueva", "unirme"),
-    "BR": ("pt-BR", "55", "jogar", "entrar"),
-    "PT": ("pt-PT", "351", "jogar", "entrar"),
-    "ID": ("id", "62", "main", "gabung"),
-    "US": ("en", "1", "new", "join"),
+    "ES": ("es", "34", "ajustes", "unirme", "hola"),
+    "BR": ("pt-BR", "55", "configurar", "entrar", "oi"),
+    "PT": ("pt-PT", "351", "definições", "entrar", "olá"),
+    "ID": ("id", "62", "pengaturan", "gabung", "halo"),
+    "US": ("en", "1", "settings", "join", "hi"),
 }
 PASS_WINDOW = 60.0  # a cuartetos table's time to choose a card, set in the lobby
 
@@ -68,10 +76,11 @@ class Person:
     rev: int = 0
     asked_at: float = 0.0  # when they last asked for a game or to join
     opened: dict[int, float] = field(default_factory=dict)  # phase -> a suit opened then
-    passing_taps: list[str] = field(default_factory=list)  # cuartetos: actions they tapped
+    # cuartetos: the actions they tapped, by room
+    passing_taps: dict[str, list[str]] = field(default_factory=dict)
 
     @property
-    def words(self) -> tuple[str, str, str, str]:
+    def words(self) -> tuple[str, str, str, str, str]:
         return COUNTRIES[self.country]
 
 
@@ -101,6 +110,7 @@ class WaPlayers:
         self.serve_urls = serve_urls
         self.rnd = random.Random(seed + 3)
         self.games = [g for g in games_ if g.spec.wa]
+        self.again: list[Game] = []  # games played again, to be played from the next round
         self.people: dict[str, Person] = {}
         self.forged: list[str] = []
         self.http = httpx.Client(timeout=15)
@@ -150,7 +160,8 @@ class WaPlayers:
         if game.room_id is None:
             player = self.player_of(person)
             found = self.client.get(f"chat:{player}:0") if player is not None else None
-            game.room_id = text(found) if found is not None else None
+            room_id = text(found) if found is not None else None
+            game.room_id = None if room_id == game.follows else room_id
         if game.room_id is not None:
             raw: Any = self.client.get(room_key(game.room_id))
             if raw is not None and raw != game.raw:
@@ -175,6 +186,9 @@ class WaPlayers:
                 going += 1
                 if self.books.counts["wa_player_errors"] <= 5:
                     print(f"chaos: whatsapp game {game.spec.n}: {error!r}")
+        self.games += self.again
+        going += len(self.again)
+        self.again.clear()
         return going
 
     def advance(self, game: Game) -> bool:
@@ -183,16 +197,18 @@ class WaPlayers:
         if spec.kind == "wa":
             person = self.people[spec.wa[0]]
             if room is None or (game.room_id is None):
-                if time.time() - person.asked_at > 10:
+                if time.time() - person.asked_at > 10:  # again if it has not come yet
                     person.asked_at = time.time()
-                    self.send(person, f"{person.words[2]} {spec.preset}")
+                    self.ask(game, person)
                 return True
             if room.status == "lobby":
                 self.lobby(game, room, person)
                 return True
             if room.status != "playing":
                 game.done = True
-                self.books.count(f"wa_games_{room.status}")
+                self.books.count(f"{kind_of(game)}_{room.status}")
+                if room.status == "over" and spec.again and game.follows is None:
+                    self.again.append(type(game)(spec, follows=room.id))  # its next game
                 return False
         if room is None or room.status not in ("lobby", "playing"):
             return room is None
@@ -208,6 +224,27 @@ class WaPlayers:
             elif room.status == "playing" and seat is not None:
                 self.play(game, room, person, seat)
         return True
+
+    def ask(self, game: Game, person: Person) -> None:
+        """Ask for the one-to-one game: by a greeting (dealt at once), by the settings
+        words (its lobby first), or by the finished game's "play again"."""
+        if game.follows is not None:
+            self.play_again(person, game.follows)
+        elif game.spec.greeting:
+            self.send(person, f"{person.words[4]} {game.spec.preset}")
+            self.books.count("wa_greetings")
+        else:
+            self.send(person, f"{person.words[2]} {game.spec.preset}")
+
+    def play_again(self, person: Person, room_id: str) -> None:
+        """Tap "play again" under the finished game's last message."""
+        for message in reversed(self.outgoing(person)):
+            for id_, _title in choices(message):
+                press = tokens.press(id_)
+                if press is not None and press.room == room_id and is_command(press, "rematch"):
+                    self.act(person, message, id_)
+                    self.books.count("wa_play_again_taps")
+                    return
 
     def send(self, person: Person, words: str) -> WaChatMessage:
         said = self.wa.send(person.name, words)
@@ -288,7 +325,7 @@ class WaPlayers:
         if spec_is_follow(room):
             game.taps[room.version] = (seat, action)
         else:
-            person.passing_taps.append(action)
+            person.passing_taps.setdefault(room.id, []).append(action)
         roll = self.rnd.random()
         try:
             if roll < 0.12 and typable(action, title):
@@ -305,7 +342,7 @@ class WaPlayers:
             if spec_is_follow(room):
                 del game.taps[room.version]
             else:
-                person.passing_taps.pop()
+                person.passing_taps[room.id].pop()
             raise
 
     def check_prompt(self, message: WaChatMessage, room: Room, seat: int) -> None:
@@ -415,12 +452,14 @@ class WaPlayers:
                 self.books.violation(f"/whatsapp/webhook answered {status} (post {post}: {said!r})")
 
     def check_game(self, game: Game, liveness: bool) -> None:
-        from bench.chaos import check_moves
-
         spec = game.spec
+        self.refresh(game)  # a game played again: its room, if it came since the last look
         raw = self.client.get(room_key(game.room_id)) if game.room_id else None
         if raw is None:
-            self.books.violation(f"WhatsApp game {spec.n}: no room")
+            if game.follows is not None and not liveness:
+                self.books.count("wa_rematches_not_started")  # the soak ended first
+            else:
+                self.books.violation(f"WhatsApp game {spec.n}: no room")
             return
         room = decode_room(raw)
         if spec.kind != "wa":
@@ -434,12 +473,19 @@ class WaPlayers:
             if room.status == "playing":
                 self.report_stuck(room, self.people[spec.wa[0]])
             return  # its moves and end are checked with the group game (bench.chaos)
-        self.books.count("wa_games")
+        self.check_own(game, room, liveness)
+
+    def check_own(self, game: Game, room: Room, liveness: bool) -> None:
+        """A one-to-one game's books (a game played again counted apart)."""
+        from bench.chaos import check_moves
+
+        spec, person, kind = game.spec, self.people[game.spec.wa[0]], kind_of(game)
+        self.books.count(kind)
         finished = room.status == "over"
         if not finished:
             if room.status == "playing" and not liveness:
-                self.books.count("wa_games_unfinished_waiting")
-                self.report_stuck(room, self.people[spec.wa[0]])
+                self.books.count(f"{kind}_unfinished_waiting")
+                self.report_stuck(room, person)
             else:
                 self.books.violation(
                     f"WhatsApp game {spec.n} ({room.id}, {spec.preset}): not finished "
@@ -447,13 +493,13 @@ class WaPlayers:
                 )
                 return
         else:
-            self.books.count("wa_games_finished")
+            self.books.count(f"{kind}_finished")
         if spec_is_follow(room):
             check_moves(game, room, self.books)
         else:
-            self.check_passing(room, self.people[spec.wa[0]])
+            self.check_passing(room, person)
         if finished:
-            self.check_told(room, self.people[spec.wa[0]])
+            self.check_told(room, person)
 
     def report_stuck(self, room: Room, person: Person) -> None:
         """What an unfinished game waits on (to read in the soak's output)."""
@@ -483,7 +529,7 @@ class WaPlayers:
                     done[plain(action["action"])] += 1
                 elif action["seat"] >= 0 and room.seats[action["seat"]].bot is not None:
                     self.books.count("bot_moves")
-        tapped = Counter(plain(a) for a in person.passing_taps)
+        tapped = Counter(plain(a) for a in person.passing_taps.get(room.id, []))
         self.books.count("player_moves_applied", sum(done.values()))
         self.books.count("wa_passing_moves", sum(done.values()))
         extra = done - tapped
@@ -505,6 +551,11 @@ class WaPlayers:
         if not any(result in m.text for m in self.outgoing(person)):
             self.books.violation(f"room {room.id}: {person.name} was never told {result!r}")
         self.books.count("wa_ends_told")
+
+
+def kind_of(game: Game) -> str:
+    """How the books count a one-to-one game: a first game, or one played again."""
+    return "wa_rematches" if game.follows is not None else "wa_games"
 
 
 def cuartetos_setting(spec: Spec, room: Room) -> str | None:

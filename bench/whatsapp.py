@@ -8,18 +8,23 @@ as people play through the local WhatsApp (tests/service/whatsapp/play.py). Ever
 counts the Graph API's `POST /messages` calls that send something (not mark-as-read),
 from the local WhatsApp's call log.
 
-1. One-to-one against 3 bots: WhatsApp messages per human move, over whole games of the
-   Spanish preset, the lobby's messages included (asking for the game, adding two bots,
-   starting it). A human move counted two ways: the person's decisions (taps, typed
-   moves), and every move of their seat (a single legal move is made without asking).
+1. One-to-one against 3 bots: WhatsApp messages per decision of the person, over whole
+   games of the Spanish preset played in a row: the first asked for by a greeting
+   ("hola": dealt at once), each next one by the last one's "Play again". A decision is
+   a move of theirs (a tap or a choice), a game they started (the greeting, a "play
+   again") or a folded suit they opened (a list holds 10 rows: the smallest suits of a
+   bigger hand fold into a row each, and opening one is a second message). Also per move
+   of theirs only, and per move of their seat (a single legal move is made without
+   asking).
 2. A table of four: two WhatsApp players, one Telegram player and a bot at a table in the
    Telegram group (tests/service/whatsapp/test_mixed_table.py), whole games: WhatsApp
-   messages per decision of every person, and per WhatsApp player's decision.
+   messages per move of every person, and per WhatsApp player's decision (a move,
+   joining the table, a folded suit opened) and per their move only.
 3. An idle player: a one-to-one game whose player stops answering; the emulator's and
    the service's clocks go on a day at a time, the table's turn timer (12 h) lets a bot
    play for them. Templates (and free-form messages) sent to them per day.
 4. Tap to next prompt: the emulator's time of the person's tap to that of the prompt
-   that answers it (both on its clock), in one-to-one games against a bot that moves at
+   that answers it (both on its clock), in one-to-one games against 3 bots that move at
    once, with everything in one process on this machine.
 """
 
@@ -36,7 +41,7 @@ from typing import Any
 
 from emulator.whatsapp.driver import WhatsAppDriver
 from tests.service.inproc import Hook, running_service
-from tests.service.whatsapp.play import act, newest_prompt, pick, play_to_the_end
+from tests.service.whatsapp.play import act, choices, newest_prompt, pick, play_game
 from tests.service.whatsapp.test_mixed_table import play_mixed_table
 from tests.service.whatsapp.test_whatsapp_game import open_game
 
@@ -60,25 +65,35 @@ def sent_since(wa: WhatsAppDriver, mark: int) -> list[dict[str, Any]]:
 
 
 def one_to_one(hook: Hook, games: int) -> dict[str, Any]:
-    """Games against 3 bots: the messages per decision the person made (a tap or a typed
-    move), and per move of their seat (those played for them at once included: a single
-    legal move is made without asking)."""
-    wa = hook.emu.whatsapp
-    decisions = seat_moves = messages = 0
+    """Games against 3 bots in a row, the first by a greeting, each next by "play
+    again": the messages per decision of the person, per move of theirs, and per move
+    of their seat (those played for them at once included)."""
+    wa, user = hook.emu.whatsapp, "Abuela"
+    moves = opened = seat_moves = 0
+    before = len(wa.calls())
+    after = open_game(wa, user, "hola")
     for index in range(games):
-        user = ("Abuela", "Vovó", "Avó", "Nenek", "Grandma")[index % 5]
-        before = len(wa.calls())
-        lobby = open_game(wa, user, "new spanish", start_title(user), bots=2)
-        decisions += play_to_the_end(wa, user, after=lobby)
-        messages += len(sent_since(wa, before))
-        room = latest_room(hook)
-        seat_moves += moves_of(room, {0})
+        played = play_game(wa, user, after=after)
+        moves, opened = moves + played.moves, opened + played.opened
+        seat_moves += moves_of(latest_room(hook), {0})
+        assert played.final is not None
+        if index + 1 < games:
+            again = next(i for i, title in choices(played.final) if "🔁" in title)
+            act(wa, user, played.final, again)
+            after = played.final.seq
+    assert hook.worker is not None
+    hook.worker.settle()
+    messages = len(sent_since(wa, before))
+    decisions = moves + games + opened
     return {
         "games": games,
         "decisions": decisions,
+        "moves": moves,
+        "suits_opened": opened,
         "seat_moves": seat_moves,
         "messages": messages,
         "messages_per_decision": round(messages / decisions, 3),
+        "messages_per_move": round(messages / moves, 3),
         "messages_per_seat_move": round(messages / seat_moves, 3),
     }
 
@@ -101,42 +116,34 @@ def moves_of(room: Any, seats: set[int]) -> int:
     )
 
 
-def start_title(user: str) -> str:
-    return {
-        "Abuela": "▶️ Empezar",
-        "Vovó": "▶️ Começar",
-        "Avó": "▶️ Começar",
-        "Nenek": "▶️ Mulai",
-        "Grandma": "▶️ Start",
-    }[user]
-
-
 def table_of_four(folder: Path, games: int) -> dict[str, Any]:
     """Two WhatsApp players, one on Telegram and a bot, at a table in the Telegram group:
-    WhatsApp messages per decision of every person, and per WhatsApp player's."""
-    decisions = {"whatsapp": 0, "telegram": 0}
+    WhatsApp messages per move of every person, and per WhatsApp player's decision (their
+    moves, their joining the table, the folded suits they opened) and move."""
+    made: dict[str, int] = {}
     messages = 0
     for index in range(games):
         with running_service(folder / f"four{index}", whatsapp_pair_rate=0.0) as hook:
-            made = play_mixed_table(hook)
+            for key, count in play_mixed_table(hook).items():
+                made[key] = made.get(key, 0) + count
             messages += len(sent(hook.emu.whatsapp.calls()))
-        for platform, count in made.items():
-            decisions[platform] += count
-    everyone = sum(decisions.values())
+    everyone = made["whatsapp"] + made["telegram"]
+    whatsapp = made["whatsapp"] + made["whatsapp_joined"] + made["whatsapp_opened"]
     return {
         "games": games,
-        "decisions": decisions,
+        "decisions": made,
         "whatsapp_messages": messages,
         "messages_per_decision": round(messages / everyone, 3),
-        "messages_per_whatsapp_decision": round(messages / decisions["whatsapp"], 3),
+        "messages_per_whatsapp_decision": round(messages / whatsapp, 3),
+        "messages_per_whatsapp_move": round(messages / made["whatsapp"], 3),
     }
 
 
 def idle_player(hook: Hook, days: int) -> dict[str, Any]:
     wa, worker = hook.emu.whatsapp, hook.worker
     assert worker is not None and hook.clock is not None
-    lobby = open_game(wa, "Grandma", "new spanish", "▶️ Start", bots=2)
-    wa.wait_for(partial(newest_prompt, wa, "Grandma", lobby), timeout=20)
+    asked = open_game(wa, "Grandma", "new spanish")
+    wa.wait_for(partial(newest_prompt, wa, "Grandma", asked), timeout=20)
     per_day: list[dict[str, int]] = []
     for _day in range(days):
         start = len(wa.calls())
@@ -157,13 +164,11 @@ def idle_player(hook: Hook, days: int) -> dict[str, Any]:
 
 def tap_to_prompt(hook: Hook, taps: int) -> dict[str, Any]:
     wa = hook.emu.whatsapp
-    lobby = open_game(wa, "Avó", "jogar spanish", "▶️ Começar")
-    seen, times = lobby, list[float]()
+    seen, times = open_game(wa, "Avó", "jogar spanish"), list[float]()
     while len(times) < taps:
         prompt = wa.wait_for(partial(newest_prompt, wa, "Avó", seen), timeout=20)
         if "🔁" in str(prompt.raw):
-            lobby = open_game(wa, "Avó", "jogar spanish", "▶️ Começar")
-            seen = lobby
+            seen = open_game(wa, "Avó", "jogar spanish")
             continue
         seen = prompt.seq
         choice = pick(prompt)

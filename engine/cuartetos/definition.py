@@ -21,7 +21,7 @@ from engine.cuartetos.rules import PASSING_ALIASES, PASSING_PRESETS, PassingRule
 from engine.cuartetos.state import GameState
 from engine.kernel.arena import ArenaReport, ArenaRequest, Progress
 from engine.kernel.presets import Preset
-from engine.kernel.protocol import Result
+from engine.kernel.protocol import History, Result
 
 
 @dataclass(frozen=True)
@@ -108,6 +108,9 @@ class Cuartetos:
         if index == len(state.past):
             return records.hand_record(state)
         raise IndexError(f"no hand {index}: the game has had {len(state.past) + 1}")
+
+    def history(self, state: GameState) -> History:
+        return game.history(state)
 
     def read_record(self, text: str) -> PassingRecord:
         return read_passing_record(text)

@@ -21,6 +21,7 @@ from engine.cuartetos.rules import PassingRules
 from engine.cuartetos.sim import Sim, deal_hand, pack_for, shuffled_deal, word_for
 from engine.cuartetos.state import SYSTEM, GameState, Standing, to_micros, to_seconds
 from engine.kernel import errors
+from engine.kernel.protocol import History
 from engine.kernel.rng import keyed
 
 
@@ -119,6 +120,17 @@ def _fakes_left(game: GameState, seat: int) -> bool:
         game.hand.fakes[seat] < rules.fakes_per_hand
         and game.standing.fakes_used[seat] < rules.fakes_per_game
     )
+
+
+def history(game: GameState) -> History:
+    """The game as its start and its moves, each at its receive time (a deadline's
+    `close` is the server's, seat SYSTEM)."""
+    hands = (*game.past, game.hand)  # the last hand stays the hand in play, ended or not
+    moves = tuple((seat, a, to_seconds(at)) for hand in hands for seat, a, at in hand.actions)
+    first = hands[0]
+    start = to_seconds(first.dealt_at)
+    rules = game.rules
+    return History(rules.preset, rules.options(), game.seats, game.seed, first.dealer, start, moves)
 
 
 # ----- acting --------------------------------------------------------------------------

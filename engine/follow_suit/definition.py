@@ -19,7 +19,7 @@ from engine.follow_suit.rules import ALIASES, PRESETS, Rules, make_rules
 from engine.kernel import errors
 from engine.kernel.arena import ArenaReport, ArenaRequest, Progress
 from engine.kernel.presets import Preset
-from engine.kernel.protocol import Bot, Result
+from engine.kernel.protocol import Bot, History, Result
 
 
 class FollowSuit:
@@ -91,6 +91,9 @@ class FollowSuit:
         if index == len(state.past) and not state.over:
             return records.hand_record(state)
         raise IndexError(f"no hand {index}: {len(state.past)} finished, the game is over")
+
+    def history(self, state: GameState) -> History:
+        return game.history(state)
 
     def read_record(self, text: str) -> Record:
         return records.read_record(text)

@@ -7,6 +7,7 @@ the events the action caused, or raises a typed `IllegalAction`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from engine.follow_suit import events as ev
 from engine.follow_suit.actions import decode, encode
@@ -14,6 +15,7 @@ from engine.follow_suit.hand import FIRST_OUT, HandSim, HandState, Table, table_
 from engine.follow_suit.refusals import refusal
 from engine.follow_suit.rules import Rules
 from engine.kernel import errors
+from engine.kernel.protocol import History
 from engine.kernel.rng import keyed, shuffled
 
 
@@ -33,8 +35,9 @@ class GameState:
     def over(self) -> bool:
         return bool(self.winners or self.losers)
 
-    @property
+    @cached_property
     def table(self) -> Table:
+        # Kept on the state: finding it hashes the whole rule set (a replay asks often).
         return table_for(self.rules, self.seats)
 
 
@@ -120,6 +123,17 @@ def _after_hand(
     nxt = _deal(game.table, game.seed, hand_no, dealer, None)
     events.append(ev.HandStarted(dealer, hand_no, nxt.order[0]))
     return replace(game, hand_no=hand_no, hand=nxt.freeze()), events
+
+
+def history(game: GameState) -> History:
+    """The game as its start and its moves (no times: this game ignores them)."""
+    hands = game.past if game.over else (*game.past, game.hand)
+    codec = game.table.codec
+    moves = tuple((seat, decode(a, codec), 0.0) for hand in hands for seat, a in hand.actions)
+    rules = game.rules
+    return History(
+        rules.preset, rules.options(), game.seats, game.seed, hands[0].dealer, 0.0, moves
+    )
 
 
 def _game_result(

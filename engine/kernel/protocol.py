@@ -22,6 +22,20 @@ SYSTEM = -1  # the seat the server acts as (a game's own deadline: see Game.expi
 
 
 @dataclass(frozen=True)
+class History:
+    """A whole game as its start and every move since, oldest first: what replays it
+    exactly (engine.kernel.packing keeps an ended game so)."""
+
+    preset: str
+    options: dict[str, Any]  # the rule set's option values, as `make_rules` takes them
+    seats: int
+    seed: int
+    dealer: int  # the first hand's dealer
+    start: float  # when the game began (`new_game`'s `at`)
+    moves: tuple[tuple[int, str, float], ...]  # (seat, action, at); SYSTEM: `expire`
+
+
+@dataclass(frozen=True)
 class Result:
     """A finished game: who won and who lost (ties share; either may be empty)."""
 
@@ -131,6 +145,11 @@ class Game(Protocol):
 
     def hand_record(self, state: Any, index: int) -> dict[str, Any]:
         """Hand `index` (0-based, finished or in play) as a `burro-record/1` document."""
+        ...
+
+    def history(self, state: Any) -> History:
+        """The game so far as its start and its moves: `new_game`, then each move
+        applied (or, for SYSTEM, `expire`) at its time, gives `state` back."""
         ...
 
     def read_record(self, text: str) -> Any:

@@ -147,10 +147,11 @@ def start(room: Room, actor: Actor, now: float, bot_delay: float = 0.0) -> Outco
 
 
 def rematch(
-    room: Room, actor: Actor, now: float, bot_delay: float = 0.0
+    room: Room, actor: Actor, now: float, bot_delay: float = 0.0, anew: bool = True
 ) -> tuple[Room, Outcome] | Outcome:
     """A new room for the same table: same seats and settings; a one-to-one game starts
-    at once, a group gets a lobby (players may leave or join before Start)."""
+    at once, a group gets a lobby (players may leave or join before Start). `anew`: its
+    table is posted as a fresh message, else brought up to date as any change is."""
     if room.status != "over":
         return Outcome().say(_("The game is not over yet."))
     if not may_manage(room, actor):
@@ -168,7 +169,7 @@ def rematch(
     outcome = Outcome(changed=True)
     if room.private:
         outcome = start(fresh, Actor(room.creator, actor.name, actor.lang), now, bot_delay)
-    outcome.sync = {targets.TABLE_NEW}
+    outcome.sync = {targets.TABLE_NEW if anew else targets.TABLE}
     return fresh, outcome
 
 

@@ -7,6 +7,7 @@ recent public events for the table message.
 
 from __future__ import annotations
 
+import json
 import secrets
 import string
 from dataclasses import replace
@@ -17,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, mod
 
 from engine.kernel.rng import keyed
 from engine.registry import find_game
+from service.table import packed_games
 from service.table.identity import TELEGRAM, ChatRef, PlayerRef
 from service.table.log import LogLine as LogLine  # re-exported: it was defined here
 
@@ -132,12 +134,19 @@ class Room(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _game_state(cls, data: Any) -> Any:
-        """The stored game, as its game's own state type (the preset names the game)."""
-        if not isinstance(data, dict) or not isinstance(data.get("game"), dict):
+        """The stored game, as its game's own state type (the preset names the game); an
+        ended room's, stored packed (`stored_json`), rebuilt from its moves."""
+        if not isinstance(data, dict):
             return data
         settings = data.get("settings")
         preset = settings.get("preset") if isinstance(settings, dict) else None
         name = preset if isinstance(preset, str) else RoomSettings().preset
+        packed = data.get("packed_game")
+        if isinstance(packed, dict):
+            data = {k: v for k, v in data.items() if k != "packed_game"}
+            return {**data, "game": packed_games.rebuilt(name, packed)}
+        if not isinstance(data.get("game"), dict):
+            return data
         return {**data, "game": state_adapter(name).validate_python(data["game"])}
 
     @model_validator(mode="after")
@@ -159,6 +168,22 @@ class Room(BaseModel):
             if self.game is not None:
                 self.game = replace(self.game, seed=self.seed)
         return self
+
+    def stored_json(self) -> bytes:
+        """The room's JSON as stored: once it ended, its game as its packed moves, which
+        take a byte or two each where the whole state takes a kilobyte a hand (the room
+        is kept for the retention period); while it is played, the whole state (a move
+        must not replay the game). A game that cannot be packed is kept whole."""
+        packed = None
+        if self.status not in LIVE and self.game is not None:
+            packed = packed_games.packed(self.settings.preset, self.game)
+        if packed is None:
+            return self.model_dump_json().encode()
+        data = self.model_dump(mode="json", exclude={"game"})
+        text = json.dumps(
+            {**data, "packed_game": packed}, separators=(",", ":"), ensure_ascii=False
+        )
+        return text.encode()
 
     @property
     def chat(self) -> ChatRef:

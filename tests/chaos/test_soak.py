@@ -1,8 +1,9 @@
 """A short chaos soak (bench/chaos.py): a dozen games of every kind played while serve
 and workers are SIGKILLed, Redis restarts and updates arrive twice, out of order, at
 once, stale or forged; then nothing may be lost, doubled or leaked. Four of them have
-WhatsApp people (two one-to-one, cuartetos and spanish; two group tables joined by code)
-under the local WhatsApp's doubled, batched and reordered deliveries.
+WhatsApp people under the local WhatsApp's doubled, batched and reordered deliveries:
+two one-to-one (cuartetos set up in its lobby, then played again once over; spanish
+dealt at once by a greeting) and two group tables joined by code.
 
 A SIGKILLed worker that held RQ's scheduler lock stops every timer and delayed job until
 another worker takes the lock over (about 10 s, BENCHMARKS.md), and the monkey may kill
@@ -43,3 +44,7 @@ def test_short_chaos_soak_loses_nothing(tmp_path: Path) -> None:
     assert counts["wa_group_games"] == 2 and counts["wa_taps"] > 0
     assert counts["wa_duplicates_delivered"] and counts["wa_batched_posts"]
     assert counts["wa_stale_taps"] and counts["wa_forged_posts"]
+    # the greeting's game against three bots; a game played again has books of its own
+    assert counts["wa_greetings"] >= 1
+    again = counts["wa_rematches_finished"] + counts["wa_rematches_unfinished_waiting"]
+    assert again == counts["wa_rematches"] <= 1

@@ -3,7 +3,8 @@ Playwright), at a desktop's width and a phone's (390 px).
 
 With the whole product in this process (`running_service`: Redis, the webhook app, a
 worker and the emulator, its local WhatsApp delivering to /whatsapp/webhook), Abuela
-writes, starts a game against the bot and plays it to its end purely through the page:
+asks for help, sets up a game against the bot ("ajustes": its lobby) and plays it to its
+end purely through the page:
 each move a tap on a reply button or a row of a list's sheet, each new prompt shown, an
 old prompt's buttons still there and tappable (one tapped: the service says it was
 from an earlier turn), nothing wider than the phone's screen. The clock control moves
@@ -230,17 +231,19 @@ def test_a_game_against_the_bot_through_the_page(
     for page in turns:
         open_whatsapp(page, hook.emu.url, USER)
 
-    phone.locator("#wa-input").fill("hola")
+    phone.locator("#wa-input").fill("ayuda")
     phone.locator("#wa-input").press("Enter")
     for page in turns:
-        expect(page.locator(".wa-msg.mine", has_text="hola")).to_be_visible()
+        expect(page.locator(".wa-msg.mine", has_text="ayuda")).to_be_visible()
     welcome = chat.wait("the welcome", lambda m: "🎲 Nueva partida" in m.button_titles, 0)
     for page in turns:
         check_prompt(page, welcome)
         expect(shown(page, welcome)).to_have_attribute("data-status", "read")  # the chat is open
         expect(shown(page, welcome).locator(".wa-ticks.read")).to_have_text("✓✓")
-    shown(desktop, welcome).get_by_role("button", name="🎲 Nueva partida").click()
 
+    # A game set up first (a greeting deals one against three bots at once: longer)
+    desktop.locator("#wa-input").fill("ajustes")
+    desktop.locator("#wa-input").press("Enter")
     table = chat.wait("the lobby", lambda m: "▶️ Empezar" in m.row_titles, welcome.seq)
     for page in turns:
         check_prompt(page, table)

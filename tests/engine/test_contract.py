@@ -11,6 +11,7 @@ refusals). Nothing here knows which game it holds: a new game registered with
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 from collections.abc import Iterator
@@ -24,6 +25,7 @@ import tests.games  # noqa: F401  (registers the test-only games)
 from engine import registry
 from engine.kernel.arena import LEVEL_KEYS, REPORT_KEYS, TIMING_KEYS, ArenaRequest
 from engine.kernel.errors import IllegalAction, RecordError, RulesError
+from engine.kernel.packing import pack, unpack
 from engine.kernel.protocol import SYSTEM, Game
 from engine.kernel.records import FORMAT
 from engine.records import read_game_record
@@ -258,6 +260,28 @@ def test_records_replay_the_hands_played(game: Game) -> None:
             assert game.dumps(game.loads(data.decode())) == data
     with pytest.raises(RecordError):
         game.loads(b'{"not": "a game"}')
+
+
+@games
+def test_a_game_packs_into_its_moves_and_replays_to_itself(game: Game) -> None:
+    """An ended game is kept as its moves (engine.kernel.packing): unpacking replays the
+    very state packed, at any point of the game; a state its history cannot give back
+    is not packed (kept whole); broken data is a RecordError."""
+    for p in playouts(game):
+        for state, _ in p.sample(4):
+            packed = pack(game, state)
+            assert packed is not None
+            assert unpack(game, packed) == state
+        final = p.final
+        packed = pack(game, final)
+        assert packed is not None
+        per_move = 8 if packed.timed else 2  # an index, and the µs since the move before
+        assert len(base64.b64decode(packed.moves)) <= per_move * len(p.moves)
+        assert pack(game, replace(final, seed=final.seed + 1)) is None, "another deal: not it"
+        with pytest.raises(RecordError):
+            unpack(game, replace(packed, moves=packed.moves[:-4] + "////"))
+        with pytest.raises(RecordError):
+            unpack(game, replace(packed, moves="not base64!"))
 
 
 @games

@@ -8,8 +8,10 @@ nothing, and the game ends with every chat told."""
 from __future__ import annotations
 
 import heapq
+import json
 import random
 import re
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,8 +19,9 @@ import pytest
 
 import tests.games  # noqa: F401  (registers the test games)
 from engine.registry import games
+from service.infra.store import decode_room, encode_room
 from service.platforms.base import Capabilities
-from service.table import lobby, play
+from service.table import lobby, packed_games, play
 from service.table.lobby import Actor
 from service.table.outcome import Job, JobKind, Outcome
 from service.table.room import Room, RoomSettings
@@ -73,6 +76,15 @@ def test_a_whole_game_through_the_table_and_a_fake_platform(game_name: str, pres
     assert room.status == "over" and play.game(room).result(room.game) is not None
     assert platform.sent.get("news"), "the end was told in the group"
     assert {f"news:{u}" for u in room.humans()} <= set(platform.sent)
+    check_kept_packed(room)
+
+
+def check_kept_packed(room: Room) -> None:
+    """The ended room is stored as its game's packed moves, and loads as it was."""
+    stored = encode_room(room)
+    assert "packed_game" in json.loads(zlib.decompress(stored))
+    packed_games._recent.clear()  # as another process loads it: replayed
+    assert decode_room(stored) == room
 
 
 def playing(room: Room) -> bool:

@@ -4,6 +4,7 @@ quiet hours, and screens built from views (no Redis, no Telegram)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -161,7 +162,7 @@ def test_a_room_key_is_secret_sized_and_a_legacy_one_is_replaced_on_load() -> No
     assert room.game is not None and room.game.seed == room.seed
     hand = room.game.hand
     room.seed = 123_456  # as stored before keys were 128 bits (possibly learnt)
-    room.game = room.game.__class__(**{**room.game.__dict__, "seed": 123_456})
+    room.game = replace(room.game, seed=123_456)
     loaded = Room.model_validate_json(room.model_dump_json())
     assert loaded.seed >= LEGACY_KEY_LIMIT and loaded.game is not None
     assert loaded.game.seed == loaded.seed  # the hands to come are dealt from the new key

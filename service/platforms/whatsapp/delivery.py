@@ -5,7 +5,8 @@ A chat here is one person's chat with the business, named by their player id
 one stays (its taps are refused as stale by the table). Within the person's 24-hour
 window the message goes as it is; outside it the turn template goes instead, once per
 window and never to someone who asked for no reminders (`window`, `templates`). Every
-message to a person takes a slot of their pacing first (`budget`).
+message to a person takes a slot of their pacing first (`budget`); the first prompt
+after they started a game may carry a one-time hint (`hints`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import redis
 
 from service.platforms.base import Capabilities, Chat, DeliveryFailed, Failure, Rendered
-from service.platforms.whatsapp import graph, people, templates, window
+from service.platforms.whatsapp import graph, hints, people, templates, window
 from service.platforms.whatsapp.graph import Graph, GraphError
 from service.platforms.whatsapp.render import render, short
 from service.settings import Settings
@@ -88,7 +89,8 @@ class WhatsAppDelivery:
         if recipient is None:
             raise DeliveryFailed(Failure("fatal", f"no WhatsApp person {chat.id}"))
         if window.is_open(self.redis, chat.id, self.clock()):
-            self.send(recipient, message["message"])
+            content = hints.with_hint(self.redis, chat.id, message["lang"], message["message"])
+            self.send(recipient, content)
         elif self.template_due(chat.id):
             self.send(recipient, templates.turn_message(message["lang"], message["title"]))
         return int(self.redis.incr(f"wa:seq:{chat.id}"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 import redis
@@ -22,7 +23,7 @@ from service import opening
 from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
 from service.infra.store import UpdateId, text
 from service.platforms.telegram.callbacks import deep_link as telegram_link
-from service.platforms.whatsapp import invite, people, render, templates, window, words
+from service.platforms.whatsapp import hints, invite, people, render, templates, window, words
 from service.platforms.whatsapp.graph import Graph, GraphError
 from service.presses import change_for, is_command
 from service.services import Services
@@ -127,8 +128,10 @@ class Handler:
         if room.status == "cancelled":
             self.say(actor, _("The game was cancelled."))
             return
-        if is_command(press, "rematch"):
-            self.tell(actor, opening.rematch(self.svc, room, actor, mark(message)))
+        if is_command(press, "rematch"):  # its one message: the new game's first prompt
+            rematch = opening.rematch(self.svc, room, actor, mark(message), anew=False)
+            if not rematch.changed:
+                self.tell(actor, rematch)
             return
         if is_command(press, "rules"):
             self.say_text(actor, games.painter(room, actor.lang).rules_text())
@@ -180,19 +183,16 @@ class Handler:
         self.send(actor, render.render(screen, actor.lang, part=pick.part))
 
     def on_quick(self, actor: Actor, message: Inbound) -> None:
-        """The turn template's quick replies: play now (the prompt again, in the window
-        the tap opened), or no more reminders."""
+        """The turn template's quick replies: play now (the person's game shown again,
+        in the window the tap opened, as a greeting shows it), or no more reminders."""
         if message.data == templates.STOP:
             self.command(actor, "quiet", "", message)
             return
         room = self.active_room(actor.user_id)
         if room is None:
             self.welcome(actor)
-            return
-        target = target_of(room, actor.user_id)
-        self.svc.store.update(
-            room.id, lambda r: Outcome(changed=True, sync={target + ":new"}), mark(message)
-        )
+        else:  # a table still in its lobby answers too: a tap is never left unanswered
+            self.show_game(actor, room, message)
 
     # ----- typing --------------------------------------------------------------------
 
@@ -231,8 +231,10 @@ class Handler:
     # ----- commands ------------------------------------------------------------------
 
     def command(self, actor: Actor, name: str, rest: str, message: Inbound) -> None:
-        if name == "new":
-            self.new_game(actor, rest, message)
+        if name == "hello":
+            self.hello(actor, rest, message)
+        elif name in ("new", "setup"):
+            self.new_game(actor, rest, message, at_once=name == "new")
         elif name == "family":
             self.family_table(actor, rest, message)
         elif name == "rules":
@@ -255,14 +257,43 @@ class Handler:
         else:
             self.welcome(actor)
 
-    def new_game(self, actor: Actor, rest: str, message: Inbound) -> None:
+    def hello(self, actor: Actor, rest: str, message: Inbound) -> None:
+        """A greeting: a new game against bots at once, or the person's game going on
+        shown again."""
+        room = self.active_room(actor.user_id)
+        if room is None:
+            self.new_game(actor, rest, message, at_once=True)
+        else:
+            self.show_game(actor, room, message)
+
+    def show_game(self, actor: Actor, room: Room, message: Inbound) -> None:
+        """The person's game going on, shown again as a fresh message: their own chat's
+        table (a lobby there too), else their cards at a table elsewhere (in its lobby,
+        word that they come when it starts)."""
+        if room.chat_id == actor.user_id and (room.private or room.status == "lobby"):
+            self.svc.store.update(room.id, opening.repost, mark(message))
+            return
+        change = partial(lobby.show_hand, user_id=actor.user_id)
+        result = self.svc.store.update(room.id, change, mark(message))
+        if result is not None and not result[1].changed:
+            self.tell(actor, result[1])
+
+    def new_game(self, actor: Actor, rest: str, message: Inbound, at_once: bool) -> None:
+        """A game against bots: `at_once` against three, dealt now (the person's first
+        message from it is their turn, with the family hint once); else a lobby with a
+        bot, to set it up. Their game going on is shown again instead."""
         preset = family.preset_named(rest.split()[0]) if rest.split() else "spanish"
         if preset is None:
             tr = Translator(actor.lang)
             names = "\n" + games_list(tr)
             self.say_text(actor, tr.gettext(_("Unknown game. Choose one of: {names}"), names=names))
             return
-        popup = opening.against_bots(self.svc, actor.user_id, actor, preset, mark(message))
+        if at_once:
+            hints.offer(self.redis, actor.user_id)
+        bots = BOTS if at_once else 1
+        popup = opening.against_bots(
+            self.svc, actor.user_id, actor, preset, mark(message), bots, at_once
+        )
         if popup is not None:
             self.tell(actor, Outcome(popup=popup))
 
@@ -272,7 +303,7 @@ class Handler:
         chat with us; Telegram players join by the table's deep link)."""
         preset = family.preset_named(rest.split()[0]) if rest.split() else "spanish"
         if preset is None:
-            self.new_game(actor, rest, message)  # says which games there are
+            self.new_game(actor, rest, message, at_once=False)  # says which games there are
             return
         room = opening.family_table(self.svc, actor.user_id, actor, preset, mark(message))
         if isinstance(room, Popup):
@@ -317,7 +348,7 @@ class Handler:
                 "action": {
                     "buttons": [
                         reply_button("cmd:new", tr.gettext(_("🎲 New game"))),
-                        reply_button("cmd:rules", tr.gettext(_("📖 Rules"))),
+                        reply_button("cmd:family", tr.gettext(_("👪 Family table"))),
                         reply_button("cmd:language", tr.gettext(_("🌐 Language"))),
                     ]
                 },
@@ -355,10 +386,12 @@ class Handler:
 
 WELCOME = _(
     "🫏 Hi! I run games of Burro, the donkey card game.\n"
-    "• New game: a game against bots, here.\n"
-    "• 'family': a table for your family, with a link to share.\n"
-    "• Type your moves or tap them; 'help' shows what I understand."
+    "• New game (or just say hi): you against three bots, here, at once.\n"
+    "• Family table: a table for your family, with a link to share.\n"
+    "• 'settings': a game against bots that you set up first.\n"
+    "• Type your moves or tap them; 'rules' explains the game."
 )
+BOTS = 3  # a game started at once: a table of four
 
 
 def mark(message: Inbound) -> UpdateId:

@@ -8,8 +8,9 @@ per section when it has more than one; an interactive body at most 1024 characte
 
     buttons ≤ 3      reply buttons
     4 – 10           a list; cards in sections by suit, other moves in their own
-    more             cards: a list of suits first, each opening its cards (a `Pick`);
-                     other screens (settings): pages of 9 and a "more" row
+    more             cards: the same list with the smallest suits folded, each into
+                     one row that opens its cards (a `Pick`, a second message only
+                     then); other screens (settings): pages of 9 and a "more" row
 
 A button's id is the press's short text (service.ui.tokens), so a tap decodes as a
 Telegram press does and an old prompt's tap is refused as stale by the table. The ids
@@ -19,8 +20,8 @@ of the rows that only open a part of the screen are `Pick`s (`pick_id`).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
-from itertools import groupby
 from typing import Any
 
 from service.i18n import Translator, _
@@ -34,6 +35,7 @@ MAX_REPLY_BUTTONS = 3
 MAX_ROWS = 10
 BUTTON_TITLE = 20
 ROW_TITLE = 24
+ROW_DESCRIPTION = 72
 SECTION_TITLE = 24
 OTHER = "⋯"  # the section of a list's moves that are not cards
 _CARD = re.compile(r"^(play|pass):((?:10|[2-9AJQK])[SHDC]|JK)$")
@@ -88,13 +90,16 @@ def render(screen: Screen, lang: str, part: str | None = None) -> Rendered:
         return listed(body, tr, [(OTHER, page_rows(buttons, int(part)))])
     if part is not None:
         buttons = [(b, p) for b, p in buttons if suit_of(p) == part]
+        if len(buttons) > MAX_ROWS:  # one suit longer than a list: every move, paged
+            return render(screen, lang, part="0")
     if not buttons:
         return {"type": "text", "text": {"body": short(screen.text, 4096) or "…"}}
     if len(buttons) <= MAX_REPLY_BUTTONS:
         return reply_buttons(body, buttons)
-    if len(buttons) <= MAX_ROWS:
-        return listed(body, tr, sections_of(buttons))
-    return listed(body, tr, overview(buttons, tr))
+    folded = folds(buttons)
+    if folded is None:
+        return listed(body, tr, [(OTHER, page_rows(buttons, 0))])
+    return listed(body, tr, sections_of(buttons, tr, folded))
 
 
 def fit_body(text: str) -> str:
@@ -156,22 +161,61 @@ Row = tuple[str, str, str]  # id, title, description
 Section = tuple[str, list[Row]]
 
 
-def sections_of(buttons: list[tuple[Button, Press]]) -> list[Section]:
-    """Cards by suit (in the screen's order), then the other moves."""
+def folds(buttons: list[tuple[Button, Press]]) -> frozenset[str] | None:
+    """The suits to fold so that one list holds every move: none when it does already,
+    else the smallest suits first (the fewest cards a second message away; a suit of
+    one card folds into nothing shorter). None when even every suit folded is too many
+    rows (a screen of other buttons: it is paged)."""
+    sizes = Counter(suit for suit in (suit_of(p) for _b, p in buttons) if suit)
+    rows, folded = len(buttons), set()
+    for suit, size in sorted(sizes.items(), key=lambda item: item[1]):  # stable: ties in order
+        if rows <= MAX_ROWS:
+            break
+        if size > 1:
+            folded.add(suit)
+            rows -= size - 1
+    return frozenset(folded) if rows <= MAX_ROWS else None
+
+
+def sections_of(
+    buttons: list[tuple[Button, Press]], tr: Translator, folded: frozenset[str] = frozenset()
+) -> list[Section]:
+    """Cards by suit (in the screen's order), a `folded` suit as one row that opens its
+    cards; then the other moves."""
     titles = unique([b.label for b, _p in buttons], ROW_TITLE)
-    rows = [
-        (suit_of(p), (tokens.text(p), t, "")) for (_b, p), t in zip(buttons, titles, strict=True)
-    ]
-    cards = [(s, r) for s, r in rows if s is not None]
-    others = [r for s, r in rows if s is None]
-    labels = {suit_of(p): b.label for b, p in buttons}
-    by_suit: dict[str, list[Row]] = {}  # in the order the suits first come
-    for suit, row in cards:
-        by_suit.setdefault(suit, []).append(row)
-    sections: list[Section] = [(suit_title(labels[suit]), rows) for suit, rows in by_suit.items()]
+    by_suit: dict[str, list[tuple[Button, Press, str]]] = {}  # in the order suits come
+    others: list[Row] = []
+    for (button, press), title in zip(buttons, titles, strict=True):
+        suit = suit_of(press)
+        if suit is None:
+            others.append((tokens.text(press), title, ""))
+        else:
+            by_suit.setdefault(suit, []).append((button, press, title))
+    sections: list[Section] = []
+    for suit, members in by_suit.items():
+        rows = [(tokens.text(p), t, "") for _b, p, t in members]
+        if suit in folded:
+            rows = [folded_row(suit, [b for b, _p, _t in members], members[0][1], tr)]
+        sections.append((suit_title(members[0][0].label), rows))
     if others:
         sections.append((OTHER, others))
     return sections
+
+
+def folded_row(suit: str, cards: list[Button], first: Press, tr: Translator) -> Row:
+    """A suit's cards as one row: its name and count, the ranks below; a tap opens it."""
+    count = tr.ngettext("{n} card", "{n} cards", len(cards))
+    title = short(f"{suit_title(cards[0].label)} · {count}", ROW_TITLE)
+    ranks = " · ".join(rank_of(card.label) for card in cards)
+    return pick_id(Pick(first.room, first.version, suit)), title, short(ranks, ROW_DESCRIPTION)
+
+
+def rank_of(label: str) -> str:
+    """A card's rank as its label names it: `10` of `10♥`, `Caballo` of `Caballo de
+    copas`."""
+    if label and label[-1] in "♠♥♦♣":
+        return label[:-1]
+    return label.split()[0] if label.split() else label
 
 
 def suit_title(label: str) -> str:
@@ -181,26 +225,6 @@ def suit_title(label: str) -> str:
         return label[-1]
     found = _SPANISH_WORDS.match(label)
     return short((found[1] if found else label).capitalize(), SECTION_TITLE)
-
-
-def overview(buttons: list[tuple[Button, Press]], tr: Translator) -> list[Section]:
-    """A list for more buttons than one list holds: the suits (each row opens its
-    cards) and the other moves; a screen without cards is paged."""
-    first = buttons[0][1]
-    suits = [suit for suit, _n in groupby(suit_of(p) for _b, p in buttons) if suit]
-    others = [(b, p) for b, p in buttons if suit_of(p) is None]
-    if suits and len(suits) + len(others) <= MAX_ROWS:
-        rows: list[Row] = []
-        for suit in dict.fromkeys(suits):
-            members = [b for b, p in buttons if suit_of(p) == suit]
-            pick = pick_id(Pick(first.room, first.version, suit))
-            count = tr.ngettext("{n} card", "{n} cards", len(members))
-            rows.append((pick, suit_title(members[0].label), count))
-        sections: list[Section] = [(tr.gettext(_("Your cards")), rows)]
-        if others:
-            sections.append((OTHER, sections_of(others)[0][1]))
-        return sections
-    return [(OTHER, page_rows(buttons, 0))]
 
 
 def page_rows(buttons: list[tuple[Button, Press]], page: int) -> list[Row]:

@@ -46,20 +46,43 @@ MOVE_WORDS: dict[str, str] = {
     **dict.fromkeys(["burro"], "burro"),
 }
 CommandWord = Literal[
-    "help", "rules", "new", "family", "stats", "language", "quiet", "loud", "join"
+    "help",
+    "hello",
+    "rules",
+    "new",
+    "setup",
+    "family",
+    "stats",
+    "language",
+    "quiet",
+    "loud",
+    "join",
 ]
+# A greeting starts a game against bots at once (or shows the one going on); "new game"
+# in any of our languages too; "help" explains what we understand.
 COMMAND_WORDS: dict[str, CommandWord] = {
-    **dict.fromkeys(["ayuda", "help", "ajuda", "bantuan", "menu", "hola", "ola"], "help"),
-    **dict.fromkeys(["oi", "hello", "hi", "halo", "start", "inicio"], "help"),
+    **dict.fromkeys(["ayuda", "help", "ajuda", "bantuan", "menu", "inicio"], "help"),
+    **dict.fromkeys(["hola", "ola", "oi", "hello", "hi", "hey", "halo", "hai", "start"], "hello"),
+    **dict.fromkeys(["buenas", "buenos", "bom", "boa", "selamat"], "hello"),
     **dict.fromkeys(["reglas", "rules", "regras", "aturan"], "rules"),
     **dict.fromkeys(["jugar", "nueva", "play", "new", "jogar", "nova", "novo", "main"], "new"),
-    **dict.fromkeys(["baru", "partida", "game", "juego", "jogo"], "new"),
+    **dict.fromkeys(["baru", "partida", "game", "juego", "jogo", "otra", "outra"], "new"),
+    **dict.fromkeys(["ajustes", "settings", "configurar", "definicoes", "pengaturan"], "setup"),
     **dict.fromkeys(["stats", "estadisticas", "estatisticas", "statistik"], "stats"),
     **dict.fromkeys(["idioma", "language", "lingua", "bahasa", "lang"], "language"),
     **dict.fromkeys(["silencio", "quiet", "silencio", "diam", "callar", "parar"], "quiet"),
     **dict.fromkeys(["recordar", "remind", "lembrar", "ingatkan", "avisar"], "loud"),
     **dict.fromkeys(["unirme", "join", "entrar", "gabung", "mesa"], "join"),
     **dict.fromkeys(["familia", "family", "keluarga", "amigos", "friends", "teman"], "family"),
+}
+# Words around a game's name that name no game ("nueva partida", "main lagi", "buenas
+# tardes"): a command that opens a table reads past them.
+GAME_COMMANDS = ("hello", "new", "setup", "family")
+FILLERS = {
+    *("partida", "game", "juego", "jogo", "lagi", "baru", "otra", "outra", "again", "de"),
+    *("nueva", "nuevo", "nova", "novo", "new", "a", "uma", "una", "un", "um", "dong"),
+    *("dias", "tardes", "noches", "dia", "tarde", "noite", "pagi", "siang", "sore", "malam"),
+    *("morning", "there", "jugar", "jogar", "play", "main", "mesa", "table"),
 }
 _EMOJI = re.compile(r"[^\w\s♠♥♦♣:]", re.UNICODE)
 _CARD = re.compile(r"^(10|[2-9]|[a-z]+|1)\s*(?:de |of |dari )?\s*([a-z♠♥♦♣]+)$")
@@ -128,11 +151,16 @@ def matches(press: Press, wanted: str) -> bool:
 
 
 def command_of(text: str) -> tuple[CommandWord, str] | None:
-    """A command and the rest of its words (`nueva cangkul` -> ("new", "cangkul"))."""
+    """A command and the rest of its words (`nueva partida cangkul` -> ("new",
+    "cangkul"): a command that opens a table reads past words that name no game)."""
     words = normal(text).split()
     if not words or words[0] not in COMMAND_WORDS:
         return None
-    return COMMAND_WORDS[words[0]], " ".join(words[1:])
+    command = COMMAND_WORDS[words[0]]
+    rest = words[1:]
+    if command in GAME_COMMANDS:
+        rest = [w for w in rest if w not in FILLERS]
+    return command, " ".join(rest)
 
 
 def is_command(press: Press, name: str) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 from engine.kernel import errors
 from engine.kernel.arena import ArenaReport, ArenaRequest, Progress
 from engine.kernel.presets import Preset
-from engine.kernel.protocol import Result
+from engine.kernel.protocol import History, Result
 from engine.kernel.rng import derive
 from engine.kernel.storage import JsonCodec
 from tests.games.tiny import arena, game, records
@@ -100,6 +100,14 @@ class Tiny:
     def hand_record(self, state: State, index: int) -> dict[str, Any]:
         hands = state.past if state.over else (*state.past, state.hand)
         return records.hand_record(state.rules, state.seats, hands[index])
+
+    def history(self, state: State) -> History:
+        hands = state.past if state.over else (*state.past, state.hand)
+        moves = tuple((seat, action, 0.0) for hand in hands for seat, action in hand.actions)
+        rules = state.rules
+        return History(
+            rules.preset, rules.options(), state.seats, state.seed, hands[0].dealer, 0.0, moves
+        )
 
     def read_record(self, text: str) -> records.Record:
         return records.read_record(text)

@@ -3,6 +3,7 @@ choose one of its moves (a card first), wait for what comes next."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -80,6 +81,45 @@ def next_prompt(
     return found
 
 
+@dataclass
+class Played:
+    """What playing a game took the person."""
+
+    moves: int = 0  # their taps and choices that played
+    opened: int = 0  # folded suits they opened (a second message for one move)
+    final: WaChatMessage | None = None  # the game's last message (its "play again")
+
+
+def play_game(
+    wa: WhatsAppDriver,
+    user: str,
+    after: int,
+    max_moves: int = 600,
+    worker: InprocWorker | None = None,
+) -> Played:
+    """Play `user`'s game to its end from the first prompt after message `after`. With
+    the in-process `worker`, a wait on a timer (a call's window) moves the service's
+    clock on instead of waiting for it."""
+    played, seen, rev = Played(), after, 0
+    while played.moves < max_moves:
+        prompt = wa.wait_for(
+            partial(next_prompt, wa, user, seen, rev, worker),
+            timeout=20,
+            what=f"{user}'s next prompt",
+        )
+        if is_final(prompt):
+            played.final = prompt
+            return played
+        seen, rev = prompt.seq, prompt.rev
+        choice = pick(prompt)
+        act(wa, user, prompt, choice)
+        if render.pick_of(choice) is None:
+            played.moves += 1
+        else:
+            played.opened += 1
+    raise AssertionError(f"{user}'s game did not end in {max_moves} moves")
+
+
 def play_to_the_end(
     wa: WhatsAppDriver,
     user: str,
@@ -87,21 +127,5 @@ def play_to_the_end(
     max_moves: int = 600,
     worker: InprocWorker | None = None,
 ) -> int:
-    """Play `user`'s game to its end from the first prompt after message `after`; the
-    number of moves it took. With the in-process `worker`, a wait on a timer (a call's
-    window) moves the service's clock on instead of waiting for it."""
-    taps, seen, rev = 0, after, 0
-    while taps < max_moves:
-        prompt = wa.wait_for(
-            partial(next_prompt, wa, user, seen, rev, worker),
-            timeout=20,
-            what=f"{user}'s next prompt",
-        )
-        if is_final(prompt):
-            return taps
-        seen, rev = prompt.seq, prompt.rev
-        choice = pick(prompt)
-        act(wa, user, prompt, choice)
-        if render.pick_of(choice) is None:
-            taps += 1
-    raise AssertionError(f"{user}'s game did not end in {max_moves} moves")
+    """Play `user`'s game to its end (`play_game`); the number of moves it took."""
+    return play_game(wa, user, after, max_moves, worker).moves

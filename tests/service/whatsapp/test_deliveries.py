@@ -23,7 +23,7 @@ def test_duplicated_reordered_and_batched_deliveries_lose_and_double_nothing(
         wa = hook.emu.whatsapp
         wa.settings(duplicates=1.0, batch=0.5, reorder=0.3, seed=7)
         before = duplicates()
-        lobby = open_game(wa, "Abuela", "nueva spanish", "▶️ Empezar")
+        lobby = open_game(wa, "Abuela", "nueva spanish")
         assert play_to_the_end(wa, "Abuela", after=lobby, worker=hook.worker) > 3
         room = hook.store().room_in_chat(player_of(hook, "Abuela"), None)
         assert room is not None and room.status == "over"

@@ -31,6 +31,12 @@ def test_a_family_table_opened_on_whatsapp(hook: Hook) -> None:
     emu.start("Ana", f"j{code}")
     host = player_id(hook, "Abuela")
     emu.wait_for(lambda: len(room_in(hook, host).seats) == 3 or None, what="three seated")
+    wa.send("Vovó", "oi")  # a greeting at a table waiting to start: no game of her own
+    wa.wait_for(
+        lambda: any("suas cartas vão chegar aqui" in m.text for m in outgoing(wa, "Vovó")),
+        what="Vovó told her cards come when it starts",
+    )
+    assert hook.store().room_in_chat(player_id(hook, "Vovó"), None) is None
     lobby = lobby_offering(wa, "Abuela", "🤖 Añadir bot", 0)
     act(wa, "Abuela", lobby, "🤖 Añadir bot")
     emu.wait_for(lambda: len(room_in(hook, host).seats) == 4 or None, what="the bot seated")

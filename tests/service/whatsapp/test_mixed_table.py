@@ -35,7 +35,8 @@ def test_two_whatsapp_players_a_telegram_one_and_a_bot(hook: Hook) -> None:
 
 
 def play_mixed_table(hook: Hook) -> dict[str, int]:
-    """The table of the test, played to the end; the decisions made on each platform."""
+    """The table of the test, played to the end; the moves made on each platform, and
+    the WhatsApp players' other decisions: joining, and folded suits opened."""
     emu, wa = hook.emu, hook.emu.whatsapp
     emu.start("Ana")  # her cards come to her private chat
     emu.send_message("Ana", GROUP, "/burro spanish")
@@ -53,13 +54,13 @@ def play_mixed_table(hook: Hook) -> dict[str, int]:
     decisions = play_to_the_end(hook, group)
     assert hook.worker is not None
     hook.worker.check()
-    return decisions
+    return decisions | {"whatsapp_joined": len(WHATSAPP_FAMILY)}
 
 
 def play_to_the_end(hook: Hook, group: int) -> dict[str, int]:
     emu, wa = hook.emu, hook.emu.whatsapp
     seen = {user: (0, 0) for user in WHATSAPP_FAMILY}  # (place, revision) of the last read
-    decisions = {"whatsapp": 0, "telegram": 0}
+    decisions = {"whatsapp": 0, "telegram": 0, "whatsapp_opened": 0}
     for _ in range(2000):
         room = room_in(hook, group)
         if room.status == "over":
@@ -76,7 +77,10 @@ def play_to_the_end(hook: Hook, group: int) -> dict[str, int]:
             continue
         decisions[player.platform] += 1
         if player.platform == "whatsapp":
-            seen[player.name] = play_whatsapp_turn(hook, player.name, room, seat, seen[player.name])
+            seen[player.name], opened = play_whatsapp_turn(
+                hook, player.name, room, seat, seen[player.name]
+            )
+            decisions["whatsapp_opened"] += opened
         else:
             mark = f".{room.version}."
 
@@ -112,11 +116,12 @@ def told_end(wa: WhatsAppDriver, user: str, result: str) -> bool:
 
 def play_whatsapp_turn(
     hook: Hook, user: str, room: Room, seat: int, seen: tuple[int, int]
-) -> tuple[int, int]:
-    """Play the person's turn from their prompt (a suit first, then its card, when the
-    prompt lists suits); the place and revision of the last message they acted on."""
+) -> tuple[tuple[int, int], int]:
+    """Play the person's turn from their prompt (a folded suit opened first, then its
+    card, if that is what they pick); the place and revision of the last message they
+    acted on, and how many suits they opened."""
     wa = hook.emu.whatsapp
-    for _ in range(3):
+    for opened in range(3):
         prompt = wa.wait_for(
             partial(prompt_now, hook, user, room, seen),
             timeout=20,
@@ -126,7 +131,7 @@ def play_whatsapp_turn(
         seen, choice = (prompt.seq, prompt.rev), pick(prompt)
         act(wa, user, prompt, choice)
         if render.pick_of(choice) is None:
-            return seen
+            return seen, opened
     raise AssertionError(f"{user} found no move to make")
 
 

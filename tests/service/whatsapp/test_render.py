@@ -43,6 +43,7 @@ def within_limits(content: dict[str, Any]) -> None:
     rows = [row for section in action["sections"] for row in section["rows"]]
     assert 1 <= len(rows) <= 10
     assert all(wa.units(r["title"]) <= 24 and len(r["id"]) <= 200 for r in rows)
+    assert all(wa.units(r.get("description", "")) <= 72 for r in rows)
     assert len({r["id"] for r in rows}) == len(rows)
     if len(action["sections"]) > 1:
         assert all(0 < wa.units(s["title"]) <= 24 for s in action["sections"])
@@ -96,17 +97,56 @@ def test_three_moves_are_reply_buttons_and_more_a_list_by_suit() -> None:
     assert wa.render(moves(9), "es")["interactive"]["action"]["button"] == "Elegir"
 
 
-def test_more_cards_than_a_list_holds_come_suit_first_then_the_suit() -> None:
-    screen = moves(20)
-    overview = wa.render(screen, "en")
-    within_limits(overview)
-    picks = ids(overview)
-    assert all(wa.pick_of(i) is not None for i in picks) and len(picks) == 3  # ♠ ♥ ♦
-    hearts = wa.pick_of(picks[1])
-    assert hearts is not None and hearts.part == "H" and hearts.version == 7
-    part = wa.render(screen, "en", part="H")
-    within_limits(part)
-    assert ids(part) == [f"abcd1234.7.p{r}H" for r in ("A", "K", "Q", "J", "7", "6", "5", "4")]
+def rows_of(content: dict[str, Any]) -> list[dict[str, Any]]:
+    return [row for s in content["interactive"]["action"]["sections"] for row in s["rows"]]
+
+
+def test_more_cards_than_a_list_holds_fold_the_smallest_suit_into_one_row() -> None:
+    screen = moves(11)  # ♠ A K Q J 7 6 5 4, ♥ A K Q
+    content = wa.render(screen, "en")
+    within_limits(content)
+    spades = [f"abcd1234.7.p{r}S" for r in ("A", "K", "Q", "J", "7", "6", "5", "4")]
+    assert ids(content) == [*spades, "pick:H:abcd1234.7"]  # one list: a single message
+    folded = rows_of(content)[-1]
+    assert folded["title"] == "♥ · 3 cards" and folded["description"] == "A · K · Q"
+    opened = wa.render(screen, "en", part="H")  # a tap on the folded row: its cards
+    within_limits(opened)
+    assert ids(opened) == ["abcd1234.7.pAH", "abcd1234.7.pKH", "abcd1234.7.pQH"]
+
+
+def test_folding_goes_on_with_the_next_smallest_suit_until_the_list_holds_all() -> None:
+    content = wa.render(moves(20), "es")  # ♠ 8, ♥ 8, ♦ 4: ♦ folds, then ♠
+    within_limits(content)
+    picks = [wa.pick_of(i) for i in ids(content)]
+    assert [p.part for p in picks if p is not None] == ["S", "D"]
+    assert len(ids(content)) == 10
+    assert rows_of(content)[0]["title"] == "♠ · 8 cartas"
+
+
+def test_a_folded_spanish_suit_is_named_and_its_ranks_listed() -> None:
+    names = ("As", "Rey", "Caballo", "Sota", "7", "6", "5", "4", "3", "2")
+    faces = zip(names, "AKQJ765432", strict=True)
+    hearts = [Button(f"{f} de copas", Press("abcd1234", 3, Move(f"play:{c}H"))) for f, c in faces]
+    row = (*hearts, Button("As de oros", Press("abcd1234", 3, Move("play:AD"))))
+    content = wa.render(Screen("¡Te toca!", (row,)), "es")
+    within_limits(content)
+    assert ids(content)[0] == "pick:H:abcd1234.3" and len(ids(content)) == 2
+    folded = rows_of(content)[0]
+    assert folded["title"] == "Copas · 10 cartas"
+    assert folded["description"] == "As · Rey · Caballo · Sota · 7 · 6 · 5 · 4 · 3 · 2"
+
+
+def test_a_folded_suit_longer_than_a_list_opens_as_pages_of_every_move() -> None:
+    ranks = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+    row = tuple(Button(f"{r}♠", Press("abcd1234", 7, Move(f"play:{r}S"))) for r in ranks)
+    screen = Screen("Your turn!", ((*row, Button("A♥", Press("abcd1234", 7, Move("play:AH")))),))
+    assert ids(wa.render(screen, "en")) == ["pick:S:abcd1234.7", "abcd1234.7.pAH"]
+    opened = wa.render(screen, "en", part="S")
+    within_limits(opened)
+    assert ids(opened)[-1] == "pick:1:abcd1234.7" and len(ids(opened)) == 10
+    assert ids(wa.render(screen, "en", part="1")) == [f"abcd1234.7.p{r}S" for r in ranks[9:]] + [
+        "abcd1234.7.pAH"
+    ]
 
 
 def test_a_long_screen_without_cards_is_paged() -> None:

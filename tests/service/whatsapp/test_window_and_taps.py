@@ -11,8 +11,11 @@ import httpx
 import pytest
 
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
+from service.table.room import Room
 from tests.service.inproc import Hook, running_service
-from tests.service.whatsapp.play import choices, last_out, newest_prompt, outgoing
+from tests.service.play import room_in
+from tests.service.whatsapp.play import choices, last_out, newest_prompt, outgoing, play_game
+from tests.service.whatsapp.test_family_table import player_id
 from tests.service.whatsapp.test_whatsapp_game import open_game
 
 DAY = 24 * 3600
@@ -37,7 +40,7 @@ def template_after(wa: WhatsAppDriver, user: str, seen: int) -> WaChatMessage | 
 def test_outside_the_window_a_template_comes_and_its_tap_brings_the_prompt(hook: Hook) -> None:
     wa, worker = hook.emu.whatsapp, hook.worker
     assert worker is not None and hook.clock is not None
-    lobby = open_game(wa, "Abuela", "nueva spanish", "▶️ Empezar")
+    lobby = open_game(wa, "Abuela", "nueva spanish")
     prompt = prompt_after(wa, "Abuela", lobby)
     wa.advance(DAY + 3600)  # a day and an hour without a word from her
     worker.reach(hook.clock() + DAY + 3600)  # her reminder is long due
@@ -52,9 +55,45 @@ def test_outside_the_window_a_template_comes_and_its_tap_brings_the_prompt(hook:
     assert choices(again) == choices(prompt)  # the same turn, its moves again
 
 
+def test_play_now_from_a_table_still_in_its_lobby_is_answered(hook: Hook) -> None:
+    """Tía's game, whose template she kept, has ended; she sits at Prima's family table,
+    not started yet. Her tap on the old template's Play now tells her that her cards
+    will come when it starts (nothing else would answer it)."""
+    wa, worker = hook.emu.whatsapp, hook.worker
+    assert worker is not None and hook.clock is not None
+    wa.add_user("Tía", country="ES", language="es", username="tia.carmen")
+    wa.add_user("Prima", country="ES", language="es", username="prima.lucia")
+    prompt = prompt_after(wa, "Tía", open_game(wa, "Tía", "hola cangkul"))
+    wa.advance(DAY + 3600)
+    worker.reach(hook.clock() + DAY + 3600)
+    template = wa.wait_for(
+        partial(template_after, wa, "Tía", prompt.seq), timeout=20, what="the template"
+    )
+    wa.tap_quick_reply("Tía", template, "Jugar ahora")
+    assert play_game(wa, "Tía", template.seq, worker=worker).final is not None
+    wa.send("Prima", "familia")
+    code = wa.wait_for(partial(own_table, hook, "Prima"), what="Prima's table").id
+    host = player_id(hook, "Prima")
+    wa.send("Tía", f"unirme {code}")
+    wa.wait_for(lambda: len(room_in(hook, host).seats) == 2 or None, what="Tía seated")
+    before = len(outgoing(wa, "Tía"))
+    wa.tap_quick_reply("Tía", template, "Jugar ahora")
+    wa.wait_for(
+        lambda: any("tus cartas llegarán aquí" in m.text for m in outgoing(wa, "Tía")[before:]),
+        what="Tía told her cards come when it starts",
+    )
+    assert room_in(hook, host).status == "lobby"
+
+
+def own_table(hook: Hook, user: str) -> Room | None:
+    """The table in the person's own chat, once they have one."""
+    player = hook.redis.get(f"wa:id:{hook.emu.whatsapp.user(user)['user_id']}")
+    return None if player is None else hook.store().room_in_chat(int(player), None)
+
+
 def test_a_tap_on_an_old_prompt_is_refused_once_and_moves_nothing(hook: Hook) -> None:
     wa = hook.emu.whatsapp
-    lobby = open_game(wa, "Vovó", "jogar brazilian", "▶️ Começar")
+    lobby = open_game(wa, "Vovó", "jogar brazilian")
     first = prompt_after(wa, "Vovó", lobby)
     first_choice = choices(first)[0][1]
     (wa.tap if first.buttons else wa.choose)("Vovó", first, first_choice)
@@ -77,12 +116,12 @@ def answered(wa: WhatsAppDriver, user: str, before: int) -> WaChatMessage | None
 
 def test_typed_moves_play_in_each_language(hook: Hook) -> None:
     wa = hook.emu.whatsapp
-    for user, command, start in (
-        ("Nenek", "main spanish", "▶️ Mulai"),
-        ("Grandma", "new spanish", "▶️ Start"),
-        ("Avó", "jogar spanish", "▶️ Começar"),
+    for user, command in (
+        ("Nenek", "main spanish"),
+        ("Grandma", "new spanish"),
+        ("Avó", "jogar spanish"),
     ):
-        lobby = open_game(wa, user, command, start)
+        lobby = open_game(wa, user, command)
         prompt = prompt_after(wa, user, lobby)
         card = choices(prompt)[0][1]  # e.g. "7 de oros": typed as its label, lower case
         wa.send(user, card.lower())

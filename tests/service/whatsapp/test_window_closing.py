@@ -25,7 +25,7 @@ def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
 def test_an_hour_before_the_window_closes_on_her_turn_a_word_keeps_it_open(hook: Hook) -> None:
     wa, worker = hook.emu.whatsapp, hook.worker
     assert worker is not None and hook.clock is not None
-    lobby = open_game(wa, "Grandma", "new spanish", "▶️ Start")
+    lobby = open_game(wa, "Grandma", "new spanish")
     prompt = prompt_after(wa, "Grandma", lobby)
     for _hour in range(23):  # her turn waits (three days to play); the reminder comes too
         wa.advance(3600)
