@@ -71,23 +71,8 @@ class Table:
         return (seat + self.step) % self.n
 
 
-# The tables of the rule sets seen lately, by the rules' identity: the cache below is
-# keyed by the rules, a pydantic model that costs more to hash and compare than the rest
-# of a lookup, and the same state asks for its table at every step.
-_BY_IDENTITY: dict[tuple[int, int], Table] = {}
-
-
-def table_for(rules: Rules, seats: int) -> Table:
-    table = _BY_IDENTITY.get((id(rules), seats))
-    if table is None or table.rules is not rules:  # an id may be reused once freed
-        if len(_BY_IDENTITY) >= 256:
-            _BY_IDENTITY.clear()
-        table = _BY_IDENTITY[(id(rules), seats)] = _table_for(rules, seats)
-    return table
-
-
 @lru_cache(maxsize=256)
-def _table_for(rules: Rules, seats: int) -> Table:
+def table_for(rules: Rules, seats: int) -> Table:
     return Table(rules, seats)
 
 
