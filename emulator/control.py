@@ -20,7 +20,7 @@ from starlette.routing import Route
 
 from emulator.actions import ActionError
 from emulator.errors import ApiError
-from emulator.world import JSON, PRESENT, Conversation, Message, World
+from emulator.world import JSON, PRESENT, Conversation, EventBus, Message, World
 
 if TYPE_CHECKING:
     from emulator.app import Emulator
@@ -90,6 +90,34 @@ def endpoint(fn: Callable[[Args], Any]) -> Callable[[Request], Awaitable[Respons
         return JSONResponse({"ok": True, "result": result})
 
     return handler
+
+
+def event_stream(bus: EventBus) -> StreamingResponse:
+    """The bus's events as Server-Sent Events, for the web chat (Telegram's and
+    WhatsApp's alike); a comment when nothing happened for a while keeps the stream
+    from being closed as idle."""
+    queue = bus.subscribe()
+
+    async def stream() -> AsyncIterator[str]:
+        try:
+            yield "retry: 1000\n\n"
+            while True:
+                try:
+                    event = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
+                except TimeoutError:
+                    yield ": keep-alive\n\n"
+                    continue
+                if event is None:
+                    return
+                yield f"data: {json.dumps(event)}\n\n"
+        finally:
+            bus.unsubscribe(queue)
+
+    return StreamingResponse(
+        stream(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
 
 
 def _flag(value: Any) -> bool:
@@ -406,28 +434,7 @@ def control_routes(emu: Emulator) -> list[Route]:
         return {**delivery.info(), "pending": [p.update for p in delivery.pending]}
 
     async def events(request: Request) -> Response:
-        queue = world.events.subscribe()
-
-        async def stream() -> AsyncIterator[str]:
-            try:
-                yield "retry: 1000\n\n"
-                while True:
-                    try:
-                        event = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
-                    except TimeoutError:
-                        yield ": keep-alive\n\n"
-                        continue
-                    if event is None:
-                        return
-                    yield f"data: {json.dumps(event)}\n\n"
-            finally:
-                world.events.unsubscribe(queue)
-
-        return StreamingResponse(
-            stream(),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-        )
+        return event_stream(world.events)
 
     async def file_content(request: Request) -> Response:
         stored = world.files.get(request.path_params["file_id"])
