@@ -64,20 +64,30 @@ def _fail(description: str, code: int = 400) -> JSONResponse:
     )
 
 
+async def request_args(request: Request) -> Args:
+    """A control call's arguments (Telegram's and WhatsApp's alike): the query's, the
+    path's and those of a JSON object body (ValueError saying what is wrong with one)."""
+    args: Args = dict(request.query_params)
+    args.update(request.path_params)
+    if request.method in ("POST", "DELETE"):
+        body = await request.body()
+        if body.strip():
+            try:
+                data = json.loads(body)
+            except ValueError:
+                raise ValueError("the body is not JSON") from None
+            if not isinstance(data, dict):
+                raise ValueError("the body must be a JSON object")
+            args.update(data)
+    return args
+
+
 def endpoint(fn: Callable[[Args], Any]) -> Callable[[Request], Awaitable[Response]]:
     async def handler(request: Request) -> Response:
-        args: Args = dict(request.query_params)
-        args.update(request.path_params)
-        if request.method == "POST":
-            body = await request.body()
-            if body.strip():
-                try:
-                    data = json.loads(body)
-                except ValueError:
-                    return _fail("the body is not JSON")
-                if not isinstance(data, dict):
-                    return _fail("the body must be a JSON object")
-                args.update(data)
+        try:
+            args = await request_args(request)
+        except ValueError as error:
+            return _fail(str(error))
         try:
             result = fn(args)
             if inspect.isawaitable(result):

@@ -32,7 +32,6 @@ logs by `seq`; `GET /events` streams the same changes as Server-Sent Events.
 from __future__ import annotations
 
 import inspect
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -40,7 +39,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from emulator.control import event_stream
+from emulator.control import event_stream, request_args
 from emulator.whatsapp.cloud import ActionError, WhatsAppCloud
 from emulator.whatsapp.webhook import WebhookRefused
 from emulator.whatsapp.world import WaMessage, WaUser
@@ -80,18 +79,10 @@ def endpoint(
 ) -> Callable[[Request], Awaitable[Response]]:
     async def handler(request: Request) -> Response:
         cloud.start()
-        args: Args = dict(request.query_params)
-        args.update(request.path_params)
-        if request.method in ("POST", "DELETE"):
-            body = await request.body()
-            if body.strip():
-                try:
-                    data = json.loads(body)
-                except ValueError:
-                    return _fail("the body is not JSON")
-                if not isinstance(data, dict):
-                    return _fail("the body must be a JSON object")
-                args.update(data)
+        try:
+            args = await request_args(request)
+        except ValueError as error:
+            return _fail(str(error))
         try:
             result = fn(args)
             if inspect.isawaitable(result):
