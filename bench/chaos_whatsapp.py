@@ -199,7 +199,8 @@ class WaPlayers:
             if room is None or (game.room_id is None):
                 if time.time() - person.asked_at > 10:  # again if it has not come yet
                     person.asked_at = time.time()
-                    self.ask(game, person)
+                    if not self.ask(game, person):
+                        person.asked_at = 0.0  # nothing to tap yet: look again next round
                 return True
             if room.status == "lobby":
                 self.lobby(game, room, person)
@@ -225,26 +226,28 @@ class WaPlayers:
                 self.play(game, room, person, seat)
         return True
 
-    def ask(self, game: Game, person: Person) -> None:
+    def ask(self, game: Game, person: Person) -> bool:
         """Ask for the one-to-one game: by a greeting (dealt at once), by the settings
-        words (its lobby first), or by the finished game's "play again"."""
+        words (its lobby first), or by the finished game's "play again"; whether asked."""
         if game.follows is not None:
-            self.play_again(person, game.follows)
-        elif game.spec.greeting:
+            return self.play_again(person, game.follows)
+        if game.spec.greeting:
             self.send(person, f"{person.words[4]} {game.spec.preset}")
             self.books.count("wa_greetings")
         else:
             self.send(person, f"{person.words[2]} {game.spec.preset}")
+        return True
 
-    def play_again(self, person: Person, room_id: str) -> None:
-        """Tap "play again" under the finished game's last message."""
+    def play_again(self, person: Person, room_id: str) -> bool:
+        """Tap "play again" under the finished game's last message, once it came."""
         for message in reversed(self.outgoing(person)):
             for id_, _title in choices(message):
                 press = tokens.press(id_)
                 if press is not None and press.room == room_id and is_command(press, "rematch"):
                     self.act(person, message, id_)
                     self.books.count("wa_play_again_taps")
-                    return
+                    return True
+        return False
 
     def send(self, person: Person, words: str) -> WaChatMessage:
         said = self.wa.send(person.name, words)

@@ -20,7 +20,7 @@ from starlette.routing import Route
 
 from emulator.actions import ActionError
 from emulator.errors import ApiError
-from emulator.world import JSON, PRESENT, Conversation, Message, World
+from emulator.world import JSON, PRESENT, Conversation, EventBus, Message, World
 
 if TYPE_CHECKING:
     from emulator.app import Emulator
@@ -64,20 +64,30 @@ def _fail(description: str, code: int = 400) -> JSONResponse:
     )
 
 
+async def request_args(request: Request) -> Args:
+    """A control call's arguments (Telegram's and WhatsApp's alike): the query's, the
+    path's and those of a JSON object body (ValueError saying what is wrong with one)."""
+    args: Args = dict(request.query_params)
+    args.update(request.path_params)
+    if request.method in ("POST", "DELETE"):
+        body = await request.body()
+        if body.strip():
+            try:
+                data = json.loads(body)
+            except ValueError:
+                raise ValueError("the body is not JSON") from None
+            if not isinstance(data, dict):
+                raise ValueError("the body must be a JSON object")
+            args.update(data)
+    return args
+
+
 def endpoint(fn: Callable[[Args], Any]) -> Callable[[Request], Awaitable[Response]]:
     async def handler(request: Request) -> Response:
-        args: Args = dict(request.query_params)
-        args.update(request.path_params)
-        if request.method == "POST":
-            body = await request.body()
-            if body.strip():
-                try:
-                    data = json.loads(body)
-                except ValueError:
-                    return _fail("the body is not JSON")
-                if not isinstance(data, dict):
-                    return _fail("the body must be a JSON object")
-                args.update(data)
+        try:
+            args = await request_args(request)
+        except ValueError as error:
+            return _fail(str(error))
         try:
             result = fn(args)
             if inspect.isawaitable(result):
@@ -90,6 +100,34 @@ def endpoint(fn: Callable[[Args], Any]) -> Callable[[Request], Awaitable[Respons
         return JSONResponse({"ok": True, "result": result})
 
     return handler
+
+
+def event_stream(bus: EventBus) -> StreamingResponse:
+    """The bus's events as Server-Sent Events, for the web chat (Telegram's and
+    WhatsApp's alike); a comment when nothing happened for a while keeps the stream
+    from being closed as idle."""
+    queue = bus.subscribe()
+
+    async def stream() -> AsyncIterator[str]:
+        try:
+            yield "retry: 1000\n\n"
+            while True:
+                try:
+                    event = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
+                except TimeoutError:
+                    yield ": keep-alive\n\n"
+                    continue
+                if event is None:
+                    return
+                yield f"data: {json.dumps(event)}\n\n"
+        finally:
+            bus.unsubscribe(queue)
+
+    return StreamingResponse(
+        stream(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
 
 
 def _flag(value: Any) -> bool:
@@ -406,28 +444,7 @@ def control_routes(emu: Emulator) -> list[Route]:
         return {**delivery.info(), "pending": [p.update for p in delivery.pending]}
 
     async def events(request: Request) -> Response:
-        queue = world.events.subscribe()
-
-        async def stream() -> AsyncIterator[str]:
-            try:
-                yield "retry: 1000\n\n"
-                while True:
-                    try:
-                        event = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
-                    except TimeoutError:
-                        yield ": keep-alive\n\n"
-                        continue
-                    if event is None:
-                        return
-                    yield f"data: {json.dumps(event)}\n\n"
-            finally:
-                world.events.unsubscribe(queue)
-
-        return StreamingResponse(
-            stream(),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-        )
+        return event_stream(world.events)
 
     async def file_content(request: Request) -> Response:
         stored = world.files.get(request.path_params["file_id"])

@@ -15,7 +15,9 @@ import base64
 import json
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -128,34 +130,57 @@ def chat_of(world: World, saved: JSON) -> Chat:
 
 def save(world: World, path: Path) -> None:
     """Write the world to `path` (aside first: a crash never leaves half a file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    aside = path.with_name(path.name + ".tmp")
-    aside.write_text(json.dumps(dump(world), ensure_ascii=False))
-    os.replace(aside, path)
+    write_whole(path, dump(world))
 
 
 def load(world: World, path: Path) -> bool:
     """Restore the world from `path`; False when there is no such file yet."""
+    return read_into(path, partial(restore, world))
+
+
+def write_whole(path: Path, saved: JSON) -> None:
+    """Write `saved` to `path`, aside first and then renamed over it (Telegram's world
+    and WhatsApp's alike): a crash never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    aside = path.with_name(path.name + ".tmp")
+    aside.write_text(json.dumps(saved, ensure_ascii=False))
+    os.replace(aside, path)
+
+
+def read_into(path: Path, restore_: Callable[[JSON], object]) -> bool:
+    """Hand what `path` holds to `restore_`; False when there is no such file yet."""
     if not path.exists():
         return False
-    restore(world, json.loads(path.read_text()))
+    restore_(json.loads(path.read_text()))
     return True
 
 
 def resume(world: World, path: Path) -> bool:
     """Restore the world from `path` if there is one it can read; a file it cannot (of
     another version, damaged) is set aside as `<name>.old` and the world starts afresh."""
+
+    def trial(saved: JSON) -> None:
+        restore(World(world.config), saved)
+
+    return resume_into(path, trial, partial(restore, world))
+
+
+def resume_into(
+    path: Path, trial: Callable[[JSON], object], restore_: Callable[[JSON], object]
+) -> bool:
+    """`resume` for Telegram's world and WhatsApp's: what `path` holds restored into a
+    fresh world first (`trial`: a failure leaves no trace), then by `restore_`."""
     if not path.exists():
         return False
     try:
         saved = json.loads(path.read_text())
-        restore(World(world.config), saved)  # a trial first: a failure leaves no trace
+        trial(saved)
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         aside = path.with_name(path.name + ".old")
         log.warning("%s cannot be read (%s): set aside as %s", path, error, aside.name)
         os.replace(path, aside)
         return False
-    restore(world, saved)
+    restore_(saved)
     return True
 
 

@@ -31,23 +31,21 @@ logs by `seq`; `GET /events` streams the same changes as Server-Sent Events.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
-import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from emulator.control import event_stream, request_args
 from emulator.whatsapp.cloud import ActionError, WhatsAppCloud
 from emulator.whatsapp.webhook import WebhookRefused
 from emulator.whatsapp.world import WaMessage, WaUser
 
 Args = dict[str, Any]
 JSON = dict[str, Any]
-HEARTBEAT_SECONDS = 15.0
 SETTINGS = (
     "limits",
     "pair_burst",
@@ -81,18 +79,10 @@ def endpoint(
 ) -> Callable[[Request], Awaitable[Response]]:
     async def handler(request: Request) -> Response:
         cloud.start()
-        args: Args = dict(request.query_params)
-        args.update(request.path_params)
-        if request.method in ("POST", "DELETE"):
-            body = await request.body()
-            if body.strip():
-                try:
-                    data = json.loads(body)
-                except ValueError:
-                    return _fail("the body is not JSON")
-                if not isinstance(data, dict):
-                    return _fail("the body must be a JSON object")
-                args.update(data)
+        try:
+            args = await request_args(request)
+        except ValueError as error:
+            return _fail(str(error))
         try:
             result = fn(args)
             if inspect.isawaitable(result):
@@ -302,28 +292,7 @@ def control_routes(cloud: WhatsAppCloud) -> list[Route]:
         return hooks.info()
 
     async def events(request: Request) -> Response:
-        queue = world.events.subscribe()
-
-        async def stream() -> AsyncIterator[str]:
-            try:
-                yield "retry: 1000\n\n"
-                while True:
-                    try:
-                        event = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
-                    except TimeoutError:
-                        yield ": keep-alive\n\n"
-                        continue
-                    if event is None:
-                        return
-                    yield f"data: {json.dumps(event)}\n\n"
-            finally:
-                world.events.unsubscribe(queue)
-
-        return StreamingResponse(
-            stream(),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-        )
+        return event_stream(world.events)
 
     def route(path: str, fn: Callable[[Args], Any], methods: list[str]) -> Route:
         return Route(path, endpoint(cloud, fn), methods=methods)

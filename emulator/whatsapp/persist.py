@@ -14,17 +14,15 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import json
-import logging
-import os
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from emulator.persist import read_into, resume_into, write_whole
 from emulator.whatsapp.cloud import WhatsAppCloud
 from emulator.whatsapp.world import Chat, Media, Template, WaMessage, WaUser, WaWorld
 
-log = logging.getLogger("emulator")
 JSON = dict[str, Any]
 FORMAT = "burro-emulator-whatsapp/1"
 SAVE_EVERY = 2.0
@@ -78,34 +76,21 @@ def restore(world: WaWorld, saved: JSON) -> None:
 
 
 def save(world: WaWorld, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    aside = path.with_name(path.name + ".tmp")
-    aside.write_text(json.dumps(dump(world), ensure_ascii=False))
-    os.replace(aside, path)
+    write_whole(path, dump(world))
 
 
 def load(world: WaWorld, path: Path) -> bool:
-    if not path.exists():
-        return False
-    restore(world, json.loads(path.read_text()))
-    return True
+    return read_into(path, partial(restore, world))
 
 
 def resume(cloud: WhatsAppCloud, path: Path) -> bool:
     """Restore from `path` if it can be read; a file that cannot is set aside as
     `<name>.old` and the world starts afresh."""
-    if not path.exists():
-        return False
-    try:
-        saved = json.loads(path.read_text())
-        restore(WaWorld(cloud.config), saved)  # a trial first: a failure leaves no trace
-    except (ValueError, TypeError, KeyError, AttributeError) as error:
-        aside = path.with_name(path.name + ".old")
-        log.warning("%s cannot be read (%s): set aside as %s", path, error, aside.name)
-        os.replace(path, aside)
-        return False
-    restore(cloud.world, saved)
-    return True
+
+    def trial(saved: JSON) -> None:
+        restore(WaWorld(cloud.config), saved)
+
+    return resume_into(path, trial, partial(restore, cloud.world))
 
 
 async def keep(world: WaWorld, path: Path, every: float = SAVE_EVERY) -> None:

@@ -3,6 +3,8 @@ feedback off, privacy mode on; each changed through the control API."""
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 
@@ -108,3 +110,16 @@ def test_an_admin_bot_reads_every_group_message(emu: RunningEmulator) -> None:
     emu.emulator.world.chats[FAMILY].members[bot_id] = "administrator"
     emu.send_message("Ana", "Family", "just chatting")
     assert group_texts(emu) == ["just chatting"]
+
+
+def test_a_change_reaches_the_web_chats_events_stream(
+    emu: RunningEmulator, api: BotApiClient
+) -> None:
+    """The web chat's Server-Sent Events: a setting changed is a `world` event."""
+    api.ok("getMe")
+    with httpx.stream("GET", f"{emu.url}/_emulator/events", timeout=5) as stream:
+        lines = stream.iter_lines()
+        assert next(lines).startswith("retry:")
+        emu.bot_settings(inline_placeholder="tap 🃏 My cards")
+        event = next(json.loads(line[5:]) for line in lines if line.startswith("data:"))
+        assert event == {"type": "world"}

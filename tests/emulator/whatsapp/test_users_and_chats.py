@@ -203,3 +203,14 @@ def test_markup_whatsapp_shows_literally_is_recorded(wa: WhatsAppDriver, graph: 
         (escaped, "text.body"),
         (titled, "interactive.action.buttons[0].reply.title"),
     ]
+
+
+@pytest.mark.parametrize("path", ["/_emulator/settings", "/_emulator/whatsapp/settings"])
+def test_a_control_call_whose_body_is_no_json_object_is_refused(
+    emu: RunningEmulator, path: str
+) -> None:
+    """Telegram's control API and WhatsApp's read a call's body alike."""
+    for body, said in ((b"{", "the body is not JSON"), (b"[1]", "the body must be a JSON object")):
+        answer = httpx.post(emu.url + path, content=body)
+        assert answer.status_code == 400
+        assert answer.json() == {"ok": False, "error_code": 400, "description": said}

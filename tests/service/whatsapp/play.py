@@ -32,6 +32,12 @@ def choices(message: WaChatMessage) -> list[tuple[str, str]]:
     return [(r.id, r.title) for r in message.rows]
 
 
+def moves(message: WaChatMessage) -> list[tuple[str, str]]:
+    """What a message offers that plays at once: its choices but the rows that open a
+    folded suit (a hand with more playable cards than a list holds; the deal decides)."""
+    return [c for c in choices(message) if render.pick_of(c[0]) is None]
+
+
 def pick(message: WaChatMessage) -> str:
     """The answer to another's ¡Burro! if the prompt asks for it, as a person quick
     enough gives it (else the call's window runs out on the real clock); else a card

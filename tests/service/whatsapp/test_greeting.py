@@ -20,6 +20,7 @@ from tests.service.whatsapp.play import (
     choices,
     is_final,
     is_prompt,
+    moves,
     newest_prompt,
     next_prompt,
     outgoing,
@@ -62,7 +63,7 @@ def test_the_family_hint_comes_once_per_person(hook: Hook) -> None:
     wa = hook.emu.whatsapp
     first = prompt_after(hook, "Grandma", open_game(wa, "Grandma", "hello"))
     assert first.footer == HINTS["Grandma"]
-    act(wa, "Grandma", first, choices(first)[0][0])
+    act(wa, "Grandma", first, moves(first)[0][0])
     second = prompt_after(hook, "Grandma", first.seq)
     again = prompt_after(hook, "Grandma", wa.send("Grandma", "hi").seq)  # her game again
     assert second.footer is None and again.footer is None

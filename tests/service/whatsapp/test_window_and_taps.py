@@ -14,7 +14,14 @@ from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
 from service.table.room import Room
 from tests.service.inproc import Hook, running_service
 from tests.service.play import room_in
-from tests.service.whatsapp.play import choices, last_out, newest_prompt, outgoing, play_game
+from tests.service.whatsapp.play import (
+    choices,
+    last_out,
+    moves,
+    newest_prompt,
+    outgoing,
+    play_game,
+)
 from tests.service.whatsapp.test_family_table import player_id
 from tests.service.whatsapp.test_whatsapp_game import open_game
 
@@ -95,7 +102,7 @@ def test_a_tap_on_an_old_prompt_is_refused_once_and_moves_nothing(hook: Hook) ->
     wa = hook.emu.whatsapp
     lobby = open_game(wa, "Vovó", "jogar brazilian")
     first = prompt_after(wa, "Vovó", lobby)
-    first_choice = choices(first)[0][1]
+    first_choice = moves(first)[0][1]
     (wa.tap if first.buttons else wa.choose)("Vovó", first, first_choice)
     second = prompt_after(wa, "Vovó", first.seq)
     before = len(outgoing(wa, "Vovó"))
@@ -123,7 +130,7 @@ def test_typed_moves_play_in_each_language(hook: Hook) -> None:
     ):
         lobby = open_game(wa, user, command)
         prompt = prompt_after(wa, user, lobby)
-        card = choices(prompt)[0][1]  # e.g. "7 de oros": typed as its label, lower case
+        card = moves(prompt)[0][1]  # e.g. "7 de oros": typed as its label, lower case
         wa.send(user, card.lower())
         after = prompt_after(wa, user, prompt.seq)
         assert after.seq > prompt.seq
