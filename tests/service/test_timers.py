@@ -203,7 +203,7 @@ def test_workers_stopped_for_a_while_catch_up_once(emu: RunningEmulator, stack: 
     )
     emu.wait_for(
         lambda: bot_messages(emu, "Carla") > before_messages or None,
-        timeout=15,
+        timeout=30,  # a new worker's first jobs, on a loaded machine
         what="the late reminder",
     )
     assert moved.seats[0].timeouts == 1
