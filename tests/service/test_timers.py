@@ -190,8 +190,11 @@ def test_workers_stopped_for_a_while_catch_up_once(emu: RunningEmulator, stack: 
     # The turns after the late timeout get an hour: on a loaded machine their own
     # 2-second reminder could otherwise ring before the count below.
     store_of(stack).update(room.id, long_next_turns)
-    room = room_in(stack, chat)
-    assert room.deadline is not None  # kept by long_next_turns
+    moved_on = room_in(stack, chat)
+    assert moved_on.deadline == room.deadline
+    assert moved_on.reminder_at() == pytest.approx(room.reminder_at())
+    room = moved_on
+    assert room.deadline is not None
     before_messages = bot_messages(emu, "Carla")
     wait_until(emu, room.deadline + 2)  # the reminder and the timeout are both due now
     assert room_in(stack, chat).version == room.version  # nobody ran them
@@ -211,8 +214,11 @@ def test_workers_stopped_for_a_while_catch_up_once(emu: RunningEmulator, stack: 
 
 
 def long_next_turns(room: Room) -> Outcome:
-    """An hour for the turns after this one; this turn's deadline stays."""
+    """An hour for the turns after this one; this turn's reminder and deadline stay (the
+    reminder is counted from the turn's start, so the start moves back by as much)."""
+    reminder = room.reminder_at()
     room.settings.reminder_after = room.settings.turn_timeout = 3600
+    room.turn_started = reminder - 3600
     return Outcome(changed=True)
 
 
