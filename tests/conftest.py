@@ -69,20 +69,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.nodeid.split("::")[0] in E2E_MODULES or whole_stack(item):
             item.add_marker(pytest.mark.e2e)
-    longest_first(items)
-
-
-def longest_first(items: list[pytest.Item]) -> None:
-    """The modules that play whole games (in processes, or in-process on the service's
-    harness, the `hook`) first, each in its own order: xdist hands modules out in this
-    order (`--no-loadscope-reorder`), and a 50-second module handed out last is a
-    50-second tail with the other workers idle."""
-    long = {item.nodeid.split("::")[0] for item in items if is_long(item)}
-    items.sort(key=lambda item: item.nodeid.split("::")[0] not in long)
-
-
-def is_long(item: pytest.Item) -> bool:
-    return item.get_closest_marker("e2e") is not None or "hook" in getattr(item, "fixturenames", ())
 
 
 def ignored_since_last_look(emulator: Emulator) -> list[str]:

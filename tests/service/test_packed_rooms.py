@@ -114,7 +114,8 @@ def test_a_room_ended_mid_hand_keeps_the_hand_in_play() -> None:
 def test_a_playing_room_keeps_its_whole_game() -> None:
     room = played_room("spanish", 2, status="playing", cap=10)
     doc = stored_doc(encode_room(room))
-    assert "packed_game" not in doc and doc["game"]["hand_no"] == 1
+    assert room.game is not None  # a short hand may already be over: any hand will do
+    assert "packed_game" not in doc and doc["game"]["hand_no"] == room.game.hand_no
 
 
 def test_a_game_its_moves_cannot_give_back_is_kept_whole() -> None:
