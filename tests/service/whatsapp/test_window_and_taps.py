@@ -170,3 +170,16 @@ def test_a_post_without_the_right_signature_is_refused_and_applies_nothing(hook:
         },
     )
     assert (good.status_code, good.text) == (200, "42")
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(hook: Hook) -> None:
+    url = hook.url + "/whatsapp/webhook"
+    big = b"{" + b" " * (1 << 20) + b"}"  # over serve's 1 MiB, signed or not
+    declared = httpx.post(url, content=big, headers={"Content-Type": "application/json"})
+    assert declared.status_code == 413
+
+    def chunks() -> Iterator[bytes]:  # no declared length: refused as it comes
+        yield from (big[i : i + 65536] for i in range(0, len(big), 65536))
+
+    streamed = httpx.post(url, content=chunks(), headers={"Content-Type": "application/json"})
+    assert streamed.status_code == 413
