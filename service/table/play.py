@@ -27,6 +27,7 @@ from service.table.room import Room
 from service.table.tables import table_of
 
 MAX_FORCED = 200  # a safety bound on forced moves applied in one go
+AWAY = 0.0  # "last acted" of a player whose turn timed out: never in live play
 STALE = _("This button is out of date: use the newest message.")
 
 Change = Callable[[Room], Outcome]
@@ -101,6 +102,7 @@ def act(
     user = room.seats[seat].user_id
     if user is not None and timed_out:
         outcome.sync.add(targets.said(user, "timeout", action))
+        outcome.acted[user] = AWAY  # they were away: their next turn rings, however soon
     elif user is not None and not room.is_bot_seat(seat):
         outcome.acted[user] = now
     return move(room, outcome, {seat}, _applying(seat, action, now), seat, now, bot_delay)

@@ -201,6 +201,25 @@ def test_a_move_played_for_you_is_said_in_your_chat(hook: Hook) -> None:
     assert not any("time ran out" in t for t in told(hook, late, since))
 
 
+def test_a_turn_after_a_timeout_rings_even_in_live_play(hook: Hook) -> None:
+    """A player whose turn timed out is away: their next turn is a new, notifying
+    message even when they were prompted within the live window (here a long one)."""
+    new_game(hook, (ANA, BEN))
+    late, _action = mover(hook)
+    rt = clock(hook, 13 * HOUR)
+    rt.svc.settings = rt.svc.settings.model_copy(update={"live_window": 20 * HOUR})
+    since = hook.emu.last_seq()
+    assert run_jobs(hook, rt, ("turn_timeout",)) >= 1
+    for _ in range(20):
+        run_jobs(hook, rt, SYNCS)
+        if mover(hook)[0] is late:
+            break
+        move(hook)
+    assert mover(hook)[0] is late
+    rang = told(hook, late, since)
+    assert len(rang) == 1 and ("Your turn" in rang[0] or "Keep drawing" in rang[0])
+
+
 def test_a_table_pushed_up_is_posted_again_at_the_bottom(hook: Hook) -> None:
     room = new_game(hook, (ANA, BEN))
     table = int(hook.redis.hget(f"game:{{{room.id}}}:msgs", "table") or 0)
