@@ -18,6 +18,7 @@ from types import TracebackType
 
 import httpx
 
+from service.infra import tls
 from service.infra.redis_server import RedisServer, free_port
 
 TOKEN = "100000001:local-burro-token"
@@ -103,11 +104,14 @@ class Stack:
 
     def configure_bot(self) -> None:
         """Set the bot up as BotFather would (its first call creates it in the emulator)."""
-        httpx.post(f"{self.emulator_url}/bot{TOKEN}/getMe", timeout=10).raise_for_status()
+        httpx.post(
+            f"{self.emulator_url}/bot{TOKEN}/getMe", timeout=10, verify=tls.context()
+        ).raise_for_status()
         response = httpx.post(
             f"{self.emulator_url}/_emulator/bot_settings",
             json={"bot": TOKEN.partition(":")[0], **self.bot_settings},
             timeout=10,
+            verify=tls.context(),
         )
         response.raise_for_status()
 
@@ -167,7 +171,7 @@ def wait_http(url: str, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
-            if httpx.get(url, timeout=1.0).status_code == 200:
+            if httpx.get(url, timeout=1.0, verify=tls.context()).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
@@ -192,6 +196,7 @@ def set_webhook(emulator_url: str, serve_url: str) -> None:
             ],
         },
         timeout=10,
+        verify=tls.context(),
     )
     response.raise_for_status()
 
@@ -207,6 +212,7 @@ def set_whatsapp_webhook(emulator_url: str, serve_url: str) -> None:
             "fields": ["messages"],
         },
         timeout=10,
+        verify=tls.context(),
     )
     response.raise_for_status()
 
@@ -218,7 +224,7 @@ def submit_templates(emulator_url: str) -> None:
     from service.platforms.whatsapp import templates
     from service.platforms.whatsapp.graph import Graph
 
-    with httpx.Client(timeout=10, trust_env=False) as http:
+    with httpx.Client(timeout=10, trust_env=False, verify=tls.context()) as http:
         api = Graph(
             emulator_url,
             "v21.0",

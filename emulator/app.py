@@ -29,6 +29,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from emulator import tls
 from emulator.actions import UserActions
 from emulator.botapi import MAX_UPLOAD, BotApi
 from emulator.config import EmulatorConfig
@@ -62,7 +63,7 @@ class Emulator:
     def http(self) -> httpx.AsyncClient:
         if self._http is None:
             # trust_env=False: webhooks go where they say, never through a proxy.
-            self._http = httpx.AsyncClient(trust_env=False)
+            self._http = httpx.AsyncClient(trust_env=False, verify=tls.context())
         return self._http
 
     def delivery(self, bot: Bot) -> Delivery:

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import httpx
 
+from emulator import tls
 from emulator.control_client import ControlClient
 from emulator.whatsapp.driver import WhatsAppDriver
 
@@ -175,7 +176,9 @@ class EmulatorDriver(ControlClient):
     def __init__(self, url: str, *, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.url = url.rstrip("/")
         self.timeout = timeout
-        self._http = httpx.Client(base_url=f"{self.url}/_emulator", timeout=30.0, trust_env=False)
+        self._http = httpx.Client(
+            base_url=f"{self.url}/_emulator", timeout=30.0, trust_env=False, verify=tls.context()
+        )
         self._whatsapp: WhatsAppDriver | None = None
 
     @property

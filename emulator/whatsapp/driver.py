@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import httpx
 
+from emulator import tls
 from emulator.control_client import ControlClient
 
 T = TypeVar("T")
@@ -125,7 +126,10 @@ class WhatsAppDriver(ControlClient):
         self.url = url.rstrip("/")
         self.timeout = timeout
         self._http = httpx.Client(
-            base_url=f"{self.url}/_emulator/whatsapp", timeout=30.0, trust_env=False
+            base_url=f"{self.url}/_emulator/whatsapp",
+            timeout=30.0,
+            trust_env=False,
+            verify=tls.context(),
         )
         self._config: dict[str, Any] | None = None
 

@@ -7,6 +7,7 @@ for one player can hold nothing that player may not see.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -94,6 +95,7 @@ def rank_order_text(ranks: Sequence[str], spanish: bool, tr: Translator) -> str:
     return ", ".join(names)
 
 
+@functools.lru_cache(maxsize=4096)  # the same card and button names, screen after screen
 def label_width(label: str) -> int:
     """How many characters wide a label shows: an emoji or symbol counts two, a
     variation selector or joiner nothing."""

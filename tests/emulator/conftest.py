@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from emulator import RunningEmulator, ServerThread, running_emulator
+from emulator import RunningEmulator, ServerThread, running_emulator, tls
 
 TOKEN = "123456:TEST-token_abc"
 
@@ -29,7 +29,9 @@ class BotApiClient:
     """Calls the Bot API as a bot would, over HTTP."""
 
     def __init__(self, url: str, token: str = TOKEN) -> None:
-        self.http = httpx.Client(base_url=f"{url}/bot{token}/", trust_env=False, timeout=10)
+        self.http = httpx.Client(
+            base_url=f"{url}/bot{token}/", trust_env=False, timeout=10, verify=tls.context()
+        )
 
     def call(self, method: str, **params: Any) -> dict[str, Any]:
         """A JSON body; returns the whole answer."""

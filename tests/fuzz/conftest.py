@@ -19,6 +19,7 @@ from bench.games import follow_suit
 from cli.stack import SECRET, TOKEN
 from emulator.server import RunningEmulator, ServerThread, running_emulator
 from engine.follow_suit.game import legal_actions, to_move
+from service.infra import tls
 from service.infra.redis_server import RedisServer, connect
 from service.infra.store import Store
 from service.platforms.telegram import callbacks
@@ -98,7 +99,7 @@ def webhook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Webhook]:
         )
         client = connect(redis.url)
         with ServerThread(create_app(settings, client)) as server, httpx.Client(
-            timeout=30
+            timeout=30, verify=tls.context()
         ) as http:  # fmt: skip
             hook = Webhook(server.url, Store(client, 3600, 3600), emu, http)
             for user in (ANA, BEN):  # both opened the bot's private chat

@@ -13,6 +13,8 @@ from typing import TypeVar
 from emulator.driver import ChatMessage, EmulatorError, TapResult
 from emulator.server import RunningEmulator
 from engine.follow_suit.game import GameState, to_move
+from service.table.outcome import Outcome
+from service.table.room import Room
 from tests.service.play import (
     BOT_ID,
     FAMILY,
@@ -98,6 +100,7 @@ def play_group_game(emu: RunningEmulator, stack: Backend, preset: str) -> None:
     (Ana through the inline query); no hand shows in another's messages meanwhile, and
     the final table offers a rematch."""
     group = open_lobby(emu, stack, preset)
+    store_of(stack).update(room_in(stack, group).id, first_to_two)
     tap_lobby(emu, "Ana", "S")
     moves = inline_moves = 0
     for _ in range(3000):
@@ -132,11 +135,19 @@ def play_group_game(emu: RunningEmulator, stack: Backend, preset: str) -> None:
         emu.wait_for(applied, what="the move to be applied")
     room = room_in(stack, group)
     assert room.status == "over", "the game did not end"
+    assert isinstance(room.game, GameState) and room.game.hand_no >= 2
     emu.wait_for(
         lambda: any("🔁" in " ".join(m.button_texts) for m in bot_messages(emu)) or None,
         what="the final table with its rematch button",
     )
     assert moves > 10
+
+
+def first_to_two(room: Room) -> Outcome:
+    """The game ends at 2 (wins or penalty points) instead of 5: two hands or more, so
+    that a hand's end and the next deal are played, in less time than a whole evening."""
+    room.settings.options = {**room.settings.options, "target": 2}
+    return Outcome(changed=True)
 
 
 def first_card(choices: list[T], data: Callable[[T], str]) -> T:

@@ -45,7 +45,7 @@ from emulator.driver import ChatMessage, EmulatorError, Ref
 from emulator.server import RunningEmulator, ServerThread
 from emulator.world import World
 from service import web
-from service.infra import timers
+from service.infra import timers, tls
 from service.infra.queue import QUEUE
 from service.infra.redis_server import RedisServer, connect
 from service.infra.store import Store, text
@@ -342,9 +342,11 @@ def clocked(clock: Callable[[], float]) -> Callable[[Settings, Store], Services]
 def configure_bot(emu: RunningEmulator, bot_settings: dict[str, bool | int | str]) -> None:
     """The bot set up as BotFather would (as cli.stack does), before serve starts."""
     base = f"{emu.api_url}/bot{TOKEN}"
-    httpx.post(f"{base}/getMe", timeout=10).raise_for_status()
+    httpx.post(f"{base}/getMe", timeout=10, verify=tls.context()).raise_for_status()
     bot = {"bot": TOKEN.partition(":")[0], **bot_settings}
-    httpx.post(f"{emu.api_url}/_emulator/bot_settings", json=bot, timeout=10).raise_for_status()
+    httpx.post(
+        f"{emu.api_url}/_emulator/bot_settings", json=bot, timeout=10, verify=tls.context()
+    ).raise_for_status()
 
 
 def set_webhook(hook: Hook) -> None:
@@ -392,7 +394,7 @@ def running_hook(
             if clock is not None:
                 patch.setattr(web, "Services", clocked(clock))
             app = create_app(settings, client)
-        with ServerThread(app) as thread, httpx.Client(timeout=30) as http:
+        with ServerThread(app) as thread, httpx.Client(timeout=30, verify=tls.context()) as http:
             yield Hook(thread.url, emu, client, settings, http, clock)
         fail_if_ignored(emu.emulator)  # what came after the last test that used it
 

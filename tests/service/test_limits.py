@@ -36,9 +36,9 @@ def emu(stack: Hook) -> Iterator[RunningEmulator]:
 
 
 def in_first_hands(stack: Hook, chat: int) -> bool:
-    """The game is still on, in one of its first three hands."""
+    """The game is still on, in one of its first two hands."""
     room = room_in(stack, chat)
-    return room.status == "playing" and room.game is not None and room.game.hand_no <= 3
+    return room.status == "playing" and room.game is not None and room.game.hand_no <= 2
 
 
 def test_one_to_one_against_three_bots_within_limits(emu: RunningEmulator, stack: Hook) -> None:
@@ -84,7 +84,7 @@ def test_one_to_one_against_three_bots_within_limits(emu: RunningEmulator, stack
     ]
     refused = [c for c in emu.calls(since=start) if c.get("error_code") == 429]
     assert not refused, refused[:3]
-    # Each of the three hands' ends costs the same few calls (its news, the table posted
+    # Each of the two hands' ends costs the same few calls (its news, the table posted
     # anew below it, the old one deleted) however many moves the deal gave the hand: per
     # move, without them, so that a deal of short hands does not tip the figure.
     room = room_in(stack, chat)

@@ -4,6 +4,7 @@ explained, counts in the right number, and no button label cut off on a phone.""
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 
@@ -119,12 +120,23 @@ def test_no_button_label_is_cut_off_on_a_phone(preset: str, lang: str) -> None:
                 for _ in range(8):  # round every value of the setting
                     lobby.change_setting(room, ANA, key)
                     bad += too_wide(painter(room, lang).settings())
-            lobby.start(room, ANA, 0.0)
-            for state in play_on(room, 120):
+            for state in phone_game(preset, style, private):
                 shown = painter(state, lang)
                 bad += too_wide(shown.table())
                 bad += [w for seat in range(len(state.seats)) for w in too_wide(shown.hand(seat))]
             assert not bad, (style, private, sorted(set(bad)))
+
+
+@functools.cache
+def phone_game(preset: str, style: str, private: bool) -> tuple[Room, ...]:
+    """The states of a game set up through every setting, as the test above goes: played
+    once for every language (the labels depend on the language, the play does not)."""
+    room = new_room(preset, private, suit_style=style)
+    for key in SETTINGS:
+        for _ in range(8):
+            lobby.change_setting(room, ANA, key)
+    lobby.start(room, ANA, 0.0)
+    return tuple(play_on(room, 120))
 
 
 def plays(button: Button) -> bool:

@@ -21,7 +21,9 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
+from telegram.request import HTTPXRequest
 
+from service.infra import tls
 from service.platforms.telegram import buttons, changes, commands, inline, privacy
 from service.platforms.telegram.counting import CountingRequest
 from service.services import Services
@@ -89,7 +91,14 @@ def build_application(svc: Services, token: str, api_url: str) -> Application:  
         # At most as many connections as Telegram sends updates at once: each update
         # makes one call or two, and every idle connection in a bigger pool is scanned on
         # every call (httpcore), which cost serve a fifth of its time at saturation.
-        .request(CountingRequest(connection_pool_size=svc.settings.webhook_max_connections))
+        .request(
+            CountingRequest(
+                connection_pool_size=svc.settings.webhook_max_connections,
+                httpx_kwargs={"verify": tls.context()},
+            )
+        )
+        # Built even with no updater (never used): with the shared context it costs nothing.
+        .get_updates_request(HTTPXRequest(httpx_kwargs={"verify": tls.context()}))
         .build()
     )
     anonymous = filters.COMMAND & filters.SenderChat.ALL

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from service.infra import metrics
+from service.infra import metrics, tls
 
 
 class ApiError(Exception):
@@ -52,7 +52,7 @@ class ApiError(Exception):
 class BotApi:
     def __init__(self, token: str, base_url: str, timeout: float = 10.0) -> None:
         self.url = f"{base_url.rstrip('/')}/bot{token}/"
-        self.http = httpx.Client(timeout=timeout)
+        self.http = httpx.Client(timeout=timeout, verify=tls.context())
         self.calls = 0  # calls made by this client (benchmarks count them)
 
     def call(self, method: str, **params: Any) -> Any:

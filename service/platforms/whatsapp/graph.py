@@ -14,6 +14,8 @@ from typing import Any
 
 import httpx
 
+from service.infra import tls
+
 # Meta's error codes that change what we do (cloud-api/support/error-codes).
 REENGAGEMENT = 131047  # more than 24 h since the person's last message: a template only
 PAIR_RATE = 131056  # too many messages to one person in a short time
@@ -66,7 +68,7 @@ class Graph:
         self.base = f"{base_url.rstrip('/')}/{version}"
         self.phone_id = phone_id
         # trust_env=False: requests go where they are told, never through a proxy.
-        self.http = http or httpx.Client(timeout=10, trust_env=False)
+        self.http = http or httpx.Client(timeout=10, trust_env=False, verify=tls.context())
         self.headers = {"Authorization": f"Bearer {token}"}
 
     def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from emulator import RunningEmulator, ServerThread
+from emulator import RunningEmulator, ServerThread, tls
 from emulator.whatsapp import WhatsAppDriver
 
 SECRET = "local-app-secret"
@@ -115,6 +115,7 @@ class Graph:
             headers={"Authorization": f"Bearer {token}"},
             trust_env=False,
             timeout=10,
+            verify=tls.context(),
         )
 
     def post(self, path: str, body: JSON) -> tuple[int, JSON]:
