@@ -100,7 +100,7 @@ def play_group_game(emu: RunningEmulator, stack: Backend, preset: str) -> None:
     (Ana through the inline query); no hand shows in another's messages meanwhile, and
     the final table offers a rematch."""
     group = open_lobby(emu, stack, preset)
-    store_of(stack).update(room_in(stack, group).id, first_to_two)
+    store_of(stack).update(room_in(stack, group).id, ending_at(2))
     tap_lobby(emu, "Ana", "S")
     moves = inline_moves = 0
     for _ in range(3000):
@@ -143,11 +143,15 @@ def play_group_game(emu: RunningEmulator, stack: Backend, preset: str) -> None:
     assert moves > 10
 
 
-def first_to_two(room: Room) -> Outcome:
-    """The game ends at 2 (wins or penalty points) instead of 5: two hands or more, so
-    that a hand's end and the next deal are played, in less time than a whole evening."""
-    room.settings.options = {**room.settings.options, "target": 2}
-    return Outcome(changed=True)
+def ending_at(target: int) -> Callable[[Room], Outcome]:
+    """A lobby's change: its game ends at `target` wins or points (the presets say 5).
+    At 2 a game still plays a hand's end and the next deal, in less than half the time."""
+
+    def change(room: Room) -> Outcome:
+        room.settings.options = {**room.settings.options, "target": target}
+        return Outcome(changed=True)
+
+    return change
 
 
 def first_card(choices: list[T], data: Callable[[T], str]) -> T:

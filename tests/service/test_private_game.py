@@ -9,8 +9,9 @@ from collections.abc import Iterator
 import pytest
 
 from emulator.server import RunningEmulator
+from tests.service.group_play import ending_at
 from tests.service.inproc import Hook, running_service
-from tests.service.play import game_buttons, room_in
+from tests.service.play import game_buttons, room_in, store_of
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +37,7 @@ def test_play_against_bots_to_the_end(emu: RunningEmulator, stack: Hook, preset:
     lobby = emu.wait_for_message("Carla", lambda m: "▶️ Start" in m.button_texts)
     emu.tap("Carla", lobby, "🤖 Add bot")  # three bots in all
     emu.wait_for(lambda: len(room_in(stack, chat).seats) == 3 or None, what="a second bot")
+    store_of(stack).update(room_in(stack, chat).id, ending_at(2))
     lobby = emu.wait_for_message("Carla", lambda m: "▶️ Start" in m.button_texts)
     emu.tap("Carla", lobby, "▶️ Start")
     for _ in range(2000):

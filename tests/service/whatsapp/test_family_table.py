@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
+from tests.service.group_play import ending_at
 from tests.service.inproc import Hook
 from tests.service.play import room_in
 from tests.service.whatsapp.play import act, outgoing
@@ -40,6 +41,7 @@ def test_a_family_table_opened_on_whatsapp(hook: Hook) -> None:
     lobby = lobby_offering(wa, "Abuela", "🤖 Añadir bot", 0)
     act(wa, "Abuela", lobby, "🤖 Añadir bot")
     emu.wait_for(lambda: len(room_in(hook, host).seats) == 4 or None, what="the bot seated")
+    hook.store().update(room_in(hook, host).id, ending_at(2))
     act(wa, "Abuela", lobby_offering(wa, "Abuela", "▶️ Empezar", lobby.seq), "▶️ Empezar")
     decisions = play_to_the_end(hook, host)
     assert decisions["whatsapp"] > 0 and decisions["telegram"] > 0

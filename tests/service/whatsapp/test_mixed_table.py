@@ -15,7 +15,7 @@ from service.platforms.whatsapp import render
 from service.table.room import Room
 from service.ui import games
 from service.ui.screens import Painter
-from tests.service.group_play import tap_lobby
+from tests.service.group_play import ending_at, tap_lobby
 from tests.service.inproc import Hook
 from tests.service.play import GROUP, action_button, game_buttons, names_in, room_in
 from tests.service.whatsapp.play import act, newest_prompt, outgoing, pick
@@ -31,12 +31,13 @@ def lobby_in_group(hook: Hook) -> ChatMessage:
 
 
 def test_two_whatsapp_players_a_telegram_one_and_a_bot(hook: Hook) -> None:
-    play_mixed_table(hook)
+    play_mixed_table(hook, target=2)
 
 
-def play_mixed_table(hook: Hook) -> dict[str, int]:
-    """The table of the test, played to the end; the moves made on each platform, and
-    the WhatsApp players' other decisions: joining, and folded suits opened."""
+def play_mixed_table(hook: Hook, target: int | None = None) -> dict[str, int]:
+    """The table of the test, played to the end (at `target` points, else the preset's);
+    the moves made on each platform, and the WhatsApp players' other decisions: joining,
+    and folded suits opened."""
     emu, wa = hook.emu, hook.emu.whatsapp
     emu.start("Ana")  # her cards come to her private chat
     emu.send_message("Ana", GROUP, "/burro spanish")
@@ -50,6 +51,8 @@ def play_mixed_table(hook: Hook) -> dict[str, int]:
         emu.wait_for(partial(seated, hook, group, user), what=f"{user} seated")
     tap_lobby(emu, "Ana", "B")
     emu.wait_for(lambda: len(room_in(hook, group).seats) == 4 or None, what="the bot seated")
+    if target is not None:
+        hook.store().update(room_in(hook, group).id, ending_at(target))
     tap_lobby(emu, "Ana", "S")
     decisions = play_to_the_end(hook, group)
     assert hook.worker is not None
