@@ -30,6 +30,7 @@ def test_an_hour_before_the_window_closes_on_her_turn_a_word_keeps_it_open(hook:
     for _hour in range(23):  # her turn waits (three days to play); the reminder comes too
         wa.advance(3600)
         worker.reach(hook.clock() + 3600)
+        worker.settle()  # hour by hour: the reminder's prompt is not left to come later
     word = wa.wait_for(
         partial(offering, wa, "Grandma", prompt.seq, "▶️ Keep playing"), what="the word"
     )
