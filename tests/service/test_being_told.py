@@ -216,8 +216,9 @@ def test_a_turn_after_a_timeout_rings_even_in_live_play(hook: Hook) -> None:
             break
         move(hook)
     assert mover(hook)[0] is late
-    rang = told(hook, late, since)
-    assert len(rang) == 1 and ("Your turn" in rang[0] or "Keep drawing" in rang[0])
+    # (A hand may have ended meanwhile: its news rings too.)
+    turns = [t for t in told(hook, late, since) if "Your turn" in t or "Keep drawing" in t]
+    assert len(turns) == 1
 
 
 def test_a_table_pushed_up_is_posted_again_at_the_bottom(hook: Hook) -> None:
