@@ -52,11 +52,7 @@ class FollowSuit:
         return game.apply(state, seat, action)
 
     def forced(self, state: GameState) -> tuple[int, str] | None:
-        seat = game.to_move(state)
-        if seat is None:
-            return None
-        legal = game.legal_actions(state, seat)
-        return (seat, legal[0]) if len(legal) == 1 else None
+        return game.forced(state)
 
     def phase(self, state: GameState) -> Hashable:
         return state.hand_no, len(state.hand.actions), state.over

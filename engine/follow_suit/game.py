@@ -80,8 +80,17 @@ def legal_actions(game: GameState, seat: int) -> list[str]:
     """The legal actions of `seat`, sorted as strings (empty when it is not their turn)."""
     if to_move(game) != seat:
         return []
-    sim = HandSim.thaw(game.table, game.hand)
+    sim = HandSim.reading(game.table, game.hand)
     return sorted(decode(a, game.table.codec) for a in sim.legal())
+
+
+def forced(game: GameState) -> tuple[int, str] | None:
+    """The seat to move and its action, when it has only one (none are decoded else)."""
+    seat = to_move(game)
+    if seat is None:
+        return None
+    acts = HandSim.reading(game.table, game.hand).legal()
+    return (seat, decode(acts[0], game.table.codec)) if len(acts) == 1 else None
 
 
 def apply(game: GameState, seat: int, action: str) -> tuple[GameState, list[ev.Event]]:

@@ -245,6 +245,18 @@ class HandSim:
         sim.actions, sim.events = list(state.actions), None
         return sim
 
+    @classmethod
+    def reading(cls, table: Table, state: HandState) -> HandSim:
+        """A sim over the frozen state's own tuples, to ask questions of (`legal`), never
+        to step: `thaw` copies every list (the hand's actions among them) for a step."""
+        sim = cls.__new__(cls)
+        sim.t, sim.end, sim.turn, sim.led = table, state.end, state.turn, state.led
+        sim.found, sim.drawn = state.found, state.drawn
+        # read, never changed: the tuples stand in for the lists
+        sim.hands, sim.order = state.hands, state.order  # type: ignore[assignment]
+        sim.piles = state.piles  # type: ignore[assignment]
+        return sim
+
     # ----- questions -----------------------------------------------------------------
 
     @property

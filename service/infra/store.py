@@ -104,10 +104,17 @@ def update_key(update_id: UpdateId) -> str:
 
 Claim = Literal["claimed", "duplicate", "busy"]
 CLAIMS: tuple[Claim, ...] = ("claimed", "duplicate", "busy")
+# KEYS: the update's mark, its busy mark, then the rooms and people to read if claimed
+# (ARGV[2]: how many rooms). The answer: the claim (an index of CLAIMS), then each
+# room's bytes (false: none) and each person's hash as its field, value list.
 _CLAIM = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 1 end
-if redis.call('SET', KEYS[2], 1, 'NX', 'PX', ARGV[1]) then return 0 end
-return 2
+if redis.call('EXISTS', KEYS[1]) == 1 then return {1} end
+if not redis.call('SET', KEYS[2], 1, 'NX', 'PX', ARGV[1]) then return {2} end
+local found, rooms = {0}, tonumber(ARGV[2])
+for i = 3, #KEYS do
+  found[i - 1] = redis.call(i - 2 <= rooms and 'GET' or 'HGETALL', KEYS[i])
+end
+return found
 """
 
 
@@ -235,12 +242,14 @@ class Store:
     ) -> trips.Steps[Claim]:
         mark = update_key(update_id)
         room_keys, user_keys = [room_key(r) for r in rooms], [user_key(u) for u in users]
-        reads = [("GET", key) for key in room_keys] + [("HGETALL", key) for key in user_keys]
-        claiming = ("EVAL", _CLAIM, 2, mark, f"{mark}:busy", BUSY_MS)
-        found, *values = yield trips.Commands([claiming, *reads])
-        keys = room_keys + user_keys
+        keys = [mark, f"{mark}:busy", *room_keys, *user_keys]
+        found, *values = yield trips.Script(_CLAIM, keys, [BUSY_MS, len(room_keys)])
         claim = CLAIMS[int(found)]
-        read_ahead.keep(dict(zip(keys, values, strict=True)) if claim == "claimed" else {})
+        if claim != "claimed":
+            read_ahead.keep({})
+            return claim
+        people = [_pairs(flat) for flat in values[len(room_keys) :]]
+        read_ahead.keep(dict(zip(keys[2:], values[: len(room_keys)] + people, strict=True)))
         return claim
 
     def finish(self, update_id: UpdateId) -> None:
@@ -543,6 +552,11 @@ def _fresh(data: bytes | str, loaded: Room | None) -> Room:
         loaded._loaded_from = None  # given up to this update: never reused twice
         return loaded
     return decode_room(data)
+
+
+def _pairs(flat: list[bytes]) -> dict[bytes, bytes]:
+    """A hash as HGETALL gives it from a Lua script: its fields and values in turn."""
+    return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
 def _mark_key(update_id: UpdateId | None) -> str | None:

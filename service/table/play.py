@@ -32,6 +32,7 @@ STALE = _("This button is out of date: use the newest message.")
 
 Change = Callable[[Room], Outcome]
 Step = Callable[[Game, Any], tuple[Any, list[Any]]]  # a game's state -> (state, events)
+Hands = list[tuple[str, ...]]  # every seat's cards, by seat
 
 
 def game(room: Room) -> Game:
@@ -178,8 +179,8 @@ def move(
 ) -> Outcome:
     """One move of the game (`step`), the forced moves after it, then `settle`."""
     before = game(room).phase(room.game)
-    change(room, outcome, touched, step, actor)
-    play_forced(room, outcome, touched, actor, now)
+    hands = change(room, outcome, touched, step, actor)
+    play_forced(room, outcome, touched, actor, now, hands)
     settle(room, now, outcome, touched, bot_delay, game(room).phase(room.game) != before)
     return outcome
 
@@ -190,26 +191,39 @@ def change(
     touched: set[int],
     step: Step,
     actor: int,
-) -> None:
+    hands: Hands | None = None,
+) -> Hands:
     """Make one change to the game and tell it: the log, a hand's or the game's end; the
-    seats whose cards changed are `touched`."""
+    seats whose cards changed are `touched`. `hands`: every seat's cards before it, if
+    known (the last change's); every seat's cards after it are returned."""
     g, state = game(room), room.game
     before = g.finished_hands(state)
     room.game, events = step(g, state)
     seats = range(len(room.seats))
-    touched.update(s for s in seats if g.hand(state, s) != g.hand(room.game, s))
+    old = hands if hands is not None else [g.hand(state, s) for s in seats]
+    new = [g.hand(room.game, s) for s in seats]
+    touched.update(s for s in seats if old[s] != new[s])
     table_of(room.settings.preset).chronicle(room, events, outcome, actor)
     ended = g.result(room.game) is not None
     if ended:
         outcome.finished = True
     if ended or g.finished_hands(room.game) > before:
         outcome.sync.update(news_targets(room))
+    return new
 
 
-def play_forced(room: Room, outcome: Outcome, touched: set[int], actor: int, now: float) -> None:
+def play_forced(
+    room: Room,
+    outcome: Outcome,
+    touched: set[int],
+    actor: int,
+    now: float,
+    hands: Hands | None = None,
+) -> None:
     """Apply single-choice moves at once (bots' and humans' alike: nothing to decide).
     A move so played for another human than the one who just moved may be told in
-    their chat (the game's table says which)."""
+    their chat (the game's table says which). `hands`: every seat's cards now, if known
+    (`change` compares each forced move's with them)."""
     if not room.settings.auto_forced:
         return
     g, table = game(room), table_of(room.settings.preset)
@@ -219,7 +233,7 @@ def play_forced(room: Room, outcome: Outcome, touched: set[int], actor: int, now
             return
         seat, action = forced
         step = _applying(seat, action, now)
-        change(room, outcome, touched, step, seat)
+        hands = change(room, outcome, touched, step, seat, hands)
         touched.add(seat)
         user = room.seats[seat].user_id
         if seat != actor and user is not None and table.tells_forced(action):

@@ -50,7 +50,8 @@ def new_room(store: Store) -> str:
 def test_a_press_is_claimed_read_and_committed_in_two_round_trips(store: Store) -> None:
     room_id = new_room(store)
     store.remember_user(BEN.user_id, "Ben", "es")
-    store.update(room_id, lambda r: Outcome(changed=True))  # Redis learns the script once
+    store.update(room_id, lambda r: Outcome(changed=True))  # Redis learns the scripts once
+    store.claim(7000)
     before = trips(store)
     assert store.claim(7001, rooms=[room_id], users=[BEN.user_id]) == "claimed"
     assert store.user(BEN.user_id)["name"] == "Ben"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
@@ -19,6 +20,10 @@ from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room
 from service.ui import games
+from service.ui.intents import Move, Press
+
+# Answers a press: its popup's text (None: none) and whether it is an alert.
+Answering = Callable[[str | None, bool], Awaitable[None]]
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
@@ -30,6 +35,14 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     tr = Translator(actor.lang)
     if raw is None:
         await answer_press(query, tr.gettext(_("This button is not one of ours.")))
+        return
+    move = callbacks.press_of(raw)
+    if move is not None and isinstance(move.what, Move):
+
+        async def answering(text: str | None, alert: bool) -> None:
+            await answer_press(query, text, show_alert=alert)
+
+        await play(svc, move, actor, update.update_id, answering)
         return
     room = svc.store.load(raw.room)
     if room is None:
@@ -76,6 +89,35 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
         await answer_press(query)
 
 
+async def play(
+    svc: Services, press: Press, actor: Actor, update_id: int, answering: Answering
+) -> None:
+    """A move's press (a card, draw, pass): checked, committed and answered. It needs no
+    Telegram object, so the webhook's fast path (`taps`) takes it too."""
+    tr = Translator(actor.lang)
+    room = svc.store.load(press.room)
+    if room is None:
+        await answering(tr.gettext(_("This game is over.")), False)
+        return
+    if room.status == "cancelled":  # an old button of the game: it does nothing now
+        await answering(tr.gettext(_("The game was cancelled.")), True)
+        return
+    change = change_for(room, press, actor, svc.now(), svc.settings.bot_delay)
+    if isinstance(change, Outcome):  # refused before touching the room
+        await answering(*popup_of(tr, change))
+        return
+    result = await svc.store.aupdate(press.room, change, update_id, loaded=room)
+    await answering(*popup_of(tr, result[1] if result is not None else Outcome()))
+
+
+def popup_of(tr: Translator, outcome: Outcome) -> tuple[str | None, bool]:
+    """The popup text (None: none) and whether it is an alert, of an outcome's answer."""
+    popup = outcome.popup
+    if popup is None:
+        return None, False
+    return tr.gettext(popup.message, **dict(popup.values))[:200], popup.alert
+
+
 async def remove_question(query: CallbackQuery) -> None:
     """The cancel question is answered: it goes, and its buttons with it."""
     with contextlib.suppress(TelegramError):  # deleted already, or too old to delete
@@ -101,9 +143,5 @@ async def rematch(
 
 
 async def answer(query: CallbackQuery, tr: Translator, outcome: Outcome) -> None:
-    popup = outcome.popup
-    if popup is None:
-        await answer_press(query)
-        return
-    text = tr.gettext(popup.message, **dict(popup.values))
-    await answer_press(query, text[:200], show_alert=popup.alert)
+    text, alert = popup_of(tr, outcome)
+    await answer_press(query, text, show_alert=alert)

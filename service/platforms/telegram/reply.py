@@ -48,18 +48,27 @@ async def answer_press(
     """answerCallbackQuery, in the webhook's answer if this update has none yet."""
     if type(query.id) is not str:  # not Telegram's: nothing to answer (PTB keeps odd fields)
         return
+    if not in_reply(query.id, text, show_alert, url):
+        await query.answer(text, show_alert=show_alert, url=url)
+
+
+def in_reply(
+    query_id: str, text: str | None = None, show_alert: bool = False, url: str | None = None
+) -> bool:
+    """answerCallbackQuery put in the webhook's answer; False when there is no answer
+    to put it in (outside a webhook request, or this update's has a method already)."""
     reply = _reply.get()
     if reply is None or reply:
-        await query.answer(text, show_alert=show_alert, url=url)
-        return
+        return False
     reply["method"] = "answerCallbackQuery"
-    reply["callback_query_id"] = query.id
+    reply["callback_query_id"] = query_id
     if text:
         reply["text"] = text
     if show_alert:
         reply["show_alert"] = True
     if url:
         reply["url"] = url
+    return True
 
 
 # ----- messages serve sends itself ----------------------------------------------------

@@ -13,6 +13,8 @@ import hmac
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -31,10 +33,10 @@ from service.platforms.base import (
     header,
     read_asgi_body,
 )
-from service.platforms.telegram import callbacks, limits
+from service.platforms.telegram import buttons, callbacks, limits, taps
 from service.platforms.telegram.app import build_application, handler_error
 from service.platforms.telegram.botfather import record_inline_mode
-from service.platforms.telegram.reply import open_reply
+from service.platforms.telegram.reply import in_reply, open_reply
 from service.services import Services
 from service.settings import Settings
 
@@ -77,33 +79,57 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
         except BodyTooLarge:
             metrics.UPDATES.labels("invalid", "too_large").inc()
             return Answer.text("body too large", 413)
-        update = parse_update(body, application)
+        data = parse_json(body)
+        tap = taps.tap_of(data) if data is not None else None
+        if tap is not None:  # a move's press: no PTB objects (service.platforms.telegram.taps)
+            return await process(incoming_tap(tap))
+        update = parse_update(data, application) if data is not None else None
         if update is None:
             metrics.UPDATES.labels("invalid", "bad_request").inc()
             return Answer.text("not a Telegram update", 400)
-        return await process(update)
+        return await process(incoming_update(update))
 
-    async def process(update: Update) -> Answer:
-        """Handle one update, counted, timed and logged with its update, chat and game."""
+    def incoming_update(update: Update) -> Incoming:
         chat, user = update.effective_chat, update.effective_user
-        logs.new_context(
-            update_id=update.update_id,
-            chat_id=chat.id if chat else None,
-            user_id=user.id if user else None,
+        return Incoming(
+            update.update_id,
+            chat.id if chat else None,
+            user.id if user else None,
+            update_kind(update),
+            *read_ahead(update),
+            lambda: application.process_update(update),
         )
-        kind, started = update_kind(update), time.perf_counter()
+
+    def incoming_tap(tap: taps.Tap) -> Incoming:
+        async def dispatch() -> None:
+            actor = svc.actor(tap.user_id, tap.name, tap.language)
+            try:
+                await buttons.play(svc, tap.press, actor, tap.update_id, answering)
+            except Exception as raised:  # as PTB's error handler keeps it (app.py)
+                handler_error.set(raised)
+
+        async def answering(text: str | None, alert: bool) -> None:
+            in_reply(tap.query_id, text, alert)
+
+        user, rooms = tap.user_id, [tap.press.room]
+        return Incoming(tap.update_id, tap.chat_id, user, "callback_query", rooms, [user], dispatch)
+
+    async def process(update: Incoming) -> Answer:
+        """Handle one update, counted, timed and logged with its update, chat and game."""
+        logs.new_context(update_id=update.update_id, chat_id=update.chat_id, user_id=update.user_id)
+        started = time.perf_counter()
         with metrics.UPDATES_IN_PROGRESS.track_inprogress():
             outcome, response = await handle(update)
         seconds = time.perf_counter() - started
-        metrics.observe_update(kind, outcome, seconds)
-        slog.info("update", kind=kind, outcome=outcome, seconds=round(seconds, 4))
+        metrics.observe_update(update.kind, outcome, seconds)
+        slog.info("update", kind=update.kind, outcome=outcome, seconds=round(seconds, 4))
         return response
 
-    async def handle(update: Update) -> tuple[str, Answer]:
+    async def handle(update: Incoming) -> tuple[str, Answer]:
         """Each update once: a redelivery of one handled is a duplicate, of one being
         handled now (Telegram gave up waiting) is asked again later."""
         try:
-            claim = await svc.store.aclaim(update.update_id, *read_ahead(update))
+            claim = await svc.store.aclaim(update.update_id, update.rooms, update.users)
         except redis.RedisError:
             return "retry", Answer.text("storage unavailable", 503)
         if claim == "duplicate":
@@ -120,11 +146,11 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
             log.warning("update %s: its dedupe mark was not written", update.update_id)
         return outcome, response
 
-    async def run(update: Update) -> tuple[str, Answer]:
+    async def run(update: Incoming) -> tuple[str, Answer]:
         handler_error.set(None)
         reply = open_reply(client)  # a press's answerCallbackQuery rides on our 200
         try:
-            await application.process_update(update)
+            await update.dispatch()
         except Exception as raised:  # PTB routing an update whose fields have odd types
             handler_error.set(raised)
         error = handler_error.get()
@@ -166,14 +192,33 @@ def update_kind(update: Update) -> str:
         return "other"
 
 
-def parse_update(body: bytes, application: Any) -> Update | None:
-    """An Update from a request body, or None if it is not one."""
+@dataclass(frozen=True)
+class Incoming:
+    """An update to handle: what its claim, its log line and its metrics need, and how
+    to handle it (through PTB, or a move's press without it)."""
+
+    update_id: int
+    chat_id: int | None
+    user_id: int | None
+    kind: str  # the metrics label (update_kind)
+    rooms: list[str]  # read ahead with the claim (read_ahead)
+    users: list[int]
+    dispatch: Callable[[], Awaitable[None]]
+
+
+def parse_json(body: bytes) -> dict[str, Any] | None:
+    """A request body's JSON if it is an object with an int update_id, else None."""
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError, RecursionError):  # nested past the parser's depth
         return None
     if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
         return None
+    return data
+
+
+def parse_update(data: dict[str, Any], application: Any) -> Update | None:
+    """An Update from a request's JSON, or None if it is not one."""
     try:
         return Update.de_json(data, application.bot)
     except Exception:  # PTB raises various errors on malformed nested objects
