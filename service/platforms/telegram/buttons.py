@@ -36,22 +36,19 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Ser
     if raw is None:
         await answer_press(query, tr.gettext(_("This button is not one of ours.")))
         return
-    move = callbacks.press_of(raw)
-    if move is not None and isinstance(move.what, Move):
+    press = callbacks.press_of(raw)
+    if press is not None and isinstance(press.what, Move):
 
         async def answering(text: str | None, alert: bool) -> None:
             await answer_press(query, text, show_alert=alert)
 
-        await play(svc, move, actor, update.update_id, answering)
+        await play(svc, press, actor, update.update_id, answering)
         return
     room = svc.store.load(raw.room)
-    if room is None:
-        await answer_press(query, tr.gettext(_("This game is over.")))
+    if room is None or room.status == "cancelled":
+        text, alert = unplayable(tr, room)
+        await answer_press(query, text, show_alert=alert)
         return
-    if room.status == "cancelled":  # an old button of the game: it does nothing now
-        await answer_press(query, tr.gettext(_("The game was cancelled.")), show_alert=True)
-        return
-    press = callbacks.press_of(raw)
     if press is None:
         await answer(query, tr, Outcome().say(_("This button is not one of ours.")))
         return
@@ -96,11 +93,8 @@ async def play(
     Telegram object, so the webhook's fast path (`taps`) takes it too."""
     tr = Translator(actor.lang)
     room = svc.store.load(press.room)
-    if room is None:
-        await answering(tr.gettext(_("This game is over.")), False)
-        return
-    if room.status == "cancelled":  # an old button of the game: it does nothing now
-        await answering(tr.gettext(_("The game was cancelled.")), True)
+    if room is None or room.status == "cancelled":
+        await answering(*unplayable(tr, room))
         return
     change = change_for(room, press, actor, svc.now(), svc.settings.bot_delay)
     if isinstance(change, Outcome):  # refused before touching the room
@@ -108,6 +102,14 @@ async def play(
         return
     result = await svc.store.aupdate(press.room, change, update_id, loaded=room)
     await answering(*popup_of(tr, result[1] if result is not None else Outcome()))
+
+
+def unplayable(tr: Translator, room: Room | None) -> tuple[str, bool]:
+    """The answer to a press on a room gone (expired) or cancelled: its text and whether
+    it is an alert (an old button of a cancelled game does nothing now)."""
+    if room is None:
+        return tr.gettext(_("This game is over.")), False
+    return tr.gettext(_("The game was cancelled.")), True
 
 
 def popup_of(tr: Translator, outcome: Outcome) -> tuple[str | None, bool]:

@@ -14,8 +14,13 @@ MAX_NAME = 32
 
 
 def display_name(user: User) -> str:
-    name = user.first_name or user.username or str(user.id)
-    return name.strip()[:MAX_NAME] or str(user.id)
+    return name_of(user.id, user.first_name, user.username)
+
+
+def name_of(user_id: int, first_name: str | None, username: str | None) -> str:
+    """The name we call a Telegram user by: their first name, else their username."""
+    name = first_name or username or str(user_id)
+    return name.strip()[:MAX_NAME] or str(user_id)
 
 
 def actor_of(svc: Services, user: User, admin: bool = False) -> Actor:

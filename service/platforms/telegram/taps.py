@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.platforms.telegram import callbacks
-from service.platforms.telegram.people import MAX_NAME
+from service.platforms.telegram.people import name_of
 from service.ui.intents import Move, Press
 
 
@@ -27,7 +27,7 @@ class Tap:
     query_id: str
     press: Press
     user_id: int
-    name: str  # as people.display_name gives it
+    name: str  # people.name_of
     language: str | None
     chat_id: int | None  # the chat of the message pressed (none for an inline one)
 
@@ -49,13 +49,12 @@ def tap_of(update: dict[str, Any]) -> Tap | None:
     press = callbacks.press_of(raw) if raw is not None else None
     if press is None or not isinstance(press.what, Move):
         return None
-    name = user["first_name"] or user.get("username") or str(user["id"])
     return Tap(
         update["update_id"],
         query["id"],
         press,
         user["id"],
-        name.strip()[:MAX_NAME] or str(user["id"]),
+        name_of(user["id"], user["first_name"], user.get("username")),
         user.get("language_code"),
         message["chat"]["id"] if message is not None else None,
     )
