@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import SecretStr
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -35,6 +35,9 @@ class Settings(BaseSettings):
     live_window: float = 60  # seconds since a player last acted or was prompted: live play
     pass_window: float | None = None  # passing game, new tables: seconds to choose a card
     response_window: float | None = None  # passing game, new tables: seconds to respond
+    # new tables: the wins, points or letters a game ends at (None: the game's own, 5);
+    # at most 5, the letters of B-U-R-R-O, so that it suits every game
+    game_target: int | None = Field(default=None, ge=1, le=5)
     worker_maintenance: int = 5  # seconds between a worker's upkeep (revives its scheduler)
     sweep_every: int = 30  # seconds between sweeps for lost jobs
     sweep_grace: int = 30  # seconds a job may be late before the sweeper reschedules it

@@ -43,7 +43,9 @@ class FollowSuitTable:
     hands_show_table = False  # a hand shows the player's own cards and their turn
 
     def initial_options(self, settings: Settings | None, group: bool) -> dict[str, Any]:
-        return {}
+        if settings is None or settings.game_target is None:
+            return {}
+        return {"target": settings.game_target}  # `BURRO_GAME_TARGET`
 
     def cycle(self, settings: RoomSettings, key: str) -> bool | None:
         options = settings.options

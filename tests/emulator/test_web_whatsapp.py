@@ -63,7 +63,7 @@ def hook(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Hook]:
     a minute at both widths)."""
     key = GAME_KEY | (1 << (KEY_BITS - 1))  # as new_game_key makes them
     monkeypatch.setattr(lobby, "new_game_key", lambda: key)
-    with running_service(tmp_path, whatsapp_pair_rate=0.0) as running:
+    with running_service(tmp_path, whatsapp_pair_rate=0.0, game_target=2) as running:
         yield running
 
 

@@ -1,9 +1,11 @@
 """The finishing touches without Redis or Telegram: cuartetos' pace by where it is
-played, a new language on a running table, and the command menus."""
+played, the environment's target for new tables, a new language on a running table, and
+the command menus."""
 
 from __future__ import annotations
 
-from pydantic import SecretStr
+import pytest
+from pydantic import SecretStr, ValidationError
 
 from engine.cuartetos import PassingRules
 from service.i18n import Translator
@@ -32,6 +34,22 @@ def test_cuartetos_starts_slow_in_a_group_and_live_in_private() -> None:
     short = Settings(telegram_token=SecretStr("1:x"), pass_window=6.0, response_window=2.5)
     assert windows(family.initial_options("cuartetos", short)) == (6.0, 2.5)  # tests' windows
     assert family.initial_options("spanish", SETTINGS) == {}
+
+
+@pytest.mark.parametrize("preset", ["spanish", "brazilian", "cangkul", "cuartetos"])
+@pytest.mark.parametrize("group", [True, False])
+def test_new_tables_end_at_the_environments_target(preset: str, group: bool) -> None:
+    short = Settings(telegram_token=SecretStr("1:x"), game_target=2)
+    options = family.initial_options(preset, short, group=group)
+    assert options["target"] == 2
+    assert RoomSettings(preset=preset, options=options).rules().target == 2
+    assert "target" not in family.initial_options(preset, SETTINGS, group=group)
+
+
+@pytest.mark.parametrize("target", [0, 6, -1])
+def test_a_target_no_game_can_take_is_refused(target: int) -> None:
+    with pytest.raises(ValidationError, match="game_target"):
+        Settings(telegram_token=SecretStr("1:x"), game_target=target)
 
 
 def test_a_reminder_comes_before_a_family_table_times_out() -> None:

@@ -34,8 +34,9 @@ NOT_HERE = ("hand", "empty", "timeout", "ontimeout")  # follow-suit settings
 
 def initial_options(settings: Settings | None, group: bool = True) -> dict[str, Any]:
     """Options a new table starts with: a group's the family pace, a private one the
-    engine's live pace; the windows the environment sets win (`BURRO_PASS_WINDOW`,
-    `BURRO_RESPONSE_WINDOW`; tests use short ones)."""
+    engine's live pace; the windows and the target the environment sets win
+    (`BURRO_PASS_WINDOW`, `BURRO_RESPONSE_WINDOW`, `BURRO_GAME_TARGET`; tests use short
+    ones)."""
     options = family_pace() if group else {}
     if settings is None:
         return options
@@ -43,6 +44,8 @@ def initial_options(settings: Settings | None, group: bool = True) -> dict[str, 
         options["pass_window"] = settings.pass_window
     if settings.response_window is not None:
         options["response_window"] = settings.response_window
+    if settings.game_target is not None:
+        options["target"] = settings.game_target
     return options
 
 

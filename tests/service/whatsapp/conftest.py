@@ -12,5 +12,7 @@ from tests.service.inproc import Hook, running_service
 
 @pytest.fixture(scope="module")
 def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
-    with running_service(tmp_path_factory.mktemp("wa"), whatsapp_pair_rate=0.0) as running:
+    with running_service(
+        tmp_path_factory.mktemp("wa"), whatsapp_pair_rate=0.0, game_target=2
+    ) as running:
         yield running

@@ -19,7 +19,7 @@ def test_duplicated_reordered_and_batched_deliveries_lose_and_double_nothing(
     some after it): the game goes to its end, every message the person sent is handled,
     and each redelivery is taken for the duplicate it is."""
     duplicates = partial(metrics.UPDATES.labels("whatsapp_reply", "duplicate")._value.get)
-    with running_service(tmp_path, whatsapp_pair_rate=0.0) as hook:
+    with running_service(tmp_path, whatsapp_pair_rate=0.0, game_target=2) as hook:
         wa = hook.emu.whatsapp
         wa.settings(duplicates=1.0, batch=0.5, reorder=0.3, seed=7)
         before = duplicates()

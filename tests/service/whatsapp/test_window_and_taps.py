@@ -31,7 +31,9 @@ DAY = 24 * 3600
 @pytest.fixture(scope="module")
 def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
     folder = tmp_path_factory.mktemp("window")
-    with running_service(folder, whatsapp_pair_rate=0.0, turn_timeout=3 * DAY) as running:
+    with running_service(
+        folder, whatsapp_pair_rate=0.0, turn_timeout=3 * DAY, game_target=2
+    ) as running:
         yield running
 
 
