@@ -216,15 +216,18 @@ def before_closing(
 
 
 def closing_still(rt: Runtime, room: Room, target: Target) -> bool:
-    """Whether the closing word is still due: the same turn waits on the player, and
-    they have not written since (their chat would stay open longer)."""
+    """Whether the closing word is still due: the same turn waits on the player, they
+    have not written since (their chat would stay open longer), and their chat has not
+    closed yet (then the reminder's template speaks; the word, held back, would come
+    only once they wrote again, long after it meant anything)."""
     user = target.user
     turn = prompt_of(room, Target("hand" if not room.private else "table", user))
     if turn is None or turn[1] != target.action or user is None:
         return False
     platform = registry.for_chat(rt, room, user if not room.private else room.chat_id)
     until = platform.open_until(chat_of(room, user if not room.private else room.chat_id))
-    return until is not None and until - rt.svc.now() <= CLOSING_LEAD
+    now = rt.svc.now()
+    return until is not None and now < until <= now + CLOSING_LEAD
 
 
 def untold_hands(rt: Runtime, room: Room, target: Target) -> int | None:

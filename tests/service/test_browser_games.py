@@ -173,7 +173,9 @@ def test_a_game_against_bots_tapped_in_the_page(
         buttons.filter(has_text=label).first.click()  # as Carla would
         moved(emu, stack, chat, room.version)
         turns += 1
-    assert room.status == "over" and turns >= 2
+    # one turn at least: her other moves may all be forced (an only card is played for
+    # her), and a one-point game can be a single hand
+    assert room.status == "over" and turns >= 1
     wait_news(emu, "Carla", "en")
     page.reload()
     expect(page.locator(".msg", has_text=words("en", "Scores: {scores}")).last).to_be_visible()

@@ -62,6 +62,11 @@ def test_outside_the_window_a_template_comes_and_its_tap_brings_the_prompt(hook:
     wa.tap_quick_reply("Abuela", template, "Jugar ahora")
     again = prompt_after(wa, "Abuela", template.seq)
     assert choices(again) == choices(prompt)  # the same turn, its moves again
+    worker.settle()
+    # The word that would have kept her chat open came due once it had closed: it is
+    # not said then, nor later (she is back: it would mean nothing).
+    keep = [m for m in outgoing(wa, "Abuela") if "Seguir jugando" in str(choices(m))]
+    assert keep == []
 
 
 def test_play_now_from_a_table_still_in_its_lobby_is_answered(hook: Hook) -> None:
