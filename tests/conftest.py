@@ -69,6 +69,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.nodeid.split("::")[0] in E2E_MODULES or whole_stack(item):
             item.add_marker(pytest.mark.e2e)
+    # The modules with whole-process tests go first, those of nothing else before them:
+    # they are the longest (up to a minute each), and xdist hands out whole modules in
+    # this order (pyproject: --no-loadscope-reorder), so one started last would keep the
+    # run going alone at its end.
+    slow = {module_of(item) for item in items if item.get_closest_marker("e2e")}
+    items.sort(key=lambda item: (module_of(item) not in E2E_MODULES, module_of(item) not in slow))
+
+
+def module_of(item: pytest.Item) -> str:
+    return item.nodeid.split("::")[0]
 
 
 def ignored_since_last_look(emulator: Emulator) -> list[str]:
