@@ -25,7 +25,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from service.infra import logs
+    from service.infra import heap, logs
     from service.infra.redis_server import embedded_url
     from service.settings import Settings
     from service.web import create_app
@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     set_menus(settings)
     app = create_app(settings)  # it reads the bot's settings once more (tg.botfather)
+    heap.freeze_startup()
     uvicorn.run(
         app,
         host=args.host or settings.host,

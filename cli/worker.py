@@ -19,7 +19,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from service.infra import logs, metrics
+    from service.infra import heap, logs, metrics
     from service.infra.queue import QUEUE
     from service.infra.redis_server import connect, embedded_url
     from service.infra.timers import fire_due
@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
         fire_due(connection, time.time())
     else:
         TimerClock(connection, time.time).start()
+    heap.freeze_startup()
     # SIGTERM is RQ's warm shutdown: the job in hand finishes, then the worker exits (a
     # second SIGTERM or SIGINT stops it at once; the job is then retried, see Retry).
     worker.work(with_scheduler=True, burst=args.burst, logging_level="WARNING")
