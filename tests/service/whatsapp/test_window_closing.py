@@ -9,10 +9,19 @@ from functools import partial
 import pytest
 
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
+from service.infra import queue
+from service.table import targets
+from service.table.outcome import JobKind
 from tests.service.inproc import Hook, running_service
 from tests.service.whatsapp.play import choices, outgoing
-from tests.service.whatsapp.test_whatsapp_game import open_game
-from tests.service.whatsapp.test_window_and_taps import DAY, answered, prompt_after
+from tests.service.whatsapp.test_whatsapp_game import open_game, player_of
+from tests.service.whatsapp.test_window_and_taps import (
+    DAY,
+    answered,
+    prompt_after,
+    template_after,
+)
+from workers.outbox import CLOSING
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +51,33 @@ def test_an_hour_before_the_window_closes_on_her_turn_a_word_keeps_it_open(hook:
     wa.advance(2 * 3600)  # past her old window's end: still free-form, no template
     worker.reach(hook.clock() + 2 * 3600)
     assert not [m for m in outgoing(wa, "Grandma") if m.type == "template"]
+
+
+def test_a_word_come_due_once_her_chat_has_closed_is_not_said(hook: Hook) -> None:
+    """Her chat closed before the word that would have kept it open ran (a worker was
+    down, or the clock jumped): the word says nothing, the reminder's template speaks,
+    and her tap on it brings her turn back, not the stale word."""
+    wa, worker, clock = hook.emu.whatsapp, hook.worker, hook.clock
+    assert worker is not None and clock is not None
+    wa.add_user("Grandpa", country="GB", language="en", username="grandpa.joe")
+    prompt = prompt_after(wa, "Grandpa", open_game(wa, "Grandpa", "new spanish"))
+    user = player_of(hook, "Grandpa")
+    room = hook.room(user)
+    later = clock() + DAY + 3600
+    wa.advance(DAY + 3600)
+    clock.reach(later)  # her chat has closed; the timers are not woken yet
+    word = targets.said(user, CLOSING, f"p{room.phase_version}")
+    queue.later(hook.redis, JobKind.SYNC, room.id, word, None)  # the word's job, late
+    worker.settle()
+    worker.reach(later)  # now the reminder
+    template = wa.wait_for(partial(template_after, wa, "Grandpa", prompt.seq), what="template")
+    worker.settle()
+    wa.tap_quick_reply("Grandpa", template, "Play now")
+    again = prompt_after(wa, "Grandpa", template.seq)
+    assert choices(again) == choices(prompt)  # her turn again, its moves
+    worker.settle()
+    keep = [m for m in outgoing(wa, "Grandpa") if "▶️ Keep playing" in str(choices(m))]
+    assert keep == []
 
 
 def offering(wa: WhatsAppDriver, user: str, after: int, title: str) -> WaChatMessage | None:
