@@ -219,7 +219,8 @@ def test_workers_stopped_for_a_while_catch_up_once(emu: RunningEmulator, stack: 
     # One notification: her next turn, or the news of the hand the timeout ended (the
     # turn then comes quietly below it). The reminder, due before the deadline that has
     # passed too, is not sent late.
-    assert len(emu.notifications("Carla")[before_messages:]) == 1
+    rang = [n["text"] for n in emu.notifications("Carla")[before_messages:]]
+    assert len(rang) == 1, rang
 
 
 def turn_in_chat(emu: RunningEmulator, stack: Backend, chat: int, user: str) -> bool | None:
