@@ -218,8 +218,8 @@ def before_closing(
 def closing_still(rt: Runtime, room: Room, target: Target) -> bool:
     """Whether the closing word is still due: the same turn waits on the player, they
     have not written since (their chat would stay open longer), and their chat has not
-    closed yet (then the reminder's template speaks; the word, held back, would come
-    only once they wrote again, long after it meant anything)."""
+    closed yet (the reminder's template speaks then; the word would go as that template,
+    in the reminder's place)."""
     user = target.user
     turn = prompt_of(room, Target("hand" if not room.private else "table", user))
     if turn is None or turn[1] != target.action or user is None:
