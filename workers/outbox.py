@@ -362,16 +362,21 @@ def prompted(
     user = turn[0] if turn is not None else player_of(room, target)
     if user is None or room.status != "playing":
         return
-    key_name = live_key(room.id)
     fields: dict[str, str | float] = {}
     if turn is not None and marks.turn != turn[1]:
         fields[f"{user}:turn"] = turn[1]
     if fields or told:
         fields[str(user)] = rt.svc.now()
-        with rt.redis.pipeline(transaction=False) as pipe:
-            pipe.hset(key_name, mapping=fields)  # type: ignore[arg-type]
-            pipe.expire(key_name, rt.svc.store.ttl_of(room))
-            pipe.execute()
+        note_live(rt, room, fields)
+
+
+def note_live(rt: Runtime, room: Room, fields: dict[str, str | float]) -> None:
+    """Write these marks of live play (a player's last prompt, their turn) for the room."""
+    key = live_key(room.id)
+    with rt.redis.pipeline(transaction=False) as pipe:
+        pipe.hset(key, mapping=fields)  # type: ignore[arg-type]
+        pipe.expire(key, rt.svc.store.ttl_of(room))
+        pipe.execute()
 
 
 def note_top(
@@ -406,7 +411,17 @@ def post_once(
         return handle_failure(rt, platform, room, target, error.failure)
     if not said:  # a word said may stay below the hand: it is not posted anew for it
         note_top(rt, room, chat_id, message_id)
+        note_rung(rt, room, chat_id)
     return True
+
+
+def note_rung(rt: Runtime, room: Room, chat_id: int) -> None:
+    """A message that rang in a player's own chat (a hand's news) has told them the game
+    goes on: their turn right after it comes quietly below it, not as a second ring, as
+    if they had just been prompted (`live`)."""
+    user = player_of(room, Target("table")) if room.private else chat_id
+    if user is not None and room.status == "playing" and room.seat_of(user) is not None:
+        note_live(rt, room, {str(user): rt.svc.now()})
 
 
 def chat_id_of(room: Room, target: Target) -> int:

@@ -19,6 +19,7 @@ from emulator.driver import ChatMessage
 from engine.follow_suit.game import GameState, legal_actions, to_move
 from service.infra.queue import QUEUE
 from service.platforms.telegram import callbacks
+from service.table import family
 from service.table.outcome import Outcome
 from service.table.room import Room
 from tests.service.inproc import (
@@ -216,9 +217,11 @@ def test_a_turn_after_a_timeout_rings_even_in_live_play(hook: Hook) -> None:
             break
         move(hook)
     assert mover(hook)[0] is late
-    # (A hand may have ended meanwhile: its news rings too.)
-    turns = [t for t in told(hook, late, since) if "Your turn" in t or "Keep drawing" in t]
-    assert len(turns) == 1
+    # A hand may have ended meanwhile: its news rang then, and her turn came quietly.
+    rang = told(hook, late, since)
+    turns = [t for t in rang if "Your turn" in t or "Keep drawing" in t]
+    news = [t for t in rang if "Scores: " in t]
+    assert len(turns) == (0 if news else 1), rang
 
 
 def test_a_table_pushed_up_is_posted_again_at_the_bottom(hook: Hook) -> None:
@@ -287,7 +290,8 @@ def private_turn(hook: Hook, offset: float) -> Room:
     raise AssertionError("Carla's turn never came")
 
 
-def test_one_to_one_a_turn_after_a_pause_is_a_new_message(hook: Hook) -> None:
+def private_game(hook: Hook) -> Room:
+    """Carla's one-to-one game against a bot, once it is her turn."""
     old = hook.store().room_in_chat(CARLA["id"], None)
     if old is not None:
         hook.store().update(old.id, cancel)
@@ -295,24 +299,57 @@ def test_one_to_one_a_turn_after_a_pause_is_a_new_message(hook: Hook) -> None:
     lobby = hook.room(CARLA["id"])
     assert hook.send(press(CARLA, button(lobby, "B"))).status_code == 200
     assert hook.send(press(CARLA, button(hook.room(CARLA["id"]), "S"))).status_code == 200
-    room = private_turn(hook, 0)
-    shown = hook.redis.hget(f"game:{{{room.id}}}:msgs", "table")
+    return private_turn(hook, 0)
+
+
+def carla_moves(hook: Hook, room: Room) -> None:
+    """Carla taps her first legal action."""
     assert isinstance(room.game, GameState)
     seat = to_move(room.game)
     assert seat is not None
-    action = legal_actions(room.game, seat)[0]
-    since = hook.emu.last_seq()
-    data = button(room, callbacks.game_token(action))
+    data = button(room, callbacks.game_token(legal_actions(room.game, seat)[0]))
     assert hook.send(press(CARLA, data)).status_code == 200
+
+
+def test_one_to_one_a_turn_after_a_pause_is_a_new_message(hook: Hook) -> None:
+    room = private_game(hook)
+    shown = hook.redis.hget(f"game:{{{room.id}}}:msgs", "table")
+    since = hook.emu.last_seq()
+    carla_moves(hook, room)
     room = private_turn(hook, HOUR)  # the bots' moves and her turn an hour later
     now_shown = hook.redis.hget(f"game:{{{room.id}}}:msgs", "table")
     assert now_shown is not None and now_shown != shown
     rang = [n["message_id"] for n in hook.emu.notifications("Carla", since=since)]
     hands = [m for m in rang if "Your cards" in hook.emu.message("Carla", m).text]
-    assert hands == [int(now_shown)]  # news of a hand that ended meanwhile aside
+    # Her turn rang; or a hand ended meanwhile, its news rang and her turn came quietly
+    # below it (test_the_news_of_a_hand_rings_and_the_turn_below_it_does_not).
+    assert hands == [int(now_shown)] or (hands == [] and len(rang) == 1)
     assert shown is not None and int(shown) not in {
         m.message_id for m in hook.emu.messages_in("Carla")
     }
+
+
+def test_the_news_of_a_hand_rings_and_the_turn_below_it_does_not(hook: Hook) -> None:
+    """After a pause, a hand's end and her next turn come together: one ring, the
+    news's; her turn comes below it, quietly (she has just been told)."""
+    room = private_game(hook)
+    offset = 0.0
+    for _ in range(60):
+        hands = family.finished_hands(room)
+        since = hook.emu.last_seq()
+        carla_moves(hook, room)
+        offset += HOUR
+        room = private_turn(hook, offset)
+        if family.finished_hands(room) == hands:
+            continue
+        rang = [hook.emu.message("Carla", n["message_id"]) for n in
+                hook.emu.notifications("Carla", since=since)]  # fmt: skip
+        assert ["Scores: " in m.text for m in rang] == [True], [m.text for m in rang]
+        turn = hook.redis.hget(f"game:{{{room.id}}}:msgs", "table")
+        assert turn is not None and int(turn) > rang[0].message_id  # below the news
+        assert hook.emu.message("Carla", int(turn)).notified == ()
+        return
+    raise AssertionError("no hand ended in 60 of her moves")
 
 
 def test_a_command_in_the_group_pushes_the_table_up(hook: Hook) -> None:
