@@ -291,7 +291,8 @@ def private_turn(hook: Hook, offset: float) -> Room:
 
 
 def private_game(hook: Hook) -> Room:
-    """Carla's one-to-one game against a bot, once it is her turn."""
+    """Carla's one-to-one game against bots (one more added in its lobby), once it is
+    her turn."""
     old = hook.store().room_in_chat(CARLA["id"], None)
     if old is not None:
         hook.store().update(old.id, cancel)
