@@ -219,7 +219,7 @@ def closing_still(rt: Runtime, room: Room, target: Target) -> bool:
     """Whether the closing word is still due: the same turn waits on the player, they
     have not written since (their chat would stay open longer), and their chat has not
     closed yet (the reminder's template speaks then; the word would go as that template,
-    in the reminder's place)."""
+    in the reminder's place, or, were they to write while it is sent, as itself, stale)."""
     user = target.user
     turn = prompt_of(room, Target("hand" if not room.private else "table", user))
     if turn is None or turn[1] != target.action or user is None:
