@@ -370,13 +370,17 @@ def prompted(
         note_live(rt, room, fields)
 
 
-def note_live(rt: Runtime, room: Room, fields: dict[str, str | float]) -> None:
-    """Write these marks of live play (a player's last prompt, their turn) for the room."""
+def note_live(
+    rt: Runtime, room: Room, fields: dict[str, str | float], pipe: Pipeline | None = None
+) -> None:
+    """Write these marks of live play (a player's last prompt, their turn) for the room,
+    in `pipe` if given."""
     key = live_key(room.id)
-    with rt.redis.pipeline(transaction=False) as pipe:
-        pipe.hset(key, mapping=fields)  # type: ignore[arg-type]
-        pipe.expire(key, rt.svc.store.ttl_of(room))
-        pipe.execute()
+    run = pipe if pipe is not None else rt.redis.pipeline(transaction=False)
+    run.hset(key, mapping=fields)  # type: ignore[arg-type]
+    run.expire(key, rt.svc.store.ttl_of(room))
+    if pipe is None:
+        run.execute()
 
 
 def note_top(
@@ -410,18 +414,20 @@ def post_once(
     except DeliveryFailed as error:
         return handle_failure(rt, platform, room, target, error.failure)
     if not said:  # a word said may stay below the hand: it is not posted anew for it
-        note_top(rt, room, chat_id, message_id)
-        note_rung(rt, room, chat_id)
+        with rt.redis.pipeline(transaction=False) as pipe:
+            note_top(rt, room, chat_id, message_id, pipe)
+            note_rung(rt, room, chat_id, pipe)
+            pipe.execute()
     return True
 
 
-def note_rung(rt: Runtime, room: Room, chat_id: int) -> None:
+def note_rung(rt: Runtime, room: Room, chat_id: int, pipe: Pipeline) -> None:
     """A message that rang in a player's own chat (a hand's news) has told them the game
     goes on: their turn right after it comes quietly below it, not as a second ring, as
-    if they had just been prompted (`live`)."""
+    if they had just been prompted (`live`); in `pipe`."""
     user = player_of(room, Target("table")) if room.private else chat_id
     if user is not None and room.status == "playing" and room.seat_of(user) is not None:
-        note_live(rt, room, {str(user): rt.svc.now()})
+        note_live(rt, room, {str(user): rt.svc.now()}, pipe)
 
 
 def chat_id_of(room: Room, target: Target) -> int:
