@@ -17,9 +17,10 @@ from pathlib import Path
 from types import TracebackType
 
 import httpx
+from rq import Worker
 
 from service.infra import tls
-from service.infra.redis_server import RedisServer, free_port
+from service.infra.redis_server import RedisServer, connect, free_port
 
 TOKEN = "100000001:local-burro-token"
 SECRET = "local-webhook-secret"
@@ -100,6 +101,7 @@ class Stack:
         for index in range(self.worker_count):
             self.start_worker(index)
         self.set_webhook()
+        self.wait_workers()
         return self
 
     def configure_bot(self) -> None:
@@ -131,6 +133,24 @@ class Stack:
 
     def start_worker(self, index: int = 0) -> None:
         self.spawn(f"worker{index}", "worker")
+
+    def wait_workers(self, timeout: float = 60.0) -> None:
+        """Wait until every worker started here has registered with RQ: until then the
+        stack answers updates but sends nothing (a loaded machine takes seconds to start
+        one)."""
+        workers = {name: p for name, p in self.processes.items() if name.startswith("worker")}
+        connection = connect(self.redis.url)
+        deadline = time.monotonic() + timeout
+        while not {p.pid for p in workers.values()} <= {
+            worker.pid for worker in Worker.all(connection=connection)
+        }:
+            for name, process in workers.items():
+                if process.poll() is not None:
+                    log = self.data_dir / f"{name}.log"
+                    raise RuntimeError(f"{name} exited with {process.returncode}: see {log}")
+            if time.monotonic() >= deadline:
+                raise RuntimeError(f"the workers did not start within {timeout}s")
+            time.sleep(0.05)  # still importing: poll again
 
     def set_webhook(self) -> None:
         set_webhook(self.emulator_url, self.serve_url)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -146,7 +147,9 @@ class _CPackedUnix(redis.asyncio.UnixDomainSocketConnection):
         return _pack(args)
 
 
-_PACKER = HiredisRespSerializer()
+# typed through a Callable: some redis-py releases leave its __init__ unannotated
+_new_packer: Callable[[], HiredisRespSerializer] = HiredisRespSerializer
+_PACKER = _new_packer()
 
 
 def _pack(args: tuple[EncodableT, ...]) -> list[bytes]:
