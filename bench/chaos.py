@@ -87,7 +87,7 @@ from service.platforms.telegram import callbacks
 from service.platforms.telegram.render import message_params
 from service.platforms.whatsapp.people import is_whatsapp
 from service.table.room import Room
-from service.ui.screens import Painter
+from service.ui.follow_suit import FollowSuitPainter
 
 BOT_ID = int(TOKEN.split(":")[0])
 USER0 = 700_000
@@ -693,7 +693,7 @@ class Players:
 
 def card_labels(room: Room, lang: str, mask: int) -> set[str]:
     assert room.game is not None
-    painter = Painter(room, lang)
+    painter = FollowSuitPainter(room, lang)
     codes = follow_suit(room).table.codec.codes(mask)
     return {painter.card(code) for code in codes if code != "JK"}
 
@@ -1054,7 +1054,7 @@ def check_messages(room: Room, books: Books, client: redis.Redis, emu: EmulatorD
             # offer no move any more.
             seat = room.seat_of(int(target.split(":")[1]))
             assert seat is not None
-            screen = Painter(room, room.seats[seat].lang).hand(seat)
+            screen = FollowSuitPainter(room, room.seats[seat].lang).hand(seat)
             if message.text.strip() != message_params(screen)["text"].strip():
                 books.count("hand_messages_stale_at_end")
             if any(
@@ -1066,9 +1066,9 @@ def check_messages(room: Room, books: Books, client: redis.Redis, emu: EmulatorD
             continue
         if room.private:
             human = next(i for i, s in enumerate(room.seats) if s.user_id is not None)
-            screen = Painter(room, room.seats[human].lang).hand(human)
+            screen = FollowSuitPainter(room, room.seats[human].lang).hand(human)
         else:
-            screen = Painter(room, lang).table()
+            screen = FollowSuitPainter(room, lang).table()
         params = message_params(screen)
         markup = message.raw.get("reply_markup") or None
         if message.text.strip() != params["text"].strip() or markup != params.get("reply_markup"):

@@ -1,6 +1,6 @@
 """The passing game's screens: the group's table, each player's hand, lobby, settings.
 
-Built from engine views only, like `service.ui.screens`: the group's table comes from the
+Built from engine views only, like `service.ui.follow_suit`: the group's table comes from the
 public view (who has chosen, letters, the open call), a player's hand from their own
 view. A card still in someone's hand is only ever named in that player's private chat;
 the table tells a four of a kind by its rank, after the hand.
@@ -25,8 +25,8 @@ from service.ui.screens import (
     CARD_SEPARATOR,
     PRESET_NAMES,
     Button,
-    Painter,
     Screen,
+    TablePainter,
     burro_text,
     cancelled_screen,
     card_list,
@@ -60,7 +60,7 @@ class PassingPainter:
 
     def __init__(self, room: Room, lang: str, bot_username: str = "burro_bot") -> None:
         self.room = room
-        self.base = Painter(room, lang, bot_username)  # lobby buttons, names, links
+        self.base = TablePainter(room, lang, bot_username)  # lobby buttons, names, links
         self.tr: Translator = self.base.tr
         self._ = self.tr.gettext
 

@@ -2,8 +2,8 @@
 
 Nothing outside a game's own screens module asks which game a room holds: the outbox,
 the news, the handlers and the inline list ask here for the room's `Screens`, and each
-game's module (`service.ui.screens` for follow-suit, `service.ui.cuartetos` for the
-passing game) keeps what it knows. A new game registers its screens with `register`.
+game's module (`service.ui.follow_suit` for the follow-suit games, `service.ui.cuartetos`
+for the passing game) keeps what it knows. A new game registers its screens with `register`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from engine.registry import find_game
 from service.i18n import Translator
 from service.table.room import Room
-from service.ui import cuartetos, screens
+from service.ui import cuartetos, follow_suit
 from service.ui.intents import Choice
 from service.ui.screens import Screen, cancelled_screen
 
@@ -87,7 +87,7 @@ def rules_text(rules: Any, tr: Translator) -> str:
     return of_preset(rules.preset).rules_text(rules, tr)
 
 
-register("follow_suit", GameScreens(screens.Painter, screens.rules_text))
+register("follow_suit", GameScreens(follow_suit.FollowSuitPainter, follow_suit.rules_text))
 register("cuartetos", GameScreens(cuartetos.PassingPainter, cuartetos.rules_text))
 
 

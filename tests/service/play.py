@@ -15,7 +15,7 @@ from service.infra.keys import PENDING_SYNC
 from service.infra.redis_server import connect
 from service.infra.store import Store, text
 from service.table.room import Room
-from service.ui.screens import Painter
+from service.ui.follow_suit import FollowSuitPainter
 from tests.service.inproc import Hook
 
 # Where a game is played: the product in processes (cli.stack) or in this one (inproc).
@@ -85,7 +85,7 @@ def shown_cards(room: Room, mask: int) -> set[str]:
     assert isinstance(game, GameState)
     codes = [code for code in game.table.codec.codes(mask) if code != "JK"]
     langs = {info.lang for info in room.seats} | {"en"}
-    return {Painter(room, lang).card(code) for lang in langs for code in codes}
+    return {FollowSuitPainter(room, lang).card(code) for lang in langs for code in codes}
 
 
 def names_in(text: str, names: set[str]) -> set[str]:

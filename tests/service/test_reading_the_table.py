@@ -25,18 +25,16 @@ from service.table.room import Room, RoomSettings
 from service.ui import games
 from service.ui.cuartetos import LEGEND as PASSING_LEGEND
 from service.ui.cuartetos import PassingPainter
+from service.ui.follow_suit import LEGEND, FollowSuitPainter, rules_text
 from service.ui.intents import Move, Press
 from service.ui.screens import (
-    LEGEND,
     MAX_ROW_BUTTONS,
     PRESET_NAMES,
     ROW_WIDTH,
     Button,
-    Painter,
     Screen,
     games_list,
     label_width,
-    rules_text,
     winners_text,
 )
 
@@ -56,10 +54,10 @@ def new_room(preset: str, private: bool = False, **options: object) -> Room:
     return room
 
 
-def painter(room: Room, lang: str) -> Painter | PassingPainter:
+def painter(room: Room, lang: str) -> FollowSuitPainter | PassingPainter:
     if room.settings.preset == "cuartetos":
         return PassingPainter(room, lang)
-    return Painter(room, lang)
+    return FollowSuitPainter(room, lang)
 
 
 def play_on(room: Room, steps: int, seed: int = 1) -> list[Room]:
@@ -149,7 +147,7 @@ def plays(button: Button) -> bool:
     )
 
 
-def card_rows(shown: Painter, seat: int) -> list[list[str]]:
+def card_rows(shown: FollowSuitPainter, seat: int) -> list[list[str]]:
     return [[b.label for b in row] for row in shown.hand(seat).rows if plays(row[0])]
 
 
@@ -160,7 +158,7 @@ def test_long_card_names_take_fewer_buttons_a_row() -> None:
         row
         for state in play_on(room, 60)
         for seat in range(len(state.seats))
-        for row in card_rows(Painter(state, "es"), seat)
+        for row in card_rows(FollowSuitPainter(state, "es"), seat)
     ]
     assert rows and all(len(row) <= 3 for row in rows)  # never the French cards' five
     assert all(len(row) == 1 for row in rows if any(label_width(x) > 16 for x in row))
@@ -174,7 +172,7 @@ def test_short_french_cards_of_a_suit_share_a_row() -> None:
     for state in play_on(room, 60):
         assert isinstance(state.game, GameState)
         for seat in range(len(state.seats)):
-            view, painter = player_view(state.game, seat), Painter(state, "en")
+            view, painter = player_view(state.game, seat), FollowSuitPainter(state, "en")
             rows = card_rows(painter, seat)
             playable = [c for c in view.hand if f"play:{c}" in view.legal and c[-1] in "SHDC"]
             for suit in {row[0][-1] for row in rows}:
@@ -202,14 +200,14 @@ def test_short_french_cards_of_a_suit_share_a_row() -> None:
     ],
 )
 def test_cards_are_named_as_the_deck_names_them(lang: str, ace: str, knight: str) -> None:
-    spanish = Painter(new_room("spanish"), lang)
+    spanish = FollowSuitPainter(new_room("spanish"), lang)
     assert (spanish.card("AD"), spanish.card("QS"), spanish.card("KH").split()[0]) == (
         ace,
         knight,
         Translator(lang).gettext("Rey"),
     )
     assert spanish.cards(("AD", "7D", "QS")) == f"{ace} · {spanish.card('7D')} · {knight}"
-    french = Painter(new_room("brazilian"), lang)
+    french = FollowSuitPainter(new_room("brazilian"), lang)
     assert (french.card("AS"), french.card("10H"), french.cards(("KC", "2C"))) == (
         "A♠",
         "10♥",
@@ -242,7 +240,7 @@ def test_card_buttons_follow_the_hand_text(preset: str, options: dict[str, objec
             hand = [c for c in view.hand if c != "JK"]
             place = {rank: i for i, rank in enumerate(rules.ranks)}
             assert hand == sorted(hand, key=lambda c: ("SHDC".index(c[-1]), place[c[:-1]]))
-            shown = Painter(state, "es")
+            shown = FollowSuitPainter(state, "es")
             playable = [shown.card(c) for c in view.hand if f"play:{c}" in view.legal]
             rows = [row for row in shown.hand(seat).rows if plays(row[0])]
             cards = [b for row in rows for b in row if b.label in playable]
@@ -261,15 +259,15 @@ def test_spanish_presets_show_spanish_suits_and_the_button_switches() -> None:
         style = RoomSettings(preset=preset).rules().suit_style
         assert style == ("spanish" if preset in ("spanish", "spanish48", "cuartetos") else "french")
     room = new_room("spanish")
-    assert Painter(room, "es").card("AD") == "As de oros"
+    assert FollowSuitPainter(room, "es").card("AD") == "As de oros"
     lobby.change_setting(room, ANA, "suits")
-    assert Painter(room, "es").card("AD") == "A♦"
+    assert FollowSuitPainter(room, "es").card("AD") == "A♦"
     lobby.change_setting(room, ANA, "suits")
-    assert Painter(room, "es").card("AD") == "As de oros"
+    assert FollowSuitPainter(room, "es").card("AD") == "As de oros"
     lobby.change_setting(room, ANA, "preset")  # spanish48: Spanish suits too
-    assert Painter(room, "es").card("9D") == "9 de oros"
+    assert FollowSuitPainter(room, "es").card("9D") == "9 de oros"
     lobby.change_setting(room, ANA, "preset")  # brazilian: its own French suits
-    assert Painter(room, "es").card("AD") == "A♦"
+    assert FollowSuitPainter(room, "es").card("AD") == "A♦"
 
 
 def test_a_stored_room_keeps_the_suits_it_was_played_with() -> None:
@@ -278,13 +276,13 @@ def test_a_stored_room_keeps_the_suits_it_was_played_with() -> None:
     lobby.start(room, ANA, 0.0)
     stored = json_round_trip(room)
     stored.settings.options.pop("suit_style")  # settings as an older version kept them
-    assert Painter(stored, "es").card("AD") == "A♦"  # the game keeps its rules
+    assert FollowSuitPainter(stored, "es").card("AD") == "A♦"  # the game keeps its rules
     stored.status = "over"
     result = lobby.rematch(stored, ANA, 0.0)
     assert isinstance(result, tuple)
-    assert Painter(result[0], "es").card("AD") == "A♦"
+    assert FollowSuitPainter(result[0], "es").card("AD") == "A♦"
     fresh = new_room("spanish")  # a new table of the preset: Spanish suits
-    assert Painter(fresh, "es").card("AD") == "As de oros"
+    assert FollowSuitPainter(fresh, "es").card("AD") == "As de oros"
 
 
 def json_round_trip(room: Room) -> Room:
@@ -390,7 +388,7 @@ def test_a_game_over_counts_its_winners_and_burros(lang: str) -> None:
     last = play_on(room, 2000, seed=5)[-1]
     assert isinstance(last.game, GameState) and last.game.over
     view = public_view(last.game)
-    tr, shown = Translator(lang), Painter(last, lang)
+    tr, shown = Translator(lang), FollowSuitPainter(last, lang)
     names = ", ".join(last.seats[s].name for s in view.winners)
     assert len(view.winners) == 2 and len(view.losers) == 1
     text = shown.table().text

@@ -19,8 +19,8 @@ from service.table.lobby import Actor
 from service.table.quiet import quiet_until
 from service.table.room import KEY_BITS, LEGACY_KEY_LIMIT, Room, RoomSettings, Status
 from service.ui import news
+from service.ui.follow_suit import FollowSuitPainter
 from service.ui.intents import ShowCards
-from service.ui.screens import Painter
 
 ANA, BEN, CARLA = Actor(1, "Ana", "es"), Actor(2, "Ben", "pt_BR"), Actor(3, "Carla", "en")
 
@@ -101,7 +101,7 @@ def test_hand_end_setting_brings_its_scoring_and_the_settings_say_so() -> None:
     lobby.change_setting(room, ANA, "end")
     rules = follow_suit_rules(room)
     assert (rules.hand_end, rules.scoring) == ("last_holder_loses", "penalty")
-    text = Painter(room, "en").settings().text
+    text = FollowSuitPainter(room, "en").settings().text
     assert "5 points lose" in text
     lobby.change_setting(room, ANA, "end")
     assert follow_suit_rules(room).scoring == "wins"
@@ -132,7 +132,7 @@ def test_screens_show_no_hidden_card(preset: str, lang: str) -> None:
         seat = to_move(room.game)
         if seat is None:
             break
-        painter = Painter(room, lang)
+        painter = FollowSuitPainter(room, lang)
         table = painter.table().text
         for other in range(3):
             hidden = room.game.hand.hands[other] & ~room.game.hand.known[other]
@@ -150,7 +150,7 @@ def test_my_cards_button_opens_this_rooms_inline_query() -> None:
     room = lobby.create_room(-5, None, ANA, 0.0)
     lobby.join(room, BEN)
     lobby.start(room, ANA, 0.0)
-    buttons = [b for row in Painter(room, "en").table().rows for b in row]
+    buttons = [b for row in FollowSuitPainter(room, "en").table().rows for b in row]
     assert any(b.intent == ShowCards(room.id) for b in buttons)
 
 

@@ -14,7 +14,7 @@ from engine.registry import find_game
 from service.platforms.whatsapp import render
 from service.table.room import Room
 from service.ui import games
-from service.ui.screens import Painter
+from service.ui.follow_suit import FollowSuitPainter
 from tests.service.group_play import ending_at, tap_lobby
 from tests.service.inproc import Hook
 from tests.service.play import GROUP, action_button, game_buttons, names_in, room_in
@@ -164,7 +164,7 @@ def wait_moved(hook: Hook, group: int, room: Room) -> None:
 def assert_only_their_cards(prompt: WaChatMessage, room: Room, seat: int) -> None:
     """The prompt names no card still in another seat's hand."""
     game = find_game(room.settings.preset)[0]
-    painter = Painter(room, room.seats[seat].lang)
+    painter = FollowSuitPainter(room, room.seats[seat].lang)
     hidden = {
         painter.card(code)
         for other in range(len(room.seats))
