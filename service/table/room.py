@@ -117,6 +117,8 @@ class Room(BaseModel):
     settings: RoomSettings = Field(default_factory=RoomSettings)
     seats: list[Seat] = Field(default_factory=list)
     game: Any = None  # the state of the preset's game (`Game.state_type`), once started
+    # an ended room's game as stored, its packed moves (`stored_json`): read, never kept
+    packed_game: dict[str, Any] | None = Field(default=None, exclude=True, repr=False)
     seed: int = Field(default_factory=new_game_key)  # secret: see KEY_BITS
     settings_open: bool = False  # the lobby message shows the settings keyboard
     log: list[LogLine] = Field(default_factory=list)
@@ -131,23 +133,17 @@ class Room(BaseModel):
     # The bytes it was read from (Store.load): updating the room as loaded reuses it.
     _loaded_from: bytes | str | None = PrivateAttr(default=None)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _game_state(cls, data: Any) -> Any:
+    @model_validator(mode="after")
+    def _game_state(self) -> Room:
         """The stored game, as its game's own state type (the preset names the game); an
-        ended room's, stored packed (`stored_json`), rebuilt from its moves."""
-        if not isinstance(data, dict):
-            return data
-        settings = data.get("settings")
-        preset = settings.get("preset") if isinstance(settings, dict) else None
-        name = preset if isinstance(preset, str) else RoomSettings().preset
-        packed = data.get("packed_game")
-        if isinstance(packed, dict):
-            data = {k: v for k, v in data.items() if k != "packed_game"}
-            return {**data, "game": packed_games.rebuilt(name, packed)}
-        if not isinstance(data.get("game"), dict):
-            return data
-        return {**data, "game": state_adapter(name).validate_python(data["game"])}
+        ended room's, stored packed (`stored_json`), rebuilt from its moves. (After the
+        fields, not before: pydantic then reads the room's JSON in one pass.)"""
+        if self.packed_game is not None:
+            self.game = packed_games.rebuilt(self.settings.preset, self.packed_game)
+            self.packed_game = None
+        elif isinstance(self.game, dict):
+            self.game = state_adapter(self.settings.preset).validate_python(self.game)
+        return self
 
     @model_validator(mode="after")
     def _phase_of_legacy_game(self) -> Room:
