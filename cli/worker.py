@@ -50,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
     if args.burst:
         fire_due(connection, time.time())
     else:
-        TimerClock(connection, time.time).start()
+        # its own client: RQ forks the scheduler process from this one, and a fork must
+        # not copy a connection pool whose lock this thread holds at that moment
+        TimerClock(connect(settings.redis_url), time.time).start()
     heap.freeze_startup()
     # SIGTERM is RQ's warm shutdown: the job in hand finishes, then the worker exits (a
     # second SIGTERM or SIGINT stops it at once; the job is then retried, see Retry).

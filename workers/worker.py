@@ -14,6 +14,9 @@ worker wakes up for its maintenance on time (RQ's would sleep in its wait for a 
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 from typing import Any
 
 import redis
@@ -24,6 +27,7 @@ from service.infra.store import text
 
 LOCK_TTL = 61  # seconds: what RQ's scheduler sets at each refresh (its interval + 60)
 STALE_AFTER = 5  # seconds without a refresh: the holder is gone (it refreshes every 1 s)
+SCHEDULER_STOP = 5.0  # seconds a stopping worker waits for its scheduler process
 
 # Delete the lock only if it is still the one found stale (same holder, still stale).
 _RELEASE_STALE = """
@@ -63,6 +67,23 @@ class BurroWorker(SimpleWorker):
         # runs; a dead scheduler means no scheduled job arrives to wake it, so it must
         # wake up by itself as often as its maintenance is due.
         return max(1, min(int(self.maintenance_interval), self.worker_ttl - 15))
+
+    def stop_scheduler(self) -> None:
+        """RQ's, with a deadline: SIGTERM, then SIGKILL if the scheduler process has not
+        ended within `SCHEDULER_STOP` seconds. RQ waits without one, and a scheduler
+        forked while another thread of this worker (the timer clock, the metrics
+        server) held a lock can hang on that lock for ever: the worker would then never
+        exit on SIGTERM. Its lock in Redis is taken over as a dead worker's is."""
+        process = getattr(self.scheduler, "_process", None)
+        if process is None or not process.pid:
+            return
+        with contextlib.suppress(OSError):  # already gone
+            os.kill(process.pid, signal.SIGTERM)
+        process.join(SCHEDULER_STOP)
+        if process.is_alive():
+            self.log.warning("the scheduler process did not stop; killing it")
+            process.kill()
+            process.join()
 
     def run_maintenance_tasks(self) -> Any:
         process = getattr(self.scheduler, "_process", None)  # RQ's scheduler process, if ours

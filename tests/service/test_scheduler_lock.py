@@ -1,19 +1,28 @@
 """Scheduling upkeep: a dead worker's scheduler lock is released once nobody has
-refreshed it for a while, and only then (workers.worker); a sync waits from its mark."""
+refreshed it for a while, and only then (workers.worker); a stopping worker does not
+wait for ever on a scheduler process that hangs; a sync waits from its mark."""
 
 from __future__ import annotations
 
+import multiprocessing
+import signal
 import time
+from types import SimpleNamespace
+from typing import Any, cast
 
 import fakeredis
+import pytest
+from rq.scheduler import RQScheduler
 
 from service.infra.keys import PENDING_SYNC
+from service.infra.queue import QUEUE
 from service.infra.store import Store
 from service.table import lobby
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
-from workers.worker import LOCK_TTL, STALE_AFTER, release_stale_lock
+from workers import worker as worker_module
+from workers.worker import LOCK_TTL, STALE_AFTER, BurroWorker, release_stale_lock
 
 KEY = "rq:scheduler-lock:burro"
 
@@ -33,6 +42,26 @@ def test_a_lock_nobody_refreshed_for_a_while_goes() -> None:
     assert release_stale_lock(client, "burro")
     assert client.get(KEY) is None
     assert not release_stale_lock(client, "burro")  # nothing left to release
+
+
+def hang_deaf(ready: Any) -> None:
+    """A scheduler process stuck where SIGTERM cannot reach its loop."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    ready.set()
+    time.sleep(60)
+
+
+def test_a_stopping_worker_kills_a_scheduler_that_hangs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(worker_module, "SCHEDULER_STOP", 0.2)
+    worker = BurroWorker([QUEUE], connection=fakeredis.FakeRedis())
+    fork = multiprocessing.get_context("fork")
+    ready = fork.Event()
+    process = fork.Process(target=hang_deaf, args=(ready,))
+    process.start()
+    assert ready.wait(10)
+    worker.scheduler = cast(RQScheduler, SimpleNamespace(_process=process))
+    worker.stop_scheduler()
+    assert not process.is_alive() and process.exitcode == -signal.SIGKILL
 
 
 def test_no_lock_nothing_to_do() -> None:
