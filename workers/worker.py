@@ -27,6 +27,7 @@ from service.infra.store import text
 
 LOCK_TTL = 61  # seconds: what RQ's scheduler sets at each refresh (its interval + 60)
 STALE_AFTER = 5  # seconds without a refresh: the holder is gone (it refreshes every 1 s)
+PUBSUB_WAKE = 1.0  # seconds: how long a stopping worker may wait for its pubsub thread
 SCHEDULER_STOP = 5.0  # seconds a stopping worker waits for its scheduler process
 
 # Delete the lock only if it is still the one found stale (same holder, still stale).
@@ -68,12 +69,24 @@ class BurroWorker(SimpleWorker):
         # wake up by itself as often as its maintenance is due.
         return max(1, min(int(self.maintenance_interval), self.worker_ttl - 15))
 
+    def subscribe(self) -> None:
+        """RQ's, with its listening thread waking every second instead of every 60 s.
+        On shutdown RQ unsubscribes, then stops that thread; redis-py 8.2's stop waits
+        for the thread, which once unsubscribed sleeps its whole `sleep_time` first: a
+        worker took up to a minute to exit on SIGTERM."""
+        self.pubsub = self.connection.pubsub()
+        self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
+        thread: Any = self.pubsub.run_in_thread(  # RQ types its attribute as None
+            sleep_time=PUBSUB_WAKE, daemon=True, exception_handler=self._pubsub_exception_handler
+        )
+        self.pubsub_thread = thread
+
     def stop_scheduler(self) -> None:
         """RQ's, with a deadline: SIGTERM, then SIGKILL if the scheduler process has not
-        ended within `SCHEDULER_STOP` seconds. RQ waits without one, and a scheduler
-        forked while another thread of this worker (the timer clock, the metrics
-        server) held a lock can hang on that lock for ever: the worker would then never
-        exit on SIGTERM. Its lock in Redis is taken over as a dead worker's is."""
+        ended within `SCHEDULER_STOP` seconds. RQ waits without one, so a scheduler that
+        hangs (one forked while another thread held a lock it then needs, say) would
+        keep the worker from ever exiting. Its lock in Redis is taken over as a dead
+        worker's is."""
         process = getattr(self.scheduler, "_process", None)
         if process is None or not process.pid:
             return

@@ -1,12 +1,15 @@
 """Scheduling upkeep: a dead worker's scheduler lock is released once nobody has
 refreshed it for a while, and only then (workers.worker); a stopping worker does not
-wait for ever on a scheduler process that hangs; a sync waits from its mark."""
+wait long for its pubsub thread nor for ever on a scheduler process that hangs; a sync
+waits from its mark."""
 
 from __future__ import annotations
 
 import multiprocessing
 import signal
+import threading
 import time
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -16,6 +19,7 @@ from rq.scheduler import RQScheduler
 
 from service.infra.keys import PENDING_SYNC
 from service.infra.queue import QUEUE
+from service.infra.redis_server import RedisServer, connect
 from service.infra.store import Store
 from service.table import lobby
 from service.table.lobby import Actor
@@ -62,6 +66,27 @@ def test_a_stopping_worker_kills_a_scheduler_that_hangs(monkeypatch: pytest.Monk
     worker.scheduler = cast(RQScheduler, SimpleNamespace(_process=process))
     worker.stop_scheduler()
     assert not process.is_alive() and process.exitcode == -signal.SIGKILL
+
+
+def test_a_stopping_worker_stops_listening_within_a_second_or_two(tmp_path: Path) -> None:
+    """RQ's teardown unsubscribes, then stops the pubsub thread, which redis-py 8.2 waits
+    for. If the thread reads the unsubscribe's reply first, it goes back to wait for a
+    subscription for its whole `sleep_time` (RQ's: 60 s): this test takes that turn."""
+    with RedisServer(tmp_path / "redis", persist=False) as server:
+        worker = BurroWorker([QUEUE], connection=connect(server.url))
+        worker.subscribe()
+        pubsub: Any = worker.pubsub  # redis-py leaves its methods unannotated
+        thread: Any = worker.pubsub_thread
+        assert pubsub is not None and thread is not None
+        pubsub.unsubscribe()
+        deadline = time.monotonic() + 5
+        while pubsub.subscribed and time.monotonic() < deadline:
+            time.sleep(0.01)  # the thread has yet to read the reply
+        time.sleep(0.1)  # and to go back to its wait
+        stopping = threading.Thread(target=thread.stop, daemon=True)
+        stopping.start()
+        stopping.join(timeout=10 * worker_module.PUBSUB_WAKE)
+        assert not stopping.is_alive(), "still waiting for the pubsub thread"
 
 
 def test_no_lock_nothing_to_do() -> None:
