@@ -280,12 +280,24 @@ def test_worker_killed_mid_job_the_message_still_comes_once(
         if current.status != "playing":
             return True
         shown = emu.last_message("Ana")
-        return any(f".{current.version}." in str(b.value) for b in game_buttons(shown)) or None
+        # a move's button names its phase: a change within the phase (a reminder, a bot
+        # letting the phase go by) bumps the version, not the phase
+        phase = f".{current.phase_version}."
+        return any(phase in str(b.value) for b in game_buttons(shown)) or None
 
     # The killed job's lock on Ana's chat lapses after 12 s (workers.outbox.LOCK_MS), the
     # new worker takes the dead one's scheduler over and the sweeper queues the sync
     # again: 9-16 s on a quiet machine, more than 30 under a loaded suite.
-    emu.wait_for(shows_current, timeout=60, what="Ana's message brought up to date")
+    try:
+        emu.wait_for(shows_current, timeout=60, what="Ana's message brought up to date")
+    except TimeoutError:
+        current, shown = room_in(stack, chat), emu.last_message("Ana")
+        buttons = [str(b.value) for b in game_buttons(shown)] if shown else None
+        raise AssertionError(
+            f"room v{current.version} phase {current.phase_version} {current.status}, "
+            f"to move {to_move(current.game) if isinstance(current.game, GameState) else '?'}; "
+            f"Ana's last message {shown.message_id if shown else None}: {buttons}"
+        ) from None
     # Edited in place: no second hand message rang (the news of a hand's end may have).
     told = emu.notifications("Ana", chat="Ana", since=since)
     rang = [emu.message("Ana", n["message_id"]) for n in told]
