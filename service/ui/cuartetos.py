@@ -19,7 +19,6 @@ from engine.cuartetos.views import CallView, PlayerView, PublicView
 from service.i18n import Translator, _
 from service.table.cuartetos.table import is_live
 from service.table.log import LogKind, LogLine
-from service.table.room import Room
 from service.ui.intents import Choice, Move, NotPlayable, Press
 from service.ui.screens import (
     CARD_SEPARATOR,
@@ -29,8 +28,6 @@ from service.ui.screens import (
     TablePainter,
     burro_text,
     cancelled_screen,
-    card_list,
-    card_name,
     duration,
     fit,
     grouped,
@@ -55,14 +52,8 @@ LEGEND = {
 }
 
 
-class PassingPainter:
+class PassingPainter(TablePainter):
     """Builds the screens of one passing room in one language."""
-
-    def __init__(self, room: Room, lang: str, bot_username: str = "burro_bot") -> None:
-        self.room = room
-        self.base = TablePainter(room, lang, bot_username)  # lobby buttons, names, links
-        self.tr: Translator = self.base.tr
-        self._ = self.tr.gettext
 
     # ----- small pieces ------------------------------------------------------------
 
@@ -83,21 +74,8 @@ class PassingPainter:
         """A button of the current phase (see service.table.cuartetos.moves)."""
         return Button(label, self.play_press(action))
 
-    def spanish(self) -> bool:
-        rules = self.rules()
-        return spanish_suits(rules.deck, rules.suit_style)
-
     def rank(self, rank: str) -> str:
         return rank_name(rank, self.spanish(), self.tr)
-
-    def card(self, code: str) -> str:
-        return card_name(code, self.spanish(), self.tr)
-
-    def cards(self, codes: tuple[str, ...]) -> str:
-        return card_list(codes, self.spanish(), self.tr)
-
-    def name(self, seat: int) -> str:
-        return self.base.name(seat)
 
     def names(self, seats: list[int] | tuple[int, ...]) -> str:
         return ", ".join(self.room.seats[s].name for s in seats)
@@ -141,7 +119,7 @@ class PassingPainter:
         _ = self._
         room = self.room
         lines = [
-            _("🫏 New game of Burro: {preset}", preset=self.base.preset_name()),
+            _("🫏 New game of Burro: {preset}", preset=self.preset_name()),
             self.rules_line(),
             "",
             _("Players ({n}):", n=len(room.seats)),
@@ -151,17 +129,17 @@ class PassingPainter:
             lines += ["", _("Add bots (up to 7), choose the game in Settings, then Start.")]
         elif len(room.seats) < 3:
             lines += ["", _("Tap Join to sit down. The game starts with 3 or more players.")]
-        return Screen("\n".join(lines), self.base.lobby_rows())
+        return Screen("\n".join(lines), self.lobby_rows())
 
     def settings(self) -> Screen:
         _ = self._
         rules = self.rules()
-        return self.base.settings_screen(
+        return self.settings_screen(
             [
-                ("preset", _("🎲 Game"), _("Game: {v}", v=self.base.preset_name())),
+                ("preset", _("🎲 Game"), _("Game: {v}", v=self.preset_name())),
                 ("pace", _("⏱ Pace"), _("Pace: {v}", v=self.pace_text(rules))),
                 ("target", _("🎯 Goal"), _("Goal: {v}", v=self.goal_text(rules))),
-                *self.base.shared_settings(rules.suit_style),
+                *self.shared_settings(rules.suit_style),
             ]
         )
 
@@ -177,9 +155,9 @@ class PassingPainter:
         if view.call is not None and view.waiting:
             rows.append((self.respond_button(view.call),))
         if not view.game_over and not self.room.private:
-            rows.append(self.base.chat_rows())
+            rows.append(self.chat_rows())
         if view.game_over or self.room.status == "over":
-            rows.append((self.base.command(self._("🔁 Rematch"), "rematch"),))
+            rows.append((self.command(self._("🔁 Rematch"), "rematch"),))
         return Screen("\n".join(self.table_lines(view)), fit(rows))
 
     def respond_button(self, call: CallView) -> Button:
@@ -215,7 +193,7 @@ class PassingPainter:
     def header(self, view: PublicView) -> str:
         return self._(
             "🫏 {preset} · hand {hand} · round {round}",
-            preset=self.base.preset_name(),
+            preset=self.preset_name(),
             hand=view.hand_no,
             round=view.rotation + 1,
         )
@@ -452,7 +430,7 @@ class PassingPainter:
         if calls:
             rows.append(tuple(calls))
         if view.game_over and self.room.private:
-            rows.append((self.base.command(_("🔁 Play again"), "rematch"),))
+            rows.append((self.command(_("🔁 Play again"), "rematch"),))
         return fit(rows)
 
 

@@ -27,8 +27,6 @@ from service.ui.screens import (
     TablePainter,
     burro_text,
     cancelled_screen,
-    card_list,
-    card_name,
     duration,
     fit,
     grouped,
@@ -41,17 +39,6 @@ from service.ui.screens import (
 
 class FollowSuitPainter(TablePainter):
     """Builds the screens of one follow-suit room in one language."""
-
-    def spanish(self) -> bool:
-        rules = self.rules()
-        return spanish_suits(rules.deck, rules.suit_style)
-
-    def card(self, code: str) -> str:
-        """A card for people, in the room's suit style."""
-        return card_name(code, self.spanish(), self.tr)
-
-    def cards(self, codes: Iterable[str]) -> str:
-        return card_list(codes, self.spanish(), self.tr)
 
     def rules(self) -> Rules:
         rules = self.room.game.rules if self.room.game else self.room.settings.rules()

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
+from typing import Protocol
 
 from engine.kernel.cards import JOKER_CODE, SUIT_SYMBOLS
 from service.i18n import LANGUAGE_NAMES, Translator, _
@@ -166,16 +167,41 @@ def fit(rows: Iterable[Sequence[Button]]) -> Rows:
     return tuple(out)
 
 
+class SuitedRules(Protocol):
+    """What the shared pieces read of a game's rules: how its cards are named."""
+
+    @property
+    def deck(self) -> str: ...
+    @property
+    def suit_style(self) -> str: ...
+
+
 class TablePainter:
     """The pieces of a room's screens that every game shares: buttons that act on
-    the room, names, the lobby's buttons, the shared settings. Each game's painter builds
-    on it (`service.ui.follow_suit`, `service.ui.cuartetos`)."""
+    the room, names, cards in the room's suit style, the lobby's buttons, the shared
+    settings. Each game's painter builds on it (`service.ui.follow_suit`,
+    `service.ui.cuartetos`) and gives its `rules`."""
 
     def __init__(self, room: Room, lang: str, bot_username: str = "burro_bot") -> None:
         self.room = room
         self.bot_username = bot_username
         self.tr = Translator(lang)
         self._ = self.tr.gettext
+
+    def rules(self) -> SuitedRules:
+        """The room's rules, of its game (each game's painter says)."""
+        raise NotImplementedError
+
+    def spanish(self) -> bool:
+        rules = self.rules()
+        return spanish_suits(rules.deck, rules.suit_style)
+
+    def card(self, code: str) -> str:
+        """A card for people, in the room's suit style."""
+        return card_name(code, self.spanish(), self.tr)
+
+    def cards(self, codes: Iterable[str]) -> str:
+        return card_list(codes, self.spanish(), self.tr)
 
     def button(self, label: str, what: Move | Command | Option) -> Button:
         """A button that acts on the room as it is now: a move names the phase it was drawn
