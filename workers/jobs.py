@@ -15,9 +15,10 @@ from functools import partial
 
 from engine.kernel.errors import IllegalAction
 from service.infra import metrics, queue, timers
+from service.infra.keys import PENDING_PRESSES
 from service.platforms.telegram import notices
 from service.table import play, targets
-from service.table.outcome import Job, JobKind, Outcome
+from service.table.outcome import Job, JobKind, Outcome, QueuedPress
 from service.table.quiet import quiet_until
 from service.table.room import Room
 from workers import expiry, outbox, sweeper
@@ -68,6 +69,23 @@ def bot_step(rt: Runtime, room_id: str, arg: str) -> Step | None:
     return commit_in_phase(
         rt, room_id, phase, lambda fresh: play.bot_turn(fresh, seat, action, now, delay)
     )
+
+
+@metrics.job("press")
+def press(room_id: str, arg: str) -> None:
+    """A player's move that `serve` answered at once and queued (Store.aclaim): applied
+    if its phase is still on, then the bots due at once after it, then the chats."""
+    rt = runtime()
+    pressed = QueuedPress.parse(room_id, arg)
+    if pressed is None:
+        log.warning("room %s: a press job with an argument of no press: %r", room_id, arg)
+        return
+    delay = rt.svc.settings.bot_delay
+    step = commit_here(rt, room_id, lambda fresh: play.queued(fresh, pressed, delay))
+    if step is None:  # the room is gone: so is the press
+        rt.redis.zrem(PENDING_PRESSES, pressed.member)
+        return
+    streak(rt, room_id, *step)
 
 
 @metrics.job("deadline")
@@ -178,13 +196,16 @@ def commit_in_phase(
 ) -> Step | None:
     """Commit `change` if the room is still in `phase`; the bot turns it makes due now
     are left to this job (`streak`) instead of queued."""
-    here = partial(due_here, now=rt.svc.now())
-    result = rt.svc.store.update(
-        room_id,
-        lambda fresh: change(fresh) if in_phase(fresh, phase) else Outcome(),
-        sync_job=False,
-        here=here,
+    return commit_here(
+        rt, room_id, lambda fresh: change(fresh) if in_phase(fresh, phase) else Outcome()
     )
+
+
+def commit_here(rt: Runtime, room_id: str, change: Callable[[Room], Outcome]) -> Step | None:
+    """Commit `change`, leaving to this job the chats and the bot turns it makes due now
+    (`streak`); None if the room is gone."""
+    here = partial(due_here, now=rt.svc.now())
+    result = rt.svc.store.update(room_id, change, sync_job=False, here=here)
     if result is None:
         return None
     outcome = result[1]

@@ -1,8 +1,9 @@
 """The sweeper: finds playing rooms whose timer or bot move is overdue with nothing
 pending (a lost job, a Redis restored from a backup, workers stopped for a while) and
-schedules what is missing; and chat messages whose sync job was lost (a worker killed
-mid-job). It runs every `sweep_every` seconds as a self-rescheduling job whose id names
-its time slot, so any number of workers keep one chain going."""
+schedules what is missing; and chat messages whose sync job was lost, and presses
+answered whose job was lost (a worker killed mid-job). It runs every `sweep_every`
+seconds as a self-rescheduling job whose id names its time slot, so any number of
+workers keep one chain going."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ from datetime import UTC, datetime
 import redis
 from rq import Queue
 
-from service.infra.keys import DUE_KEY, PENDING_SYNC
+from service.infra.keys import DUE_KEY, PENDING_PRESSES, PENDING_SYNC
 from service.infra.queue import QUEUE, RETRY, job_id, schedule_alone
 from service.infra.store import Store, text
-from service.table.outcome import Job, JobKind
+from service.table.outcome import Job, JobKind, QueuedPress
 from service.table.play import missing_job
 
 log = logging.getLogger("burro.sweeper")
@@ -29,6 +30,15 @@ def sweep_once(store: Store, now: float, grace: float) -> int:
         # Look again after a grace; XX: a sync that finished meanwhile stays done.
         store.redis.zadd(PENDING_SYNC, {text(member): now}, xx=True)
         schedule_alone(store.redis, Job(JobKind.SYNC, room_id, target, 0.0, tag="sweep"))
+        count += 1
+    for member in store.redis.zrangebyscore(PENDING_PRESSES, "-inf", now - grace, 0, 1000):
+        room_id, arg = text(member).split("|", 1)
+        pressed = QueuedPress.parse(room_id, arg)
+        if pressed is None:  # not a press: nothing will ever settle it
+            store.redis.zrem(PENDING_PRESSES, text(member))
+            continue
+        store.redis.zadd(PENDING_PRESSES, {text(member): now}, xx=True)
+        schedule_alone(store.redis, Job(JobKind.PRESS, room_id, arg, 0.0, tag="sweep"))
         count += 1
     for room_id in store.overdue(now - grace):
         room = store.load(room_id)

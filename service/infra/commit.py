@@ -18,21 +18,32 @@ from redis.typing import EncodableT
 
 from service.infra import trips
 
-# KEYS[1]: the room; KEYS[2], if any: the update's dedupe mark.
-# ARGV[1]: the room as read; then each write as its argument count and its arguments.
-_COMMIT = """
-if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-local current = redis.call('GET', KEYS[1])
-if not current then return 0 end
-if current ~= ARGV[1] then return 2 end
-local i = 2
+
+def write_from(first: int) -> str:
+    """Lua that runs the writes recorded as arguments from ARGV[first] on (as_args)."""
+    return f"""
+local i = {first}
 while i <= #ARGV do
   local n = tonumber(ARGV[i])
   redis.call(unpack(ARGV, i + 1, i + n))
   i = i + n + 1
-end
+end"""
+
+
+# KEYS[1]: the room; KEYS[2], if any: the update's dedupe mark.
+# ARGV[1]: the room as read; then each write as its argument count and its arguments.
+_COMMIT = (
+    """
+if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+local current = redis.call('GET', KEYS[1])
+if not current then return 0 end
+if current ~= ARGV[1] then return 2 end
+"""
+    + write_from(2)
+    + """
 return 1
 """
+)
 
 Committed = Literal["gone", "committed", "changed"]
 _ANSWERS: tuple[Committed, ...] = ("gone", "committed", "changed")
@@ -46,6 +57,17 @@ def recorder(client: redis.Redis) -> redis.client.Pipeline:
     return pipe
 
 
+def as_args(writes: redis.client.Pipeline) -> list[EncodableT]:
+    """What `writes` recorded, as a script's arguments: each command's argument count,
+    then its arguments (the scripts' loop `unpack`s them); the pipeline is emptied."""
+    args: list[EncodableT] = []
+    for command, _options in writes.command_stack:
+        args.append(len(command))
+        args.extend(command)
+    writes.reset()
+    return args
+
+
 def commit(
     room_key: str, mark_key: str | None, read: bytes | str, writes: redis.client.Pipeline
 ) -> trips.Steps[Committed]:
@@ -53,11 +75,7 @@ def commit(
     "committed"; "gone" if the room is gone or the update was handled already; "changed"
     if the room changed since it was read (nothing is written). One round trip, run by
     either client (service.infra.trips)."""
-    args: list[EncodableT] = [read]
-    for command, _options in writes.command_stack:
-        args.append(len(command))
-        args.extend(command)
-    writes.reset()
+    args: list[EncodableT] = [read, *as_args(writes)]
     keys = [room_key] if mark_key is None else [room_key, mark_key]
     found = yield trips.Script(_COMMIT, keys, args)
     return _ANSWERS[int(found)]

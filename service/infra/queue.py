@@ -10,6 +10,7 @@ Every job is enqueued with `Retry`, so a worker killed mid-job does not lose it.
 from __future__ import annotations
 
 import json
+import re
 import time
 import zlib
 from datetime import UTC, datetime
@@ -29,10 +30,11 @@ QUEUE = "burro"
 RESULT_TTL = 0  # no record of a finished job is kept
 FAILURE_TTL = 7 * 24 * 3600
 RETRY = Retry(max=5, interval=[1, 2, 5, 10, 30])
+_NOT_IN_IDS = re.compile(r"[^A-Za-z0-9_-]")
 
 
 def job_id(job: Job) -> str:
-    arg = job.arg.replace(":", "_").replace(",", "-")  # RQ takes [A-Za-z0-9_-] only
+    arg = _NOT_IN_IDS.sub("_", job.arg.replace(",", "-"))  # RQ takes [A-Za-z0-9_-] only
     tag = f"-{job.tag}" if job.tag else ""
     return f"{job.kind}-{job.room}-{arg}{tag}"
 

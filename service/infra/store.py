@@ -6,6 +6,9 @@ Keys (the `{…}` hash tags keep a room's keys together if Redis is ever sharded
   game:{<room>}:live          hash: when each player last acted or was prompted, the
                               turn they were last prompted for, the room's newest
                               message in each chat (workers.outbox)
+  game:{<room>}:moves         hash: the phase the room is in, and each human yet to act
+                              with their moves that may wait for a worker, one a line
+                              (play.waiting_moves); '' once they pressed one (aclaim)
   chat:<chat>:<thread>        the room open in a chat (or forum topic)
   user:<id>                   hash: lang, name, started (the user opened a private chat)
   user:<id>:rooms, user:<id>:chats   the rooms a person sat in, the chats they have stats in
@@ -18,6 +21,7 @@ Keys (the `{…}` hash tags keep a room's keys together if Redis is ever sharded
                               (service.infra.timers: the timers are not RQ jobs)
   rooms:idle                  open rooms by when they end if nobody acts (workers.expiry)
   sync:pending                chat messages waiting for the outbox, by since when
+  presses:pending             presses answered and queued, not applied yet, by since when
 
 Every key expires: a room and its chat's pointer `live_ttl` after its last change (the
 sweeper ends an idle room well before: workers.expiry), or `retention` after it ended;
@@ -29,6 +33,11 @@ mark, the chat index and the jobs in one Lua compare-and-set (service.infra.comm
 concurrent writer makes it start again from a fresh read, so two presses at once apply
 exactly one move. A press's room is read with its claim (`claim`, read_ahead), so a tap
 costs two round trips.
+
+A move's press that its phase's `moves` hash lists is not applied in `serve` at all: its
+claim checks it against that hash and queues it for a worker in the same script
+(`aclaim` with a press), one round trip, and the press is answered at once; the job
+applies it (`workers.jobs.press`). Every commit writes the hash anew from the room.
 """
 
 from __future__ import annotations
@@ -41,15 +50,17 @@ from typing import Literal, TypeVar
 
 import redis
 import redis.asyncio
+from redis.typing import EncodableT
 
 from engine.kernel.protocol import Result
 from service.infra import commit, logs, metrics, read_ahead, timers, trips
-from service.infra.keys import DUE_KEY, IDLE_KEY, PENDING_SYNC
-from service.infra.queue import schedule
+from service.infra.keys import DUE_KEY, IDLE_KEY, PENDING_PRESSES, PENDING_SYNC
+from service.infra.queue import enqueue_now, schedule
 from service.settings import Settings
 from service.table import targets as targets_of
 from service.table.games import game_of
-from service.table.outcome import PHASE_TIMERS, Job, JobKind, Outcome
+from service.table.outcome import PHASE_TIMERS, Job, JobKind, Outcome, QueuedPress
+from service.table.play import waiting_moves
 from service.table.room import LIVE, Room
 
 T = TypeVar("T")
@@ -84,6 +95,11 @@ def live_key(room_id: str) -> str:
     return f"game:{{{room_id}}}:live"
 
 
+def moves_key(room_id: str) -> str:
+    """The moves each human may press and have queued in the room's phase (aclaim)."""
+    return f"game:{{{room_id}}}:moves"
+
+
 def chat_key(chat_id: int, thread_id: int | None) -> str:
     return f"chat:{chat_id}:{thread_id or 0}"
 
@@ -102,20 +118,48 @@ def update_key(update_id: UpdateId) -> str:
     return f"update:{update_id}"
 
 
-Claim = Literal["claimed", "duplicate", "busy"]
-CLAIMS: tuple[Claim, ...] = ("claimed", "duplicate", "busy")
-# KEYS: the update's mark, its busy mark, then the rooms and people to read if claimed
-# (ARGV[2]: how many rooms). The answer: the claim (an index of CLAIMS), then each
-# room's bytes (false: none) and each person's hash as its field, value list.
-_CLAIM = """
+# "accepted": a move's press was checked and queued for a worker, its update marked
+# handled; "pressed": the presser's move in this phase is queued already (ditto).
+Claim = Literal["claimed", "duplicate", "busy", "accepted", "pressed"]
+CLAIMS: tuple[Claim, ...] = ("claimed", "duplicate", "busy", "accepted", "pressed")
+# KEYS: the update's mark, its busy mark, then (ARGV[2] on) the rooms and people to read
+# if claimed (ARGV[3]: how many rooms). The answer: the claim (an index of CLAIMS), then
+# each room's bytes (false: none) and each person's hash as its field, value list.
+_CLAIM_FIRST = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return {1} end
 if not redis.call('SET', KEYS[2], 1, 'NX', 'PX', ARGV[1]) then return {2} end
-local found, rooms = {0}, tonumber(ARGV[2])
-for i = 3, #KEYS do
-  found[i - 1] = redis.call(i - 2 <= rooms and 'GET' or 'HGETALL', KEYS[i])
+local first, rooms = tonumber(ARGV[2]), tonumber(ARGV[3])
+local function reads(code, from)
+  local found = {code}
+  for i = from, #KEYS do
+    found[#found + 1] = redis.call(i - first < rooms and 'GET' or 'HGETALL', KEYS[i])
+  end
+  return found
 end
-return found
 """
+_CLAIM = _CLAIM_FIRST + "return reads(0, first)"
+# A move's press, claimed as above unless its room's moves hash (KEYS[3]) lists it for
+# the presser in the button's phase: then it is queued (its mark in KEYS[4], the job's
+# writes from ARGV[10]) and the update marked handled. ARGV[4..9]: the phase, the user,
+# the action, the mark's TTL, the press's pending member and its score.
+_PRESS = (
+    _CLAIM_FIRST
+    + """
+local known = redis.call('HMGET', KEYS[3], 'phase', ARGV[5])
+local lines = known[2] and '\\n' .. known[2] .. '\\n'
+local listed = lines and string.find(lines, '\\n' .. ARGV[6] .. '\\n', 1, true)
+if known[1] ~= ARGV[4] or not (known[2] == '' or listed) then return reads(0, first) end
+redis.call('DEL', KEYS[2])
+redis.call('SET', KEYS[1], 1, 'EX', ARGV[7])
+if known[2] == '' then return reads(4, first + rooms) end
+redis.call('HSET', KEYS[3], ARGV[5], '')
+redis.call('ZADD', KEYS[4], ARGV[9], ARGV[8])
+"""
+    + commit.write_from(10)
+    + """
+return {3}
+"""
+)
 
 
 # The update whose dedupe mark this request (its context) committed with a change.
@@ -232,25 +276,54 @@ class Store:
         return trips.run(self.redis, self._claim(update_id, rooms, users))
 
     async def aclaim(
-        self, update_id: UpdateId, rooms: Iterable[str] = (), users: Iterable[int] = ()
+        self,
+        update_id: UpdateId,
+        rooms: Iterable[str] = (),
+        users: Iterable[int] = (),
+        press: QueuedPress | None = None,
     ) -> Claim:
-        """`claim` on the asyncio client."""
-        return await self._arun(self._claim(update_id, rooms, users))
+        """`claim` on the asyncio client. With a move's `press`: "accepted" if its room's
+        phase lists the move for the presser (it is queued for a worker, the update done);
+        "pressed" if their move of this phase is queued already (the people are read)."""
+        return await self._arun(self._claim(update_id, rooms, users, press))
 
     def _claim(
-        self, update_id: UpdateId, rooms: Iterable[str], users: Iterable[int]
+        self,
+        update_id: UpdateId,
+        rooms: Iterable[str],
+        users: Iterable[int],
+        press: QueuedPress | None = None,
     ) -> trips.Steps[Claim]:
         mark = update_key(update_id)
         room_keys, user_keys = [room_key(r) for r in rooms], [user_key(u) for u in users]
-        keys = [mark, f"{mark}:busy", *room_keys, *user_keys]
-        found, *values = yield trips.Script(_CLAIM, keys, [BUSY_MS, len(room_keys)])
+        head = [mark, f"{mark}:busy"]
+        args: list[EncodableT] = [BUSY_MS, 3, len(room_keys)]
+        script = _CLAIM
+        if press is not None:
+            head += [moves_key(press.room), PENDING_PRESSES]
+            args = [BUSY_MS, 5, len(room_keys), *self._press_args(update_id, press)]
+            script = _PRESS
+        found, *values = yield trips.Script(script, [*head, *room_keys, *user_keys], args)
         claim = CLAIMS[int(found)]
+        if claim == "pressed":
+            read_ahead.keep(dict(zip(user_keys, map(_pairs, values), strict=True)))
+            return claim
         if claim != "claimed":
             read_ahead.keep({})
             return claim
         people = [_pairs(flat) for flat in values[len(room_keys) :]]
-        read_ahead.keep(dict(zip(keys[2:], values[: len(room_keys)] + people, strict=True)))
+        keys = [*room_keys, *user_keys]
+        read_ahead.keep(dict(zip(keys, values[: len(room_keys)] + people, strict=True)))
         return claim
+
+    def _press_args(self, update_id: UpdateId, press: QueuedPress) -> list[EncodableT]:
+        """_PRESS's arguments after the claim's: the press, and its job's writes."""
+        writes = commit.recorder(self.redis)
+        enqueue_now(writes, press.job())
+        member = press.member
+        ttl = self.mark_ttl(update_id)
+        head: list[EncodableT] = [press.phase, press.user, press.action, ttl, member, press.at]
+        return [*head, *commit.as_args(writes)]
 
     def finish(self, update_id: UpdateId) -> None:
         """The update is handled: a redelivery is a duplicate. A change wrote the mark
@@ -412,10 +485,13 @@ class Store:
         if update_id is not None:
             pipe.set(update_key(update_id), 1, ex=self.mark_ttl(update_id))
             pipe.delete(f"{update_key(update_id)}:busy")
+        if outcome.presses:
+            pipe.zrem(PENDING_PRESSES, *outcome.presses)
         if not outcome.changed:
             return
         ttl = self.ttl_of(room)
         pipe.set(room_key(room.id), encode_room(room), ex=ttl)
+        self._write_moves(pipe, room, ttl)
         chat = chat_key(room.chat_id, room.thread_id)
         if room.status == "cancelled":
             pipe.delete(chat)
@@ -444,6 +520,18 @@ class Store:
         for job in outcome.jobs:
             if job.kind not in PHASE_TIMERS and (here is None or not here(job)):
                 schedule(self.redis, pipe, job)
+
+    def _write_moves(self, pipe: redis.client.Pipeline, room: Room, ttl: int) -> None:
+        """The room's `moves` hash anew: its phase, and who may press what and have it
+        queued (none once the game is not playing)."""
+        key = moves_key(room.id)
+        pipe.delete(key)
+        moves = waiting_moves(room)
+        if moves:
+            lines: dict[EncodableT, EncodableT] = {"phase": room.phase_version}
+            lines.update((str(user), "\n".join(actions)) for user, actions in moves.items())
+            pipe.hset(key, mapping=lines)
+            pipe.expire(key, ttl)
 
     def _set_timer(self, pipe: redis.client.Pipeline, room: Room, outcome: Outcome) -> None:
         """The room's place in rooms:timers: its phase's first timer the change made (a

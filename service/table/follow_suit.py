@@ -113,6 +113,9 @@ class FollowSuitTable:
     def rings(self, room: Room) -> bool:
         return False  # a turn after a pause rings by the outbox's live window
 
+    def may_wait(self, action: str) -> bool:
+        return True  # a card, a draw, a pass: legal all turn long, answered silently
+
 
 def log_line(event: ev.Event) -> LogLine | None:
     """The public log line of an event (never a hidden card)."""

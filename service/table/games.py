@@ -58,6 +58,12 @@ class TableGame(Protocol):
         """Whether a forced move played for an absent human is said in their chat."""
         ...
 
+    def may_wait(self, action: str) -> bool:
+        """Whether a press of `action`, legal when pressed, may be answered at once and
+        applied by a worker a moment later: it stays legal while its phase lasts (its
+        time does not matter) and its answer says nothing of what it did."""
+        ...
+
     def rings(self, room: Room) -> bool:
         """Whether a phase just begun comes as a new message (it notifies) to each
         human who must act in it, rather than as an edit."""
@@ -87,6 +93,9 @@ class PlainTable:
 
     def tells_forced(self, action: str) -> bool:
         return False
+
+    def may_wait(self, action: str) -> bool:
+        return False  # applied while its press waits for the answer, to be safe
 
     def rings(self, room: Room) -> bool:
         return False

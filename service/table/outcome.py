@@ -27,6 +27,7 @@ class JobKind(StrEnum):
     REMIND = "remind"  # nudge the players yet to act (arg: the phase)
     SWEEP = "sweep"  # the periodic sweep (arg: its time slot)
     TIMER = "timer"  # a room's timer came due: what its clock says (arg: when it was seen)
+    PRESS = "press"  # a player's move that serve answered and left to a worker (QueuedPress)
 
 
 # Timers name the phase they were made for and do nothing once the room has moved on.
@@ -54,7 +55,45 @@ class Outcome:
     jobs: list[Job] = field(default_factory=list)
     finished: bool = False  # the game ended: count it in the statistics
     acted: dict[int, float] = field(default_factory=dict)  # user id -> when they moved
+    # the queued presses (QueuedPress.member) this change settles: their pending marks go
+    presses: list[str] = field(default_factory=list)
 
     def say(self, message: str, alert: bool = False, **values: object) -> Outcome:
         self.popup = Popup(message, tuple(values.items()), alert)
         return self
+
+
+@dataclass(frozen=True)
+class QueuedPress:
+    """A player's move that `serve` answered at once and a worker applies (Store.aclaim
+    with a press, `workers.jobs.press`): the one its button offered in the phase that
+    began at `phase`, pressed at `at` in update `update_id`."""
+
+    room: str
+    phase: int
+    user: int
+    update_id: int
+    at: float
+    action: str
+
+    @property
+    def arg(self) -> str:
+        """The press as its job's argument (the action last: it may hold a colon)."""
+        return f"{self.phase}:{self.user}:{self.update_id}:{self.at:.6f}:{self.action}"
+
+    @property
+    def member(self) -> str:
+        """Its mark in `presses:pending` until a commit settles it (the sweeper's)."""
+        return f"{self.room}|{self.arg}"
+
+    def job(self) -> Job:
+        return Job(JobKind.PRESS, self.room, self.arg, self.at)
+
+    @classmethod
+    def parse(cls, room: str, arg: str) -> QueuedPress | None:
+        """The press a job's argument names; None if it names none."""
+        phase, user, update_id, at, action = (arg.split(":", 4) + [""] * 5)[:5]
+        try:
+            return cls(room, int(phase), int(user), int(update_id), float(at), action)
+        except ValueError:
+            return None

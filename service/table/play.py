@@ -22,7 +22,7 @@ from service.i18n import _
 from service.table import targets
 from service.table.games import DEFAULT_DELAY, game_of
 from service.table.log import LogKind, LogLine
-from service.table.outcome import Job, JobKind, Outcome
+from service.table.outcome import Job, JobKind, Outcome, QueuedPress
 from service.table.room import Room
 from service.table.tables import table_of
 
@@ -65,6 +65,31 @@ def press(
             return Outcome().say(refusals.get(exc.code, _("That move is not allowed now.")))
 
     return change
+
+
+def waiting_moves(room: Room) -> dict[int, list[str]]:
+    """Each human yet to act in this phase (by user id), with the moves of theirs that
+    may wait for a worker (`TableGame.may_wait`): a press of one of these is answered at
+    once and queued (Store.aclaim), the others are applied before the answer."""
+    if room.game is None or room.status != "playing":
+        return {}
+    g, table = game(room), table_of(room.settings.preset)
+    moves: dict[int, list[str]] = {}
+    for seat in waiting_humans(room):
+        user = room.seats[seat].user_id
+        actions = [a for a in g.legal_actions(room.game, seat) if table.may_wait(a)]
+        if user is not None and actions:
+            moves[user] = actions
+    return moves
+
+
+def queued(room: Room, pressed: QueuedPress, bot_delay: float) -> Outcome:
+    """A press `serve` answered and queued, applied now if its phase is still on; else
+    nothing (a timer or someone else's move came first). Either way it is settled."""
+    made = press(room, pressed.phase, pressed.user, pressed.action, pressed.at, bot_delay)
+    outcome = made(room) if callable(made) else Outcome()
+    outcome.presses.append(pressed.member)
+    return outcome
 
 
 # ----- changing the room ---------------------------------------------------------------

@@ -11,7 +11,7 @@ from cli.stack import TOKEN, Stack
 from emulator.driver import Button, ChatMessage
 from emulator.server import RunningEmulator
 from engine.follow_suit.game import GameState
-from service.infra.keys import PENDING_SYNC
+from service.infra.keys import PENDING_PRESSES, PENDING_SYNC
 from service.infra.redis_server import connect
 from service.infra.store import Store, text
 from service.table.room import Room
@@ -62,6 +62,19 @@ def client_of(stack: Backend) -> redis.Redis:
     return _client(stack.redis.url)
 
 
+def waiting_work(client: redis.Redis, room_id: str) -> bool:
+    """Whether a room has a press queued or a chat message waiting for the outbox."""
+    pending = [*client.zrange(PENDING_PRESSES, 0, -1), *client.zrange(PENDING_SYNC, 0, -1)]
+    return any(text(m).startswith(f"{room_id}|") for m in pending)
+
+
+def presses_applied(emu: RunningEmulator, stack: Backend, timeout: float = 20) -> None:
+    """Wait until every press answered and queued has been applied by a worker."""
+    client = client_of(stack)
+    emu.wait_for(lambda: client.zcard(PENDING_PRESSES) == 0 or None, timeout=timeout,
+                 what="the queued presses to be applied")  # fmt: skip
+
+
 def store_of(stack: Backend) -> Store:
     return Store(client_of(stack), 3600, 3600)
 
@@ -99,8 +112,7 @@ def assert_no_hand_leaks(emu: RunningEmulator, stack: Backend, room: Room, group
     client, room_id = client_of(stack), room.id
 
     def caught_up() -> bool | None:
-        pending = client.zrange(PENDING_SYNC, 0, -1)
-        return not any(text(m).startswith(room_id) for m in pending) or None
+        return not waiting_work(client, room_id) or None
 
     for _ in range(50):  # until the messages are read while the room stands still
         emu.wait_for(caught_up, what="the outbox to catch up")
@@ -146,7 +158,7 @@ def assert_no_passing_leaks(emu: RunningEmulator, stack: Backend, group: int) ->
         """The room once the outbox has shown its current state (bots and windows may
         still move it on: then look again)."""
         before = room_in(stack, group)
-        if any(text(m).startswith(before.id) for m in client.zrange(PENDING_SYNC, 0, -1)):
+        if waiting_work(client, before.id):
             return None
         after = room_in(stack, group)
         return after if after.version == before.version else None

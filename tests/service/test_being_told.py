@@ -38,7 +38,7 @@ from workers.runtime import Runtime
 
 HOUR = 3600.0
 PEOPLE = {ANA["id"]: ANA, BEN["id"]: BEN, CARLA["id"]: CARLA}
-SYNCS = ("sync",)
+SYNCS = ("press", "sync")  # a tap's move is applied by a worker, which syncs its chats
 
 
 @pytest.fixture(scope="module")
@@ -181,6 +181,7 @@ def test_the_end_of_a_game_is_told_to_the_group_and_every_player(hook: Hook) -> 
     since = hook.emu.last_seq()
     while hook.room(GROUP).status == "playing":
         move(hook)
+        run_jobs(hook, clock(hook), ("press",))  # the move applied, by a worker
     run_jobs(hook, clock(hook), SYNCS)
     dan = "Dan"  # in the group, not in the game
     for name in ("Ana", "Ben", "Carla", dan):
@@ -278,7 +279,9 @@ def test_cuartetos_nobody_choosing_is_told_and_the_end_reaches_everyone(hook: Ho
 
 
 def private_turn(hook: Hook, offset: float) -> Room:
-    """Carla's one-to-one game once it is her turn (the bots' moves run at `offset`)."""
+    """Carla's one-to-one game once it is her turn (her move queued and the bots' moves
+    run at `offset`)."""
+    run_jobs(hook, clock(hook, offset), ("press",))
     for _ in range(50):
         room = hook.room(CARLA["id"])
         assert isinstance(room.game, GameState) and room.status == "playing"

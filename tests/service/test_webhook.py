@@ -19,7 +19,13 @@ from service.infra.store import Store
 from service.platforms.telegram import callbacks
 from service.table.room import Room
 from tests.service.conftest import make_stack
-from tests.service.play import action_button, follow_suit_game, game_buttons, room_in
+from tests.service.play import (
+    action_button,
+    follow_suit_game,
+    game_buttons,
+    presses_applied,
+    room_in,
+)
 
 _ids = itertools.count(900_000_000)
 CARLA = {"id": 100003, "is_bot": False, "first_name": "Carla", "language_code": "en"}
@@ -167,13 +173,15 @@ def test_junk_arguments_and_unknown_buttons_leave_games_intact(stack: Stack, gam
         assert room_in(stack, game) == before, data
 
 
-def test_duplicate_delivery_applies_once(stack: Stack, game: int) -> None:
+def test_duplicate_delivery_applies_once(stack: Stack, emu: RunningEmulator, game: int) -> None:
     room = room_in(stack, game)
     update = move(stack, room)
     assert post(stack, update).status_code == 200
+    presses_applied(emu, stack)
     once = room_in(stack, game)
     assert once.version > room.version and len(carla_actions(once)) == 1
     assert post(stack, update).status_code == 200
+    presses_applied(emu, stack)
     assert room_in(stack, game) == once
 
 
@@ -187,7 +195,9 @@ def test_lobby_press_delivered_twice_adds_one_bot(stack: Stack, emu: RunningEmul
     assert len(room_in(stack, lobby.chat_id).seats) == len(room.seats) + 1
 
 
-def test_two_presses_at_once_apply_exactly_one_move(stack: Stack, game: int) -> None:
+def test_two_presses_at_once_apply_exactly_one_move(
+    stack: Stack, emu: RunningEmulator, game: int
+) -> None:
     room = room_in(stack, game)
     updates = [move(stack, room, index % 2) for index in range(6)]
     answers: list[int] = []
@@ -200,6 +210,7 @@ def test_two_presses_at_once_apply_exactly_one_move(stack: Stack, game: int) -> 
     for thread in threads:
         thread.join()
     assert answers == [200] * 6
+    presses_applied(emu, stack)
     assert len(carla_actions(room_in(stack, game))) == 1
 
 
@@ -253,10 +264,11 @@ def test_serve_killed_and_restarted_loses_nothing(
     message = emu.last_message("Carla")
     assert message is not None
     emu.tap("Carla", message, keyboard[0].value)
+    presses_applied(emu, stack)
     assert len(carla_actions(room_in(stack, game))) == 1
 
 
-def test_two_serve_processes_agree(stack: Stack, game: int) -> None:
+def test_two_serve_processes_agree(stack: Stack, emu: RunningEmulator, game: int) -> None:
     other = free_port()
     stack.spawn("serve2", "serve", "--port", str(other))
     second = f"http://127.0.0.1:{other}"
@@ -266,6 +278,7 @@ def test_two_serve_processes_agree(stack: Stack, game: int) -> None:
         update = move(stack, room)
         assert post(stack, update, url=second).status_code == 200
         assert post(stack, update, url=stack.serve_url).status_code == 200  # the duplicate
+        presses_applied(emu, stack)
         after = room_in(stack, game)
         assert len(carla_actions(after)) == 1
         stale = move(stack, room, 1)  # the other card, from the now stale keyboard

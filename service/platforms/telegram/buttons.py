@@ -18,6 +18,7 @@ from service.presses import change_for, is_command, managing
 from service.services import Services
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
+from service.table.play import STALE
 from service.table.room import Room
 from service.ui import games
 from service.ui.intents import Move, Press
@@ -102,6 +103,15 @@ async def play(
         return
     result = await svc.store.aupdate(press.room, change, update_id, loaded=room)
     await answering(*popup_of(tr, result[1] if result is not None else Outcome()))
+
+
+def queued_answer(actor: Actor, claim: str) -> tuple[str | None, bool]:
+    """The answer to a move's press that its claim queued for a worker ("accepted": no
+    popup, as a move applied at once has none), or that found the presser's move of
+    this phase queued already ("pressed": the button they pressed again is out of date)."""
+    if claim == "pressed":
+        return Translator(actor.lang).gettext(STALE), False
+    return None, False
 
 
 def unplayable(tr: Translator, room: Room | None) -> tuple[str, bool]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from service.platforms.telegram import callbacks
 from service.platforms.telegram.people import name_of
+from service.table.outcome import QueuedPress
 from service.ui.intents import Move, Press
 
 
@@ -57,6 +58,16 @@ def tap_of(update: dict[str, Any]) -> Tap | None:
         name_of(user["id"], user["first_name"], user.get("username")),
         user.get("language_code"),
         message["chat"]["id"] if message is not None else None,
+    )
+
+
+def queued_press(tap: Tap, now: float) -> QueuedPress | None:
+    """The tap as a press its claim may queue for a worker (Store.aclaim)."""
+    what = tap.press.what
+    if not isinstance(what, Move):
+        return None
+    return QueuedPress(
+        tap.press.room, tap.press.version, tap.user_id, tap.update_id, now, what.action
     )
 
 

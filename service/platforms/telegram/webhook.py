@@ -15,13 +15,14 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import redis
 from telegram import Update
 
 from service.infra import logs, metrics
-from service.infra.store import Conflict
+from service.infra.store import Claim, Conflict
 from service.platforms.base import (
     Answer,
     BodyTooLarge,
@@ -39,6 +40,7 @@ from service.platforms.telegram.botfather import record_inline_mode
 from service.platforms.telegram.reply import in_reply, open_reply
 from service.services import Services
 from service.settings import Settings
+from service.table.outcome import QueuedPress
 
 log = logging.getLogger("burro.serve")
 slog = logs.get("burro.serve")
@@ -108,11 +110,19 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
             except Exception as raised:  # as PTB's error handler keeps it (app.py)
                 handler_error.set(raised)
 
+        async def queued(claim: Claim) -> None:
+            actor = svc.actor(tap.user_id, tap.name, tap.language)
+            await answering(*buttons.queued_answer(actor, claim))
+
         async def answering(text: str | None, alert: bool) -> None:
             in_reply(tap.query_id, text, alert)
 
         user, rooms = tap.user_id, [tap.press.room]
-        return Incoming(tap.update_id, tap.chat_id, user, "callback_query", rooms, [user], dispatch)
+        press = taps.queued_press(tap, svc.now())
+        kind = "callback_query"
+        return Incoming(
+            tap.update_id, tap.chat_id, user, kind, rooms, [user], dispatch, press, queued
+        )
 
     async def process(update: Incoming) -> Answer:
         """Handle one update, counted, timed and logged with its update, chat and game."""
@@ -129,14 +139,18 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
         """Each update once: a redelivery of one handled is a duplicate, of one being
         handled now (Telegram gave up waiting) is asked again later."""
         try:
-            claim = await svc.store.aclaim(update.update_id, update.rooms, update.users)
+            claim = await svc.store.aclaim(
+                update.update_id, update.rooms, update.users, update.press
+            )
         except redis.RedisError:
             return "retry", Answer.text("storage unavailable", 503)
         if claim == "duplicate":
             return "duplicate", Answer.text("duplicate")
         if claim == "busy":
             return "retry", Answer.text("being handled", 503)
-        outcome, response = await run(update)
+        if claim in ("accepted", "pressed") and update.queued is not None:
+            return await run(update, partial(update.queued, claim))  # marked done already
+        outcome, response = await run(update, update.dispatch)
         try:
             if outcome == "retry":
                 await svc.store.arelease(update.update_id)
@@ -146,11 +160,11 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
             log.warning("update %s: its dedupe mark was not written", update.update_id)
         return outcome, response
 
-    async def run(update: Incoming) -> tuple[str, Answer]:
+    async def run(update: Incoming, dispatch: Callable[[], Awaitable[None]]) -> tuple[str, Answer]:
         handler_error.set(None)
         reply = open_reply(client)  # a press's answerCallbackQuery rides on our 200
         try:
-            await update.dispatch()
+            await dispatch()
         except Exception as raised:  # PTB routing an update whose fields have odd types
             handler_error.set(raised)
         error = handler_error.get()
@@ -204,6 +218,9 @@ class Incoming:
     rooms: list[str]  # read ahead with the claim (read_ahead)
     users: list[int]
     dispatch: Callable[[], Awaitable[None]]
+    # A move's press that its claim may queue for a worker, and how it is answered then
+    press: QueuedPress | None = None
+    queued: Callable[[Claim], Awaitable[None]] | None = None
 
 
 def parse_json(body: bytes) -> dict[str, Any] | None:

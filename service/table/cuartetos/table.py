@@ -91,6 +91,10 @@ class CuartetosTable:
     def tells_forced(self, action: str) -> bool:
         return False  # nothing is ever forced: everyone chooses
 
+    def may_wait(self, action: str) -> bool:
+        # A shout's answer says whether it was right, a response's whether it was in time.
+        return action.startswith("pass:")
+
     def rings(self, room: Room) -> bool:
         """A call on a slow table comes as a new message: an edit would not notify."""
         game = state_of(room)
