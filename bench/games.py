@@ -147,3 +147,36 @@ class Mirror:
         self.version += 1
         self.moves += 1
         self.pending = None
+
+    def queued(self) -> None:
+        """The pending move was answered and queued for a worker (none runs in the
+        benchmarks): the game stays where it is; its one move this phase is spent."""
+        self.moves += 1
+        self.pending = None
+
+
+Snapshot = list[tuple[bytes, bytes]]
+
+
+def snapshot(client: redis.Redis) -> Snapshot:
+    """Every key of the Redis, dumped: the games as made, to `restore` before each
+    phase of a benchmark, so that every server meets the same games."""
+    keys = list(client.scan_iter(count=10_000))
+    dumped: Snapshot = []
+    for start in range(0, len(keys), 5_000):
+        chunk = keys[start : start + 5_000]
+        with client.pipeline(transaction=False) as pipe:
+            for key in chunk:
+                pipe.dump(key)
+            dumped += [(k, d) for k, d in zip(chunk, pipe.execute(), strict=True) if d]
+    return dumped
+
+
+def restore(client: redis.Redis, dumped: Snapshot) -> None:
+    """The Redis as `snapshot` found it (whatever a phase queued or changed is gone)."""
+    client.flushdb()
+    for start in range(0, len(dumped), 5_000):
+        with client.pipeline(transaction=False) as pipe:
+            for key, data in dumped[start : start + 5_000]:
+                pipe.restore(key, 0, data)
+            pipe.execute()

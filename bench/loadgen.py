@@ -33,8 +33,9 @@ from collections import Counter, deque
 from typing import Any
 
 from bench.games import Mirror
+from service.infra.keys import PENDING_PRESSES
 from service.infra.redis_server import connect
-from service.infra.store import decode_room, room_key
+from service.infra.store import decode_room, room_key, text
 
 
 class Conn:
@@ -96,8 +97,14 @@ def percentiles(values: list[float]) -> dict[str, float]:
 
 
 class Load:
-    def __init__(self, targets: list[tuple[str, int]], mirrors: list[Mirror], secret: str) -> None:
+    def __init__(
+        self, targets: list[tuple[str, int]], mirrors: list[Mirror], secret: str, queued: bool
+    ) -> None:
         self.targets = itertools.cycle(targets)
+        # `serve` queues a move for a worker and none runs here: a 200 leaves the game
+        # where it was, and each game gets one move (Mirror.queued)
+        self.queued = queued
+        self.starved = 0  # times a connection found no game ready
         self.ready: deque[Mirror] = deque(m for m in mirrors if not m.over)
         self.head = (
             b"POST /telegram/webhook HTTP/1.1\r\nhost: 127.0.0.1\r\n"
@@ -118,16 +125,19 @@ class Load:
     async def one(self, conn: Conn, started: float) -> bool:
         """Send the next move of a ready game; False when no game is ready."""
         if not self.ready:
+            self.starved += 1
             return False
         mirror = self.ready.popleft()
         body = mirror.next_update(next(self.update_ids), next(self.update_ids))
         status = await conn.request(self.head, body)
         finished = time.perf_counter()
-        if status == 200:
+        if status == 200 and self.queued:
+            mirror.queued()
+        elif status == 200:
             mirror.applied()
         else:
             mirror.pending = None
-        if not mirror.over:
+        if not mirror.over and not (self.queued and mirror.moves):
             self.ready.append(mirror)
         if self.measure_from <= started and finished <= self.measure_to:
             self.statuses[status] += 1
@@ -189,13 +199,16 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--verify", action="store_true", help="compare versions with Redis")
+    parser.add_argument(
+        "--queued", action="store_true", help="the server queues moves: one move a game"
+    )
     args = parser.parse_args()
     targets = [(t.split(":")[0], int(t.split(":")[1])) for t in args.targets.split(",")]
     client = connect(args.redis)
     with open(args.games) as file:
         room_ids: list[str] = json.load(file)
     mirrors = [m for m in (Mirror.load(client, r) for r in room_ids) if m is not None]
-    load = Load(targets, mirrors, args.secret)
+    load = Load(targets, mirrors, args.secret, args.queued)
     if args.mode == "saturate":
         asyncio.run(load.saturate(args.concurrency, args.warmup, args.seconds))
     else:
@@ -208,17 +221,26 @@ def main() -> None:
         "latency_ms": percentiles(load.latencies),
         "statuses": {str(k): v for k, v in load.statuses.items()},
         "moves_sent": sum(m.moves for m in mirrors),
+        "starved": load.starved,
     }
     if args.verify:
-        mismatched = 0
-        for mirror in mirrors:
-            if not mirror.moves:
-                continue
-            data = client.get(room_key(mirror.room_id))
-            version = decode_room(data).version if data else -1
-            mismatched += version != mirror.version
-        result["mismatched"] = mismatched
+        result["mismatched"] = mismatched(client, mirrors, args.queued)
     print(json.dumps(result))
+
+
+def mismatched(client: Any, mirrors: list[Mirror], queued: bool) -> int:
+    """Games whose Redis differs from what the answers said: each 200 an applied move
+    (the room's version moved on as the mirror's), or with `queued` a queued one (the
+    room as it was, its press waiting in presses:pending)."""
+    waiting = {text(m).split("|", 1)[0] for m in client.zrange(PENDING_PRESSES, 0, -1)}
+    count = 0
+    for mirror in mirrors:
+        if not mirror.moves:
+            continue
+        data = client.get(room_key(mirror.room_id))
+        version = decode_room(data).version if data else -1
+        count += version != mirror.version or (queued and mirror.room_id not in waiting)
+    return count
 
 
 if __name__ == "__main__":

@@ -31,7 +31,10 @@ PARTS: dict[str, tuple[str, ...]] = {
     "  Starlette (routing, request and response objects)": ("Starlette.__call__",),
     "  the Telegram webhook": ("webhook.<locals>.app", "webhook.<locals>.receive"),
     "    parse: Update.de_json": ("Update.de_json",),
-    "    the claim (with the room and the person)": ("Store.claim", "Store.aclaim"),
+    "    the claim (with the room and the person; a queued press's whole check)": (
+        "Store.claim",
+        "Store.aclaim",
+    ),
     "    PTB process_update": ("Application.process_update",),
     "      Store.load (the room read with the claim, parsed)": ("Store.load",),
     "      the change and its commit": ("Store.update", "Store.aupdate"),
@@ -92,7 +95,7 @@ def summarize(raw: str, top: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--games", type=int, default=40000)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--raw", type=Path, default=None, help="keep py-spy's raw output")
@@ -115,9 +118,11 @@ def main() -> None:
 
             window = ["--warmup", "1", "--seconds", str(args.seconds + 1)]
 
+            queued = ["--queued"] if kind == "ours" else []  # one move a game (bench.webhook)
+
             def load() -> None:
                 result.update(
-                    loadgen(targets, redis.url, games_file, "--mode", "saturate", *window)
+                    loadgen(targets, redis.url, games_file, "--mode", "saturate", *window, *queued)
                 )
 
             thread = threading.Thread(target=load)

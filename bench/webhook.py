@@ -1,12 +1,18 @@
 """Webhook speed, against the floor of the same stack, measured side by side in one run.
 
-    python -m bench.webhook [--games 2000] [--seconds 10] [--rounds 2] [--json out.json]
+    python -m bench.webhook [--games 40000] [--seconds 10] [--rounds 2] [--json out.json]
 
 One Redis (real, no persistence), one null Bot API (bench.sink), and in turn: 1 and 2
 `burro serve` processes, and 1 and 2 processes of the floor app (bench.floor: the same
 uvicorn settings, parse the same JSON, one Redis read and one write). A load generator
 in its own process (bench.loadgen) plays `--games` four-player group games at once,
 each update a valid move (the player to move taps a legal card).
+
+`serve` answers a move's press and queues it for a worker (Store.aclaim); no worker runs
+here, so a game's move stays queued and each game gets one move a phase (`--queued`):
+`--games` must outnumber the moves of a phase (the report's `starved` says if a
+connection ever found no game to move). Every phase starts from the games as made
+(bench.games.snapshot), so every server meets the same games.
 
 1. Saturation: 40 connections in a closed loop (Telegram's default max_connections):
    updates/s, the median of `--rounds`.
@@ -31,7 +37,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench.games import make_games
+from bench.games import Snapshot, make_games, restore, snapshot
 from bench.procs import Procs, loadgen, machine, procs, settle, start_servers, start_sink
 from service.infra.redis_server import RedisServer, connect
 
@@ -47,7 +53,12 @@ def phase(
     games_file: Path,
     *args: str,
     baseline: Path | None = None,
+    games: Snapshot | None = None,
 ) -> dict[str, Any]:
+    if games is not None:
+        restore(connect(redis_url), games)
+    if kind == "ours":
+        args = (*args, "--queued")
     targets = start_servers(running, kind, count, redis_url, api_url, baseline)
     names = [f"{kind}{index}" for index in range(count)]
     try:
@@ -78,6 +89,7 @@ def run(
         api_url = start_sink(running)
         client = connect(redis.url)
         ids = make_games(client, games)
+        made = snapshot(client)
         games_file = folder / "games.json"
         games_file.write_text(json.dumps(ids))
         window = ["--warmup", "2", "--seconds", str(seconds)]
@@ -89,7 +101,7 @@ def run(
                 result = phase(
                     running, kind, count, redis.url, api_url, games_file,
                     "--mode", "saturate", "--concurrency", "40", *window,
-                    *(["--verify"] if kind != "floor" else []), baseline=baseline,
+                    *(["--verify"] if kind != "floor" else []), baseline=baseline, games=made,
                 )  # fmt: skip
                 saturation[f"{kind}{count}"].append(result["per_second"])
                 cpu[f"{kind}{count}"].append(result["cpu_ms_per_update"])
@@ -101,7 +113,7 @@ def run(
             result = phase(
                 running, kind, count, redis.url, api_url, games_file,
                 "--mode", "rate", "--rate", str(offered), *window,
-                *(["--verify"] if kind != "floor" else []), baseline=baseline,
+                *(["--verify"] if kind != "floor" else []), baseline=baseline, games=made,
             )  # fmt: skip
             latency[f"{kind}{count}"] = result
             checks.append({"config": f"{kind}{count}@{offered}/s", **result})
@@ -138,7 +150,7 @@ def run(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=40000)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--rate", type=float, default=None, help="fixed offered load (1/s)")

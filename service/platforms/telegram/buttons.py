@@ -105,13 +105,9 @@ async def play(
     await answering(*popup_of(tr, result[1] if result is not None else Outcome()))
 
 
-def queued_answer(actor: Actor, claim: str) -> tuple[str | None, bool]:
-    """The answer to a move's press that its claim queued for a worker ("accepted": no
-    popup, as a move applied at once has none), or that found the presser's move of
-    this phase queued already ("pressed": the button they pressed again is out of date)."""
-    if claim == "pressed":
-        return Translator(actor.lang).gettext(STALE), False
-    return None, False
+def out_of_date(actor: Actor) -> str:
+    """The answer to a press of a player whose move of this phase is queued already."""
+    return Translator(actor.lang).gettext(STALE)
 
 
 def unplayable(tr: Translator, room: Room | None) -> tuple[str, bool]:

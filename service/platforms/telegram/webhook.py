@@ -3,8 +3,10 @@
 403 without the right secret header, 413 for a body over the limit, 400 for a body that
 is not an Update, 503 while Redis is unreachable (Telegram retries), else the update is
 processed and committed before we answer 200 (carrying a press's answerCallbackQuery,
-see `reply`). Permanent errors are logged and answered 200 too, so one bad update never
-stalls a chat. Each update is handled once (its update_id is claimed in Redis).
+see `reply`); a move's press its phase lists is checked and queued for a worker with
+its claim, one round trip (Store.aclaim), and answered at once. Permanent errors are
+logged and answered 200 too, so one bad update never stalls a chat. Each update is
+handled once (its update_id is claimed in Redis).
 """
 
 from __future__ import annotations
@@ -111,8 +113,11 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
                 handler_error.set(raised)
 
         async def queued(claim: Claim) -> None:
-            actor = svc.actor(tap.user_id, tap.name, tap.language)
-            await answering(*buttons.queued_answer(actor, claim))
+            if claim == "pressed":  # out of date, in their language (read with the claim)
+                actor = svc.actor(tap.user_id, tap.name, tap.language)
+                await answering(buttons.out_of_date(actor), False)
+            else:  # no popup, as a move applied at once has none
+                await answering(None, False)
 
         async def answering(text: str | None, alert: bool) -> None:
             in_reply(tap.query_id, text, alert)
