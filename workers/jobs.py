@@ -73,17 +73,16 @@ def bot_step(rt: Runtime, room_id: str, arg: str) -> Step | None:
 
 @metrics.job("press")
 def press(room_id: str, arg: str) -> None:
-    """A player's move that `serve` answered at once and queued (Store.aclaim): applied
-    if its phase is still on, then the bots due at once after it, then the chats."""
+    """A player's move that `serve` answered at once and queued (Store.aclaim): the
+    room's queued presses applied (every change applies them first: this one is only
+    that), then the bots due at once after them, then the chats."""
     rt = runtime()
     pressed = QueuedPress.parse(room_id, arg)
-    if pressed is None:
-        log.warning("room %s: a press job with an argument of no press: %r", room_id, arg)
-        return
-    delay = rt.svc.settings.bot_delay
-    step = commit_here(rt, room_id, lambda fresh: play.queued(fresh, pressed, delay))
+    member = [pressed.member] if pressed is not None else []
+    step = commit_here(rt, room_id, lambda fresh: Outcome(presses=member))
     if step is None:  # the room is gone: so is the press
-        rt.redis.zrem(PENDING_PRESSES, pressed.member)
+        if member:
+            rt.redis.zrem(PENDING_PRESSES, *member)
         return
     streak(rt, room_id, *step)
 

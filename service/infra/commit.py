@@ -1,4 +1,6 @@
 """A room's change committed in one round trip: compare, then write, in one Lua script.
+The room's presses queued for a worker (Store.aclaim) are part of what is compared: a
+change is computed on the room with them applied first, so none is ever overtaken.
 
 The writes are recorded on a pipeline that is never executed (RQ enqueues onto it as
 onto any other) and sent as the script's arguments. The script writes them only if the
@@ -30,16 +32,19 @@ while i <= #ARGV do
 end"""
 
 
-# KEYS[1]: the room; KEYS[2], if any: the update's dedupe mark.
-# ARGV[1]: the room as read; then each write as its argument count and its arguments.
+# KEYS[1]: the room; KEYS[2]: its queued presses; KEYS[3], if any: the update's mark.
+# ARGV[1]: the room as read; ARGV[2]: how many queued presses the change applied (they
+# are the list's first: its length must be that still); then each write as its argument
+# count and its arguments.
 _COMMIT = (
     """
-if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
 local current = redis.call('GET', KEYS[1])
 if not current then return 0 end
-if current ~= ARGV[1] then return 2 end
+if current ~= ARGV[1] or redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[2]) then return 2 end
+redis.call('DEL', KEYS[2])
 """
-    + write_from(2)
+    + write_from(3)
     + """
 return 1
 """
@@ -69,13 +74,19 @@ def as_args(writes: redis.client.Pipeline) -> list[EncodableT]:
 
 
 def commit(
-    room_key: str, mark_key: str | None, read: bytes | str, writes: redis.client.Pipeline
+    room_key: str,
+    queue_key: str,
+    applied: int,
+    mark_key: str | None,
+    read: bytes | str,
+    writes: redis.client.Pipeline,
 ) -> trips.Steps[Committed]:
-    """Write what `writes` recorded if the room is still `read` and the mark is not set:
-    "committed"; "gone" if the room is gone or the update was handled already; "changed"
-    if the room changed since it was read (nothing is written). One round trip, run by
-    either client (service.infra.trips)."""
-    args: list[EncodableT] = [read, *as_args(writes)]
-    keys = [room_key] if mark_key is None else [room_key, mark_key]
+    """Write what `writes` recorded if the room is still `read`, its queue of presses
+    still the `applied` the change took in (they go), and the mark is not set:
+    "committed"; "gone" if the room is gone or the update was handled already;
+    "changed" if the room changed or a press was queued since it was read (nothing is
+    written). One round trip, run by either client (service.infra.trips)."""
+    args: list[EncodableT] = [read, applied, *as_args(writes)]
+    keys = [room_key, queue_key] if mark_key is None else [room_key, queue_key, mark_key]
     found = yield trips.Script(_COMMIT, keys, args)
     return _ANSWERS[int(found)]

@@ -6,6 +6,7 @@ Keys (the `{…}` hash tags keep a room's keys together if Redis is ever sharded
   game:{<room>}:live          hash: when each player last acted or was prompted, the
                               turn they were last prompted for, the room's newest
                               message in each chat (workers.outbox)
+  game:{<room>}:presses       list: the presses queued for a worker, not applied yet
   game:{<room>}:moves         hash: the phase the room is in, and each human yet to act
                               with their moves that may wait for a worker, one a line
                               (play.waiting_moves); '' once they pressed one (aclaim)
@@ -58,8 +59,9 @@ from service.infra.keys import DUE_KEY, IDLE_KEY, PENDING_PRESSES, PENDING_SYNC
 from service.infra.queue import enqueue_now, schedule
 from service.settings import Settings
 from service.table import targets as targets_of
-from service.table.games import game_of
+from service.table.games import DEFAULT_DELAY, game_of
 from service.table.outcome import PHASE_TIMERS, Job, JobKind, Outcome, QueuedPress
+from service.table.play import queued as queued_press
 from service.table.play import waiting_moves
 from service.table.room import LIVE, Room
 
@@ -98,6 +100,12 @@ def live_key(room_id: str) -> str:
 def moves_key(room_id: str) -> str:
     """The moves each human may press and have queued in the room's phase (aclaim)."""
     return f"game:{{{room_id}}}:moves"
+
+
+def presses_key(room_id: str) -> str:
+    """The room's presses queued for a worker, oldest first (QueuedPress.arg): every
+    change applies them first, and its commit takes them off (service.infra.commit)."""
+    return f"game:{{{room_id}}}:presses"
 
 
 def chat_key(chat_id: int, thread_id: int | None) -> str:
@@ -139,9 +147,10 @@ end
 """
 _CLAIM = _CLAIM_FIRST + "return reads(0, first)"
 # A move's press, claimed as above unless its room's moves hash (KEYS[3]) lists it for
-# the presser in the button's phase: then it is queued (its mark in KEYS[4], the job's
-# writes from ARGV[10]) and the update marked handled. ARGV[4..9]: the phase, the user,
-# the action, the mark's TTL, the press's pending member and its score.
+# the presser in the button's phase: then it is queued (on the room's list KEYS[5], its
+# mark in KEYS[4], the job's writes from ARGV[11]) and the update marked handled.
+# ARGV[4..10]: the phase, the user, the action, the mark's TTL, the press's pending
+# member and its score, the press as the list keeps it.
 _PRESS = (
     _CLAIM_FIRST
     + """
@@ -154,8 +163,10 @@ redis.call('SET', KEYS[1], 1, 'EX', ARGV[7])
 if known[2] == '' then return reads(4, first + rooms) end
 redis.call('HSET', KEYS[3], ARGV[5], '')
 redis.call('ZADD', KEYS[4], ARGV[9], ARGV[8])
+redis.call('RPUSH', KEYS[5], ARGV[10])
+redis.call('EXPIRE', KEYS[5], ARGV[7])
 """
-    + commit.write_from(10)
+    + commit.write_from(11)
     + """
 return {3}
 """
@@ -185,8 +196,10 @@ class Store:
         clock: Callable[[], float] = time.time,
         text_mark_ttl: int = 7 * 24 * 3600,
         aclient: redis.asyncio.Redis | None = None,
+        bot_delay: float = DEFAULT_DELAY,
     ) -> None:
         self.redis = client
+        self.bot_delay = bot_delay  # for the moves of the presses queued (_apply_queued)
         # The asyncio client of `serve`'s event loop, for the `a…` methods (without it
         # they use the synchronous one).
         self.aredis = aclient
@@ -212,6 +225,7 @@ class Store:
             people_ttl=settings.people_retention,
             idle=(settings.lobby_idle, settings.game_idle),
             aclient=aclient,
+            bot_delay=settings.bot_delay,
         )
 
     async def _arun(self, steps: trips.Steps[T]) -> T:
@@ -300,8 +314,8 @@ class Store:
         args: list[EncodableT] = [BUSY_MS, 3, len(room_keys)]
         script = _CLAIM
         if press is not None:
-            head += [moves_key(press.room), PENDING_PRESSES]
-            args = [BUSY_MS, 5, len(room_keys), *self._press_args(update_id, press)]
+            head += [moves_key(press.room), PENDING_PRESSES, presses_key(press.room)]
+            args = [BUSY_MS, 6, len(room_keys), *self._press_args(update_id, press)]
             script = _PRESS
         found, *values = yield trips.Script(script, [*head, *room_keys, *user_keys], args)
         claim = CLAIMS[int(found)]
@@ -323,7 +337,7 @@ class Store:
         member = press.member
         ttl = self.mark_ttl(update_id)
         head: list[EncodableT] = [press.phase, press.user, press.action, ttl, member, press.at]
-        return [*head, *commit.as_args(writes)]
+        return [*head, press.arg, *commit.as_args(writes)]
 
     def finish(self, update_id: UpdateId) -> None:
         """The update is handled: a redelivery is a duplicate. A change wrote the mark
@@ -434,20 +448,25 @@ class Store:
         sync_job: bool = True,
         here: Callable[[Job], bool] | None = None,
     ) -> trips.Steps[tuple[Room, Outcome] | None]:
-        key = room_key(room_id)
+        key, queue = room_key(room_id), presses_key(room_id)
         logs.bind_game(room_id)
         for attempt in range(1, MAX_ATTEMPTS + 1):
             data = loaded._loaded_from if loaded is not None else None
+            queued: list[bytes] = []  # none with a room read ahead; if some, it is "changed"
             if not data:
-                data = yield from self._read_for_update(key, update_id)
-                if data is None:
+                read = yield from self._read_for_update(key, queue, update_id)
+                if read is None:
                     return None
+                data, queued = read
             room = _fresh(data, loaded)
             loaded = None  # changed now: a retry reads again
-            outcome = change(room)
+            outcome = (
+                self._apply_queued(room, queued).then(change(room)) if queued else change(room)
+            )
             writes = commit.recorder(self.redis)
             self._write(writes, room, outcome, update_id, sync_job, here)
-            found = yield from commit.commit(key, _mark_key(update_id), data, writes)
+            mark = _mark_key(update_id)
+            found = yield from commit.commit(key, queue, len(queued), mark, data, writes)
             if found == "gone":
                 return None
             if found == "changed":  # someone else changed the room first: read it again
@@ -458,20 +477,31 @@ class Store:
             return room, outcome
         raise Conflict(room_id)
 
+    def _apply_queued(self, room: Room, queued: list[bytes]) -> Outcome:
+        """The room's queued presses applied, oldest first (each if its phase is still on)."""
+        outcome = Outcome()
+        for raw in queued:
+            pressed = QueuedPress.parse(room.id, text(raw))
+            if pressed is not None:
+                outcome = outcome.then(queued_press(room, pressed, self.bot_delay))
+        return outcome
+
     def _mark(self, update_id: UpdateId | None) -> list[str]:
         mark = _mark_key(update_id)
         return [] if mark is None else [mark]
 
     def _read_for_update(
-        self, key: str, update_id: UpdateId | None
-    ) -> trips.Steps[bytes | str | None]:
-        """The room's bytes, in one round trip with its update's dedupe mark; None if it
-        is gone or the update was handled already."""
+        self, key: str, queue: str, update_id: UpdateId | None
+    ) -> trips.Steps[tuple[bytes | str, list[bytes]] | None]:
+        """The room's bytes and its queued presses, in one round trip with its update's
+        dedupe mark; None if it is gone or the update was handled already."""
         marks = [("EXISTS", mark) for mark in self._mark(update_id)]
-        data, *marked = yield trips.Commands([("GET", key), *marks])
+        data, queued, *marked = yield trips.Commands(
+            [("GET", key), ("LRANGE", queue, 0, -1), *marks]
+        )
         if data is None or any(marked):
             return None
-        return data  # type: ignore[no-any-return]
+        return data, queued
 
     def _write(
         self,

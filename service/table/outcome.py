@@ -58,6 +58,18 @@ class Outcome:
     # the queued presses (QueuedPress.member) this change settles: their pending marks go
     presses: list[str] = field(default_factory=list)
 
+    def then(self, later: Outcome) -> Outcome:
+        """This outcome and then `later`'s, as one commit's (its popup is `later`'s)."""
+        return Outcome(
+            popup=later.popup,
+            changed=self.changed or later.changed,
+            sync=self.sync | later.sync,
+            jobs=[*self.jobs, *later.jobs],
+            finished=self.finished or later.finished,
+            acted=self.acted | later.acted,
+            presses=[*self.presses, *later.presses],
+        )
+
     def say(self, message: str, alert: bool = False, **values: object) -> Outcome:
         self.popup = Popup(message, tuple(values.items()), alert)
         return self

@@ -61,6 +61,11 @@ def test_play_against_bots_to_the_end(emu: RunningEmulator, stack: Hook, preset:
         assert message is not None
         plays = [b for b in current if f"{mark}p" in str(b.value)]  # a card, if one is
         emu.tap("Carla", message, (plays or current)[0].value)
+
+        def applied(version: int = room.version) -> bool | None:  # by a worker, a moment later
+            return room_in(stack, chat).version != version or None
+
+        emu.wait_for(applied, what="Carla's move applied")
     room = room_in(stack, chat)
     assert room.status == "over" and room.game is not None and room.game.over
     final = emu.wait_for_message("Carla", lambda m: "🔁 Play again" in m.button_texts)

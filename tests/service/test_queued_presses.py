@@ -11,8 +11,10 @@ import httpx
 from engine.follow_suit.game import legal_actions, to_move
 from service.infra.keys import PENDING_PRESSES
 from service.infra.queue import QUEUE
-from service.infra.store import moves_key, text
+from service.infra.store import moves_key, presses_key, text
 from service.platforms.telegram import callbacks
+from service.table.log import LogKind
+from service.table.outcome import Outcome
 from service.table.room import Room
 from tests.service.inproc import ANA, BEN, GROUP, Hook, press
 from tests.service.test_being_told import (
@@ -107,17 +109,40 @@ def test_a_press_whose_job_was_lost_is_applied_by_the_sweeper(hook: Hook) -> Non
     assert hook.room(GROUP).version > room.version and queued(hook) == []
 
 
-def test_a_press_overtaken_by_its_turns_end_is_settled_unapplied(hook: Hook) -> None:
+def test_a_press_queued_before_its_turns_end_is_not_overtaken(hook: Hook) -> None:
+    """The turn's timer fires while the press waits for its job: every change applies
+    the room's queued presses first, so the player's own move counts, no timeout."""
     room = new_game(hook, (ANA, BEN))
     user, actions = to_act(room)
+    seat = room.seat_of(user["id"])
+    assert seat is not None
     assert tap(hook, user, room, actions[0]).status_code == 200
     timed_out = clock(hook, 13 * 3600)
-    jobs_ran = run_jobs(hook, timed_out, ("turn_timeout",))
-    assert jobs_ran >= 1
-    after_timeout = hook.room(GROUP)
-    assert after_timeout.version > room.version
-    run_jobs(hook, timed_out, ("press",))
-    assert queued(hook) == [] and hook.room(GROUP).version == after_timeout.version
+    assert run_jobs(hook, timed_out, ("turn_timeout",)) >= 1
+    after = hook.room(GROUP)
+    assert after.version > room.version and queued(hook) == []
+    assert after.seats[seat].timeouts == 0
+    assert not [line for line in after.log if line.kind == LogKind.TIMEOUT]
+    assert not hook.redis.exists(presses_key(room.id))
+    run_jobs(hook, timed_out, ("press",))  # its own job finds nothing left to do
+    assert hook.room(GROUP).version == after.version
+
+
+def test_a_change_computed_before_a_press_was_queued_is_made_again(hook: Hook) -> None:
+    room = new_game(hook, (ANA, BEN))
+    user, actions = to_act(room)
+    store = hook.store()
+    seen: list[int] = []
+
+    def change(fresh: Room) -> Outcome:
+        seen.append(fresh.version)
+        if len(seen) == 1:  # a press is queued while this change is computed
+            assert tap(hook, user, room, actions[0]).status_code == 200
+        return Outcome()
+
+    store.update(room.id, change)
+    assert seen == [room.version, room.version + 1]  # read again, the press applied first
+    assert queued(hook) == [] and hook.room(GROUP).version == room.version + 1
 
 
 def test_only_a_passing_games_passes_are_queued(hook: Hook) -> None:
