@@ -36,9 +36,12 @@ exactly one move. A press's room is read with its claim (`claim`, read_ahead), s
 press applied in `serve` costs two round trips.
 
 A move's press that its phase's `moves` hash lists is not applied in `serve` at all: its
-claim checks it against that hash and queues it for a worker in the same script
-(`aclaim` with a press), one round trip, and the press is answered at once; the job
-applies it (`workers.jobs.press`). Every commit writes the hash anew from the room.
+claim checks it against that hash and puts it on the room's `presses` list, with a job
+for a worker, in the same script (`aclaim` with a press), one round trip, and the press
+is answered at once. Every change (`update`, whoever makes it: that job, a timer, a
+bot, another press) applies the room's queued presses first, and its commit compares
+the list too and empties it, so no change ever overtakes an answered press. Every
+commit writes the `moves` hash anew from the room.
 """
 
 from __future__ import annotations
