@@ -55,6 +55,8 @@ LEGEND = {
 class PassingPainter(TablePainter):
     """Builds the screens of one passing room in one language."""
 
+    min_players = 3
+
     # ----- small pieces ------------------------------------------------------------
 
     def rules(self) -> PassingRules:
@@ -113,23 +115,7 @@ class PassingPainter(TablePainter):
             "4 cards each · {goal} · {pace}", goal=self.goal_text(rules), pace=self.pace_text(rules)
         )
 
-    # ----- the lobby ---------------------------------------------------------------
-
-    def lobby(self) -> Screen:
-        _ = self._
-        room = self.room
-        lines = [
-            _("🫏 New game of Burro: {preset}", preset=self.preset_name()),
-            self.rules_line(),
-            "",
-            _("Players ({n}):", n=len(room.seats)),
-            *(f"  {i + 1}. {self.name(i)}" for i in range(len(room.seats))),
-        ]
-        if room.private:
-            lines += ["", _("Add bots (up to 7), choose the game in Settings, then Start.")]
-        elif len(room.seats) < 3:
-            lines += ["", _("Tap Join to sit down. The game starts with 3 or more players.")]
-        return Screen("\n".join(lines), self.lobby_rows())
+    # ----- settings ----------------------------------------------------------------
 
     def settings(self) -> Screen:
         _ = self._

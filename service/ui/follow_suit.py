@@ -40,6 +40,8 @@ from service.ui.screens import (
 class FollowSuitPainter(TablePainter):
     """Builds the screens of one follow-suit room in one language."""
 
+    min_players = 2
+
     def rules(self) -> Rules:
         rules = self.room.game.rules if self.room.game else self.room.settings.rules()
         assert isinstance(rules, Rules), "a follow-suit painter for a passing game"
@@ -52,22 +54,6 @@ class FollowSuitPainter(TablePainter):
         if rules.scoring == "wins":
             return self.tr.ngettext("{n} win", "{n} wins", score)
         return self.tr.ngettext("{n} point", "{n} points", score)
-
-    def lobby(self) -> Screen:
-        _ = self._
-        room = self.room
-        lines = [
-            _("🫏 New game of Burro: {preset}", preset=self.preset_name()),
-            self.rules_line(),
-            "",
-            _("Players ({n}):", n=len(room.seats)),
-            *(f"  {i + 1}. {self.name(i)}" for i in range(len(room.seats))),
-        ]
-        if room.private:
-            lines += ["", _("Add bots (up to 7), choose the game in Settings, then Start.")]
-        elif len(room.seats) < 2:
-            lines += ["", _("Tap Join to sit down. The game starts with 2 or more players.")]
-        return Screen("\n".join(lines), self.lobby_rows())
 
     def rules_line(self) -> str:
         rules, settings = self.rules(), self.room.settings

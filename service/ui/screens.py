@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from engine.kernel.cards import JOKER_CODE, SUIT_SYMBOLS
 from service.i18n import LANGUAGE_NAMES, Translator, _
@@ -176,11 +177,20 @@ class SuitedRules(Protocol):
     def suit_style(self) -> str: ...
 
 
-class TablePainter:
+# The lobby's hint while a group table has too few players, by the game's least.
+JOIN_HINTS = {
+    2: _("Tap Join to sit down. The game starts with 2 or more players."),
+    3: _("Tap Join to sit down. The game starts with 3 or more players."),
+}
+
+
+class TablePainter(ABC):
     """The pieces of a room's screens that every game shares: buttons that act on
-    the room, names, cards in the room's suit style, the lobby's buttons, the shared
-    settings. Each game's painter builds on it (`service.ui.follow_suit`,
-    `service.ui.cuartetos`) and gives its `rules`."""
+    the room, names, cards in the room's suit style, the lobby, the shared settings.
+    Each game's painter builds on it (`service.ui.follow_suit`, `service.ui.cuartetos`)
+    and gives its `rules`, its `rules_line` and its `min_players`."""
+
+    min_players: ClassVar[int]  # the least players a group table starts with (JOIN_HINTS)
 
     def __init__(self, room: Room, lang: str, bot_username: str = "burro_bot") -> None:
         self.room = room
@@ -188,9 +198,13 @@ class TablePainter:
         self.tr = Translator(lang)
         self._ = self.tr.gettext
 
+    @abstractmethod
     def rules(self) -> SuitedRules:
         """The room's rules, of its game (each game's painter says)."""
-        raise NotImplementedError
+
+    @abstractmethod
+    def rules_line(self) -> str:
+        """The rules in one line, under the lobby's title."""
 
     def spanish(self) -> bool:
         rules = self.rules()
@@ -225,6 +239,22 @@ class TablePainter:
 
     def preset_name(self) -> str:
         return self._(PRESET_NAMES[self.room.settings.preset])
+
+    def lobby(self) -> Screen:
+        _ = self._
+        room = self.room
+        lines = [
+            _("🫏 New game of Burro: {preset}", preset=self.preset_name()),
+            self.rules_line(),
+            "",
+            _("Players ({n}):", n=len(room.seats)),
+            *(f"  {i + 1}. {self.name(i)}" for i in range(len(room.seats))),
+        ]
+        if room.private:
+            lines += ["", _("Add bots (up to 7), choose the game in Settings, then Start.")]
+        elif len(room.seats) < self.min_players:
+            lines += ["", _(JOIN_HINTS[self.min_players])]
+        return Screen("\n".join(lines), self.lobby_rows())
 
     def lobby_rows(self) -> Rows:
         """The lobby's buttons (both families have the same)."""
