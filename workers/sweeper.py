@@ -8,6 +8,7 @@ workers keep one chain going."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import redis
@@ -23,23 +24,9 @@ log = logging.getLogger("burro.sweeper")
 
 
 def sweep_once(store: Store, now: float, grace: float) -> int:
-    """Schedule the missing jobs of overdue rooms and lost syncs; how many."""
-    count = 0
-    for member in store.redis.zrangebyscore(PENDING_SYNC, "-inf", now - grace, 0, 1000):
-        room_id, target = text(member).split("|", 1)
-        # Look again after a grace; XX: a sync that finished meanwhile stays done.
-        store.redis.zadd(PENDING_SYNC, {text(member): now}, xx=True)
-        schedule_alone(store.redis, Job(JobKind.SYNC, room_id, target, 0.0, tag="sweep"))
-        count += 1
-    for member in store.redis.zrangebyscore(PENDING_PRESSES, "-inf", now - grace, 0, 1000):
-        room_id, arg = text(member).split("|", 1)
-        pressed = QueuedPress.parse(room_id, arg)
-        if pressed is None:  # not a press: nothing will ever settle it
-            store.redis.zrem(PENDING_PRESSES, text(member))
-            continue
-        store.redis.zadd(PENDING_PRESSES, {text(member): now}, xx=True)
-        schedule_alone(store.redis, Job(JobKind.PRESS, room_id, arg, 0.0, tag="sweep"))
-        count += 1
+    """Schedule the missing jobs of overdue rooms, lost syncs and lost presses; how many."""
+    count = requeue(store, PENDING_SYNC, JobKind.SYNC, now - grace, now)
+    count += requeue(store, PENDING_PRESSES, JobKind.PRESS, now - grace, now, is_press)
     for room_id in store.overdue(now - grace):
         room = store.load(room_id)
         job = missing_job(room, now) if room is not None else None
@@ -50,6 +37,34 @@ def sweep_once(store: Store, now: float, grace: float) -> int:
         schedule_alone(store.redis, Job(job.kind, job.room, job.arg, 0.0, tag="sweep"))
         count += 1
     return count
+
+
+def requeue(
+    store: Store,
+    key: str,
+    kind: JobKind,
+    before: float,
+    now: float,
+    valid: Callable[[str, str], bool] = lambda _room, _arg: True,
+) -> int:
+    """Queue again the job of each mark in `key` (`<room>|<arg>`, scored since when it
+    waits) older than `before`, and look again after a grace; a mark no job could ever
+    settle (not `valid`) goes. How many were queued."""
+    count = 0
+    for member in store.redis.zrangebyscore(key, "-inf", before, 0, 1000):
+        room_id, arg = text(member).split("|", 1)
+        if not valid(room_id, arg):
+            store.redis.zrem(key, text(member))
+            continue
+        # XX: a mark its job cleared meanwhile stays cleared.
+        store.redis.zadd(key, {text(member): now}, xx=True)
+        schedule_alone(store.redis, Job(kind, room_id, arg, 0.0, tag="sweep"))
+        count += 1
+    return count
+
+
+def is_press(room_id: str, arg: str) -> bool:
+    return QueuedPress.parse(room_id, arg) is not None
 
 
 def ensure_chain(connection: redis.Redis, every: int, now: float) -> None:
