@@ -85,7 +85,8 @@ def waiting_moves(room: Room) -> dict[int, list[str]]:
 
 def queued(room: Room, pressed: QueuedPress, bot_delay: float) -> Outcome:
     """A press `serve` answered and queued, applied now if its phase is still on; else
-    nothing (a timer or someone else's move came first). Either way it is settled."""
+    nothing (the room ended or was cancelled meanwhile: every change applies the queued
+    presses first, so no timer or bot comes before it). Either way it is settled."""
     made = press(room, pressed.phase, pressed.user, pressed.action, pressed.at, bot_delay)
     outcome = made(room) if callable(made) else Outcome()
     outcome.presses.append(pressed.member)
