@@ -88,13 +88,14 @@ def pressed(update: Any) -> set[tuple[Any, Any]]:
 
 
 def check(webhook: Webhook, update: Any, body: bytes | None = None) -> None:
-    """Send it; no 5xx, and the game changed only by a legal move of the mover."""
-    before = webhook.room()
+    """Send it; no 5xx, and the game changed only by a legal move of the mover (a move
+    `serve` queued counts once applied: settle)."""
+    before = webhook.settle()
     legal = set(webhook.legal_presses(before))
     raw = body if body is not None else json.dumps(update).encode()
     answer = webhook.post(raw)
     assert answer.status_code in OK, (answer.status_code, raw[:300])
-    after = webhook.room()
+    after = webhook.settle()
     if after.id == before.id and after != before and not relabelled(before, after):
         assert pressed(update) & legal, f"changed by {raw[:300]!r}"
         assert after.version == before.version + 1
@@ -255,8 +256,11 @@ def test_raw_bytes(webhook: Webhook, raw: bytes) -> None:
 def test_what_the_fuzz_found(webhook: Webhook) -> None:
     """Updates the fuzz once broke serve with (PTB keeps a field's odd type as it came):
     a command in the group whose message_id is an object, a press whose id is a list with
-    a lone surrogate (the webhook's answer could not be encoded), a language press."""
+    a lone surrogate (the webhook's answer could not be encoded), a language press. First
+    a legal move, which `serve` queues: the language press's change applies it."""
     ensure_live(webhook)
+    user, data = webhook.legal_presses(webhook.room())[0]
+    webhook.send(press(ANA if user == ANA["id"] else BEN, data, GROUP))
     odd_id = command("/help")
     odd_id["message"]["message_id"] = {"x": 1}
     odd_press = press(ANA, "lang:es", ANA["id"])
