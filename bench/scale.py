@@ -1,11 +1,14 @@
 """Scale: Redis memory and the sweeper with 100,000 active games, and the webhook's
-latency with 100 and with 100,000 active games.
+latency with a few hundred and with 100,000 active games.
 
     python -m bench.scale [--games 100000] [--rate 50] [--seconds 10] [--json out.json]
 
-1. 100 four-player group games are made in Redis (bench.games: the store's own write),
-   and one `burro serve` is timed on them at a fixed offered load (bench.loadgen, rate
-   mode: p50/p99 from the scheduled send time).
+1. The hot games, four-player group games, are made in Redis (bench.games: the store's
+   own write), and one `burro serve` is timed on them at a fixed offered load
+   (bench.loadgen, rate mode: p50/p99 from the scheduled send time). `serve` queues a
+   move for a worker and none runs here, so each hot game gets one move: there are as
+   many as the moves sent (`--rate` × the seconds with the warm-up), and a fifth more.
+   Then they are put back as made.
 2. The rest of the games are made the same way. Each is then brought to the state a
    game rests in between moves: its message syncs done (the queued sync jobs and the
    pending marks removed, and each message's id and digest written as `workers.outbox`
@@ -13,7 +16,7 @@ latency with 100 and with 100,000 active games.
 3. Redis `used_memory` per active game (and `MEMORY USAGE` by key family for one game).
 4. One sweep (`workers.sweeper.sweep_once`) when no game is overdue, as every 30 s; and
    one when every game is overdue (workers down for half a day: it takes up to 1000).
-5. The same 100 hot games timed again, now among all the others.
+5. The same hot games timed again, now among all the others.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import statistics
 import tempfile
 import time
@@ -29,7 +33,7 @@ from typing import Any
 
 import redis
 
-from bench.games import make_games, user_id
+from bench.games import make_games, restore, snapshot, user_id
 from bench.procs import loadgen, machine, procs, start_servers, start_sink
 from service.infra.keys import PENDING_SYNC
 from service.infra.redis_server import RedisServer, connect
@@ -57,6 +61,9 @@ def rest(client: redis.Redis, first: int, ids: list[str], batch: int = 500) -> N
             pipe.execute()
 
 
+WARMUP = 2.0  # seconds of load before the measured window
+
+
 def families(client: redis.Redis, room_id: str) -> dict[str, int]:
     sizes: dict[str, int] = {}
     for key in client.scan_iter(match=f"*{room_id}*", count=10_000):
@@ -80,16 +87,22 @@ def run(games: int, rate: float, seconds: float, folder: Path) -> dict[str, Any]
         client = connect(server.url)
         api_url = start_sink(running)
         base = int(client.info("memory")["used_memory"])
-        hot = make_games(client, 100)
+        # `serve` queues each move for a worker and none runs here: a hot game gets one
+        # move (loadgen --queued), so there are as many as the moves sent, and a margin.
+        hot = make_games(client, math.ceil(rate * (WARMUP + seconds) * 1.2))
         rest(client, 0, hot)
+        as_made = snapshot(client)
         hot_file = folder / "hot.json"
         hot_file.write_text(json.dumps(hot))
-        window = ["--mode", "rate", "--rate", str(rate), "--warmup", "2", "--seconds", str(seconds)]
+        window = ["--mode", "rate", "--rate", str(rate), "--warmup", str(WARMUP),
+                  "--seconds", str(seconds), "--queued", "--verify"]  # fmt: skip
         targets = start_servers(running, "ours", 1, server.url, api_url)
-        report["latency_100"] = loadgen(targets, server.url, hot_file, *window, "--verify")
+        report["hot_games"] = len(hot)
+        report["latency_hot"] = loadgen(targets, server.url, hot_file, *window)
         running.stop("ours0")
+        restore(client, as_made)  # the hot games as made again: resting, nothing queued
         started = time.perf_counter()
-        made, ids = 100, hot
+        made, ids = len(hot), hot
         while made < games:
             count = min(5000, games - made)
             ids = make_games(client, count, first=made)
@@ -108,7 +121,7 @@ def run(games: int, rate: float, seconds: float, folder: Path) -> dict[str, Any]
         report["sweep_seconds_all_overdue"] = round(late, 3)
         report["sweep_jobs_scheduled_all_overdue"] = found
         targets = start_servers(running, "ours", 1, server.url, api_url)
-        report["latency_all"] = loadgen(targets, server.url, hot_file, *window, "--verify")
+        report["latency_hot_among_all"] = loadgen(targets, server.url, hot_file, *window)
         running.stop("ours0")
     return report
 
