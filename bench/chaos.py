@@ -58,6 +58,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -299,6 +300,10 @@ class Game:
     taps: dict[int, tuple[int, str]] = field(default_factory=dict)  # version -> (seat, action)
     # Presses whose request failed in transit (a timeout): they may have landed all the same.
     unsure: dict[int, tuple[int, str]] = field(default_factory=dict)
+    # version -> the callback queries of the player's taps through the local Telegram (a
+    # double tap makes two), to tell from their answers whether the press was taken
+    queries: dict[int, list[str]] = field(default_factory=dict)
+    concurrent: set[int] = field(default_factory=set)  # versions also pressed straight to serve
     lobby_taps: dict[tuple[int, str], float] = field(default_factory=dict)
     link_opened: set[int] = field(default_factory=set)
     done: bool = False
@@ -309,6 +314,10 @@ class Game:
     deletes: int = 0  # table messages deleted so far
     wa_phases: dict[str, dict[int, float]] = field(default_factory=dict)  # person -> tapped
     follows: str | None = None  # a WhatsApp game played again: the finished room's id
+
+
+# What serve answered a version's taps of the player (press_told).
+Told = Callable[["Game", int], str | None]
 
 
 def press_update(user: int, chat: int, data: str, update_id: int) -> dict[str, Any]:
@@ -490,7 +499,8 @@ class Players:
         game.taps[room.version] = (seat, action)
         pressed = self.mischief(game, room, user, message, choice)
         try:
-            self.emu.tap(f"U{user}", message, choice, wait=False)
+            tap = self.emu.tap(f"U{user}", message, choice, wait=False)
+            game.queries.setdefault(room.version, []).append(tap.query_id or "")
         except (EmulatorError, httpx.HTTPError) as error:
             if not pressed:  # no press surely went out: this turn may be played again
                 unsure = game.taps.pop(room.version)
@@ -584,13 +594,15 @@ class Players:
         roll = self.rnd.random()
         if roll < 0.06:  # two presses at once: this one straight to the other serve
             self.post(press_update(user, user, data, next(self.update_ids)), self.serve_urls[-1])
+            game.concurrent.add(room.version)  # its answer is not the emulator's to tell
             self.books.count("concurrent_presses")
             return True
         if roll < 0.10:  # a double tap on the same button
             try:
-                self.emu.tap(f"U{user}", message, data, wait=False)
+                tap = self.emu.tap(f"U{user}", message, data, wait=False)
             except (EmulatorError, httpx.HTTPError):
                 return False
+            game.queries.setdefault(room.version, []).append(tap.query_id or "")
             self.books.count("double_taps")
             return True
         if roll < 0.20:
@@ -894,14 +906,15 @@ def check_game(
         books.violation(f"game {spec.n}: no room")
         return
     room = decode_room(raw)
-    if game.changed and not check_change(game, room, books):
+    told = press_told(emu)
+    if game.changed and not check_change(game, room, books, told):
         return
     finished = room.status == "over" and room.game is not None and room.game.over
     if not finished and room.status == "playing" and not liveness:
         if game.taps.get(room.version) is not None:
             books.violation(f"game {spec.n} ({room.id}): the tap at v{room.version} never applied")
         books.count("games_unfinished_waiting")
-        check_moves(game, room, books)
+        check_moves(game, room, books, press_told(emu))
         return
     if not finished:
         seat = to_move(follow_suit(room)) if room.game else None
@@ -913,7 +926,7 @@ def check_game(
         )
         return
     books.count("games_finished")
-    if check_moves(game, room, books):
+    if check_moves(game, room, books, told):
         pending = [m for m in client.zrange(PENDING_SYNC, 0, -1) if text(m).startswith(room.id)]
         if pending and not liveness:
             books.count("games_with_messages_still_pending")
@@ -921,7 +934,7 @@ def check_game(
             check_messages(room, books, client, emu)
 
 
-def check_change(game: Game, room: Room, books: Books) -> bool:
+def check_change(game: Game, room: Room, books: Books, told: Told) -> bool:
     """A game whose chat changed: stopped (its topic closed, its bot removed), its moves
     until then each applied once; or living in the supergroup its group became. True
     when the usual checks are still to run."""
@@ -940,11 +953,34 @@ def check_change(game: Game, room: Room, books: Books) -> bool:
     # refused, so it must not have been applied.
     last = room.model_copy(update={"version": room.version - 1})
     game.taps = {v: tap for v, tap in game.taps.items() if v < last.version}
-    check_moves(game, last, books)
+    check_moves(game, last, books, told)
     return False
 
 
-def check_moves(game: Game, room: Room, books: Books) -> bool:
+def press_told(emu: EmulatorDriver) -> Told:
+    """What `serve` answered a version's taps of the player: "taken" (one answered with
+    no popup: applied, or queued for a worker, which no timer may overtake), "refused"
+    (every one answered with a popup: too late), or None (an answer missing, or the same
+    press also went straight to a serve, whose answer the emulator never sees)."""
+
+    def told(game: Game, version: int) -> str | None:
+        ids = game.queries.get(version, [])
+        if not ids or version in game.concurrent:
+            return None
+        answers = [emu.answer_so_far(query) if query else None for query in ids]
+        if any(answer is not None and not answer.text for answer in answers):
+            return "taken"
+        return "refused" if all(answer is not None for answer in answers) else None
+
+    return told
+
+
+def untold(_game: Game, _version: int) -> str | None:
+    """No answer to go by (a WhatsApp tap has none): a timer's equal move is unclear."""
+    return None
+
+
+def check_moves(game: Game, room: Room, books: Books, told: Told) -> bool:
     """Every decision so far: the player's own tap, the bot's choice or a timeout."""
     spec = game.spec
     try:
@@ -955,8 +991,9 @@ def check_moves(game: Game, room: Room, books: Books) -> bool:
     decisions = [s for s in steps if s[3]]
     first_version = room.version - len(decisions)
     timeouts: Counter[int] = Counter()
-    # A seat whose turns may time out while a tap is on its way: the timer's move equal
-    # to the tap (the tap then refused as stale) cannot be told from the tap itself.
+    # A turn may time out while the player's tap is on its way (the sleepy player, awake
+    # again, a greeting game's quick calls): a timer's move equal to the tap is told
+    # from the tap by how serve answered it (`told`); without an answer it is unclear.
     unclear: Counter[int] = Counter()
     applied = 0
     for index, (state, seat, action, _decided) in enumerate(decisions):
@@ -977,9 +1014,13 @@ def check_moves(game: Game, room: Room, books: Books) -> bool:
             continue
         tap = game.taps.get(version)
         if (seat, action) in (tap, game.unsure.get(version)):
+            if timer_move(room, state, seat) == action:  # a timer would have played it too
+                verdict = told(game, version)
+                if verdict == "refused":  # the press came too late: a timer played it
+                    timeouts[seat] += 1
+                    continue
+                unclear[seat] += verdict is None
             applied += 1
-            if spec.greeting and timer_move(room, state, seat) == action:
-                unclear[seat] += 1
             continue
         timeouts[seat] += 1  # not the player's tap: a timeout played it (checked below)
         expected = timer_move(room, state, seat)
@@ -1000,7 +1041,7 @@ def check_moves(game: Game, room: Room, books: Books) -> bool:
             )
         if spec.greeting:
             books.count("wa_greeting_timeouts", info.timeouts)
-        elif info.user_id != spec.sleepy and timeouts[seat]:
+        elif info.user_id != spec.sleepy and (timeouts[seat] or info.timeouts):
             books.violation(
                 f"room {room.id}: {timeouts[seat]} of awake {info.name}'s moves lost "
                 "(their turn was played by the timer)"

@@ -480,7 +480,7 @@ class WaPlayers:
 
     def check_own(self, game: Game, room: Room, liveness: bool) -> None:
         """A one-to-one game's books (a game played again counted apart)."""
-        from bench.chaos import check_moves
+        from bench.chaos import check_moves, untold
 
         spec, person, kind = game.spec, self.people[game.spec.wa[0]], kind_of(game)
         self.books.count(kind)
@@ -498,7 +498,7 @@ class WaPlayers:
         else:
             self.books.count(f"{kind}_finished")
         if spec_is_follow(room):
-            check_moves(game, room, self.books)
+            check_moves(game, room, self.books, untold)
         else:
             self.check_passing(room, person)
         if finished:

@@ -267,6 +267,13 @@ class EmulatorDriver(ControlClient):
             inline = self.inline_answer(query_id, timeout=timeout)
         return TapResult(kind, query_id, answer, inline, raw)
 
+    def answer_so_far(self, query_id: str) -> CallbackAnswer | None:
+        """How the bot answered a callback query, if it has (no waiting)."""
+        answer = self._get(f"/callback_queries/{query_id}")["answer"]
+        if not answer:
+            return None
+        return CallbackAnswer(answer["text"], answer["show_alert"], answer["url"])
+
     def callback_answer(self, query_id: str, *, timeout: float | None = None) -> CallbackAnswer:
         """Wait for the bot to answer a callback query."""
         state = self.wait_for(
