@@ -914,7 +914,7 @@ def check_game(
         if game.taps.get(room.version) is not None:
             books.violation(f"game {spec.n} ({room.id}): the tap at v{room.version} never applied")
         books.count("games_unfinished_waiting")
-        check_moves(game, room, books, press_told(emu))
+        check_moves(game, room, books, told)
         return
     if not finished:
         seat = to_move(follow_suit(room)) if room.game else None
