@@ -81,7 +81,7 @@ def enqueue_now(pipe: redis.client.Pipeline, job: Job) -> None:
         "data": zlib.compress(data),
         **_EMPTY_FIELDS,
         "retries_left": RETRY.max,
-        "retry_intervals": json.dumps(RETRY.intervals),
+        "retry_intervals": _RETRY_INTERVALS,
         "origin": QUEUE,
         "description": get_call_string(func, args, {}, max_length=75) or "",
         "enqueued_at": stamp,
@@ -94,6 +94,7 @@ def enqueue_now(pipe: redis.client.Pipeline, job: Job) -> None:
     pipe.rpush(f"{Queue.redis_queue_namespace_prefix}{QUEUE}", job_id(job))
 
 
+_RETRY_INTERVALS = json.dumps(RETRY.intervals)  # the same for every job: made once
 _EMPTY_FIELDS: dict[EncodableT, EncodableT] = dict.fromkeys(
     ("success_callback_name", "failure_callback_name", "stopped_callback_name", "started_at",
      "ended_at", "last_heartbeat", "worker_name", "group_id"),
