@@ -312,6 +312,7 @@ class Game:
     changed: bool = False  # its chat's change (Spec.change) has happened
     moved_to: int | None = None  # the supergroup its group became
     deletes: int = 0  # table messages deleted so far
+    final_table_deleted: bool = False  # the admin deleted it just as the game ended
     wa_phases: dict[str, dict[int, float]] = field(default_factory=dict)  # person -> tapped
     follows: str | None = None  # a WhatsApp game played again: the finished room's id
 
@@ -553,6 +554,13 @@ class Players:
                 self.emu.delete_message(owner, room.chat_id, message.message_id)
                 game.deletes += 1
                 self.books.count("tables_deleted")
+                # Read as playing a moment ago; if it has ended since, the table deleted
+                # is the final one, and no change is left to show it again (Telegram
+                # never tells a bot that a message was deleted).
+                now = self.client.get(room_key(room.id))
+                if now is None or decode_room(now).status != "playing":
+                    game.final_table_deleted = True
+                    self.books.count("final_tables_deleted")
         if spec.change is None or game.changed or room.version < spec.change_at:
             return
         game.changed = True
@@ -931,7 +939,7 @@ def check_game(
         if pending and not liveness:
             books.count("games_with_messages_still_pending")
         else:
-            check_messages(room, books, client, emu)
+            check_messages(room, books, client, emu, game.final_table_deleted)
 
 
 def check_change(game: Game, room: Room, books: Books, told: Told) -> bool:
@@ -1057,8 +1065,15 @@ def timer_move(room: Room, state: GameState, seat: int) -> str:
     return make_bot("heuristic", seed=room.bot_seed(seat)).choose(player_view(state, seat))
 
 
-def check_messages(room: Room, books: Books, client: redis.Redis, emu: EmulatorDriver) -> None:
-    """Every message the game keeps shows the final state; nothing is left to send."""
+def check_messages(
+    room: Room,
+    books: Books,
+    client: redis.Redis,
+    emu: EmulatorDriver,
+    final_table_deleted: bool = False,
+) -> None:
+    """Every message the game keeps shows the final state; nothing is left to send. With
+    `final_table_deleted`, the admin deleted the table as the game ended: it stays so."""
     from service.i18n import language_for
 
     pending = [m for m in client.zrange(PENDING_SYNC, 0, -1) if text(m).startswith(room.id)]
@@ -1086,8 +1101,10 @@ def check_messages(room: Room, books: Books, client: redis.Redis, emu: EmulatorD
         except KeyError:
             books.violation(f"room {room.id}: the {target} message is gone")
             continue
-        if message.deleted:
+        if message.deleted and not (target == "table" and final_table_deleted):
             books.violation(f"room {room.id}: the {target} message was deleted")
+            continue
+        if message.deleted:
             continue
         if target.startswith("hand:"):
             # A group player's hand is edited when their cards or their turn change: the
