@@ -16,7 +16,9 @@ the latency from a tap to the updated keyboard.
    move, those that notify (a sendMessage without `disable_notification`; an edit never
    does), the people they notify (a group's message everyone in it but the bot), the
    group's messages per move (Telegram allows 20 a minute), and the share of a human's
-   turns whose arrival notified them. The taps come at once (live play); with
+   turns whose arrival notified them. The floor: the tap's answer plus one call per
+   chat whose screen changed, the fewest calls any drawing of the same screens could
+   make. The taps come at once (live play); with
    `--live-window 0` every turn counts as one after a pause (a game across a day).
 2. Latency (real processes: `burro serve` and one `burro worker`, the emulator, Redis):
    in four-player group games, the time from a tap to the editMessageText that updates
@@ -217,6 +219,7 @@ class Tally:
         self.worker: Counter[str] = Counter()
         self.calls: Counter[str] = Counter()
         self.told: Counter[str] = Counter()  # being told: see `tell`
+        self.screens: Counter[str] = Counter()  # the chats a tap changed: see `screens_of`
 
     def tell(self, setup: Counted, calls: list[dict[str, Any]], room_id: str) -> None:
         """Count the new messages of a tap's calls, those that notify and whom, and
@@ -257,6 +260,7 @@ class Tally:
         self.worker += +worker
         calls = setup.emu.calls(since=seq)
         self.calls += Counter(c["method"] for c in calls)
+        self.screens += screens_of(calls)
         self.tell(setup, calls, room_id)
         self.moves += load(setup.client, room_id).version - version
         self.taps += 1
@@ -275,6 +279,11 @@ class Tally:
             ),
             "bot_api_calls_per_move": round(sum(self.calls.values()) / moves, 2),
             "bot_api_calls_by_method": dict(self.calls),
+            "bot_api_calls_by_chat_per_move": {
+                kind: round(self.screens[f"{kind}_calls"] / moves, 2)
+                for kind in ("answer", "private", "group")
+            },
+            "floor_per_move": floor(self.screens, moves),
             "new_messages_per_move": round(self.told["new_messages"] / moves, 3),
             "notifying_messages_per_move": round(self.told["notifying"] / moves, 3),
             "people_notified_per_move": round(self.told["notified_people"] / moves, 3),
@@ -284,6 +293,35 @@ class Tally:
                 self.told["turns_notified"] / max(1, self.told["turns"]), 3
             ),
         }
+
+
+def screens_of(calls: list[dict[str, Any]]) -> Counter[str]:
+    """A tap's calls by where they went (its answer, private chats, the group) and the
+    chats they changed: each changed chat needs a call, however the screens are drawn."""
+    counts: Counter[str] = Counter()
+    chats: set[int] = set()
+    for call in calls:
+        chat = int(call.get("params", {}).get("chat_id", 0) or 0)
+        kind = "answer" if call["method"] == "answerCallbackQuery" else ""
+        kind = kind or ("group" if chat < 0 else "private")
+        counts[f"{kind}_calls"] += 1
+        if kind != "answer":
+            chats.add(chat)
+    counts["answer_screens"] = counts["answer_calls"]
+    counts["private_screens"] = sum(1 for chat in chats if chat > 0)
+    counts["group_screens"] = sum(1 for chat in chats if chat < 0)
+    return counts
+
+
+def floor(screens: Counter[str], moves: int) -> dict[str, float]:
+    """The fewest calls a move could make with a player's cards in their own chat: the
+    tap's answer and one call per chat whose screen changed (the group's table counted,
+    or left unchanged all game)."""
+    private = screens["answer_screens"] + screens["private_screens"]
+    return {
+        "answer_and_private_chats": round(private / moves, 2),
+        "with_the_group": round((private + screens["group_screens"]) / moves, 2),
+    }
 
 
 def private_game(setup: Counted, preset: str, tally: Tally) -> dict[str, Any]:
