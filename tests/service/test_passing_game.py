@@ -20,6 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 
 import pytest
 
@@ -282,19 +283,24 @@ def tap_current(emu: RunningEmulator, stack: Backend, user: str, chat: int, toke
     emu.wait_for(lambda: room_in(stack, chat).version > room.version or None, what=token)
 
 
+def has_seats(stack: Backend, chat: int, seats: int) -> bool | None:
+    return len(room_in(stack, chat).seats) == seats or None
+
+
 def open_table(emu: RunningEmulator, stack: Backend) -> Table:
     """Ana opens a cuartetos table; Ben and Carla join (through the deep link the first
     time); a bot sits down; Ana starts."""
     emu.send_message("Ana", GROUP, "/burro cuartetos")
     lobby = emu.wait_for_message(GROUP, lambda m: action_button(m, "S") is not None)
     chat = lobby.chat_id
-    join = action_button(lobby, "J")
-    assert join is not None
-    for user in ("Ben", "Carla"):
-        tap = emu.tap(user, lobby, join)
+    for seated, user in enumerate(("Ben", "Carla"), start=2):
+        room = room_in(stack, chat)  # the lobby as it is now: a join edits it
+        data = f"{room.id}.{room.version}.J"
+        message = emu.wait_for(partial(find_button, emu, GROUP, data), what=f"{user}'s join")
+        tap = emu.tap(user, message, data)
         if tap.answer is not None and tap.answer.url:
             emu.open_link(user, tap.answer.url)  # never started the bot: deep link
-    emu.wait_for(lambda: len(room_in(stack, chat).seats) == 3 or None, what="three players")
+        emu.wait_for(partial(has_seats, stack, chat, seated), what=f"{user} seated")
     tap_current(emu, stack, "Ana", chat, "B")  # a bot sits down
     store_of(stack).update(room_in(stack, chat).id, fixed_seed)
     tap_current(emu, stack, "Ana", chat, "S")
