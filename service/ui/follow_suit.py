@@ -255,7 +255,7 @@ class FollowSuitPainter(TablePainter):
         lines = []
         if self.room.private or with_table:
             lines += [*self.table_lines(view), ""]
-        else:
+        elif self.own_turn(view):  # a waiting hand is not edited at others' moves
             if view.trick:
                 lines.append(
                     _("On the table: {cards}", cards=self.cards(c for _s, c in view.trick))
@@ -264,6 +264,10 @@ class FollowSuitPainter(TablePainter):
         lines.append(_("Your cards: {cards}", cards=self.cards(view.hand)))
         lines.append(self.prompt(view))
         return Screen("\n".join(lines), self.action_rows(view))
+
+    def own_turn(self, view: PlayerView) -> bool:
+        """The hand is the player's to act on (or the game is over)."""
+        return view.game_over or view.to_move == view.seat
 
     def prompt(self, view: PlayerView) -> str:
         _ = self._
@@ -275,6 +279,8 @@ class FollowSuitPainter(TablePainter):
             return _("Your turn!")
         if view.to_move is None:
             return ""
+        if not self.room.private:  # a group's hand waits unedited: nothing that goes stale
+            return _("🔔 I will remind you when it is your turn.")
         return _("Waiting for {name}.", name=self.name(view.to_move))
 
     def action_rows(self, view: PlayerView) -> tuple[tuple[Button, ...], ...]:

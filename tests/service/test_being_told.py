@@ -192,6 +192,27 @@ def test_the_end_of_a_game_is_told_to_the_group_and_every_player(hook: Hook) -> 
         assert "🏁 Game over" in shown and "Waiting for" not in shown
 
 
+def test_a_waiting_hand_says_nothing_that_later_moves_make_untrue(hook: Hook) -> None:
+    """Only the hands whose cards or turn changed are edited at a move: the others show
+    what they showed, so a waiting hand names no trick, stock or player to wait for."""
+    new_game(hook, (ANA, BEN, CARLA), auto_forced=False)
+    for _ in range(8):
+        move(hook)
+        run_jobs(hook, clock(hook), SYNCS)
+        room = hook.room(GROUP)
+        if room.status != "playing":
+            break
+        playing, _action = mover(hook)
+        for user in (ANA, BEN, CARLA):
+            shown = hand_message(hook, user).text
+            if user is playing:
+                assert "Your turn" in shown or "Keep drawing" in shown, shown
+                continue
+            assert "I will remind you when it is your turn" in shown, shown
+            for stale in ("On the table", "Stock", "Waiting for", "Your turn"):
+                assert stale not in shown, f"{user['first_name']}: {shown}"
+
+
 def test_a_move_played_for_you_is_said_in_your_chat(hook: Hook) -> None:
     new_game(hook, (ANA, BEN))
     late, _action = mover(hook)
