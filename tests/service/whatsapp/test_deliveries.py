@@ -24,7 +24,8 @@ def test_duplicated_reordered_and_batched_deliveries_lose_and_double_nothing(
         wa.settings(duplicates=1.0, batch=0.5, reorder=0.3, seed=7)
         before = duplicates()
         lobby = open_game(wa, "Abuela", "nueva spanish")
-        assert play_to_the_end(wa, "Abuela", after=lobby, worker=hook.worker) > 3
+        # Played to its final message (returned only then); how many moves is the deal's.
+        assert play_to_the_end(wa, "Abuela", after=lobby, worker=hook.worker) >= 1
         room = hook.store().room_in_chat(player_of(hook, "Abuela"), None)
         assert room is not None and room.status == "over"
         sent = [m for m in wa.messages("Abuela") if m.direction == "in"]
