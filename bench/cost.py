@@ -18,7 +18,9 @@ the latency from a tap to the updated keyboard.
    group's messages per move (Telegram allows 20 a minute), and the share of a human's
    turns whose arrival notified them. The floor: the tap's answer plus one call per
    chat whose screen changed, the fewest calls any drawing of the same screens could
-   make. The taps come at once (live play); with
+   make. Per turn as well: the calls over the cards played and passes of the group's
+   games, forced ones included (a tap that forced moves follow is one applied move).
+   The taps come at once (live play); with
    `--live-window 0` every turn counts as one after a pause (a game across a day).
 2. Latency (real processes: `burro serve` and one `burro worker`, the emulator, Redis):
    in four-player group games, the time from a tap to the editMessageText that updates
@@ -52,6 +54,7 @@ from cli.stack import SECRET, TOKEN, Stack
 from emulator.driver import ChatMessage, EmulatorDriver
 from emulator.server import RunningEmulator, ServerThread, running_emulator
 from engine.follow_suit.game import GameState, to_move
+from engine.follow_suit.hand import DRAW, DRAW_LEFT, DRAW_RIGHT
 from service.infra.redis_server import RedisServer, connect
 from service.infra.store import decode_room, room_key
 from service.table.room import Room
@@ -220,6 +223,7 @@ class Tally:
         self.calls: Counter[str] = Counter()
         self.told: Counter[str] = Counter()  # being told: see `tell`
         self.screens: Counter[str] = Counter()  # the chats a tap changed: see `screens_of`
+        self.turns = 0  # cards played and passes, forced ones too (follow-suit games)
 
     def tell(self, setup: Counted, calls: list[dict[str, Any]], room_id: str) -> None:
         """Count the new messages of a tap's calls, those that notify and whom, and
@@ -284,6 +288,9 @@ class Tally:
                 for kind in ("answer", "private", "group")
             },
             "floor_per_move": floor(self.screens, moves),
+            "bot_api_calls_per_turn": (
+                round(sum(self.calls.values()) / self.turns, 2) if self.turns else None
+            ),
             "new_messages_per_move": round(self.told["new_messages"] / moves, 3),
             "notifying_messages_per_move": round(self.told["notifying"] / moves, 3),
             "people_notified_per_move": round(self.told["notified_people"] / moves, 3),
@@ -322,6 +329,16 @@ def floor(screens: Counter[str], moves: int) -> dict[str, float]:
         "answer_and_private_chats": round(private / moves, 2),
         "with_the_group": round((private + screens["group_screens"]) / moves, 2),
     }
+
+
+def turns_played(room: Room) -> int:
+    """The cards played and passes of a finished follow-suit game, those played for a
+    player (an only move, a draw's end) too: a move as a player counts it, where a tap
+    that forced moves follow counts as one applied move above."""
+    game = room.game
+    assert isinstance(game, GameState)
+    draws = (DRAW, DRAW_LEFT, DRAW_RIGHT)
+    return sum(1 for hand in game.past for _seat, action in hand.actions if action not in draws)
 
 
 def private_game(setup: Counted, preset: str, tally: Tally) -> dict[str, Any]:
@@ -377,6 +394,7 @@ def group_game(setup: Counted, preset: str, tally: Tally) -> dict[str, Any]:
         if tally.taps == 5:
             sizes["active"] = room_bytes(client, load(client, room_id))
     sizes["finished"] = room_bytes(client, load(client, room_id))
+    tally.turns += turns_played(load(client, room_id))
     return sizes
 
 

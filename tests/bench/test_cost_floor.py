@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from bench.cost import floor, screens_of
+from bench.cost import floor, screens_of, turns_played
+from engine.follow_suit.game import apply, legal_actions, new_game, to_move
+from engine.follow_suit.rules import make_rules
+from service.table.room import Room
 
 GROUP = -1001
 
@@ -37,3 +40,18 @@ def test_the_floor_is_the_answers_and_changed_chats_per_move() -> None:
     taps += screens_of([call("editMessageText", GROUP)])  # a bot's move: no answer
     assert floor(taps, 4) == {"answer_and_private_chats": 1.25, "with_the_group": 1.5}
     assert floor(Counter(), 1) == {"answer_and_private_chats": 0.0, "with_the_group": 0.0}
+
+
+def test_a_turn_is_a_card_played_or_a_pass_not_a_draw() -> None:
+    """The first hand of a game of three played out by first legal actions: its plays
+    and passes are its turns, its draws are not."""
+    game = new_game(make_rules("spanish"), 3, seed=1)
+    turns = 0
+    while not game.past:
+        seat = to_move(game)
+        assert seat is not None
+        action = legal_actions(game, seat)[0]
+        turns += not action.startswith("draw")
+        game, _events = apply(game, seat, action)
+    room = Room(id="r", chat_id=-1, creator=1, game=game)
+    assert turns_played(room) == turns > 0
