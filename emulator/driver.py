@@ -276,13 +276,11 @@ class EmulatorDriver(ControlClient):
 
     def callback_answer(self, query_id: str, *, timeout: float | None = None) -> CallbackAnswer:
         """Wait for the bot to answer a callback query."""
-        state = self.wait_for(
-            lambda: (s := self._get(f"/callback_queries/{query_id}"))["answer"] and s,
+        return self.wait_for(
+            lambda: self.answer_so_far(query_id),
             timeout=timeout,
             what=f"an answer to callback query {query_id}",
         )
-        answer = state["answer"]
-        return CallbackAnswer(answer["text"], answer["show_alert"], answer["url"])
 
     def inline_query(
         self,
