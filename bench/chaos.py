@@ -1101,10 +1101,9 @@ def check_messages(
         except KeyError:
             books.violation(f"room {room.id}: the {target} message is gone")
             continue
-        if message.deleted and not (target == "table" and final_table_deleted):
-            books.violation(f"room {room.id}: the {target} message was deleted")
-            continue
         if message.deleted:
+            if not (target == "table" and final_table_deleted):
+                books.violation(f"room {room.id}: the {target} message was deleted")
             continue
         if target.startswith("hand:"):
             # A group player's hand is edited when their cards or their turn change: the
