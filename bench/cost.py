@@ -308,13 +308,12 @@ def screens_of(calls: list[dict[str, Any]]) -> Counter[str]:
     counts: Counter[str] = Counter()
     chats: set[int] = set()
     for call in calls:
+        if call["method"] == "answerCallbackQuery":
+            counts["answer_calls"] += 1
+            continue
         chat = int(call.get("params", {}).get("chat_id", 0) or 0)
-        kind = "answer" if call["method"] == "answerCallbackQuery" else ""
-        kind = kind or ("group" if chat < 0 else "private")
-        counts[f"{kind}_calls"] += 1
-        if kind != "answer":
-            chats.add(chat)
-    counts["answer_screens"] = counts["answer_calls"]
+        counts["group_calls" if chat < 0 else "private_calls"] += 1
+        chats.add(chat)
     counts["private_screens"] = sum(1 for chat in chats if chat > 0)
     counts["group_screens"] = sum(1 for chat in chats if chat < 0)
     return counts
@@ -324,7 +323,7 @@ def floor(screens: Counter[str], moves: int) -> dict[str, float]:
     """The fewest calls a move could make with a player's cards in their own chat: the
     tap's answer and one call per chat whose screen changed (the group's table counted,
     or left unchanged all game)."""
-    private = screens["answer_screens"] + screens["private_screens"]
+    private = screens["answer_calls"] + screens["private_screens"]  # one answer a tap
     return {
         "answer_and_private_chats": round(private / moves, 2),
         "with_the_group": round((private + screens["group_screens"]) / moves, 2),
