@@ -38,7 +38,7 @@ from engine.registry import find_game
 from service.infra.keys import PENDING_SYNC
 from service.infra.store import decode_room, room_key, text
 from service.platforms.whatsapp import render
-from service.presses import is_command
+from service.desk.presses import is_command
 from service.table.room import Room
 from service.ui import games, tokens
 from service.ui.intents import Move

@@ -14,7 +14,7 @@ from telegram import (
 from telegram.ext import ContextTypes
 
 from engine.kernel.errors import RulesError
-from service import opening
+from service.desk import opening
 from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
 from service.platforms.telegram import blocked, callbacks
 from service.platforms.telegram.people import actor_of, display_name, is_admin

@@ -19,13 +19,13 @@ from typing import Any, Literal
 import redis
 
 from engine.kernel.errors import RulesError
-from service import opening
+from service.desk import opening
 from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
 from service.infra.store import UpdateId, text
 from service.platforms.telegram.callbacks import deep_link as telegram_link
 from service.platforms.whatsapp import hints, invite, people, render, templates, window, words
 from service.platforms.whatsapp.graph import Graph, GraphError
-from service.presses import change_for, is_command
+from service.desk.presses import change_for, is_command
 from service.services import Services
 from service.table import family, lobby, play, targets
 from service.table.lobby import Actor
