@@ -50,6 +50,7 @@ from emulator.whatsapp.validation import (
     Outgoing,
     check_param_text,
     fill,
+    formatted_names,
     literal_markup,
     placeholders,
 )
@@ -189,16 +190,24 @@ class WhatsAppCloud:
             contact["wa_id"] = out.recipient.value
         else:
             contact["user_id"] = out.recipient.value
-        for where, problem in literal_markup(out.type, out.content):
-            warning = {"message_id": message.id, "field": where, "problem": problem}
-            self.warnings.append(warning)
-            self.world.record("warning", **warning)
+        self.warn(message, out, rendered)
         sent: JSON = {"id": message.id}
         if template is not None:
             # Meta gives message_status (template pacing) for template messages only.
             sent["message_status"] = "accepted"
         self.dispatch(message, user)
         return {"messaging_product": "whatsapp", "contacts": [contact], "messages": [sent]}
+
+    def warn(self, message: WaMessage, out: Outgoing, rendered: JSON | None) -> None:
+        """Record what Meta accepted that WhatsApp would show otherwise than meant."""
+        names = [user.name for user in self.world.users.values()]
+        for where, problem in [
+            *literal_markup(out.type, out.content),
+            *formatted_names(out.type, out.content, rendered, names),
+        ]:
+            warning = {"message_id": message.id, "field": where, "problem": problem}
+            self.warnings.append(warning)
+            self.world.record("warning", **warning)
 
     def dispatch(self, message: WaMessage, user: WaUser | None) -> None:
         if user is None:

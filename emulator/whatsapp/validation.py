@@ -17,6 +17,7 @@ developers.facebook.com/docs/whatsapp/business-management-api/message-templates.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -735,3 +736,54 @@ def literal_markup(kind: str, content: JSON) -> list[tuple[str, str]]:
             for index, param in enumerate(component.get("parameters", [])):
                 body(f"template.{component.get('type')}.parameters[{index}]", param.get("text"))
     return found
+
+
+# WhatsApp's formatting as it renders in a body: ```mono```, `code`, *bold*, _italic_,
+# ~strike~ (faq.whatsapp.com/539178204879377).
+FORMATTED = re.compile(r"```[^`]+```|`[^`\s][^`]*`|" + INLINE_MARKS.pattern)
+FORMAT_MARKS = frozenset("*_~`")
+
+
+def formatted_names(
+    kind: str, content: JSON, rendered: JSON | None, names: Iterable[str]
+) -> list[tuple[str, str]]:
+    """Where a person's profile name (`names`: the users') sits in a body with a
+    formatting mark of its own opening or closing a span WhatsApp renders: "*Ana*"
+    shows as a bold "Ana", "~Ana" strikes through the rest of the line. Meta cannot
+    tell a name from the business's own marks and formats both alike, so a business
+    must neutralise them; the emulator records each (`warnings`). Titles, headers and
+    footers are never formatted (literal_markup warns of marks there)."""
+    marked = [name for name in set(names) if FORMAT_MARKS & set(name)]
+    found: list[tuple[str, str]] = []
+    for where, value in _bodies(kind, content, rendered):
+        for name in marked:
+            span = _span_opened_by(value, name)
+            if span is not None:
+                found.append((where, f"the name {name!r} turns into formatting: {span!r}"))
+    return found
+
+
+def _bodies(kind: str, content: JSON, rendered: JSON | None) -> list[tuple[str, str]]:
+    """The texts of a message WhatsApp formats, by field (a template's as filled in)."""
+    part = content.get(kind, {})
+    value: Any = None
+    if kind == "text":
+        where, value = "text.body", part.get("body")
+    elif kind == "interactive":
+        where, value = "interactive.body.text", (part.get("body") or {}).get("text")
+    elif kind == "document":
+        where, value = "document.caption", part.get("caption")
+    elif kind == "template":
+        where, value = "template.body", (rendered or {}).get("text")
+    return [(where, value)] if isinstance(value, str) else []
+
+
+def _span_opened_by(text: str, name: str) -> str | None:
+    """A formatted span of `text` one of whose delimiters lies inside `name` there."""
+    starts = [m.start() for m in re.finditer(re.escape(name), text)]
+    for span in FORMATTED.finditer(text):
+        for start in starts:
+            inside = range(start, start + len(name))
+            if span.start() in inside or span.end() - 1 in inside:
+                return span.group(0)
+    return None

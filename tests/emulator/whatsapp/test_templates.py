@@ -229,6 +229,20 @@ def test_sending_a_template_checks_it_as_meta_does(wa: WhatsAppDriver, graph: Gr
     assert graph.refused(invite("Abuela", "Ana"))[1]["code"] == 132016
 
 
+def test_a_name_formatted_in_a_filled_template_is_recorded(
+    wa: WhatsAppDriver, graph: Graph
+) -> None:
+    """A name is a template parameter: its marks format in the body as filled in."""
+    wa.add_user("_Lola_", country="MX", username="lola.mx")
+    assert graph.post(TEMPLATES, template())[0] == 200
+    plain = graph.ok(invite("Abuela", "Ana"))
+    named = graph.ok(invite("Abuela", "_Lola_"))
+    assert [(w["message_id"], w["field"], w["problem"]) for w in wa.warnings()] == [
+        (named, "template.body", "the name '_Lola_' turns into formatting: '_Lola_'")
+    ]
+    assert plain != named
+
+
 def test_a_quick_reply_taps_back_with_its_payload_and_context(
     wa: WhatsAppDriver, graph: Graph, hooked: Service
 ) -> None:

@@ -205,6 +205,29 @@ def test_markup_whatsapp_shows_literally_is_recorded(wa: WhatsAppDriver, graph: 
     ]
 
 
+def test_a_name_whose_marks_would_format_is_recorded(wa: WhatsAppDriver, graph: Graph) -> None:
+    """Meta formats a profile name's marks in a body as the business's own."""
+    for name in ("*Lola*", "~Pepe", "Tío_Juan", "`Tete`"):
+        wa.add_user(name, country="MX", username=f"u{len(name)}")
+    wa.send("Abuela", "hola")
+    graph.ok(text("*Tu turno*, Tío_Juan y Abuela"))  # a mark inside a word formats nothing
+    graph.ok(buttons("Tu turno", "Pasar"))
+    assert wa.warnings() == []
+    bold = graph.ok(text("Turno de *Lola*."))
+    struck = graph.ok(buttons("~Pepe juega 7 de oros~", "Pasar"))
+    coded = graph.ok(text("Gana `Tete`"))
+    found = [(w["message_id"], w["field"], w["problem"]) for w in wa.warnings()]
+    assert found == [
+        (bold, "text.body", "the name '*Lola*' turns into formatting: '*Lola*'"),
+        (
+            struck,
+            "interactive.body.text",
+            "the name '~Pepe' turns into formatting: '~Pepe juega 7 de oros~'",
+        ),
+        (coded, "text.body", "the name '`Tete`' turns into formatting: '`Tete`'"),
+    ]
+
+
 @pytest.mark.parametrize("path", ["/_emulator/settings", "/_emulator/whatsapp/settings"])
 def test_a_control_call_whose_body_is_no_json_object_is_refused(
     emu: RunningEmulator, path: str
