@@ -5,6 +5,7 @@ chat stops), a topic gone (its game stops). What each room becomes is the table'
 
 from __future__ import annotations
 
+from service.infra import keys
 from service.infra.store import Store, text
 from service.table import groups
 from service.table.groups import stopped
@@ -16,7 +17,7 @@ def rooms_in_chat(store: Store, chat_id: int) -> list[tuple[str, str]]:
 
     A SCAN of the chat keys: only for rare events (an upgrade, the bot removed)."""
     found: list[tuple[str, str]] = []
-    for key in store.redis.scan_iter(match=f"chat:{chat_id}:*", count=1000):
+    for key in store.redis.scan_iter(match=keys.chat_pattern(chat_id), count=1000):
         room_id = store.redis.get(key)
         if room_id:
             found.append((text(key), text(room_id)))
@@ -34,9 +35,10 @@ def migrate(store: Store, old_chat: int, new_chat: int) -> list[str]:
         if result is not None and result[1].changed:
             moved.append(room_id)
         unindex(store, key, room_id)
-        store.redis.smove(f"open:chat:{old_chat}", f"open:chat:{new_chat}", room_id)  # caps
+        old, new = keys.chat_open_key(old_chat), keys.chat_open_key(new_chat)
+        store.redis.smove(old, new, room_id)  # caps
     if moved:
-        store.redis.expire(f"open:chat:{new_chat}", store.live_ttl)
+        store.redis.expire(keys.chat_open_key(new_chat), store.live_ttl)
     move_stats(store, old_chat, new_chat)
     return moved
 
@@ -44,14 +46,14 @@ def migrate(store: Store, old_chat: int, new_chat: int) -> list[str]:
 def move_stats(store: Store, old_chat: int, new_chat: int) -> None:
     """The group's statistics go with it; each person counted in them has the new chat
     in their index (`user:<id>:chats`), so that forgetting them still finds it."""
-    stats = f"stats:chat:{new_chat}"
-    if not store.redis.exists(f"stats:chat:{old_chat}") or store.redis.exists(stats):
+    old, stats = keys.chat_stats_key(old_chat), keys.chat_stats_key(new_chat)
+    if not store.redis.exists(old) or store.redis.exists(stats):
         return
-    store.redis.rename(f"stats:chat:{old_chat}", stats)
+    store.redis.rename(old, stats)
     for field in store.redis.hkeys(stats):
         name = text(field)
         if name.startswith("burro:"):
-            index = f"user:{name.removeprefix('burro:')}:chats"
+            index = keys.user_chats_key(name.removeprefix("burro:"))
             store.redis.sadd(index, str(new_chat))
             store.redis.expire(index, store.people_ttl)
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from rq.exceptions import NoSuchJobError
 from rq.job import Job as RqJob
 
-from service.infra.keys import DUE_KEY, IDLE_KEY, PENDING_SYNC, TIMERS_KEY
+from service.infra import keys
+from service.infra.keys import DUE_KEY, IDLE_KEY, PENDING_SYNC, TIMERS_KEY, chat_key, room_key
 from service.infra.queue import job_id
-from service.infra.store import Store, chat_key, room_key, text
+from service.infra.store import Store, text
 from service.table.outcome import Job, JobKind
 from service.table.privacy import ROOM_PARTS, without
 from service.table.room import Room
@@ -20,20 +21,20 @@ from service.table.room import Room
 def forget(store: Store, user_id: int, now: float) -> None:
     """Delete what is kept about `user_id` and take them out of every room kept."""
     client = store.redis
-    for member in client.smembers(f"user:{user_id}:rooms"):
+    for member in client.smembers(keys.user_rooms_key(user_id)):
         forget_in_room(store, text(member), user_id, now)
-    for member in client.smembers(f"user:{user_id}:chats"):
-        client.hdel(f"stats:chat:{text(member)}", f"burro:{user_id}")
+    for member in client.smembers(keys.user_chats_key(user_id)):
+        client.hdel(keys.chat_stats_key(text(member)), f"burro:{user_id}")
     own = (  # their own keys, and those of their private chat (its id is theirs)
-        f"user:{user_id}",
-        f"user:{user_id}:rooms",
-        f"user:{user_id}:chats",
-        f"stats:user:{user_id}",
-        f"stats:chat:{user_id}",
-        f"open:user:{user_id}",
-        f"open:chat:{user_id}",
-        f"limit:chat:{user_id}",
-        f"cooldown:rules:{user_id}:0",
+        keys.user_key(user_id),
+        keys.user_rooms_key(user_id),
+        keys.user_chats_key(user_id),
+        keys.user_stats_key(user_id),
+        keys.chat_stats_key(user_id),
+        keys.user_open_key(user_id),
+        keys.chat_open_key(user_id),
+        keys.chat_limit_key(user_id),
+        keys.rules_cooldown_key(user_id, None),
         chat_key(user_id, None),
     )
     client.delete(*own)
@@ -54,7 +55,7 @@ def delete_room(store: Store, room: Room) -> None:
     """A room and everything kept for it, at once."""
     client = store.redis
     with client.pipeline() as pipe:
-        pipe.delete(room_key(room.id), *(f"game:{{{room.id}}}:{part}" for part in ROOM_PARTS))
+        pipe.delete(room_key(room.id), *(keys.room_part_key(room.id, p) for p in ROOM_PARTS))
         if client.get(chat_key(room.chat_id, room.thread_id)) == room.id.encode():
             pipe.delete(chat_key(room.chat_id, room.thread_id))
         pipe.zrem(DUE_KEY, room.id)
@@ -70,12 +71,12 @@ def drop_hand(store: Store, room_id: str, user_id: int) -> None:
     showed, its pending sync, its lock and its queued jobs (their ids name the person)."""
     client, target = store.redis, f"hand:{user_id}"
     with client.pipeline() as pipe:
-        pipe.hdel(f"game:{{{room_id}}}:msgs", target)
-        pipe.hdel(f"game:{{{room_id}}}:sent", target)
-        pipe.hdel(f"game:{{{room_id}}}:live", str(user_id), f"{user_id}:turn")
-        pipe.hdel(f"game:{{{room_id}}}:blocked_notices", str(user_id))
+        pipe.hdel(keys.msgs_key(room_id), target)
+        pipe.hdel(keys.sent_key(room_id), target)
+        pipe.hdel(keys.live_key(room_id), str(user_id), f"{user_id}:turn")
+        pipe.hdel(keys.blocked_notices_key(room_id), str(user_id))
         pipe.zrem(PENDING_SYNC, f"{room_id}|{target}", f"{room_id}|{target}:new")
-        pipe.delete(f"game:{{{room_id}}}:lock:{target}")
+        pipe.delete(keys.lock_key(room_id, target))
         pipe.execute()
     for arg in (target, f"{target}:new"):
         for tag in ("", "later", "again", "sweep"):
