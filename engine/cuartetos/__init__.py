@@ -36,29 +36,25 @@ from engine.cuartetos.game import (
     word,
 )
 from engine.cuartetos.rules import (
-    LETTERS,
-    PASSING_PRESETS,
+    PRESETS,
     REAL_WORD,
-    PassingRules,
-    is_passing,
+    CuartetosRules,
     make_rules,
 )
 from engine.cuartetos.state import SYSTEM, GameState
 from engine.cuartetos.views import PlayerView, PublicView, player_view, public_view
 
 __all__ = [
-    "LETTERS",
-    "PASSING_PRESETS",
+    "PRESETS",
     "REAL_WORD",
     "SYSTEM",
+    "CuartetosRules",
     "GameState",
-    "PassingRules",
     "PlayerView",
     "PublicView",
     "apply",
     "close_window",
     "deadline",
-    "is_passing",
     "legal_actions",
     "make_rules",
     "new_game",

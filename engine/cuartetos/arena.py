@@ -30,9 +30,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cuartetos.bots import LEVELS, PassingBot, make_bot
+from engine.cuartetos.bots import LEVELS, CuartetosBot, make_bot
 from engine.cuartetos.game import apply, close_window, deadline, new_game, to_move
-from engine.cuartetos.rules import PassingRules, make_rules
+from engine.cuartetos.rules import CuartetosRules, make_rules
 from engine.cuartetos.state import GameState, to_seconds
 from engine.cuartetos.views import player_view
 from engine.kernel.arena import ArenaRequest, Progress, rotated
@@ -66,7 +66,7 @@ class ArenaConfig:
     def deals(self) -> int:
         return -(-self.games // self.seats)
 
-    def rules(self) -> PassingRules:
+    def rules(self) -> CuartetosRules:
         rules = make_rules(self.preset, self.options)
         rules.check_seats(self.seats)
         if len(self.bots) != self.seats:
@@ -87,11 +87,11 @@ class GameResult:
 
 
 def play_game(
-    rules: PassingRules,
+    rules: CuartetosRules,
     seats: int,
     game_seed: int,
     dealer: int,
-    players: Sequence[PassingBot],
+    players: Sequence[CuartetosBot],
     rnd: random.Random,
     delays: Delays = Delays(),
     clock: Clock = time.perf_counter,
@@ -105,7 +105,7 @@ def play_game(
     def decide(seat: int) -> str | None:
         view = player_view(game, seat)
         start = clock()
-        action = players[seat].act(view)
+        action = players[seat].choose(view)
         times[seat].append((clock() - start) * 1000)
         return action
 

@@ -62,7 +62,7 @@ WORTH_IT = 0.2  # a fake should pay when nobody falling for it is less likely th
 
 
 @dataclass(frozen=True)
-class PassingBot:
+class CuartetosBot:
     level: str
     seed: int
 
@@ -74,15 +74,15 @@ class PassingBot:
     def pick_pace(self) -> float:
         return self.style.pick_pace
 
-    def act(self, view: PlayerView) -> str | None:
+    def choose(self, view: PlayerView) -> str | None:
         """The bot's action in the current phase, or None (nothing to do, or let it go)."""
         if view.phase == "call":
             return self.reaction(view)
         if view.phase == "choose":
-            return self.choose(view)
+            return self.pick(view)
         return None
 
-    def choose(self, view: PlayerView) -> str | None:
+    def pick(self, view: PlayerView) -> str | None:
         """While choosing: `burro` with four of a kind, maybe a fake, else a card."""
         if view.phase != "choose" or not view.legal:
             return None
@@ -131,8 +131,8 @@ def unanswered_chance(view: PlayerView) -> float:
     return chance
 
 
-def make_bot(level: str, seed: int = 0) -> PassingBot:
+def make_bot(level: str, seed: int = 0) -> CuartetosBot:
     """A bot of a level (`random`, `easy`, `heuristic`, `strong`) with its seed."""
     if level not in STYLES:
         raise ValueError(f"unknown bot level {level!r}; levels are: {', '.join(LEVELS)}")
-    return PassingBot(level, seed)
+    return CuartetosBot(level, seed)

@@ -10,32 +10,17 @@ forced, and the game has its own clock: at `deadline` the server's `close`
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from engine.cuartetos import arena, game, records, replay, storage, views
 from engine.cuartetos import events as ev
-from engine.cuartetos.bots import LEVELS, PassingBot, make_bot
-from engine.cuartetos.records import PassingRecord, read_passing_record
-from engine.cuartetos.rules import PASSING_ALIASES, PASSING_PRESETS, PassingRules, make_rules
+from engine.cuartetos.bots import LEVELS, CuartetosBot, make_bot
+from engine.cuartetos.records import CuartetosRecord
+from engine.cuartetos.rules import ALIASES, PRESETS, CuartetosRules, make_rules
 from engine.cuartetos.state import GameState
 from engine.kernel.arena import ArenaReport, ArenaRequest, Progress
 from engine.kernel.presets import Preset
 from engine.kernel.protocol import History, Result
-
-
-@dataclass(frozen=True)
-class CuartetosBot:
-    """A passing bot as a family `Bot`: `choose` is its `act` (None: let a call go)."""
-
-    inner: PassingBot
-
-    @property
-    def level(self) -> str:
-        return self.inner.level
-
-    def choose(self, view: views.PlayerView) -> str | None:
-        return self.inner.act(view)
 
 
 class Cuartetos:
@@ -43,15 +28,15 @@ class Cuartetos:
 
     name: str = "cuartetos"
     state_type: type = GameState
-    presets: Mapping[str, Preset] = PASSING_PRESETS
-    aliases: Mapping[str, str] = PASSING_ALIASES
+    presets: Mapping[str, Preset] = PRESETS
+    aliases: Mapping[str, str] = ALIASES
     bot_levels: tuple[str, ...] = LEVELS
 
-    def make_rules(self, preset: str, options: Mapping[str, Any]) -> PassingRules:
+    def make_rules(self, preset: str, options: Mapping[str, Any]) -> CuartetosRules:
         return make_rules(preset, dict(options))
 
     def new_game(
-        self, rules: PassingRules, seats: int, seed: int, at: float, dealer: int = 0
+        self, rules: CuartetosRules, seats: int, seed: int, at: float, dealer: int = 0
     ) -> GameState:
         return game.new_game(rules, seats, seed, dealer=dealer, at=at)
 
@@ -112,13 +97,13 @@ class Cuartetos:
     def history(self, state: GameState) -> History:
         return game.history(state)
 
-    def read_record(self, text: str) -> PassingRecord:
-        return read_passing_record(text)
+    def read_record(self, text: str) -> CuartetosRecord:
+        return records.read_record(text)
 
-    def trace(self, record: PassingRecord) -> Iterator[dict[str, Any]]:
+    def trace(self, record: CuartetosRecord) -> Iterator[dict[str, Any]]:
         return replay.trace(record)
 
-    def story(self, record: PassingRecord) -> Iterator[str]:
+    def story(self, record: CuartetosRecord) -> Iterator[str]:
         return replay.story(record)
 
     def dumps(self, state: GameState) -> bytes:
@@ -128,7 +113,7 @@ class Cuartetos:
         return storage.loads(data)
 
     def bot(self, level: str, seed: int) -> CuartetosBot:
-        return CuartetosBot(make_bot(level, seed))
+        return make_bot(level, seed)
 
     def arena(self, request: ArenaRequest, progress: Progress | None) -> ArenaReport:
         return arena.arena(request, progress)  # rollouts, cap and jobs do not apply

@@ -17,7 +17,7 @@ import math
 
 from engine.cuartetos import errors as perr
 from engine.cuartetos import events as ev
-from engine.cuartetos.rules import PassingRules
+from engine.cuartetos.rules import CuartetosRules
 from engine.cuartetos.sim import Sim, deal_hand, pack_for, shuffled_deal, word_for
 from engine.cuartetos.state import SYSTEM, GameState, Standing, to_micros, to_seconds
 from engine.kernel import errors
@@ -26,7 +26,7 @@ from engine.kernel.rng import keyed
 
 
 def new_game(
-    rules: PassingRules,
+    rules: CuartetosRules,
     seats: int,
     seed: int,
     dealer: int = 0,

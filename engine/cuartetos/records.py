@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr
 
-from engine.cuartetos.rules import PassingRules, make_rules
+from engine.cuartetos.rules import CuartetosRules, make_rules
 from engine.cuartetos.sim import deal_hand, pack_for
 from engine.cuartetos.state import GameState, HandState, Standing
 from engine.kernel.errors import RecordError, RulesError
@@ -92,10 +92,10 @@ class _RecordDoc(BaseModel):
 
 
 @dataclass(frozen=True)
-class PassingRecord:
+class CuartetosRecord:
     """A checked record of one hand of the passing game."""
 
-    rules: PassingRules
+    rules: CuartetosRules
     seats: int
     dealer: int
     seed: int
@@ -118,12 +118,12 @@ class PassingRecord:
         return GameState(self.rules, self.seats, self.seed, self.standing, hand, ())
 
 
-def read_passing_record(text: str) -> PassingRecord:
+def read_record(text: str) -> CuartetosRecord:
     """Parse and check a passing-game record's JSON text; RecordError names the problem."""
     return _check(parse_document(text, _RecordDoc))
 
 
-def _check(doc: _RecordDoc) -> PassingRecord:
+def _check(doc: _RecordDoc) -> CuartetosRecord:
     try:
         rules = make_rules(doc.rules.preset, doc.rules.options)
         rules.check_seats(doc.seats)
@@ -140,7 +140,7 @@ def _check(doc: _RecordDoc) -> PassingRecord:
     actions = []
     for k, part in enumerate(doc.actions):
         actions.append((part.seat, part.action, _time(part.at, f"actions.{k}.at")))
-    return PassingRecord(
+    return CuartetosRecord(
         rules=rules,
         seats=seats,
         dealer=doc.dealer,
@@ -159,7 +159,7 @@ def _time(text: str, where: str) -> int:
         raise RecordError(f"{where}: {text!r} is not an ISO 8601 time with a time zone") from None
 
 
-def _standing(part: _GamePart, seats: int, rules: PassingRules) -> Standing:
+def _standing(part: _GamePart, seats: int, rules: CuartetosRules) -> Standing:
     def per_seat(name: str, values: list[int] | None) -> tuple[int, ...]:
         if values is None:
             return (0,) * seats
@@ -208,7 +208,7 @@ def hand_record(game: GameState, index: int | None = None) -> dict[str, Any]:
     return record_of(game.rules, game.seats, hand)
 
 
-def record_of(rules: PassingRules, seats: int, hand: HandState) -> dict[str, Any]:
+def record_of(rules: CuartetosRules, seats: int, hand: HandState) -> dict[str, Any]:
     st = hand.standing
     return {
         "format": FORMAT,

@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.cuartetos import events as ev
 from engine.cuartetos.game import apply, legal_actions, to_move
-from engine.cuartetos.records import PassingRecord
+from engine.cuartetos.records import CuartetosRecord
 from engine.cuartetos.sim import word_for
 from engine.cuartetos.state import GameState, HandState
 from engine.kernel import errors
@@ -35,7 +35,7 @@ REASONS = {
 }
 
 
-def trace(record: PassingRecord) -> Iterator[dict[str, Any]]:
+def trace(record: CuartetosRecord) -> Iterator[dict[str, Any]]:
     """The trace lines: a step line before each action, then the result line."""
     game = record.start()
     for k, (seat, action, at) in enumerate(record.actions):
@@ -89,7 +89,7 @@ def _apply(
         raise ReplayStop(f"step {k}: seat {seat} cannot {action!r}: {exc}") from None
 
 
-def story(record: PassingRecord) -> Iterator[str]:
+def story(record: CuartetosRecord) -> Iterator[str]:
     """The hand told for people: the deal, each pass and call, the letters, the result."""
     game = record.start()
     hand = game.hand

@@ -1,8 +1,8 @@
-"""The passing game's rule set (`cuartetos`, docs/rules.md) and its preset registry.
+"""The cuartetos rule set (the passing game, docs/rules.md) and its presets.
 
-The follow-suit registry (`engine.follow_suit.rules.PRESETS`) is left alone: its code assumes trick
-options (empty stock, drawing, ...) that mean nothing here. This registry is separate;
-`is_passing(name)` tells the record reader which family a preset belongs to.
+The follow-suit presets (`engine.follow_suit.rules.PRESETS`) are apart: their code assumes
+trick options (empty stock, drawing, ...) that mean nothing here; what both share is
+`engine.kernel.rules`.
 
 Ranks. A table of n players uses n ranks, four suits each: 4n cards, four per hand, so
 every card is always in some hand. Rank order does not matter in this game (only
@@ -20,17 +20,23 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import field_validator
 
 from engine.kernel.cards import DECKS
 from engine.kernel.errors import RulesError
-from engine.kernel.presets import Preset, check_players
+from engine.kernel.presets import Preset
+from engine.kernel.rules import (
+    LETTERS,
+    Count,
+    GameRules,
+    SuitStyle,
+    check_option_names,
+    find_preset,
+)
 
 PassDirection = Literal["alternate", "clockwise", "anticlockwise"]
-PassingDeck = Literal["spanish40", "spanish48", "french52"]
-SuitStyle = Literal["french", "spanish"]
+CuartetosDeck = Literal["spanish40", "spanish48", "french52"]
 
-LETTERS = "BURRO"
 MAX_WINDOW = 10_000_000.0  # seconds (some 115 days): slow games take hours, not years
 REAL_WORD = "Burro"  # the word of a real call; `burro` in actions
 
@@ -43,41 +49,29 @@ NATURAL_RANKS: dict[str, tuple[str, ...]] = {
 FAKE_WORDS: tuple[str, ...] = ("Barro", "Burra", "Birra", "Berro", "Borro", "Perro")
 
 
-class PassingRules(BaseModel):
-    """A complete, checked rule set for the passing game. Immutable and hashable."""
+class CuartetosRules(GameRules):
+    """A complete, checked cuartetos rule set. Immutable and hashable."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    preset: str
-    min_players: int
-    max_players: int
     # The cards.
-    deck: PassingDeck  # where the ranks come from
+    deck: CuartetosDeck  # where the ranks come from
     ranks: tuple[str, ...] | None  # ranks in the order a table takes them; None: natural
     hand_size: Literal[4]  # four of a kind: n ranks x 4 suits = n hands of 4
     # The hand.
     direction: PassDirection  # alternate: odd hands to the right, even to the left
-    max_rotations: int  # a hand with no call ends after this many passes
+    max_rotations: Count  # a hand with no call ends after this many passes
     # Time (seconds of the server's clock; the service schedules `close` with them).
     pass_window: float  # to choose a card; then `close` passes for the slow ones
     response_window: float  # to respond to a call; then `close` resolves it
     # Absence.
-    absent_after: int  # rotations without any action of one's own: a letter
-    remove_after_absences: int  # the absence that removes the player (counting all)
+    absent_after: Count  # rotations without any action of one's own: a letter
+    remove_after_absences: Count  # the absence that removes the player (counting all)
     # Fake calls.
     fakes_per_hand: int  # per player
     fakes_per_game: int  # per player
     fake_words: tuple[str, ...]  # one is drawn for each rotation from the game's seed
     # The game.
-    target: int  # letters that lose: 5 spells B-U-R-R-O
+    target: Count  # letters that lose: 5 spells B-U-R-R-O
     suit_style: SuitStyle  # how a chat shows the cards
-
-    @field_validator("max_rotations", "absent_after", "remove_after_absences", "target")
-    @classmethod
-    def _positive(cls, value: int) -> int:
-        if value < 1:
-            raise ValueError("must be at least 1")
-        return value
 
     @field_validator("fakes_per_hand", "fakes_per_game")
     @classmethod
@@ -122,16 +116,9 @@ class PassingRules(BaseModel):
         """The ranks in play for a table of `players`."""
         return self.rank_choice[:players]
 
-    def options(self) -> dict[str, Any]:
-        """The option values, as a record or a settings screen names them."""
-        data = self.model_dump(mode="json")
-        for key in ("preset", "min_players", "max_players"):
-            data.pop(key)
-        return data
-
     def check_seats(self, seats: int) -> None:
         """Raise RulesError if this rule set cannot be played by `seats` players."""
-        check_players(self.preset, self.min_players, self.max_players, seats)
+        super().check_seats(seats)
         if len(self.rank_choice) < seats:
             raise RulesError(
                 f"{seats} players need {seats} ranks; option 'ranks' lists {len(self.rank_choice)}"
@@ -155,41 +142,22 @@ _CUARTETOS: dict[str, Any] = {
     "suit_style": "spanish",
 }
 
-PASSING_PRESETS: dict[str, Preset] = {
+PRESETS: dict[str, Preset] = {
     "cuartetos": Preset("cuartetos", (3, 8), _CUARTETOS, source="seed 003 (Ludoteka, Spain)"),
 }
-PASSING_ALIASES: dict[str, str] = {a: p.name for p in PASSING_PRESETS.values() for a in p.aliases}
+ALIASES: dict[str, str] = {a: p.name for p in PRESETS.values() for a in p.aliases}
 OPTION_NAMES: tuple[str, ...] = tuple(_CUARTETOS)
 DEFAULT_PRESET = "cuartetos"
 
 
-def is_passing(name: str) -> bool:
-    """Whether a preset name (or alias) belongs to the passing game."""
-    return name in PASSING_PRESETS or name in PASSING_ALIASES
-
-
-def make_rules(preset: str = DEFAULT_PRESET, options: dict[str, Any] | None = None) -> PassingRules:
+def make_rules(
+    preset: str = DEFAULT_PRESET, options: dict[str, Any] | None = None
+) -> CuartetosRules:
     """The preset's rules with a table's options on top, checked as a whole."""
-    base = PASSING_PRESETS.get(PASSING_ALIASES.get(preset, preset))
-    if base is None:
-        known = ", ".join([*PASSING_PRESETS, *PASSING_ALIASES])
-        raise RulesError(f"unknown passing preset {preset!r}; known: {known}")
+    base = find_preset(PRESETS, ALIASES, preset)
     options = dict(options or {})
-    unknown = sorted(set(options) - set(OPTION_NAMES))
-    if unknown:
-        raise RulesError(f"unknown option {unknown[0]!r}; options are: {', '.join(OPTION_NAMES)}")
-    try:
-        rules = PassingRules(
-            preset=base.name,
-            min_players=base.players[0],
-            max_players=base.players[1],
-            **{**base.options, **options},
-        )
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        name = str(error["loc"][0]) if error["loc"] else "options"
-        message = str(error["msg"]).removeprefix("Value error, ")
-        raise RulesError(f"option {name!r}: {message} (got {error.get('input')!r})") from None
+    check_option_names(options, OPTION_NAMES)
+    rules = CuartetosRules.of(base, {**base.options, **options})
     if rules.ranks is not None:
         deck_ranks = DECKS[rules.deck][0]
         strange = [r for r in rules.ranks if r not in deck_ranks]

@@ -38,7 +38,7 @@ import random
 
 from engine.cuartetos import events as ev
 from engine.cuartetos.cards import is_four_of_a_kind, matching, pack, plan_pass, sort_key
-from engine.cuartetos.rules import REAL_WORD, PassingRules
+from engine.cuartetos.rules import REAL_WORD, CuartetosRules
 from engine.cuartetos.state import Call, GameState, HandState, Letter, Standing, to_seconds
 from engine.kernel.rng import below, derive, keyed, shuffled
 
@@ -52,14 +52,14 @@ REMOVED = "removed"  # a player was removed: the cards are dealt again without t
 GAME_OVER = "game_over"  # a letter mid-hand completed someone's word
 
 
-def hand_direction(rules: PassingRules, hand_no: int) -> int:
+def hand_direction(rules: CuartetosRules, hand_no: int) -> int:
     """+1 clockwise, -1 anticlockwise; `alternate`: odd hands to the right (-1)."""
     if rules.direction == "alternate":
         return -1 if hand_no % 2 else 1
     return 1 if rules.direction == "clockwise" else -1
 
 
-def word_for(rules: PassingRules, hand_seed: int, rotation: int) -> str:
+def word_for(rules: CuartetosRules, hand_seed: int, rotation: int) -> str:
     """The fake word allowed while choosing for pass `rotation` (0-based passes made)."""
     _, k = below(derive(hand_seed, 0, rotation), len(rules.fake_words))
     return rules.fake_words[k]
@@ -71,12 +71,12 @@ def next_in(players: tuple[int, ...], seat: int, direction: int) -> int:
     return players[(k + direction) % len(players)]
 
 
-def pack_for(rules: PassingRules, players: int) -> list[str]:
+def pack_for(rules: CuartetosRules, players: int) -> list[str]:
     return pack(rules.ranks_for(players))
 
 
 def deal_hand(
-    rules: PassingRules,
+    rules: CuartetosRules,
     seats: int,
     standing: Standing,
     dealer: int,
@@ -122,7 +122,7 @@ def deal_hand(
 
 
 def shuffled_deal(
-    rules: PassingRules, seats: int, game_seed: int, standing: Standing, dealer: int, at: int
+    rules: CuartetosRules, seats: int, game_seed: int, standing: Standing, dealer: int, at: int
 ) -> HandState:
     """A hand dealt from the game's seed: the pack shuffled, the hand's own seed derived."""
     players = seats - len(standing.removed)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cuartetos.rules import REAL_WORD, PassingRules
+from engine.cuartetos.rules import REAL_WORD, CuartetosRules
 
 SYSTEM = -1  # the seat of the server's own actions (`close`)
 
@@ -96,7 +96,7 @@ class HandState:
 
 @dataclass(frozen=True)
 class GameState:
-    rules: PassingRules
+    rules: CuartetosRules
     seats: int
     seed: int  # the game's secret key: every hand's pack and seed are drawn from it (keyed)
     standing: Standing  # now (letters change during a hand)

@@ -13,9 +13,10 @@ from typing import Any
 
 from engine.cuartetos.cards import matching
 from engine.cuartetos.game import deadline, legal_actions, phase, to_move, word
-from engine.cuartetos.rules import LETTERS, PassingRules
+from engine.cuartetos.rules import CuartetosRules
 from engine.cuartetos.sim import BURRO, CAP, direction_name, next_in
 from engine.cuartetos.state import GameState, HandState, to_seconds
+from engine.kernel.rules import LETTERS
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class HandSummary:
 class PublicView:
     """What the whole table sees."""
 
-    rules: PassingRules
+    rules: CuartetosRules
     seats: int
     hand_no: int
     dealer: int

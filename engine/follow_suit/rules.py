@@ -9,11 +9,19 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import field_validator
 
 from engine.kernel.cards import DECKS
 from engine.kernel.errors import RulesError
-from engine.kernel.presets import Preset, check_players
+from engine.kernel.presets import Preset
+from engine.kernel.rules import (
+    LETTERS,
+    Count,
+    GameRules,
+    SuitStyle,
+    check_option_names,
+    find_preset,
+)
 
 Direction = Literal["clockwise", "anticlockwise"]
 EmptyStock = Literal["pass", "pickup_after_trick", "take_the_table"]
@@ -22,23 +30,15 @@ HandEnd = Literal["last_holder_loses", "first_out_wins"]
 SimultaneousOut = Literal["no_burro", "last_to_play_loses"]
 JokerPlay = Literal["any_time", "only_when_void", "must_when_void"]
 Scoring = Literal["penalty", "letters", "wins", "single"]
-SuitStyle = Literal["french", "spanish"]
 DeckName = Literal["spanish40", "spanish48", "portuguese40", "french52", "french52_joker"]
 
-LETTERS = "BURRO"
 
+class Rules(GameRules):
+    """A complete, checked follow-suit rule set. Immutable and hashable."""
 
-class Rules(BaseModel):
-    """A complete, checked rule set. Immutable and hashable."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    preset: str
-    min_players: int
-    max_players: int
     # Hand rules.
     deck: DeckName
-    hand_size: int  # cards dealt to each player
+    hand_size: Count  # cards dealt to each player
     direction: Direction  # clockwise: seat i -> i+1; anticlockwise: i -> i-1
     empty_stock: EmptyStock  # what a void player does once the stock is gone
     drawing: Drawing  # strict: draw only when void, play the first led-suit card found
@@ -49,18 +49,11 @@ class Rules(BaseModel):
     joker_play: JokerPlay  # when the joker may be played (joker decks)
     tent: bool  # Burro em Pé: the stock stands in two halves, draw:left / draw:right
     topple_chance: float  # chance that a draw knocks the tent over
-    trick_cap: int  # a hand ends with no result after this many tricks
+    trick_cap: Count  # a hand ends with no result after this many tricks
     # Game rules.
     scoring: Scoring
-    target: int  # penalty points that lose, letters that lose, or wins that win
+    target: Count  # penalty points that lose, letters that lose, or wins that win
     suit_style: SuitStyle
-
-    @field_validator("hand_size", "trick_cap", "target")
-    @classmethod
-    def _positive(cls, value: int) -> int:
-        if value < 1:
-            raise ValueError("must be at least 1")
-        return value
 
     @field_validator("topple_chance")
     @classmethod
@@ -90,16 +83,9 @@ class Rules(BaseModel):
         """Whether a hand draws on the game's randomness (the tent's topple)."""
         return self.tent and 0.0 < self.topple_chance < 1.0
 
-    def options(self) -> dict[str, Any]:
-        """The option values, as a record or a settings screen names them."""
-        data = self.model_dump(mode="json")
-        for key in ("preset", "min_players", "max_players"):
-            data.pop(key)
-        return data
-
     def check_seats(self, seats: int) -> None:
         """Raise RulesError if this rule set cannot be dealt to `seats` players."""
-        check_players(self.preset, self.min_players, self.max_players, seats)
+        super().check_seats(seats)
         if seats * self.hand_size >= self.deck_size:
             raise RulesError(
                 f"{seats} players × {self.hand_size} cards need more than the "
@@ -186,30 +172,15 @@ DEFAULT_PRESET = "spanish"
 
 def preset_named(name: str) -> Preset:
     """The preset of a name or alias, or RulesError listing the known ones."""
-    preset = PRESETS.get(ALIASES.get(name, name))
-    if preset is None:
-        known = ", ".join([*PRESETS, *ALIASES])
-        raise RulesError(f"unknown preset {name!r}; known presets: {known}")
-    return preset
+    return find_preset(PRESETS, ALIASES, name)
 
 
 def make_rules(preset: str = DEFAULT_PRESET, options: dict[str, Any] | None = None) -> Rules:
     """The preset's rules with a table's options on top, checked as a whole."""
     base = preset_named(preset)
     options = dict(options or {})
-    unknown = sorted(set(options) - set(OPTION_NAMES))
-    if unknown:
-        raise RulesError(f"unknown option {unknown[0]!r}; options are: {', '.join(OPTION_NAMES)}")
-    values = {**base.options, **_scoring_for_hand_end(base, options), **options}
-    try:
-        rules = Rules(
-            preset=base.name,
-            min_players=base.players[0],
-            max_players=base.players[1],
-            **values,
-        )
-    except ValidationError as exc:
-        raise RulesError(_first_error(exc)) from None
+    check_option_names(options, OPTION_NAMES)
+    rules = Rules.of(base, {**base.options, **_scoring_for_hand_end(base, options), **options})
     _check_coherent(rules)
     return rules
 
@@ -233,14 +204,6 @@ def _scoring_for_hand_end(base: Preset, options: dict[str, Any]) -> dict[str, An
     if base.options["scoring"] in _SCORINGS_OF_HAND_END[hand_end]:
         return {}
     return {"scoring": _SCORING_FOR_HAND_END[hand_end]}
-
-
-def _first_error(exc: ValidationError) -> str:
-    error = exc.errors()[0]
-    name = ".".join(str(part) for part in error["loc"]) or "options"
-    got = error.get("input")
-    message = str(error["msg"]).removeprefix("Value error, ")
-    return f"option {name!r}: {message} (got {got!r})"
 
 
 def _check_coherent(rules: Rules) -> None:

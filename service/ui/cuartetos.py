@@ -14,8 +14,9 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from engine.cuartetos import LETTERS, REAL_WORD, GameState, PassingRules, player_view, public_view
+from engine.cuartetos import REAL_WORD, CuartetosRules, GameState, player_view, public_view
 from engine.cuartetos.views import CallView, PlayerView, PublicView
+from engine.kernel.rules import LETTERS
 from service.i18n import Translator, _
 from service.table.cuartetos.table import is_live
 from service.table.log import LogKind, LogLine
@@ -52,16 +53,16 @@ LEGEND = {
 }
 
 
-class PassingPainter(TablePainter):
+class CuartetosPainter(TablePainter):
     """Builds the screens of one passing room in one language."""
 
     min_players = 3
 
     # ----- small pieces ------------------------------------------------------------
 
-    def rules(self) -> PassingRules:
+    def rules(self) -> CuartetosRules:
         rules = self.room.game.rules if self.room.game else self.room.settings.rules()
-        assert isinstance(rules, PassingRules), "a passing painter for a follow-suit game"
+        assert isinstance(rules, CuartetosRules), "a passing painter for a follow-suit game"
         return rules
 
     def game(self) -> GameState:
@@ -97,7 +98,7 @@ class PassingPainter(TablePainter):
         local = datetime.fromtimestamp(moment, zone)
         return f"{local:%H:%M} ({self.room.settings.timezone})"
 
-    def pace_text(self, rules: PassingRules) -> str:
+    def pace_text(self, rules: CuartetosRules) -> str:
         values = {
             "choose": duration(round(rules.pass_window), self.tr),
             "respond": duration(round(rules.response_window), self.tr),
@@ -106,7 +107,7 @@ class PassingPainter(TablePainter):
             return self._("live: {choose} to pass, {respond} to respond", **values)
         return self._("slow: {choose} to pass, {respond} to respond", **values)
 
-    def goal_text(self, rules: PassingRules) -> str:
+    def goal_text(self, rules: CuartetosRules) -> str:
         return self._("{letters} loses", letters=self.letters(rules.target))
 
     def rules_line(self) -> str:
@@ -420,7 +421,7 @@ class PassingPainter(TablePainter):
         return fit(rows)
 
 
-def rules_text(rules: PassingRules, tr: Translator) -> str:
+def rules_text(rules: CuartetosRules, tr: Translator) -> str:
     """The passing game's rules, short, in the reader's language."""
     _ = tr.gettext
     return "\n".join(

@@ -88,7 +88,7 @@ def rules_text(rules: Any, tr: Translator) -> str:
 
 
 register("follow_suit", GameScreens(follow_suit.FollowSuitPainter, follow_suit.rules_text))
-register("cuartetos", GameScreens(cuartetos.PassingPainter, cuartetos.rules_text))
+register("cuartetos", GameScreens(cuartetos.CuartetosPainter, cuartetos.rules_text))
 
 
 def room_screen(room: Room, painter: Screens) -> Screen:

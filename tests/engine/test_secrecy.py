@@ -65,7 +65,7 @@ def play_first_hand(preset: str) -> tuple[Any, dict[str, Any], int]:
     key = new_game_key()
     rnd = random.Random(preset)
     game: Any
-    if preset in passing.PASSING_PRESETS:
+    if preset in passing.PRESETS:
         start = passing.new_game(passing.make_rules(preset), 4, key, at=0.0)
         for *_, game, _ in random_moves(start, rnd, 5000):
             if game.past:
@@ -112,7 +112,7 @@ def deck_from(game: Any, guess: int) -> list[str]:
     return shuffled(pack, derive(guess, 2, 0))
 
 
-@pytest.mark.parametrize("preset", [*PRESETS, *passing.PASSING_PRESETS])
+@pytest.mark.parametrize("preset", [*PRESETS, *passing.PRESETS])
 def test_hand_one_exported_predicts_no_later_deal_bot_or_topple(preset: str) -> None:
     game, record, key = play_first_hand(preset)
     assert game.past and not game.over, "hand 1 must be over, the game still running"

@@ -31,22 +31,22 @@ def test_heuristic_passes_the_rank_it_holds_fewest_of() -> None:
         "A",
         "K",
     }
-    assert make_bot("heuristic", 3).choose(view_after()) == "pass:7C"
+    assert make_bot("heuristic", 3).pick(view_after()) == "pass:7C"
 
 
 def test_every_level_calls_at_once_with_four_of_a_kind() -> None:
     view = view_after(*ODD_CARDS)
     assert view.hand == ("AS", "AH", "AD", "AC")
     for level in LEVELS:
-        assert make_bot(level, 9).choose(view) == "burro"
+        assert make_bot(level, 9).pick(view) == "burro"
 
 
 def test_every_level_responds_to_a_real_call() -> None:
     view = view_after(*ODD_CARDS, "2:burro@2.0")
     for level in LEVELS:
         bot = make_bot(level, 4)
-        assert bot.reaction(view) == "respond" and bot.act(view) == "respond"
-        assert bot.choose(view) is None
+        assert bot.reaction(view) == "respond" and bot.choose(view) == "respond"
+        assert bot.pick(view) is None
 
 
 def fooled_share(level: str) -> float:
@@ -64,17 +64,17 @@ def test_only_the_weak_levels_fall_for_fake_calls() -> None:
 def test_nothing_to_do_is_none() -> None:
     view = view_after("0:pass:7C@1.0")  # seat 0 has chosen
     assert view.legal == ()
-    assert all(make_bot(level, 1).act(view) is None for level in LEVELS)
+    assert all(make_bot(level, 1).choose(view) is None for level in LEVELS)
     calling = view_after("3:fake@1.0", seat=3)
-    assert all(make_bot(level, 1).act(calling) is None for level in LEVELS)
+    assert all(make_bot(level, 1).choose(calling) is None for level in LEVELS)
 
 
 def test_bots_are_pure_functions_of_seed_and_view() -> None:
     view = view_after()
     for level in LEVELS:
-        choices = {make_bot(level, 77).choose(view) for _ in range(5)}
+        choices = {make_bot(level, 77).pick(view) for _ in range(5)}
         assert len(choices) == 1
-    assert len({make_bot("random", k).choose(view) for k in range(30)}) > 1
+    assert len({make_bot("random", k).pick(view) for k in range(30)}) > 1
 
 
 def test_strong_fakes_only_when_it_should_pay() -> None:
@@ -82,10 +82,10 @@ def test_strong_fakes_only_when_it_should_pay() -> None:
     fake = "fake:" + word(table())
     fooled = dataclasses.replace(view, fakes_used=(0, 3, 0, 0, 0), fooled=(0, 0, 3, 3, 0))
     assert unanswered_chance(fooled) < 0.2
-    assert fake in [make_bot("strong", k).choose(fooled) for k in range(40)]
+    assert fake in [make_bot("strong", k).pick(fooled) for k in range(40)]
     wary = dataclasses.replace(view, fakes_used=(0, 3, 3, 0, 0), fooled=(0, 0, 0, 0, 0))
     assert unanswered_chance(wary) > 0.2
-    assert fake not in [make_bot("strong", k).choose(wary) for k in range(200)]
+    assert fake not in [make_bot("strong", k).pick(wary) for k in range(200)]
     last_letter = dataclasses.replace(fooled, letters=(4, 0, 0, 0, 0))
     assert fake not in [make_bot("strong", k).choose(last_letter) for k in range(200)]
 

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from engine.cuartetos import events as ev
 from engine.cuartetos.game import apply, legal_actions, new_game, to_move
-from engine.cuartetos.records import hand_record, iso, micros_of, read_passing_record
+from engine.cuartetos.records import hand_record, iso, micros_of, read_record
 from engine.cuartetos.replay import trace
-from engine.cuartetos.rules import PassingRules, make_rules
+from engine.cuartetos.rules import CuartetosRules, make_rules
 from engine.cuartetos.sim import pack_for
 from engine.cuartetos.state import GameState, HandState
 from engine.cuartetos.storage import dumps, loads
@@ -35,7 +35,7 @@ GAME_ACTIONS = 20_000
 
 
 @st.composite
-def tables(draw: st.DrawFn) -> tuple[PassingRules, int, int]:
+def tables(draw: st.DrawFn) -> tuple[CuartetosRules, int, int]:
     rules = make_rules("cuartetos", draw(st.sampled_from(MIXES)))
     return rules, draw(st.integers(3, 8)), draw(st.integers(0, 2**40))
 
@@ -70,7 +70,9 @@ def check_step(
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables(), st.randoms(use_true_random=False))
-def test_random_play_keeps_every_invariant(table: tuple[PassingRules, int, int], rnd: Any) -> None:
+def test_random_play_keeps_every_invariant(
+    table: tuple[CuartetosRules, int, int], rnd: Any
+) -> None:
     rules, seats, seed = table
     game = new_game(rules, seats, seed, at=1_700_000_000.0)
     for before, seat, action, _, after, events in random_moves(game, rnd):
@@ -80,7 +82,7 @@ def test_random_play_keeps_every_invariant(table: tuple[PassingRules, int, int],
 
 @settings(max_examples=15, deadline=None)
 @given(tables(), st.integers(0, 2**32))
-def test_same_seed_same_game(table: tuple[PassingRules, int, int], choice_seed: int) -> None:
+def test_same_seed_same_game(table: tuple[CuartetosRules, int, int], choice_seed: int) -> None:
     rules, seats, seed = table
 
     def play() -> GameState:
@@ -114,7 +116,7 @@ def shown(game: GameState) -> set[str]:
 
 @settings(max_examples=30, deadline=None)
 @given(tables(), st.randoms(use_true_random=False))
-def test_views_never_show_hidden_cards(table: tuple[PassingRules, int, int], rnd: Any) -> None:
+def test_views_never_show_hidden_cards(table: tuple[CuartetosRules, int, int], rnd: Any) -> None:
     rules, seats, seed = table
     start = new_game(rules, seats, seed)
     every_card = set(pack_for(rules, seats))
@@ -135,7 +137,7 @@ def test_views_never_show_hidden_cards(table: tuple[PassingRules, int, int], rnd
 
 def replayed_hand(record: dict[str, Any]) -> tuple[HandState, list[dict[str, Any]]]:
     """Replay a record action by action through the public API; the hand it ends with."""
-    checked = read_passing_record(json.dumps(record))
+    checked = read_record(json.dumps(record))
     lines = list(trace(checked))
     game = checked.start()
     for seat, action, at in checked.actions:
@@ -145,7 +147,7 @@ def replayed_hand(record: dict[str, Any]) -> tuple[HandState, list[dict[str, Any
 
 @settings(max_examples=25, deadline=None)
 @given(tables(), st.randoms(use_true_random=False))
-def test_records_replay_exactly(table: tuple[PassingRules, int, int], rnd: Any) -> None:
+def test_records_replay_exactly(table: tuple[CuartetosRules, int, int], rnd: Any) -> None:
     rules, seats, seed = table
     game = play_out(new_game(rules, seats, seed, at=1_700_000_000.123456), rnd, 400)
     for index in [*range(len(game.past)), None]:

@@ -13,9 +13,9 @@ import pytest
 
 from cli.main import main
 from engine.cuartetos.game import word
-from engine.cuartetos.records import hand_record, iso, read_passing_record
+from engine.cuartetos.records import hand_record, iso, read_record
 from engine.cuartetos.replay import trace
-from engine.cuartetos.rules import PASSING_PRESETS
+from engine.cuartetos.rules import PRESETS
 from engine.follow_suit.records import Record
 from engine.records import read_any_record
 from tests.passing.playthroughs.regenerate import GOLDEN, play_hand
@@ -122,7 +122,7 @@ def test_human_replay_tells_the_hand(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_both_families_are_read() -> None:
     spanish = Path(__file__).resolve().parent.parent / "playthroughs" / "spanish.record.json"
     assert isinstance(read_any_record(spanish.read_text()), Record)
-    assert read_any_record(json.dumps(golden())) == read_passing_record(json.dumps(golden()))
+    assert read_any_record(json.dumps(golden())) == read_record(json.dumps(golden()))
 
 
 @pytest.mark.parametrize(
@@ -184,15 +184,15 @@ def test_malformed_record_exit_2(
 
 def test_times_are_iso_8601_to_the_microsecond() -> None:
     assert iso(1_746_115_203_120_000) == "2025-05-01T16:00:03.120000Z"
-    record = read_passing_record(json.dumps(golden()))
+    record = read_record(json.dumps(golden()))
     assert record.actions[0][2] == 1_746_115_202_868_103
     other_zone = {**golden(), "dealt_at": "2025-05-01T18:00:00+02:00"}
-    assert read_passing_record(json.dumps(other_zone)).dealt_at == record.dealt_at
+    assert read_record(json.dumps(other_zone)).dealt_at == record.dealt_at
 
 
 def test_the_record_of_a_running_hand_replays_to_it() -> None:
     game, _ = act(table(), *ODD_CARDS, "3:fake@5.0", "0:respond@5.5")
-    *_, last = trace(read_passing_record(json.dumps(hand_record(game))))
+    *_, last = trace(read_record(json.dumps(hand_record(game))))
     assert last["result"]["finished"] is False
 
 
@@ -211,4 +211,4 @@ def test_console_script_runs(tmp_path: Path) -> None:
 
 def test_every_passing_preset_has_a_golden_playthrough() -> None:
     covered = {golden(name)["rules"]["preset"] for name in GOLDEN}
-    assert set(PASSING_PRESETS) <= covered
+    assert set(PRESETS) <= covered

@@ -150,7 +150,7 @@ def assert_no_passing_leaks(emu: RunningEmulator, stack: Backend, group: int) ->
     one who may know it: its holder, or whoever passed it to them (a player's screen
     names what they gave and got). Cards are matched by how the painter names them."""
     from engine.cuartetos import GameState as PassingGame
-    from service.ui.cuartetos import PassingPainter
+    from service.ui.cuartetos import CuartetosPainter
 
     client = client_of(stack)
 
@@ -178,7 +178,7 @@ def assert_no_passing_leaks(emu: RunningEmulator, stack: Backend, group: int) ->
             hand = game.hand
             knows = {*hand.hands[viewer], *hand.passed[viewer], *hand.received[viewer]}
         for lang in {info.lang for info in room.seats} | {"en"}:
-            painter = PassingPainter(room, lang)
+            painter = CuartetosPainter(room, lang)
             for card, seat in held.items():
                 if card in knows:
                     continue

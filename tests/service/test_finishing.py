@@ -14,7 +14,7 @@ import pytest
 from cli.stack import SECRET, TOKEN, Stack
 from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
-from engine.cuartetos import PassingRules
+from engine.cuartetos import CuartetosRules
 from service.i18n import Translator
 from service.infra.keys import PENDING_SYNC
 from service.platforms.telegram import blocked, callbacks
@@ -296,10 +296,10 @@ def test_cuartetos_is_slow_in_a_group_and_live_against_bots(
     emu.send_message("Ana", COUSINS, "/burro cuartetos")
     group = emu.wait_for(lambda: room_at(stack, COUSINS), what="the lobby")
     rules = group.settings.rules()
-    assert isinstance(rules, PassingRules)
+    assert isinstance(rules, CuartetosRules)
     assert (rules.pass_window, rules.response_window) == FAMILY_PACE
     emu.send_message("Ana", "Ana", "/play cuartetos")
     private = emu.wait_for(lambda: room_at(stack, IDS["Ana"]), what="her table")
     rules = private.settings.rules()
-    assert isinstance(rules, PassingRules)
+    assert isinstance(rules, CuartetosRules)
     assert rules.pass_window <= 60

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from pydantic import SecretStr, ValidationError
 
-from engine.cuartetos import PassingRules
+from engine.cuartetos import CuartetosRules
 from service.i18n import Translator
 from service.platforms.telegram import menu
 from service.settings import Settings
@@ -23,7 +23,7 @@ SETTINGS = Settings(telegram_token=SecretStr("1:x"))
 
 def windows(options: dict[str, object]) -> tuple[float, float]:
     rules = RoomSettings(preset="cuartetos", options=options).rules()
-    assert isinstance(rules, PassingRules)
+    assert isinstance(rules, CuartetosRules)
     return rules.pass_window, rules.response_window
 
 

@@ -10,10 +10,10 @@ import re
 
 import pytest
 
-from engine.cuartetos import GameState, PassingRules, legal_actions, to_move
+from engine.cuartetos import CuartetosRules, GameState, legal_actions, to_move
 from engine.cuartetos import deadline as deadline_of
 from engine.cuartetos.cards import pack
-from engine.cuartetos.records import read_passing_record
+from engine.cuartetos.records import read_record
 from engine.cuartetos.replay import trace
 from service.platforms.telegram import callbacks
 from service.table import family, lobby, play
@@ -22,7 +22,7 @@ from service.table.lobby import Actor
 from service.table.outcome import JobKind, Outcome
 from service.table.room import Room, RoomSettings
 from service.ui import games
-from service.ui.cuartetos import PassingPainter
+from service.ui.cuartetos import CuartetosPainter
 from service.ui.intents import Move
 
 ANA, BEN, CARLA = Actor(1, "Ana", "es"), Actor(2, "Ben", "pt_BR"), Actor(3, "Carla", "en")
@@ -72,7 +72,7 @@ def test_cuartetos_in_the_lobby_with_its_own_settings() -> None:
     for _ in range(len(PACES)):
         lobby.change_setting(room, ANA, "pace")
         rules = room.settings.rules()
-        assert isinstance(rules, PassingRules)
+        assert isinstance(rules, CuartetosRules)
         seen.add((rules.pass_window, rules.response_window))
     assert seen == set(PACES)
     letters = set()
@@ -197,7 +197,7 @@ def test_bots_answer_a_real_call_and_call_when_they_can(seed: int) -> None:
     # /export's record of the won hand replays to the same result, receive times and all.
     g = game(room)
     number = next(i for i in range(family.finished_hands(room)) if g.past[i].end == "burro")
-    record = read_passing_record(json.dumps(family.hand_record(room, number)))
+    record = read_record(json.dumps(family.hand_record(room, number)))
     result = list(trace(record))[-1]["result"]
     assert result["finished"] and result["losers"] == list(g.past[number].losers)
 
@@ -211,7 +211,7 @@ def test_screens_show_no_hidden_card(lang: str) -> None:
         g = game(room)
         if g.over:
             break
-        painter = PassingPainter(room, lang)
+        painter = CuartetosPainter(room, lang)
         held = {card for hand in g.hand.hands for card in hand}
         screens = {None: painter.table()} | {seat: painter.hand(seat) for seat in range(4)}
         for viewer, screen in screens.items():

@@ -24,7 +24,7 @@ from service.table.lobby import Actor
 from service.table.room import Room, RoomSettings
 from service.ui import games
 from service.ui.cuartetos import LEGEND as PASSING_LEGEND
-from service.ui.cuartetos import PassingPainter
+from service.ui.cuartetos import CuartetosPainter
 from service.ui.follow_suit import LEGEND, FollowSuitPainter, rules_text
 from service.ui.intents import Move, Press
 from service.ui.screens import (
@@ -54,9 +54,9 @@ def new_room(preset: str, private: bool = False, **options: object) -> Room:
     return room
 
 
-def painter(room: Room, lang: str) -> FollowSuitPainter | PassingPainter:
+def painter(room: Room, lang: str) -> FollowSuitPainter | CuartetosPainter:
     if room.settings.preset == "cuartetos":
-        return PassingPainter(room, lang)
+        return CuartetosPainter(room, lang)
     return FollowSuitPainter(room, lang)
 
 
@@ -429,7 +429,7 @@ def test_passing_cards_come_in_the_hands_order_a_rank_a_row(lang: str) -> None:
         assert isinstance(state.game, PassingGame)
         for seat in range(len(state.seats)):
             view = passing_view(state.game, seat)
-            shown = PassingPainter(state, lang)
+            shown = CuartetosPainter(state, lang)
             passable = [c for c in view.hand if f"pass:{c}" in view.legal]
             named = {shown.card(c): c for c in passable}
             rows = [[b.label for b in row if b.label in named] for row in shown.hand(seat).rows]

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.cuartetos import LETTERS, make_rules
+from engine.cuartetos import make_rules
+from engine.kernel.rules import LETTERS
 from service.settings import Settings
 from service.table.room import RoomSettings
 

@@ -9,7 +9,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.cuartetos import REAL_WORD, GameState, PassingRules, player_view
+from engine.cuartetos import REAL_WORD, CuartetosRules, GameState, player_view
 from engine.cuartetos import events as ev
 from engine.cuartetos.bots import make_bot
 from engine.cuartetos.cards import is_four_of_a_kind
@@ -101,7 +101,7 @@ class CuartetosTable:
         return game.hand.call is not None and not is_live(game.rules)
 
 
-def is_live(rules: PassingRules) -> bool:
+def is_live(rules: CuartetosRules) -> bool:
     """Live tables give seconds to choose (all watching); slow ones minutes or hours."""
     return rules.pass_window <= LIVE_LIMIT
 

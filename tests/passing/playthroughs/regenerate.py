@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.cuartetos.game import new_game
-from engine.cuartetos.records import hand_record, read_passing_record
+from engine.cuartetos.records import hand_record, read_record
 from engine.cuartetos.replay import trace
 from engine.cuartetos.rules import make_rules
 from tests.passing.tables import play_out
@@ -49,7 +49,7 @@ def main() -> None:
         (HERE / f"{name}.record.json").write_text(
             json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
         )
-        lines = trace(read_passing_record(json.dumps(record)))
+        lines = trace(read_record(json.dumps(record)))
         (HERE / f"{name}.trace.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
 
 
