@@ -6,7 +6,9 @@ one stays (its taps are refused as stale by the table). Within the person's 24-h
 window the message goes as it is; outside it the turn template goes instead, once per
 window and never to someone who asked for no reminders (`window`, `templates`). Every
 message to a person takes a slot of their pacing first (`budget`); the first prompt
-after they started a game may carry a one-time hint (`hints`).
+after they started a game may carry a one-time hint (`hints`). A person is sent to by
+BSUID once known, else by phone (`people.address_of`). Every key about a person here
+lapses `people_ttl` after it was last written, as their record does.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import redis
 
 from service.platforms.base import Capabilities, Chat, DeliveryFailed, Failure, Rendered
 from service.platforms.whatsapp import graph, hints, people, templates, window
-from service.platforms.whatsapp.graph import Graph, GraphError
+from service.platforms.whatsapp.graph import Address, Graph, GraphError
 from service.platforms.whatsapp.render import render, short
 from service.settings import Settings
 from service.table.room import Room
@@ -43,7 +45,7 @@ def classify(error: GraphError) -> Failure:
         return Failure("retry", str(error), wait=graph.RETRY_LATER[error.code])
     if error.status == 0 or error.status >= 500:
         return Failure("retry", str(error), wait=5.0)
-    if error.code == graph.UNDELIVERABLE:
+    if error.code in graph.UNREACHABLE:  # their chat refuses us: a warning, not a bug
         return Failure("blocked", str(error))
     return Failure("fatal", str(error))
 
@@ -56,9 +58,11 @@ class WhatsAppDelivery:
         api: Graph,
         client: redis.Redis,
         clock: Callable[[], float],
+        people_ttl: int,
         pair_rate: float = 6.0,
     ) -> None:
         self.api, self.redis, self.clock, self.pair_rate = api, client, clock, pair_rate
+        self.people_ttl = people_ttl
 
     def capabilities(self) -> Capabilities:
         return Capabilities(
@@ -85,21 +89,37 @@ class WhatsAppDelivery:
     def deliver(self, chat: Chat, message: Rendered, notify: bool = True) -> int:
         """Send the message (WhatsApp notifies every message: `notify` is moot), or the
         turn template outside the window; an id of ours that grows per chat."""
-        recipient = people.bsuid_of(self.redis, chat.id)
-        if recipient is None:
+        address = people.address_of(self.redis, chat.id)
+        if address is None:  # their record lapsed, or was forgotten
             raise DeliveryFailed(Failure("fatal", f"no WhatsApp person {chat.id}"))
         if window.is_open(self.redis, chat.id, self.clock()):
             content = hints.with_hint(self.redis, chat.id, message["lang"], message["message"])
-            self.send(recipient, content)
+            self.send(chat.id, address, content)
         elif self.template_due(chat.id):
-            self.send(recipient, templates.turn_message(message["lang"], message["title"]))
-        return int(self.redis.incr(f"wa:seq:{chat.id}"))
+            self.send(chat.id, address, templates.turn_message(message["lang"], message["title"]))
+        return self.next_id(chat.id)
 
-    def send(self, recipient: str, content: dict[str, Any]) -> str:
+    def next_id(self, player: int) -> int:
+        """The next of our message ids in the person's chat (kept as long as they are)."""
+        key = f"wa:seq:{player}"
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.incr(key)
+            pipe.expire(key, self.people_ttl)
+            found, _ = pipe.execute()
+        return int(found)
+
+    def send(self, player: int, address: Address, content: dict[str, Any]) -> str:
+        """Send to the person; DeliveryFailed if Meta refused (one warning line, no
+        traceback, for a person who cannot be reached: nothing of ours is wrong)."""
         try:
-            return self.api.send(recipient, content)
+            return self.api.send(address, content)
         except GraphError as error:
-            raise DeliveryFailed(classify(error)) from error
+            failure = classify(error)
+            if failure.kind == "blocked":
+                log.warning(
+                    "whatsapp %s (by %s) cannot be reached: %s", player, address.kind, error
+                )
+            raise DeliveryFailed(failure) from error
 
     def template_due(self, player: int) -> bool:
         """Whether the turn template may go to the person now: once per window (a tap on
@@ -122,9 +142,9 @@ class WhatsAppDelivery:
             log.warning("whatsapp %s: a line was not said: %s", chat.id, error)
 
     def say(self, chat: Chat, text: str) -> None:
-        recipient = people.bsuid_of(self.redis, chat.id)
-        if recipient is not None and window.is_open(self.redis, chat.id, self.clock()):
-            self.send(recipient, {"type": "text", "text": {"body": short(text, 4096)}})
+        address = people.address_of(self.redis, chat.id)
+        if address is not None and window.is_open(self.redis, chat.id, self.clock()):
+            self.send(chat.id, address, {"type": "text", "text": {"body": short(text, 4096)}})
 
     def tell_unreachable(
         self, room: Room, user_id: int, name: str, lang: str, keep: int
@@ -155,5 +175,9 @@ def for_runtime(runtime: Any) -> WhatsAppDelivery:
     """The platform for a worker's runtime (workers.runtime.Runtime)."""
     settings = runtime.svc.settings
     return WhatsAppDelivery(
-        graph_of(settings), runtime.redis, runtime.svc.now, settings.whatsapp_pair_rate
+        graph_of(settings),
+        runtime.redis,
+        runtime.svc.now,
+        runtime.svc.store.people_ttl,
+        settings.whatsapp_pair_rate,
     )

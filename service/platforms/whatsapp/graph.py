@@ -3,14 +3,16 @@
 A thin client of our own rather than pywa's: pywa's `GraphAPI` fixes its base URL to
 graph.facebook.com whatever session it is given (pywa/api.py), and our deployments and
 tests point `BURRO_WHATSAPP_API_URL` elsewhere (the local WhatsApp); the calls we make
-are three. Requests go to `<base>/<version>/<phone id>/messages` with the token as a
+are three. A person is addressed by BSUID (`recipient`) or by phone (`to`): `Address`.
+Requests go to `<base>/<version>/<phone id>/messages` with the token as a
 Bearer header (developers.facebook.com/docs/whatsapp/cloud-api/reference/messages).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 
@@ -22,7 +24,32 @@ PAIR_RATE = 131056  # too many messages to one person in a short time
 THROUGHPUT = 130429  # the number's messages per second
 SPAM_RATE = 131048  # too many messages to people who did not write back
 UNDELIVERABLE = 131026  # the person cannot get it (no WhatsApp, old app, blocked us)
+NOT_ALLOWED = 131030  # a test number's recipient not in its allowed list
+TO_SENDER = 131021  # the recipient is the business number itself
+UNREACHABLE = {UNDELIVERABLE, NOT_ALLOWED, TO_SENDER}  # no such person to us: not a bug
 RETRY_LATER = {PAIR_RATE: 6.0, THROUGHPUT: 1.0, SPAM_RATE: 60.0, 131000: 5.0, 4: 60.0, 80007: 60.0}
+
+
+# A business-scoped user id: a country, a dot, maybe ENT (a parent BSUID), letters and digits.
+BSUID = re.compile(r"^[A-Z]{2}\.(ENT\.)?[A-Za-z0-9]{1,128}$")
+
+
+@dataclass(frozen=True)
+class Address:
+    """Where a message to a person goes: `recipient` takes a BSUID only, `to` a phone
+    number (a person Meta names by phone alone, as every webhook did before BSUIDs and
+    still does for people in Meta's contact book)."""
+
+    value: str
+    kind: Literal["bsuid", "phone"]
+
+    @classmethod
+    def of(cls, name: str) -> Address:
+        """A BSUID or a phone number (the two never look alike)."""
+        return cls(name, "bsuid" if BSUID.match(name) else "phone")
+
+    def fields(self) -> dict[str, str]:
+        return {"recipient": self.value} if self.kind == "bsuid" else {"to": self.value}
 
 
 @dataclass(frozen=True)
@@ -80,14 +107,22 @@ class Graph:
             raise GraphError(0, 0, f"{type(error).__name__}: {error}") from error
         if response.status_code >= 400:
             raise error_of(response)
-        return response.json()
+        try:
+            return response.json()
+        except ValueError as error:  # an answer we cannot read is a refusal, not a crash
+            raise GraphError(response.status_code, 0, "not JSON", response.text[:200]) from error
 
-    def send(self, recipient: str, message: dict[str, Any]) -> str:
-        """Send `message` (its `type` and content) to a person by BSUID; its wamid."""
+    def send(self, to: Address | str, message: dict[str, Any]) -> str:
+        """Send `message` (its `type` and content) to a person; its wamid. `to` as a
+        string is a BSUID or a phone number (`Address.of`)."""
+        address = to if isinstance(to, Address) else Address.of(to)
         body = {"messaging_product": "whatsapp", "recipient_type": "individual"}
-        body |= {"recipient": recipient, **message}
+        body |= {**address.fields(), **message}
         answer = self.call("POST", f"{self.phone_id}/messages", body)
-        return str(answer["messages"][0]["id"])
+        try:
+            return str(answer["messages"][0]["id"])
+        except (KeyError, IndexError, TypeError) as error:
+            raise GraphError(200, 0, "no message id in the answer", str(answer)[:200]) from error
 
     def mark_read(self, wamid: str) -> None:
         body = {"messaging_product": "whatsapp", "status": "read", "message_id": wamid}

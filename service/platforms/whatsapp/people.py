@@ -1,25 +1,28 @@
 """WhatsApp people as Burro players.
 
 Meta names a person by their business-scoped user id (BSUID, `BR.1502576394655843`,
-the `user_id` of the webhooks' contacts); the phone number (`wa_id`) may be absent,
-for a person who took a username. We key people by the BSUID and give each a player
-id of ours: an int above every Telegram user id (Telegram's have at most 52 bits), so
-the table's rooms, seats and chat targets hold players of every platform alike and a
-table may mix them. The person's own data lives in `user:<player id>` as a Telegram
-user's does (its name, language, and here the BSUID and the phone when known).
+the `user_id` of the webhooks' contacts) and, while their number is shared with us,
+their phone number (`wa_id`): both, or only the BSUID (a person who took a username),
+or only the phone (Meta's shape before BSUIDs, still sent for people in Meta's contact
+book). Either name leads to one player id of ours (`wa:id:<BSUID>`, `wa:id:<phone>`:
+the two never look alike), so a person first seen by phone stays one player when their
+BSUID comes. The player id is an int above every Telegram user id (Telegram's have at
+most 52 bits), so the table's rooms, seats and chat targets hold players of every
+platform alike and a table may mix them. The person's own data lives in
+`user:<player id>` as a Telegram user's does (its name, language, and here `wa`, the
+BSUID, and `phone` when known); messages go to the BSUID once known, else to the phone
+(`address_of`).
 """
 
 from __future__ import annotations
 
-import re
-
 import redis
 
 from service.infra.store import text
+from service.platforms.whatsapp.graph import BSUID, Address
 
 BASE = 1 << 52  # player ids from here on are WhatsApp people's
 _NEXT = "wa:next"
-BSUID = re.compile(r"^[A-Z]{2}\.(ENT\.)?[A-Za-z0-9]{1,128}$")
 # A person's language before they choose one: WhatsApp tells none, so the country of
 # their BSUID (or of their phone number) says it.
 COUNTRY_LANGS = {"BR": "pt_BR", "PT": "pt_PT", "ES": "es", "ID": "id", "MX": "es", "AR": "es"}
@@ -30,32 +33,93 @@ def is_whatsapp(player_id: int) -> bool:
     return player_id >= BASE
 
 
-def key_of(bsuid: str) -> str:
-    return f"wa:id:{bsuid}"
+def key_of(name: str) -> str:
+    """The key of a person's player id, by their BSUID or their phone number."""
+    return f"wa:id:{name}"
 
 
-def player_id(client: redis.Redis, bsuid: str, ttl: int) -> int:
-    """The player id of a BSUID, made on first sight (safe when two requests race)."""
-    found = client.get(key_of(bsuid))
-    if found is not None:
-        client.expire(key_of(bsuid), ttl)
-        return int(found)
-    candidate = BASE + int(client.incr(_NEXT))
-    if client.set(key_of(bsuid), candidate, nx=True, ex=ttl):
-        client.hset(f"user:{candidate}", "wa", bsuid)
-        client.expire(f"user:{candidate}", ttl)
-        return candidate
-    return int(client.get(key_of(bsuid)) or candidate)
+def user_key(player: int) -> str:
+    return f"user:{player}"
+
+
+def find(client: redis.Redis, bsuid: str | None, phone: str | None) -> int | None:
+    """The player id of a person known by their BSUID, else by their phone; not by a
+    phone whose player has another BSUID (a number passed on to someone else: Meta
+    gives its new owner a new BSUID). None if they are new."""
+    if bsuid:
+        found = client.get(key_of(bsuid))
+        if found is not None:
+            return int(found)
+    if phone:
+        found = client.get(key_of(phone))
+        if found is not None and (bsuid is None or stored_bsuid(client, int(found)) is None):
+            return int(found)
+    return None
+
+
+def player_of(client: redis.Redis, bsuid: str | None, phone: str | None, ttl: int) -> int:
+    """The player id of a person named by their BSUID, their phone or both (made on
+    first sight, safe when two requests race); every name given then leads to it."""
+    first = bsuid or phone
+    if first is None:
+        raise ValueError("a WhatsApp person is named by a BSUID or a phone number")
+    player = find(client, bsuid, phone)
+    if player is None:
+        candidate = BASE + int(client.incr(_NEXT))
+        made = client.set(key_of(first), candidate, nx=True, ex=ttl)
+        player = candidate if made else int(client.get(key_of(first)) or candidate)
+    link(client, player, bsuid, phone, ttl)
+    return player
+
+
+def link(client: redis.Redis, player: int, bsuid: str | None, phone: str | None, ttl: int) -> None:
+    """Both names lead to the player, and the player's record keeps both (for `people_ttl`
+    more, as every key about a person)."""
+    fields = {field: name for field, name in (("wa", bsuid), ("phone", phone)) if name}
+    with client.pipeline(transaction=False) as pipe:
+        for field, name in fields.items():
+            pipe.set(key_of(name), player, ex=ttl)
+            pipe.hset(user_key(player), field, name)
+        pipe.expire(user_key(player), ttl)
+        pipe.execute()
+
+
+def stored_bsuid(client: redis.Redis, player: int) -> str | None:
+    found = client.hget(user_key(player), "wa")
+    name = text(found) if found is not None else None
+    return name if name is not None and BSUID.match(name) else None
+
+
+def address_of(client: redis.Redis, player: int) -> Address | None:
+    """Where messages to the player go: their BSUID once known, else their phone (a
+    record from before phones were kept apart may hold the phone as `wa`)."""
+    names = [text(n) for n in client.hmget(user_key(player), ["wa", "phone"]) if n is not None]
+    bsuid = next((n for n in names if BSUID.match(n)), None)
+    if bsuid is not None:
+        return Address(bsuid, "bsuid")
+    phone = next((n for n in names if n.isdigit()), None)
+    return Address(phone, "phone") if phone is not None else None
+
+
+# ----- the names inbound.py calls until it names people by BSUID and phone --------------
+
+
+def player_id(client: redis.Redis, name: str, ttl: int) -> int:
+    """The player id of a person named by a BSUID or a phone number (`player_of`)."""
+    address = Address.of(name)
+    bsuid = name if address.kind == "bsuid" else None
+    return player_of(client, bsuid, None if bsuid else name, ttl)
 
 
 def bsuid_of(client: redis.Redis, player: int) -> str | None:
-    found = client.hget(f"user:{player}", "wa")
-    return text(found) if found is not None else None
+    """Where messages to the player go, as `Graph.send` takes a string (`address_of`)."""
+    address = address_of(client, player)
+    return address.value if address is not None else None
 
 
-def language_of(bsuid: str, phone: str | None) -> str:
+def language_of(bsuid: str | None, phone: str | None) -> str:
     """The language a new person is spoken to in: their country's, else English."""
-    country = bsuid.split(".", 1)[0]
+    country = (bsuid or "").split(".", 1)[0]
     if country in COUNTRY_LANGS:
         return COUNTRY_LANGS[country]
     for prefix in sorted(PHONE_LANGS, key=len, reverse=True):

@@ -13,6 +13,12 @@ order people sent its messages (`timestamp`), and a typed message older than one
 same person's already handled is left alone (`inbound.Handler.late`). We answer 200 once
 every message of the POST is handled (or was before); 503 while Redis is unreachable,
 and Meta sends the POST again (what was done is then a duplicate).
+
+Meta posts the changes of every number of the app's Business Account to one callback
+URL: a change whose `metadata.phone_number_id` is not ours (`BURRO_WHATSAPP_PHONE_ID`)
+is left alone and counted (`burro_updates{kind="whatsapp_change",outcome="other_number"}`).
+A sender may be named by BSUID, by phone or by both: both are linked to one player
+before their message is handled (`people.player_of`).
 """
 
 from __future__ import annotations
@@ -52,10 +58,21 @@ class Status:
     """What Meta says became of a message we sent."""
 
     wamid: str
-    bsuid: str
+    bsuid: str | None  # the recipient's `recipient_user_id`, if Meta gave it
     status: str  # sent, delivered, read, failed
     codes: tuple[int, ...] = ()
     at: float | None = None  # when Meta says it became so (its `timestamp`)
+    phone: str | None = None  # the recipient's `recipient_id`: their phone number
+
+
+@dataclass(frozen=True)
+class Notification:
+    """What a POST brings us: messages and statuses for our number, and how many changes
+    were for another number of the Business Account (left out)."""
+
+    messages: list[Inbound]
+    statuses: list[Status]
+    foreign: int = 0
 
 
 def signed(body: bytes, header: str, secret: str) -> bool:
@@ -66,7 +83,9 @@ def signed(body: bytes, header: str, secret: str) -> bool:
 def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
     """The WhatsApp routes of `serve` (only when BURRO_WHATSAPP_* are set)."""
     assert settings.whatsapp_app_secret is not None and settings.whatsapp_verify_token
+    assert settings.whatsapp_phone_id is not None
     secret = settings.whatsapp_app_secret.get_secret_value()
+    ours = settings.whatsapp_phone_id
     verify_token = settings.whatsapp_verify_token.get_secret_value()
     handler = Handler(svc, client, graph_of(settings))
 
@@ -88,17 +107,18 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
         if not signed(body, request.headers.get(SIGNATURE, ""), secret):
             metrics.UPDATES.labels("invalid", "forbidden").inc()
             return PlainTextResponse("forbidden", status_code=403)
-        parsed = parse(body)
+        parsed = parse(body, ours)
         if parsed is None:
             metrics.UPDATES.labels("invalid", "bad_request").inc()
             return PlainTextResponse("not a WhatsApp notification", status_code=400)
-        messages, statuses = parsed
-        for message in sorted(messages, key=lambda m: m.at):
+        if parsed.foreign:
+            metrics.UPDATES.labels("whatsapp_change", "other_number").inc(parsed.foreign)
+        for message in sorted(parsed.messages, key=lambda m: m.at):
             outcome = await asyncio.to_thread(once, message)
             metrics.UPDATES.labels(f"whatsapp_{message.kind}", outcome).inc()
             if outcome == "retry":
                 return PlainTextResponse("storage unavailable", status_code=503)
-        for status in statuses:
+        for status in parsed.statuses:
             try:
                 await asyncio.to_thread(on_status, status)
             except (redis.RedisError, Conflict) as error:  # Meta posts it again
@@ -118,6 +138,7 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
         if claim == "busy":
             return "retry"
         try:
+            identify(message)
             handler.handle(message)
         except (redis.RedisError, Conflict) as error:
             log.warning("whatsapp %s not committed: %r", message.wamid, error)
@@ -129,13 +150,21 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
             return "failed"
         return "ok" if settle(svc.store.finish, mark) else "retry"
 
+    def identify(message: Inbound) -> None:
+        """Link the sender's BSUID and phone to one player (the handler finds it by
+        either): a person first seen by phone stays one player when their BSUID comes."""
+        bsuid = message.bsuid if graph.BSUID.match(message.bsuid) else None
+        people.player_of(client, bsuid, message.phone, svc.store.people_ttl)
+
     def on_status(status: Status) -> None:
         """A message refused for the closed window: the turn template goes instead (not
         when the person wrote since the failure: their window is open again and what
         they asked for is on its way)."""
         if status.status != "failed" or graph.REENGAGEMENT not in status.codes:
             return
-        player = people.player_id(client, status.bsuid, svc.store.people_ttl)
+        player = people.find(client, status.bsuid, status.phone)
+        if player is None:  # nobody we know: nothing of theirs to send again
+            return
         if not window.close(client, player, svc.now() if status.at is None else status.at):
             return
         room = handler.active_room(player)
@@ -174,9 +203,10 @@ async def noop() -> None:
 # ----- Meta's notification, read defensively ---------------------------------------------
 
 
-def parse(body: bytes) -> tuple[list[Inbound], list[Status]] | None:
-    """The messages and statuses of a notification; None if it is not one. A piece that
-    is malformed is left out (and logged): Meta would only send it again."""
+def parse(body: bytes, ours: str) -> Notification | None:
+    """The messages and statuses of a notification for our number (`ours`, its phone
+    number id); None if it is not one. A piece that is malformed is left out (and
+    logged): Meta would only send it again."""
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError, RecursionError):
@@ -185,7 +215,12 @@ def parse(body: bytes) -> tuple[list[Inbound], list[Status]] | None:
         return None
     messages: list[Inbound] = []
     statuses: list[Status] = []
-    for value in values_of(data):
+    values = values_of(data)
+    mine = [v for v in values if number_of(v) == ours]
+    if len(mine) < len(values):
+        others = sorted({number_of(v) for v in values} - {ours})
+        log.info("whatsapp: changes for another number left out: %.200s", others)
+    for value in mine:
         contacts = contacts_of(value)
         for raw in listed(value, "messages"):
             found = inbound_of(raw, contacts)
@@ -194,7 +229,7 @@ def parse(body: bytes) -> tuple[list[Inbound], list[Status]] | None:
             else:
                 messages.append(found)
         statuses += [s for s in (status_of(raw) for raw in listed(value, "statuses")) if s]
-    return messages, statuses
+    return Notification(messages, statuses, len(values) - len(mine))
 
 
 def values_of(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -205,6 +240,13 @@ def values_of(data: dict[str, Any]) -> list[dict[str, Any]]:
             if ok and isinstance(change.get("value"), dict):
                 found.append(change["value"])
     return found
+
+
+def number_of(value: dict[str, Any]) -> str:
+    """The phone number id a change is for (its `metadata`); "" if it names none."""
+    metadata = value.get("metadata")
+    found = metadata.get("phone_number_id") if isinstance(metadata, dict) else None
+    return found if isinstance(found, str) else ""
 
 
 def listed(value: dict[str, Any], key: str) -> list[dict[str, Any]]:
@@ -289,12 +331,15 @@ def content_of(raw: dict[str, Any]) -> tuple[Kind, str, str]:
 
 def status_of(raw: dict[str, Any]) -> Status | None:
     wamid, state = raw.get("id"), raw.get("status")
-    who = raw.get("recipient_user_id") or raw.get("recipient_id")
-    if not (isinstance(wamid, str) and isinstance(state, str) and isinstance(who, str)):
+    bsuid, phone = raw.get("recipient_user_id"), raw.get("recipient_id")
+    bsuid = bsuid if isinstance(bsuid, str) and bsuid else None
+    phone = phone if isinstance(phone, str) and phone else None
+    if not (isinstance(wamid, str) and isinstance(state, str) and (bsuid or phone)):
         return None
     errors = raw.get("errors") if isinstance(raw.get("errors"), list) else []
     codes = tuple(
         e["code"] for e in errors or [] if isinstance(e, dict) and isinstance(e.get("code"), int)
     )
     stamp = str(raw.get("timestamp"))
-    return Status(wamid, who, state, codes, float(stamp) if stamp.isdigit() else None)
+    at = float(stamp) if stamp.isdigit() else None
+    return Status(wamid, bsuid, state, codes, at, phone)

@@ -93,7 +93,12 @@ def signed_post() -> tuple[bytes, dict[str, str]]:
         "type": "text",
         "text": {"body": "hola"},
     }
-    value = {"messaging_product": "whatsapp", "contacts": [], "messages": [message]}
+    value = {
+        "messaging_product": "whatsapp",
+        "metadata": {"display_phone_number": "15550009999", "phone_number_id": "1"},
+        "contacts": [],
+        "messages": [message],
+    }
     entry = {"id": "1", "changes": [{"field": "messages", "value": value}]}
     body = json.dumps({"object": "whatsapp_business_account", "entry": [entry]}).encode()
     signature = "sha256=" + hmac.new(SECRET.encode(), body, hashlib.sha256).hexdigest()

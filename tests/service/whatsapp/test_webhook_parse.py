@@ -8,9 +8,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from service.platforms.whatsapp.webhook import parse, signed
+from service.platforms.whatsapp.webhook import Notification, parse, signed
 
 SECRET = "local-app-secret"
+PHONE_ID = "100000000000001"  # our business number's id (BURRO_WHATSAPP_PHONE_ID)
 
 
 def notification(*values: dict[str, Any]) -> bytes:
@@ -27,6 +28,7 @@ def value(
 ) -> dict[str, Any]:
     return {
         "messaging_product": "whatsapp",
+        "metadata": {"display_phone_number": "15550009999", "phone_number_id": PHONE_ID},
         "contacts": contacts,
         "messages": list(messages),
         "statuses": list(statuses),
@@ -112,9 +114,9 @@ def test_a_batch_of_two_people_and_a_status() -> None:
             ],
         ),
     )
-    parsed = parse(body)
+    parsed = parse(body, PHONE_ID)
     assert parsed is not None
-    messages, statuses = parsed
+    messages, statuses = parsed.messages, parsed.statuses
     first, tap, row, quick, other = messages
     assert (first.bsuid, first.phone, first.name, first.kind, first.text) == (
         ABUELA["user_id"],
@@ -160,15 +162,15 @@ def test_a_sender_known_only_by_phone_is_keyed_by_it() -> None:
             ],
         )
     )
-    parsed = parse(body)
+    parsed = parse(body, PHONE_ID)
     assert parsed is not None
-    (message,) = parsed[0]
+    (message,) = parsed.messages
     assert (message.bsuid, message.name) == ("351910000002", "Avó")
 
 
 def test_what_is_not_a_notification_is_refused_and_bad_pieces_left_out() -> None:
-    assert parse(b"not json") is None
-    assert parse(b"[1, 2]") is None
-    assert parse(json.dumps({"object": "x"}).encode()) is None
+    assert parse(b"not json", PHONE_ID) is None
+    assert parse(b"[1, 2]", PHONE_ID) is None
+    assert parse(json.dumps({"object": "x"}).encode(), PHONE_ID) is None
     broken = notification(value([ABUELA], [{"id": "wamid.1", "type": "text"}, "junk"]))
-    assert parse(broken) == ([], [])
+    assert parse(broken, PHONE_ID) == Notification([], [])
