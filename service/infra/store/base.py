@@ -1,0 +1,110 @@
+"""What every part of the store shares: its clients, the lifetimes of what it keeps."""
+
+from __future__ import annotations
+
+import contextvars
+import time
+import zlib
+from collections.abc import Callable
+from typing import Self, TypeVar
+
+import redis
+import redis.asyncio
+
+from service.infra import trips
+from service.settings import Settings
+from service.table.games import DEFAULT_DELAY
+from service.table.room import LIVE, Room
+
+T = TypeVar("T")
+
+# What names an inbound update once, for its dedupe mark: Telegram's update_id, or a
+# platform's own message id as text (WhatsApp's wamid, prefixed with its platform), which
+# that platform may redeliver for longer (`Store.text_mark_ttl`).
+UpdateId = int | str
+
+# The update whose dedupe mark this request (its context) committed with a change.
+committed: contextvars.ContextVar[UpdateId | None] = contextvars.ContextVar(
+    "committed_mark", default=None
+)
+
+
+def text(value: object) -> str:
+    """A Redis reply as text (the client answers bytes)."""
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def encode_room(room: Room) -> bytes:
+    """A room as stored: its JSON, deflated (a third of the size: its keys repeat); an
+    ended room's game as its packed moves (Room.stored_json)."""
+    return zlib.compress(room.stored_json())
+
+
+def decode_room(data: bytes | str) -> Room:
+    """A room as stored; one saved as plain JSON (by older releases) too."""
+    raw = data.encode() if isinstance(data, str) else data
+    return Room.model_validate_json(raw if raw[:1] == b"{" else zlib.decompress(raw))
+
+
+class Conflict(Exception):
+    """The room kept changing under us: give up (Telegram will deliver again)."""
+
+
+class StoreBase:
+    def __init__(
+        self,
+        client: redis.Redis,
+        retention: int,
+        dedupe_ttl: int,
+        *,
+        live_ttl: int = 16 * 24 * 3600,
+        people_ttl: int = 365 * 24 * 3600,
+        idle: tuple[int, int] = (2 * 24 * 3600, 14 * 24 * 3600),
+        clock: Callable[[], float] = time.time,
+        text_mark_ttl: int = 7 * 24 * 3600,
+        aclient: redis.asyncio.Redis | None = None,
+        bot_delay: float = DEFAULT_DELAY,
+    ) -> None:
+        self.redis = client
+        self.bot_delay = bot_delay  # for the moves of the presses queued (_apply_queued)
+        # The asyncio client of `serve`'s event loop, for the `a…` methods (without it
+        # they use the synchronous one).
+        self.aredis = aclient
+        self.retention = retention
+        self.dedupe_ttl = dedupe_ttl
+        self.live_ttl = live_ttl  # an open room's keys outlive its last change by this
+        self.people_ttl = people_ttl
+        self.idle = idle  # (lobby, game): seconds an open room waits for a person
+        self.clock = clock
+        self.text_mark_ttl = text_mark_ttl  # WhatsApp redelivers a message for up to 7 days
+
+    @classmethod
+    def of(
+        cls, client: redis.Redis, settings: Settings, aclient: redis.asyncio.Redis | None = None
+    ) -> Self:
+        """The store with the lifetimes the settings give."""
+        idle = max(settings.game_idle, settings.lobby_idle)
+        return cls(
+            client,
+            settings.retention,
+            settings.dedupe_ttl,
+            live_ttl=idle + settings.retention,
+            people_ttl=settings.people_retention,
+            idle=(settings.lobby_idle, settings.game_idle),
+            aclient=aclient,
+            bot_delay=settings.bot_delay,
+        )
+
+    async def _arun(self, steps: trips.Steps[T]) -> T:
+        """Run `steps` on the asyncio client (the synchronous one if there is none)."""
+        if self.aredis is None:
+            return trips.run(self.redis, steps)
+        return await trips.arun(self.aredis, steps)
+
+    def ttl_of(self, room: Room) -> int:
+        """Seconds a room's keys outlive their last write: `retention` once it ended."""
+        return self.live_ttl if room.status in LIVE else self.retention
+
+    def mark_ttl(self, update_id: UpdateId) -> int:
+        """How long an update's dedupe mark is kept."""
+        return self.text_mark_ttl if isinstance(update_id, str) else self.dedupe_ttl

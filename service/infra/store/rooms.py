@@ -1,0 +1,193 @@
+"""Rooms: loaded, created, and changed by compare-and-set (`update`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import redis
+
+from service.infra import commit, logs, metrics, read_ahead, timers, trips
+from service.infra.keys import DUE_KEY, chat_key, presses_key, room_key, update_key
+from service.infra.store.base import Conflict, UpdateId, committed, decode_room, text
+from service.infra.store.writes import Writes
+from service.table.outcome import Job, Outcome, QueuedPress
+from service.table.play import queued as queued_press
+from service.table.room import LIVE, Room
+
+MAX_ATTEMPTS = 20
+
+
+class Rooms(Writes):
+    # ----- reads -------------------------------------------------------------------
+
+    def load(self, room_id: str) -> Room | None:
+        logs.bind_game(room_id)
+        data = read_ahead.take(room_key(room_id))
+        return self.parse(self.redis.get(room_key(room_id)) if data is read_ahead.MISSING else data)
+
+    def parse(self, data: bytes | str | None) -> Room | None:
+        """The room stored as `data` (read with other keys in one trip), if any."""
+        if not data:
+            return None
+        room = decode_room(data)
+        room._loaded_from = data
+        return room
+
+    def room_in_chat(self, chat_id: int, thread_id: int | None) -> Room | None:
+        room_id = self.redis.get(chat_key(chat_id, thread_id))
+        return self.load(text(room_id)) if room_id else None
+
+    def wake(self, room: Room, at: float | None) -> None:
+        """The room's timer to come due at `at` (None: it has none), unless the room
+        changed since it was loaded (service.infra.timers)."""
+        if room._loaded_from:
+            timers.wake_if_same(self.redis, room_key(room.id), room._loaded_from, room.id, at)
+
+    def overdue(self, before: float, limit: int = 1000) -> list[str]:
+        """Playing rooms whose next timer or bot move was due before `before`."""
+        return [text(r) for r in self.redis.zrangebyscore(DUE_KEY, "-inf", before, 0, limit)]
+
+    def open_rooms(self, key: str, user_id: int | None = None) -> int:
+        """How many rooms of an `open:` set are still open (and opened by `user_id`, if
+        given); the others are dropped from it."""
+        count = 0
+        for member in self.redis.smembers(key):
+            room = self.load(text(member))
+            if room is not None and room.status in LIVE and user_id in (None, room.creator):
+                count += 1
+            else:
+                self.redis.srem(key, member)
+        return count
+
+    def first_in(self, key: str, seconds: int) -> bool:
+        """True once per `seconds` for a key (a cooldown), False within it."""
+        return bool(self.redis.set(key, 1, nx=True, ex=seconds))
+
+    # ----- changes -----------------------------------------------------------------
+
+    def create(self, room: Room, outcome: Outcome, update_id: UpdateId | None) -> bool:
+        """Save a new room as its chat's game, unless the chat has a live game already."""
+        chat = chat_key(room.chat_id, room.thread_id)
+        with self.redis.pipeline() as pipe:
+            pipe.watch(chat, *_marks(update_id))  # type: ignore[no-untyped-call]
+            current = pipe.get(chat)
+            if current and self._live(text(current)):
+                pipe.reset()
+                return False
+            pipe.multi()
+            self._write(pipe, room, outcome, update_id)
+            self._opened(pipe, room)
+            try:
+                pipe.execute()
+            except redis.WatchError:
+                metrics.conflict("create", retried=False)
+                return False
+        committed.set(update_id)
+        logs.bind(game_id=room.id)  # the update is about the new game from here on
+        return True
+
+    def _live(self, room_id: str) -> bool:
+        room = self.load(room_id)
+        return room is not None and room.status in LIVE
+
+    def update(
+        self,
+        room_id: str,
+        change: Callable[[Room], Outcome],
+        update_id: UpdateId | None = None,
+        loaded: Room | None = None,
+        sync_job: bool = True,
+        here: Callable[[Job], bool] | None = None,
+    ) -> tuple[Room, Outcome] | None:
+        """Run `change` on a fresh copy of the room and commit what it did, atomically.
+        None when the room does not exist or the update was handled already. `loaded`:
+        the room as the caller loaded it and left it; if it is still current it is used
+        (and given up) instead of parsing the same bytes again. `sync_job` False: the
+        caller (a worker's job) brings the outcome's chats up to date itself; they are
+        marked pending all the same, for the sweeper should it die first. `here`: the
+        outcome's jobs the caller runs itself instead (the sweeper's, should it die)."""
+        steps = self._update(room_id, change, update_id, loaded, sync_job, here)
+        return trips.run(self.redis, steps)
+
+    async def aupdate(
+        self,
+        room_id: str,
+        change: Callable[[Room], Outcome],
+        update_id: UpdateId | None = None,
+        loaded: Room | None = None,
+    ) -> tuple[Room, Outcome] | None:
+        """`update` on the asyncio client (a webhook's change)."""
+        return await self._arun(self._update(room_id, change, update_id, loaded))
+
+    def _update(
+        self,
+        room_id: str,
+        change: Callable[[Room], Outcome],
+        update_id: UpdateId | None,
+        loaded: Room | None,
+        sync_job: bool = True,
+        here: Callable[[Job], bool] | None = None,
+    ) -> trips.Steps[tuple[Room, Outcome] | None]:
+        key, queue = room_key(room_id), presses_key(room_id)
+        logs.bind_game(room_id)
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            data = loaded._loaded_from if loaded is not None else None
+            queued: list[bytes] = []  # none with a room read ahead; if some, it is "changed"
+            if not data:
+                read = yield from self._read_for_update(key, queue, update_id)
+                if read is None:
+                    return None
+                data, queued = read
+            room = _fresh(data, loaded)
+            loaded = None  # changed now: a retry reads again
+            outcome = (
+                self._apply_queued(room, queued).then(change(room)) if queued else change(room)
+            )
+            writes = commit.recorder(self.redis)
+            self._write(writes, room, outcome, update_id, sync_job, here)
+            mark = update_key(update_id) if update_id is not None else None
+            found = yield from commit.commit(key, queue, len(queued), mark, data, writes)
+            if found == "gone":
+                return None
+            if found == "changed":  # someone else changed the room first: read it again
+                metrics.conflict("update", retried=attempt < MAX_ATTEMPTS)
+                continue
+            committed.set(update_id)
+            read_ahead.forget(key)
+            return room, outcome
+        raise Conflict(room_id)
+
+    def _apply_queued(self, room: Room, queued: list[bytes]) -> Outcome:
+        """The room's queued presses applied, oldest first (each if its phase is still on)."""
+        outcome = Outcome()
+        for raw in queued:
+            pressed = QueuedPress.parse(room.id, text(raw))
+            if pressed is not None:
+                outcome = outcome.then(queued_press(room, pressed, self.bot_delay))
+        return outcome
+
+    def _read_for_update(
+        self, key: str, queue: str, update_id: UpdateId | None
+    ) -> trips.Steps[tuple[bytes | str, list[bytes]] | None]:
+        """The room's bytes and its queued presses, in one round trip with its update's
+        dedupe mark; None if it is gone or the update was handled already."""
+        marks = [("EXISTS", mark) for mark in _marks(update_id)]
+        data, queued, *marked = yield trips.Commands(
+            [("GET", key), ("LRANGE", queue, 0, -1), *marks]
+        )
+        if data is None or any(marked):
+            return None
+        return data, queued
+
+
+def _marks(update_id: UpdateId | None) -> list[str]:
+    """The update's dedupe mark, if it is an update's change."""
+    return [] if update_id is None else [update_key(update_id)]
+
+
+def _fresh(data: bytes | str, loaded: Room | None) -> Room:
+    """The room stored as `data`: `loaded` if it was read from these very bytes."""
+    if loaded is not None and loaded._loaded_from == data:
+        loaded._loaded_from = None  # given up to this update: never reused twice
+        return loaded
+    return decode_room(data)

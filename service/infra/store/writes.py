@@ -1,0 +1,153 @@
+"""What a commit writes besides the room: the update's dedupe mark, the chat's pointer,
+the room's `moves` hash, its timers and idle deadline, the people index, the counters
+of a finished game, the outbox's pending syncs and the outcome's jobs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import redis
+from redis.typing import EncodableT
+
+from service.infra import timers
+from service.infra.keys import (
+    DUE_KEY,
+    IDLE_KEY,
+    PENDING_PRESSES,
+    PENDING_SYNC,
+    busy_key,
+    chat_key,
+    chat_open_key,
+    live_key,
+    moves_key,
+    room_key,
+    update_key,
+    user_open_key,
+    user_rooms_key,
+)
+from service.infra.queue import schedule
+from service.infra.store.base import UpdateId, encode_room, text
+from service.infra.store.claims import mark_of
+from service.infra.store.statistics import Statistics
+from service.table import targets as targets_of
+from service.table.outcome import PHASE_TIMERS, Job, JobKind, Outcome
+from service.table.play import waiting_moves
+from service.table.room import LIVE, Room
+
+
+class Writes(Statistics):
+    def _write(
+        self,
+        pipe: redis.client.Pipeline,
+        room: Room,
+        outcome: Outcome,
+        update_id: UpdateId | None,
+        sync_job: bool = True,
+        here: Callable[[Job], bool] | None = None,
+    ) -> None:
+        if update_id is not None:  # answered with no popup, unless `finish` says one
+            pipe.set(update_key(update_id), mark_of(""), ex=self.mark_ttl(update_id))
+            pipe.delete(busy_key(update_id))
+        if outcome.presses:
+            pipe.zrem(PENDING_PRESSES, *outcome.presses)
+        if not outcome.changed:
+            return
+        ttl = self.ttl_of(room)
+        pipe.set(room_key(room.id), encode_room(room), ex=ttl)
+        self._write_moves(pipe, room, ttl)
+        chat = chat_key(room.chat_id, room.thread_id)
+        if room.status == "cancelled":
+            pipe.delete(chat)
+        else:
+            pipe.set(chat, room.id, ex=ttl)
+        self._mark_idle(pipe, room, by_person=update_id is not None)
+        if room.status == "lobby" or outcome.finished:  # the seats are set in the lobby
+            self._index_people(pipe, user_rooms_key, room.id, room.humans())
+        if room.status == "playing":
+            pipe.zadd(DUE_KEY, {room.id: room.next_due()})
+        else:
+            pipe.zrem(DUE_KEY, room.id)
+        self._set_timer(pipe, room, outcome)
+        if outcome.finished:
+            self._count_finished(pipe, room)
+        self._write_syncs(pipe, room, outcome, sync_job)
+        for user, when in outcome.acted.items():
+            pipe.hset(live_key(room.id), str(user), when)
+            pipe.expire(live_key(room.id), ttl)
+        for job in outcome.jobs:
+            if job.kind not in PHASE_TIMERS and (here is None or not here(job)):
+                schedule(self.redis, pipe, job)
+
+    def _write_syncs(
+        self, pipe: redis.client.Pipeline, room: Room, outcome: Outcome, sync_job: bool
+    ) -> None:
+        """The change's chats marked pending for the outbox, and one job that brings
+        every target of the change up to date (unless the caller does: `sync_job`)."""
+        if outcome.sync and sync_job:
+            outcome.jobs.append(_sync_job(room, sorted(outcome.sync)))
+        for target in sorted(outcome.sync):
+            # Since now, not since the room's last move: a reminder's re-post, marked with
+            # the move's older time, looked lost to the sweeper at once and went out twice.
+            # Each change marks anew: the job serving an older one leaves this mark.
+            pipe.zadd(PENDING_SYNC, {f"{room.id}|{target}": self.clock()})
+
+    def _write_moves(self, pipe: redis.client.Pipeline, room: Room, ttl: int) -> None:
+        """The room's `moves` hash anew: its phase, and who may press what and have it
+        queued (none once the game is not playing)."""
+        key = moves_key(room.id)
+        pipe.delete(key)
+        moves = waiting_moves(room)
+        if moves:
+            lines: dict[EncodableT, EncodableT] = {"phase": room.phase_version}
+            lines.update((str(user), "\n".join(actions)) for user, actions in moves.items())
+            pipe.hset(key, mapping=lines)
+            pipe.expire(key, ttl)
+
+    def _set_timer(self, pipe: redis.client.Pipeline, room: Room, outcome: Outcome) -> None:
+        """The room's place in rooms:timers: its phase's first timer the change made (a
+        new phase's reminder, or its deadline once reminded); none once its phase has no
+        deadline or the game is over. A change that made no timer leaves it."""
+        if room.status != "playing" or room.deadline is None:
+            timers.drop(pipe, room.id)
+            return
+        due = [job.at for job in outcome.jobs if job.kind in PHASE_TIMERS]
+        if due:
+            timers.wake_at(pipe, room.id, min(due))
+
+    def _mark_idle(self, pipe: redis.client.Pipeline, room: Room, by_person: bool) -> None:
+        """When an open room ends if nobody acts: counted from a person's update (a job's
+        write, a bot's move, only makes sure the room is there)."""
+        if room.status not in LIVE:
+            pipe.zrem(IDLE_KEY, room.id)
+            return
+        wait = self.idle[0] if room.status == "lobby" else self.idle[1]
+        pipe.zadd(IDLE_KEY, {room.id: self.clock() + wait}, nx=not by_person)
+
+    def _opened(self, pipe: redis.client.Pipeline, room: Room) -> None:
+        """Count a new room toward its chat's and its creator's caps, and index its
+        people (a one-to-one rematch starts playing at once: no lobby write does it)."""
+        for key in (chat_open_key(room.chat_id), user_open_key(room.creator)):
+            pipe.sadd(key, room.id)
+            pipe.expire(key, self.live_ttl)
+        self._index_people(pipe, user_rooms_key, room.id, room.humans())
+
+    def note_message(self, chat_id: int, thread_id: int | None, message_id: int) -> None:
+        """A message came in a chat (a command to us): the messages of the room open
+        there are above it now, and its table is posted again at the bottom on its next
+        change (workers.outbox.due_anew)."""
+        room_id = self.redis.get(chat_key(chat_id, thread_id))
+        if room_id is None:
+            return
+        key, field = live_key(text(room_id)), f"top:{chat_id}"
+        top = self.redis.hget(key, field)
+        if top is None or message_id > int(top):
+            with self.redis.pipeline() as pipe:
+                pipe.hset(key, field, message_id)
+                pipe.expire(key, self.live_ttl)
+                pipe.execute()
+
+
+def _sync_job(room: Room, targets: list[str]) -> Job:
+    """The change's sync job: its id names the room's version, so the job of the next
+    change is another job (a finished job's hash is deleted: service.infra.queue)."""
+    return Job(JobKind.SYNC, room.id, targets_of.joined(targets), 0.0, tag=f"v{room.version}")
