@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from engine.cuartetos import rules as passing
+from engine.cuartetos import rules as cuartetos
 from engine.follow_suit import rules as follow_suit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,9 +73,9 @@ def choices(model: type[BaseModel]) -> set[str]:
             *follow_suit.PRESETS,
             *follow_suit.ALIASES,
             *follow_suit.OPTION_NAMES,
-            *passing.PRESETS,
-            *passing.ALIASES,
-            *passing.OPTION_NAMES,
+            *cuartetos.PRESETS,
+            *cuartetos.ALIASES,
+            *cuartetos.OPTION_NAMES,
         }
     ),
 )
@@ -84,7 +84,7 @@ def test_every_preset_and_option_is_in_the_rules(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "value", sorted((choices(follow_suit.Rules) | choices(passing.CuartetosRules)) - {"4"})
+    "value", sorted((choices(follow_suit.Rules) | choices(cuartetos.CuartetosRules)) - {"4"})
 )
 def test_every_option_value_is_in_the_rules(value: str) -> None:
     assert f"`{value}`" in rules_text(), f"docs/rules.md does not name the value `{value}`"

@@ -14,15 +14,15 @@ from typing import Any
 
 import pytest
 
-from engine import cuartetos as passing
-from engine.cuartetos.records import hand_record as passing_hand_record
+from engine import cuartetos
+from engine.cuartetos.records import hand_record as cuartetos_hand_record
 from engine.cuartetos.sim import pack_for
 from engine.follow_suit.game import GameState, apply, legal_actions, new_game, to_move
 from engine.follow_suit.records import hand_record
 from engine.follow_suit.rules import PRESETS, make_rules
 from engine.kernel.rng import MASK64, derive, keyed, shuffled
 from service.table.room import BOT_SALT, new_game_key
-from tests.passing.tables import random_moves
+from tests.cuartetos.tables import random_moves
 
 INV_MUL1 = pow(0xBF58476D1CE4E5B9, -1, 1 << 64)
 INV_MUL2 = pow(0x94D049BB133111EB, -1, 1 << 64)
@@ -65,12 +65,12 @@ def play_first_hand(preset: str) -> tuple[Any, dict[str, Any], int]:
     key = new_game_key()
     rnd = random.Random(preset)
     game: Any
-    if preset in passing.PRESETS:
-        start = passing.new_game(passing.make_rules(preset), 4, key, at=0.0)
+    if preset in cuartetos.PRESETS:
+        start = cuartetos.new_game(cuartetos.make_rules(preset), 4, key, at=0.0)
         for *_, game, _ in random_moves(start, rnd, 5000):
             if game.past:
                 break
-        return game, passing_hand_record(game, 0), key
+        return game, cuartetos_hand_record(game, 0), key
     options = {"topple_chance": 0.3} if preset == "burro_em_pe" else {}
     game = new_game(make_rules(preset, options), 4, key)
     while (seat := to_move(game)) is not None and not game.past:
@@ -112,7 +112,7 @@ def deck_from(game: Any, guess: int) -> list[str]:
     return shuffled(pack, derive(guess, 2, 0))
 
 
-@pytest.mark.parametrize("preset", [*PRESETS, *passing.PRESETS])
+@pytest.mark.parametrize("preset", [*PRESETS, *cuartetos.PRESETS])
 def test_hand_one_exported_predicts_no_later_deal_bot_or_topple(preset: str) -> None:
     game, record, key = play_first_hand(preset)
     assert game.past and not game.over, "hand 1 must be over, the game still running"

@@ -16,7 +16,7 @@ from engine.cuartetos.rules import make_rules
 from engine.cuartetos.state import SYSTEM
 from engine.cuartetos.views import player_view, public_view
 from engine.kernel import errors
-from tests.passing.tables import ODD_CARDS, act, deck_for, of, table
+from tests.cuartetos.tables import ODD_CARDS, act, deck_for, of, table
 
 
 def test_everyone_passes_their_odd_card_and_holds_four() -> None:

@@ -21,7 +21,7 @@ from engine.cuartetos.sim import pack_for
 from engine.cuartetos.state import GameState, HandState
 from engine.cuartetos.storage import dumps, loads
 from engine.cuartetos.views import player_view, public_view
-from tests.passing.tables import play_out, random_moves
+from tests.cuartetos.tables import play_out, random_moves
 
 MIXES: list[dict[str, Any]] = [
     {},

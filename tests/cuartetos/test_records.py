@@ -18,8 +18,8 @@ from engine.cuartetos.replay import trace
 from engine.cuartetos.rules import PRESETS
 from engine.follow_suit.records import Record
 from engine.records import read_any_record
-from tests.passing.playthroughs.regenerate import GOLDEN, play_hand
-from tests.passing.tables import ODD_CARDS, act, table
+from tests.cuartetos.playthroughs.regenerate import GOLDEN, play_hand
+from tests.cuartetos.tables import ODD_CARDS, act, table
 
 PLAYTHROUGHS = Path(__file__).resolve().parent / "playthroughs"
 
@@ -209,6 +209,6 @@ def test_console_script_runs(tmp_path: Path) -> None:
     assert all(json.loads(line) for line in done.stdout.splitlines())
 
 
-def test_every_passing_preset_has_a_golden_playthrough() -> None:
+def test_every_cuartetos_preset_has_a_golden_playthrough() -> None:
     covered = {golden(name)["rules"]["preset"] for name in GOLDEN}
     assert set(PRESETS) <= covered

@@ -1,8 +1,8 @@
 """Write the passing game's golden playthroughs: a record and its expected trace each.
-Run `python -m tests.passing.playthroughs.regenerate` only when a rule change is meant
+Run `python -m tests.cuartetos.playthroughs.regenerate` only when a rule change is meant
 to change them, and read the diff.
 
-Each is one hand of a game played by the seeded random player of `tests.passing.tables`
+Each is one hand of a game played by the seeded random player of `tests.cuartetos.tables`
 (it builds fours, calls, fakes, falls for fakes, idles and lets the server close):
 - cuartetos: Ludoteka's five players; a false call, a fake call four fall for, a real
   call.
@@ -22,7 +22,7 @@ from engine.cuartetos.game import new_game
 from engine.cuartetos.records import hand_record, read_record
 from engine.cuartetos.replay import trace
 from engine.cuartetos.rules import make_rules
-from tests.passing.tables import play_out
+from tests.cuartetos.tables import play_out
 
 HERE = Path(__file__).resolve().parent
 START = 1_746_115_200.0  # 2025-05-01T16:00:00Z

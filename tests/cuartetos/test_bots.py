@@ -16,7 +16,7 @@ from engine.cuartetos.game import word
 from engine.cuartetos.rules import make_rules
 from engine.cuartetos.views import PlayerView, player_view
 from engine.kernel.stats import wilson
-from tests.passing.tables import ODD_CARDS, act, table
+from tests.cuartetos.tables import ODD_CARDS, act, table
 
 
 def view_after(*moves: str, seat: int = 0, **options: Any) -> PlayerView:
@@ -140,7 +140,7 @@ def test_arena_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "genius" in capsys.readouterr().err
 
 
-def test_burro_arena_runs_the_passing_game(capsys: pytest.CaptureFixture[str]) -> None:
+def test_burro_arena_runs_cuartetos(capsys: pytest.CaptureFixture[str]) -> None:
     from cli.main import main as burro
 
     argv = ["arena", "--preset", "cuartetos", "--seats", "3", "--bots", "strong,easy,random"]
