@@ -16,7 +16,7 @@ from functools import partial
 from engine.kernel.errors import IllegalAction
 from service.infra import metrics, queue, timers
 from service.infra.keys import PENDING_PRESSES
-from service.platforms.telegram import notices
+from service.platforms import registry
 from service.table import play, targets
 from service.table.outcome import Job, JobKind, Outcome, QueuedPress
 from service.table.quiet import quiet_until
@@ -37,9 +37,9 @@ def sync(room_id: str, arg: str) -> None:
 
 @metrics.job("notice", about_game=False)
 def notice(notice_id: str, _arg: str) -> None:
-    """Send a message kept for the flood budget (its platform's: Telegram's notices)."""
-    rt = runtime()
-    notices.send(rt.redis, rt.api, notice_id)
+    """Send a message kept for the flood budget: a job of its platform's (Telegram's
+    notices), run through the registry."""
+    registry.run_job(runtime(), "notice", notice_id)
 
 
 @metrics.job("bot_turn")

@@ -30,11 +30,10 @@ from typing import TYPE_CHECKING, Literal
 
 from service.i18n import Translator
 from service.infra import chats, logs, queue
-from service.infra.keys import PENDING_SYNC
+from service.infra.keys import BOT_USERNAME, PENDING_SYNC
 from service.infra.store import live_key, room_key, text
 from service.platforms import registry
 from service.platforms.base import Chat, DeliveryFailed, Failure, Platform, Rendered
-from service.platforms.whatsapp import invite
 from service.table import groups, play, targets
 from service.table.outcome import JobKind, Outcome
 from service.table.room import Room
@@ -91,10 +90,12 @@ def sync_all(rt: Runtime, room_id: str, texts: list[str]) -> None:
         for text_ in [*texts, *news]:
             pipe.zscore(PENDING_SYNC, f"{room_id}|{text_}")
         pipe.get(room_key(room_id))
+        pipe.get(BOT_USERNAME)  # read with the room: a renamed bot's links are right at once
         found = pipe.execute()
     taken = {base for base, ok in zip(bases, found, strict=False) if ok}
-    asked_at = dict(zip([*texts, *news], found[len(bases) : -1], strict=True))
-    room = rt.svc.store.parse(found[-1])
+    asked_at = dict(zip([*texts, *news], found[len(bases) : -2], strict=True))
+    room = rt.svc.store.parse(found[-2])
+    rt.rename_bot(found[-1])
     served: dict[str, float] = {}
     waiting = {t for t in news if asked_at[t] is not None}
     try:
@@ -167,13 +168,12 @@ def settle(rt: Runtime, room: Room | None, aim: Target, asked: bool, news: set[s
 
 
 def with_invite(rt: Runtime, room: Room, target: Target, lang: str, screen: Screen) -> Screen:
-    """A group's lobby, where WhatsApp is on too, says how family there joins."""
-    number = rt.svc.settings.whatsapp_number
+    """A group's lobby says how people on the other platforms join (family on WhatsApp,
+    where it is on too)."""
     if target.kind != "table" or room.status != "lobby" or room.private or room.settings_open:
         return screen
-    if not rt.svc.settings.whatsapp or not number or room.platform == invite.PLATFORM:
-        return screen
-    return Screen(f"{screen.text}\n\n{invite.line(number, room.id, lang)}", screen.rows)
+    lines = registry.invites(rt.svc, room, lang)
+    return Screen("\n\n".join([screen.text, *lines]), screen.rows) if lines else screen
 
 
 # ----- a chat that cannot edit: one message per decision ---------------------------------

@@ -72,4 +72,4 @@ def rt(monkeypatch: pytest.MonkeyPatch) -> Iterator[Runtime]:
     monkeypatch.setattr(limits, "ENABLED", False)
     client = fakeredis.FakeRedis()
     store = Store(client, 3600, 3600)
-    yield Runtime(Services(Settings(telegram_token="t"), store), client, FakeApi())  # type: ignore[arg-type]
+    yield Runtime(Services(Settings(telegram_token="t"), store), client, {"telegram": FakeApi()})  # type: ignore[arg-type]

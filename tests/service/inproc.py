@@ -49,7 +49,6 @@ from service.infra import timers, tls
 from service.infra.queue import QUEUE
 from service.infra.redis_server import RedisServer, connect
 from service.infra.store import Store, text
-from service.platforms.telegram.botapi import BotApi
 from service.services import Services
 from service.settings import Settings
 from service.table.outcome import PHASE_TIMERS, JobKind
@@ -292,10 +291,7 @@ class Hook:
         svc = Services(self.settings, self.store(clock))
         if clock is not None:
             svc.clock = clock
-        token = self.settings.telegram_token
-        assert token is not None
-        api = BotApi(token.get_secret_value(), self.settings.telegram_api_url)
-        return Runtime(svc, self.redis, api)
+        return Runtime(svc, self.redis)  # its platforms make their clients from the settings
 
     def fresh_budget(self) -> None:
         """The whole flood budget again (the limits' keys are dropped)."""

@@ -152,7 +152,7 @@ def test_the_outbox_keeps_a_rooms_messages_as_long_as_the_room(
     client = fakeredis.FakeRedis()
     settings = Settings(telegram_token=SecretStr("t"), rate_limits=False)
     store = Store.of(client, settings)
-    rt = Runtime(Services(settings, store), client, NullApi())  # type: ignore[arg-type]
+    rt = Runtime(Services(settings, store), client, {"telegram": NullApi()})
     room = lobby.create_room(-5, None, Actor(1, "Ana", "en"), time.time())
     assert store.create(room, lobby.changed(room), None)
     outbox.sync(rt, room.id, "table")

@@ -46,7 +46,7 @@ def request(rt: Runtime, room: Room, *targets: str) -> None:
 
 
 def test_a_repost_run_twice_posts_once(rt: Runtime) -> None:
-    api: FakeApi = rt.api  # type: ignore[assignment]
+    api: FakeApi = rt.clients["telegram"]  # type: ignore[assignment]
     room = started_room(rt)
     outbox.sync(rt, room.id, "table")
     assert api.sent() == 1
@@ -61,7 +61,7 @@ def test_a_repost_run_twice_posts_once(rt: Runtime) -> None:
 
 
 def test_a_nudge_run_twice_posts_once(rt: Runtime) -> None:
-    api: FakeApi = rt.api  # type: ignore[assignment]
+    api: FakeApi = rt.clients["telegram"]  # type: ignore[assignment]
     room = started_room(rt)
     request(rt, room, "nudge")
     outbox.sync(rt, room.id, "nudge")
@@ -75,7 +75,7 @@ def test_a_nudge_run_twice_posts_once(rt: Runtime) -> None:
 def test_the_sweeper_resends_a_lost_repost_once(rt: Runtime) -> None:
     """A re-post whose job was lost goes out through the sweeper's copy; the original,
     if only held back, then finds it served."""
-    api: FakeApi = rt.api  # type: ignore[assignment]
+    api: FakeApi = rt.clients["telegram"]  # type: ignore[assignment]
     room = started_room(rt)
     request(rt, room, "table:new")
     assert sweep_once(rt.svc.store, time.time() + 60, grace=30) == 1
@@ -116,7 +116,7 @@ def test_a_job_that_read_an_older_room_never_sends_after_a_newer_one(
 ) -> None:
     """Found by the chaos soak: a slow job rendered the room before a move, a quicker one
     showed the move, and the slow one's edit then put the old state back."""
-    api: FakeApi = rt.api  # type: ignore[assignment]
+    api: FakeApi = rt.clients["telegram"]  # type: ignore[assignment]
     room = started_room(rt)
     outbox.sync(rt, room.id, "table")
     parse, raced = rt.svc.store.parse, list[object]()
@@ -148,7 +148,7 @@ def test_a_request_made_while_its_target_is_sent_is_not_cleared_unserved(
 ) -> None:
     """A re-post asked for while the previous one was being sent (a tap on the turn
     template just as the reminder's job posted it) is posted too."""
-    api: FakeApi = rt.api  # type: ignore[assignment]
+    api: FakeApi = rt.clients["telegram"]  # type: ignore[assignment]
     room = started_room(rt)
     outbox.sync(rt, room.id, "table")
     settle = outbox.settle

@@ -54,7 +54,8 @@ def rt(monkeypatch: pytest.MonkeyPatch, clock: Clock) -> Iterator[Runtime]:
     monkeypatch.setattr(limits, "ENABLED", False)
     client = fakeredis.FakeRedis()
     store = Store(client, 24 * 3600, 3600, clock=clock)
-    runtime = Runtime(Services(Settings(telegram_token="t"), store, clock=clock), client, FakeApi())  # type: ignore[arg-type]
+    svc = Services(Settings(telegram_token="t"), store, clock=clock)  # type: ignore[arg-type]
+    runtime = Runtime(svc, client, {"telegram": FakeApi()})
     monkeypatch.setattr(jobs, "runtime", lambda: runtime)
     yield runtime
 

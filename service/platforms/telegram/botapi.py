@@ -45,6 +45,11 @@ class ApiError(Exception):
         )
 
     @property
+    def chat_gone(self) -> bool:
+        """The chat does not exist (never did, or was deleted): nothing to send there."""
+        return self.code == 400 and "chat not found" in self.description.lower()
+
+    @property
     def blocked(self) -> bool:
         return self.code == 403
 

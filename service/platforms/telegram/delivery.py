@@ -12,6 +12,7 @@ migrated group where it lives now. Inline mode ("🃏 My cards") is what BotFath
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
 from typing import Any
 
 import redis
@@ -19,9 +20,11 @@ import redis
 from service.i18n import Translator, _
 from service.platforms.base import Capabilities, Chat, DeliveryFailed, Failure, Rendered
 from service.platforms.telegram import blocked, callbacks, limits, notices
-from service.platforms.telegram.botapi import ApiError
+from service.platforms.telegram.botapi import ApiError, BotApi
 from service.platforms.telegram.botfather import inline_mode
 from service.platforms.telegram.render import message_params
+from service.services import Services
+from service.settings import Settings
 from service.table.room import Room
 from service.ui.screens import MAX_ROW_BUTTONS, Screen
 
@@ -39,13 +42,16 @@ def classify(error: ApiError) -> Failure:
         return Failure("gone", detail, moved_to=error.migrate_to)
     if error.topic_gone:
         return Failure("gone", detail, topic=True, closed="TOPIC_CLOSED" in error.description)
-    if error.message_gone:
+    if error.message_gone or error.chat_gone:
         return Failure("gone", detail)
     return Failure("fatal", detail)
 
 
+NAME = "telegram"
+
+
 class TelegramDelivery:
-    name = "telegram"
+    name = NAME
 
     def __init__(self, api: Any, client: redis.Redis, bot_username: str) -> None:
         self.api, self.redis, self.bot_username = api, client, bot_username
@@ -153,5 +159,34 @@ def topic(chat: Chat) -> dict[str, int]:
 
 
 def for_runtime(runtime: Any) -> TelegramDelivery:
-    """The platform for a worker's runtime (workers.runtime.Runtime)."""
-    return TelegramDelivery(runtime.api, runtime.redis, runtime.svc.bot_username)
+    """The platform for a worker's runtime (workers.runtime.Runtime): its Bot API client
+    is the runtime's own if it brings one (tests), else the process's."""
+    api = runtime.clients.get(NAME) or api_of(runtime.svc.settings)
+    return TelegramDelivery(api, runtime.redis, runtime.svc.bot_username)
+
+
+@lru_cache(maxsize=4)
+def bot_api(token: str, url: str) -> BotApi:
+    """One Bot API client per process (its connections are kept)."""
+    return BotApi(token, url)
+
+
+def api_of(settings: Settings) -> BotApi:
+    if settings.telegram_token is None:
+        raise DeliveryFailed(Failure("fatal", "Telegram is not configured (BURRO_TELEGRAM_TOKEN)"))
+    return bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
+
+
+def configure(settings: Settings) -> None:
+    """A worker process's share of Telegram's send limits (off for fast local tests)."""
+    limits.ENABLED = settings.rate_limits
+
+
+def send_notice(runtime: Any, notice_id: str) -> None:
+    """The `notice` job: a message kept for the send budget goes out (`notices`)."""
+    notices.send(runtime.redis, for_runtime(runtime).api, notice_id)
+
+
+def join_link(svc: Services, room_id: str, lang: str) -> str:
+    """The deep link that opens the bot's chat and seats the person at the table."""
+    return callbacks.deep_link(svc.bot_username, room_id, join=True)

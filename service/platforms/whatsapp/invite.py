@@ -8,6 +8,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from service.i18n import Translator, _
+from service.services import Services
 
 PLATFORM = "whatsapp"
 JOIN_WORD = {"en": "join", "es": "unirme", "pt_BR": "entrar", "pt_PT": "entrar", "id": "gabung"}
@@ -23,3 +24,15 @@ def line(number: str, code: str, lang: str) -> str:
     """The lobby's line for family on WhatsApp."""
     words = _("📱 Family on WhatsApp? They join here: {link}")
     return Translator(lang).gettext(words, link=link(number, code, lang))
+
+
+def join_link(svc: Services, code: str, lang: str) -> str | None:
+    """The table's wa.me link (service.platforms.registry), where the number is known."""
+    number = svc.settings.whatsapp_number
+    return link(number, code, lang) if number else None
+
+
+def line_for(svc: Services, code: str, lang: str) -> str | None:
+    """The lobby's line, where WhatsApp is on (service.platforms.registry)."""
+    number = svc.settings.whatsapp_number
+    return line(number, code, lang) if svc.settings.whatsapp and number else None
