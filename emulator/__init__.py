@@ -5,6 +5,7 @@ through its web page; tests drive it through `EmulatorDriver`.
 """
 
 from emulator.app import Emulator, create_app
+from emulator.common.server import ServerThread
 from emulator.config import FAMILY, Cast, EmulatorConfig, GroupSpec, UserSpec, fast_config
 from emulator.driver import (
     Button,
@@ -17,7 +18,7 @@ from emulator.driver import (
     TapResult,
 )
 from emulator.limits import FloodLimits, Rate, Window
-from emulator.server import RunningEmulator, ServerThread, running_emulator, serve
+from emulator.server import RunningEmulator, running_emulator, serve
 
 __all__ = [
     "FAMILY",

@@ -29,9 +29,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from emulator import tls
 from emulator.actions import UserActions
 from emulator.botapi import MAX_UPLOAD, BotApi
+from emulator.common import tls
 from emulator.config import EmulatorConfig
 from emulator.errors import ApiError, bad_request, internal_error, not_found
 from emulator.limits import FloodControl

@@ -8,25 +8,22 @@ user's private chat with the bot; `bot` picks the bot when there are several).
 
 from __future__ import annotations
 
-import asyncio
 import inspect
-import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from emulator.actions import ActionError
+from emulator.common.control import Args, fail, request_args
+from emulator.common.events import event_stream
 from emulator.errors import ApiError
-from emulator.world import JSON, PRESENT, Conversation, EventBus, Message, World
+from emulator.world import JSON, PRESENT, Conversation, Message, World
 
 if TYPE_CHECKING:
     from emulator.app import Emulator
-
-Args = dict[str, Any]
-HEARTBEAT_SECONDS = 15.0
 
 
 def callback_query_view(world: World, query_id: str) -> JSON:
@@ -58,76 +55,24 @@ def inline_query_view(world: World, query_id: str) -> JSON:
     }
 
 
-def _fail(description: str, code: int = 400) -> JSONResponse:
-    return JSONResponse(
-        {"ok": False, "error_code": code, "description": description}, status_code=code
-    )
-
-
-async def request_args(request: Request) -> Args:
-    """A control call's arguments (Telegram's and WhatsApp's alike): the query's, the
-    path's and those of a JSON object body (ValueError saying what is wrong with one)."""
-    args: Args = dict(request.query_params)
-    args.update(request.path_params)
-    if request.method in ("POST", "DELETE"):
-        body = await request.body()
-        if body.strip():
-            try:
-                data = json.loads(body)
-            except ValueError:
-                raise ValueError("the body is not JSON") from None
-            if not isinstance(data, dict):
-                raise ValueError("the body must be a JSON object")
-            args.update(data)
-    return args
-
-
 def endpoint(fn: Callable[[Args], Any]) -> Callable[[Request], Awaitable[Response]]:
     async def handler(request: Request) -> Response:
         try:
             args = await request_args(request)
         except ValueError as error:
-            return _fail(str(error))
+            return fail(str(error))
         try:
             result = fn(args)
             if inspect.isawaitable(result):
                 result = await result
         except (LookupError, ActionError, ValueError, TypeError) as error:
             text = error.args[0] if isinstance(error, KeyError) and error.args else str(error)
-            return _fail(str(text))
+            return fail(str(text))
         except ApiError as error:
-            return _fail(error.description, error.error_code)
+            return fail(error.description, error.error_code)
         return JSONResponse({"ok": True, "result": result})
 
     return handler
-
-
-def event_stream(bus: EventBus) -> StreamingResponse:
-    """The bus's events as Server-Sent Events, for the web chat (Telegram's and
-    WhatsApp's alike); a comment when nothing happened for a while keeps the stream
-    from being closed as idle."""
-    queue = bus.subscribe()
-
-    async def stream() -> AsyncIterator[str]:
-        try:
-            yield "retry: 1000\n\n"
-            while True:
-                try:
-                    event = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
-                except TimeoutError:
-                    yield ": keep-alive\n\n"
-                    continue
-                if event is None:
-                    return
-                yield f"data: {json.dumps(event)}\n\n"
-        finally:
-            bus.unsubscribe(queue)
-
-    return StreamingResponse(
-        stream(),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
 
 
 def _flag(value: Any) -> bool:
@@ -449,7 +394,7 @@ def control_routes(emu: Emulator) -> list[Route]:
     async def file_content(request: Request) -> Response:
         stored = world.files.get(request.path_params["file_id"])
         if stored is None:
-            return _fail("no such file", 404)
+            return fail("no such file", 404)
         return Response(
             stored.content,
             media_type=stored.mime_type,

@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 
 import httpx
 
-from emulator import tls
-from emulator.control_client import ControlClient
+from emulator.common import tls
+from emulator.common.control_client import ControlClient
 from emulator.whatsapp.driver import WhatsAppDriver
 
 T = TypeVar("T")

@@ -5,22 +5,20 @@ What is kept: users, bots (their BotFather settings, command menus, update ids),
 and their members and topics, every conversation's messages, who started or blocked a
 bot, inline messages and files. Not kept: webhooks (the service sets its own again when
 it starts), pending queries and updates, the log. `keep` writes the file whenever the
-world changed (and at the end); a file is replaced whole (written aside, then renamed).
+world changed (and at the end); a file is replaced whole (written aside, then renamed:
+emulator/common/persist.py).
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
-import json
-import logging
-import os
-from collections.abc import Callable
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from emulator.common import persist as common
+from emulator.common.persist import SAVE_EVERY, read_into, resume_into, write_whole
 from emulator.world import (
     Account,
     Bot,
@@ -32,10 +30,8 @@ from emulator.world import (
     World,
 )
 
-log = logging.getLogger("emulator")
 JSON = dict[str, Any]
 FORMAT = "burro-emulator-world/1"
-SAVE_EVERY = 2.0  # seconds between looks for changes to save
 
 
 def dump(world: World) -> JSON:
@@ -138,23 +134,6 @@ def load(world: World, path: Path) -> bool:
     return read_into(path, partial(restore, world))
 
 
-def write_whole(path: Path, saved: JSON) -> None:
-    """Write `saved` to `path`, aside first and then renamed over it (Telegram's world
-    and WhatsApp's alike): a crash never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    aside = path.with_name(path.name + ".tmp")
-    aside.write_text(json.dumps(saved, ensure_ascii=False))
-    os.replace(aside, path)
-
-
-def read_into(path: Path, restore_: Callable[[JSON], object]) -> bool:
-    """Hand what `path` holds to `restore_`; False when there is no such file yet."""
-    if not path.exists():
-        return False
-    restore_(json.loads(path.read_text()))
-    return True
-
-
 def resume(world: World, path: Path) -> bool:
     """Restore the world from `path` if there is one it can read; a file it cannot (of
     another version, damaged) is set aside as `<name>.old` and the world starts afresh."""
@@ -165,33 +144,6 @@ def resume(world: World, path: Path) -> bool:
     return resume_into(path, trial, partial(restore, world))
 
 
-def resume_into(
-    path: Path, trial: Callable[[JSON], object], restore_: Callable[[JSON], object]
-) -> bool:
-    """`resume` for Telegram's world and WhatsApp's: what `path` holds restored into a
-    fresh world first (`trial`: a failure leaves no trace), then by `restore_`."""
-    if not path.exists():
-        return False
-    try:
-        saved = json.loads(path.read_text())
-        trial(saved)
-    except (ValueError, TypeError, KeyError, AttributeError) as error:
-        aside = path.with_name(path.name + ".old")
-        log.warning("%s cannot be read (%s): set aside as %s", path, error, aside.name)
-        os.replace(path, aside)
-        return False
-    restore_(saved)
-    return True
-
-
 async def keep(world: World, path: Path, every: float = SAVE_EVERY) -> None:
     """Save the world whenever it changed, until cancelled (then once more)."""
-    saved_at = world.changes
-    try:
-        while True:
-            await asyncio.sleep(every)
-            if world.changes != saved_at:
-                saved_at = world.changes
-                save(world, path)
-    finally:
-        save(world, path)
+    await common.keep(world, partial(save, world, path), every)

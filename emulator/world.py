@@ -5,7 +5,6 @@ does I/O.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import re
 import time
@@ -14,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from emulator.common.events import EventBus
 from emulator.config import EmulatorConfig
 from emulator.errors import ApiError, bad_request, forbidden, unauthorized
 from emulator.formatting import Entity
@@ -262,36 +262,6 @@ class StoredFile:
     mime_type: str
     content: bytes
     file_path: str
-
-
-class EventBus:
-    """Live events for the web chat (Server-Sent Events); slow listeners drop events."""
-
-    def __init__(self) -> None:
-        self._queues: set[asyncio.Queue[JSON | None]] = set()
-        self.closed = False
-
-    def subscribe(self) -> asyncio.Queue[JSON | None]:
-        """A queue of events; None in it means the bus closed (the server is stopping)."""
-        queue: asyncio.Queue[JSON | None] = asyncio.Queue(maxsize=1000)
-        if self.closed:
-            queue.put_nowait(None)
-        self._queues.add(queue)
-        return queue
-
-    def unsubscribe(self, queue: asyncio.Queue[JSON | None]) -> None:
-        self._queues.discard(queue)
-
-    def publish(self, event: JSON) -> None:
-        for queue in list(self._queues):
-            if queue.qsize() < 999:
-                queue.put_nowait(event)
-
-    def close(self) -> None:
-        """End every stream, so that a stopping server need not wait for them."""
-        self.closed = True
-        for queue in list(self._queues):
-            queue.put_nowait(None)
 
 
 class World:

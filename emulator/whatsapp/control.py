@@ -39,7 +39,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from emulator.control import event_stream, request_args
+from emulator.common.control import request_args
+from emulator.common.events import event_stream
 from emulator.whatsapp.cloud import ActionError, WhatsAppCloud
 from emulator.whatsapp.webhook import WebhookRefused
 from emulator.whatsapp.world import WaMessage, WaUser

@@ -11,21 +11,19 @@ then renamed), as the Telegram world's.
 
 from __future__ import annotations
 
-import asyncio
 import base64
-import contextlib
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from emulator.persist import read_into, resume_into, write_whole
+from emulator.common import persist as common
+from emulator.common.persist import SAVE_EVERY, read_into, resume_into, write_whole
 from emulator.whatsapp.cloud import WhatsAppCloud
 from emulator.whatsapp.world import Chat, Media, Template, WaMessage, WaUser, WaWorld
 
 JSON = dict[str, Any]
 FORMAT = "burro-emulator-whatsapp/1"
-SAVE_EVERY = 2.0
 
 
 def path_beside(state: Path) -> Path:
@@ -95,13 +93,4 @@ def resume(cloud: WhatsAppCloud, path: Path) -> bool:
 
 async def keep(world: WaWorld, path: Path, every: float = SAVE_EVERY) -> None:
     """Save whenever the world changed, until cancelled (then once more)."""
-    saved_at = world.changes
-    try:
-        while True:
-            await asyncio.sleep(every)
-            if world.changes != saved_at:
-                saved_at = world.changes
-                save(world, path)
-    finally:
-        with contextlib.suppress(OSError):
-            save(world, path)
+    await common.keep(world, partial(save, world, path), every)

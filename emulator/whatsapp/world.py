@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from emulator.common.events import EventBus
 from emulator.whatsapp.config import WaUserSpec, WhatsAppConfig
-from emulator.world import EventBus
 
 JSON = dict[str, Any]
 

@@ -14,7 +14,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from emulator import RunningEmulator, ServerThread, running_emulator, tls
+from emulator import RunningEmulator, ServerThread, running_emulator
+from emulator.common import tls
 
 TOKEN = "123456:TEST-token_abc"
 

@@ -17,7 +17,7 @@ from pydantic import SecretStr
 
 from bench.games import follow_suit
 from cli.stack import SECRET, TOKEN
-from emulator.server import RunningEmulator, ServerThread, running_emulator
+from emulator import RunningEmulator, ServerThread, running_emulator
 from engine.follow_suit.game import legal_actions, to_move
 from service.infra import tls
 from service.infra.redis_server import RedisServer, connect

@@ -37,12 +37,12 @@ from rq.timeouts import TimerDeathPenalty
 
 from cli import stack
 from cli.stack import LOCAL_BOT, SECRET, TOKEN, WHATSAPP
+from emulator import RunningEmulator, ServerThread
 from emulator.app import Emulator
 from emulator.app import create_app as emulator_app
 from emulator.config import EmulatorConfig, fast_config
 from emulator.control import callback_query_view, inline_query_view
 from emulator.driver import ChatMessage, EmulatorError, Ref
-from emulator.server import RunningEmulator, ServerThread
 from emulator.world import World
 from service import web
 from service.infra import timers, tls

@@ -18,7 +18,8 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from emulator import RunningEmulator, ServerThread, tls
+from emulator import RunningEmulator, ServerThread
+from emulator.common import tls
 from emulator.whatsapp import WhatsAppDriver
 
 SECRET = "local-app-secret"
