@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Literal
 
 from service.i18n import Translator
 from service.infra import chats, logs, queue
-from service.infra.keys import BOT_USERNAME, PENDING_SYNC
+from service.infra.keys import BOT_USERNAME, PENDING_SYNC, lock_key, msgs_key, sent_key
 from service.infra.store import live_key, room_key, text
 from service.platforms import registry
 from service.platforms.base import Chat, DeliveryFailed, Failure, Platform, Rendered
@@ -79,7 +79,7 @@ def sync_all(rt: Runtime, room_id: str, texts: list[str]) -> None:
     undo its message. A target whose lock another worker holds comes back in a second."""
     aims = [Target.parse(t) for t in texts]
     bases = list(dict.fromkeys(str(aim.base) for aim in aims))
-    locks = {base: f"game:{{{room_id}}}:lock:{base}" for base in bases}
+    locks = {base: lock_key(room_id, base) for base in bases}
     news = [targets.NEWS]
     news += [targets.news(a.base.user) for a in aims if a.base.kind == "hand" and a.base.user]
     with rt.redis.pipeline(transaction=False) as pipe:
@@ -316,8 +316,8 @@ class Marks:
 def read_marks(rt: Runtime, room: Room, target: Target, chat_id: int) -> Marks:
     user = player_of(room, target)
     with rt.redis.pipeline(transaction=False) as pipe:
-        pipe.hget(f"game:{{{room.id}}}:msgs", str(target))
-        pipe.hget(f"game:{{{room.id}}}:sent", str(target))
+        pipe.hget(msgs_key(room.id), str(target))
+        pipe.hget(sent_key(room.id), str(target))
         pipe.hmget(live_key(room.id), str(user), f"{user}:turn", f"top:{chat_id}")
         shown, digest, (acted, turn, top) = pipe.execute()
     return Marks(
@@ -499,7 +499,7 @@ def send(
             message_id = platform.update(chat, old, message)
     except DeliveryFailed as error:
         return handle_failure(rt, platform, room, target, error.failure)
-    msgs, sent = f"game:{{{room.id}}}:msgs", f"game:{{{room.id}}}:sent"
+    msgs, sent = msgs_key(room.id), sent_key(room.id)
     ttl = rt.svc.store.ttl_of(room)  # as long as the room: it shows the room
     with rt.redis.pipeline(transaction=False) as pipe:
         pipe.hset(msgs, base, message_id)

@@ -15,16 +15,15 @@ import redis
 from telegram import Bot
 from telegram.error import TelegramError
 
+from service.infra.keys import blocked_notices_key
 from service.infra.store import text
 from service.services import Services
 from service.table import targets
 from service.table.outcome import Outcome
 from service.table.room import Room
 
-
-def notices_key(room_id: str) -> str:
-    """A room's hash: user id -> "<chat id>:<message id>" of the word about them."""
-    return f"game:{{{room_id}}}:blocked_notices"
+# A room's hash: user id -> "<chat id>:<message id>" of the word about them.
+notices_key = blocked_notices_key
 
 
 def remember(

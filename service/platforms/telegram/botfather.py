@@ -17,8 +17,9 @@ from typing import Any
 import redis
 
 from service.infra import logs
+from service.infra.keys import BOT_INLINE
 
-INLINE_KEY = "bot:inline"  # "1" or "0", as getMe's supports_inline_queries said last
+INLINE_KEY = BOT_INLINE  # "1" or "0", as getMe's supports_inline_queries said last
 INLINE_KEPT = 5.0  # seconds a process keeps what it read (every message asks)
 _inline_seen: weakref.WeakKeyDictionary[Any, tuple[float, bool]] = weakref.WeakKeyDictionary()
 

@@ -11,6 +11,8 @@ import time
 
 import redis
 
+from service.infra.keys import BOT_LIMIT, chat_limit_key, group_limit_key
+
 # (key, seconds between messages, burst) per limit.
 PER_CHAT = (1.0, 1)
 PER_GROUP = (3.0, 20)
@@ -44,9 +46,9 @@ def reserve(client: redis.Redis, chat_id: int, group: bool, now: float | None = 
     """Take a send slot for `chat_id`: 0 if granted, else seconds to wait."""
     if not ENABLED:
         return 0.0
-    limits = [(f"limit:chat:{chat_id}", *PER_CHAT), ("limit:bot", *PER_BOT)]
+    limits = [(chat_limit_key(chat_id), *PER_CHAT), (BOT_LIMIT, *PER_BOT)]
     if group:
-        limits.append((f"limit:group:{chat_id}", *PER_GROUP))
+        limits.append((group_limit_key(chat_id), *PER_GROUP))
     args: list[float] = [now if now is not None else time.time()]
     for _key, interval, burst in limits:
         args += [interval, burst]

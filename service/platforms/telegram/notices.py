@@ -15,6 +15,7 @@ from typing import Any
 
 import redis
 
+from service.infra import keys
 from service.infra.queue import later, schedule
 from service.infra.store import text
 from service.platforms.telegram import limits
@@ -26,12 +27,8 @@ NOTICE_TTL = 24 * 3600  # seconds a notice may wait before it is dropped
 MAX_WAITING = 60  # notices waiting in one chat (a group's budget sends 20 a minute)
 
 
-def notice_key(notice_id: str) -> str:
-    return f"notice:{notice_id}"
-
-
-def waiting_key(chat_id: int) -> str:
-    return f"notices:{chat_id}"
+notice_key = keys.notice_key
+waiting_key = keys.notices_key
 
 
 def queue(client: redis.Redis, params: dict[str, Any], at: float) -> str | None:
