@@ -74,14 +74,14 @@ from bench.chaos_whatsapp import WA_PRESETS, WaPlayers, wa_names
 from bench.games import follow_suit
 from bench.procs import Procs
 from cli.stack import SECRET, TOKEN, Stack, wait_http
-from emulator.driver import ChatMessage, EmulatorDriver, EmulatorError
+from emulator.telegram.driver import ChatMessage, EmulatorDriver, EmulatorError
 from emulator.whatsapp.driver import WhatsAppDriver, WhatsAppError
 from engine.follow_suit.actions import decode
 from engine.follow_suit.bots.registry import make_bot
 from engine.follow_suit.game import GameState, apply, legal_actions, new_game, to_move
 from engine.follow_suit.rules import PRESETS
 from engine.follow_suit.views import player_view
-from service.infra.keys import PENDING_SYNC
+from service.infra.keys import PENDING_SYNC, chat_key, msgs_key
 from service.infra.redis_server import connect, free_port
 from service.infra.store import decode_room, room_key, text
 from service.platforms.telegram import callbacks
@@ -374,7 +374,7 @@ class Players:
         with self.client.pipeline(transaction=False) as pipe:
             for game in live:
                 if game.room_id is None:
-                    pipe.get(f"chat:{game.spec.chat}:{game.thread or 0}")
+                    pipe.get(chat_key(game.spec.chat, game.thread))
                 else:
                     pipe.get(room_key(game.room_id))
             answers = pipe.execute()
@@ -389,7 +389,7 @@ class Players:
                 game.room = decode_room(raw)
 
     def message(self, chat: int, target: str, room_id: str) -> ChatMessage | None:
-        raw = self.client.hget(f"game:{{{room_id}}}:msgs", target)
+        raw = self.client.hget(msgs_key(room_id), target)
         if raw is None:
             return None
         try:
@@ -728,7 +728,7 @@ def hand_leaks(
     still on its way, shows an earlier state, perhaps the last trick of an earlier hand,
     whose cards are dealt again."""
     game = follow_suit(room)
-    kept = client.hgetall(f"game:{{{room.id}}}:msgs")
+    kept = client.hgetall(msgs_key(room.id))
     creator = room.seat_of(room.creator)
     table_lang = room.settings.language or room.seats[creator or 0].lang
     shown: list[tuple[int, str, str]] = []  # (chat, language, what it shows)
@@ -1079,7 +1079,7 @@ def check_messages(
     pending = [m for m in client.zrange(PENDING_SYNC, 0, -1) if text(m).startswith(room.id)]
     if pending:
         books.violation(f"room {room.id}: messages never synced: {pending}")
-    shown = client.hgetall(f"game:{{{room.id}}}:msgs")
+    shown = client.hgetall(msgs_key(room.id))
     targets = {"table": room.chat_id}
     if not room.private:
         targets |= {

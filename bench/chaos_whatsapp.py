@@ -35,10 +35,10 @@ import redis
 from cli.stack import WHATSAPP
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver, WhatsAppError
 from engine.registry import find_game
-from service.infra.keys import PENDING_SYNC
+from service.desk.presses import is_command
+from service.infra.keys import PENDING_SYNC, chat_key, update_key, wa_id_key, wa_update_id
 from service.infra.store import decode_room, room_key, text
 from service.platforms.whatsapp import render
-from service.desk.presses import is_command
 from service.table.room import Room
 from service.ui import games, tokens
 from service.ui.intents import Move
@@ -140,7 +140,7 @@ class WaPlayers:
 
     def player_of(self, person: Person) -> int | None:
         if person.player is None:
-            found = self.client.get(f"wa:id:{person.bsuid}")
+            found = self.client.get(wa_id_key(person.bsuid))
             person.player = int(found) if found is not None else None
         return person.player
 
@@ -159,7 +159,7 @@ class WaPlayers:
         person = self.people[game.spec.wa[0]]
         if game.room_id is None:
             player = self.player_of(person)
-            found = self.client.get(f"chat:{player}:0") if player is not None else None
+            found = self.client.get(chat_key(player, None)) if player is not None else None
             room_id = text(found) if found is not None else None
             game.room_id = None if room_id == game.follows else room_id
         if game.room_id is not None:
@@ -428,7 +428,7 @@ class WaPlayers:
     def check(self, liveness: bool) -> None:
         for game in self.games:
             self.check_game(game, liveness)
-        marks = [f"update:wa:{w}" for p in self.people.values() for w in p.sent]
+        marks = [update_key(wa_update_id(w)) for p in self.people.values() for w in p.sent]
         with self.client.pipeline(transaction=False) as pipe:
             for key in marks:
                 pipe.exists(key)
@@ -440,7 +440,7 @@ class WaPlayers:
         if len(lost) > 20:
             self.books.violation(f"... and {len(lost) - 20} more WhatsApp messages never handled")
         for wamid in self.forged:
-            if self.client.exists(f"update:wa:{wamid}"):
+            if self.client.exists(update_key(wa_update_id(wamid))):
                 self.books.violation(f"a forged notification was handled: {wamid}")
         for delivery in self.wa.deliveries():
             status = delivery.get("status")

@@ -35,7 +35,7 @@ import redis
 
 from bench.games import make_games, restore, snapshot, user_id
 from bench.procs import loadgen, machine, procs, start_servers, start_sink
-from service.infra.keys import PENDING_SYNC
+from service.infra.keys import PENDING_SYNC, msgs_key, sent_key
 from service.infra.redis_server import RedisServer, connect
 from service.infra.store import Store, text
 
@@ -54,10 +54,10 @@ def rest(client: redis.Redis, first: int, ids: list[str], batch: int = 500) -> N
                 targets = ["table", *(f"hand:{user_id(n, seat)}" for seat in range(4))]
                 for index, target in enumerate(targets):
                     digest = hashlib.sha1(f"{room_id}{target}".encode()).hexdigest()
-                    pipe.hset(f"game:{{{room_id}}}:msgs", target, 1000 + index)
-                    pipe.hset(f"game:{{{room_id}}}:sent", target, digest)
-                pipe.expire(f"game:{{{room_id}}}:msgs", 7 * 24 * 3600)
-                pipe.expire(f"game:{{{room_id}}}:sent", 7 * 24 * 3600)
+                    pipe.hset(msgs_key(room_id), target, 1000 + index)
+                    pipe.hset(sent_key(room_id), target, digest)
+                pipe.expire(msgs_key(room_id), 7 * 24 * 3600)
+                pipe.expire(sent_key(room_id), 7 * 24 * 3600)
             pipe.execute()
 
 

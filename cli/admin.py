@@ -101,10 +101,11 @@ def rooms_in_play(store: Store) -> list[tuple[Room, float]]:
 
 
 def all_rooms(store: Store) -> Iterator[Room]:
+    from service.infra.keys import ROOM_PATTERN, room_of_key
     from service.infra.store import text
 
-    for key in store.redis.scan_iter(match="game:{*}:room", count=500):
-        room = store.load(text(key)[len("game:{") : -len("}:room")])
+    for key in store.redis.scan_iter(match=ROOM_PATTERN, count=500):
+        room = store.load(room_of_key(text(key)))
         if room is not None:
             yield room
 
@@ -220,9 +221,16 @@ def purge(
     from rq.job import Job
     from rq.registry import clean_registries
 
-    from service.infra.keys import DUE_KEY, PENDING_SYNC
+    from service.infra.keys import (
+        CHAT_PATTERN,
+        DUE_KEY,
+        PENDING_SYNC,
+        msgs_pattern,
+        room_key,
+        room_of_key,
+    )
     from service.infra.queue import QUEUE
-    from service.infra.store import room_key, text
+    from service.infra.store import text
 
     def missing(room_ids: list[str]) -> set[str]:
         with client.pipeline(transaction=False) as pipe:
@@ -236,16 +244,16 @@ def purge(
     gone_due = sorted(missing(due))
     if gone_due and not dry_run:
         client.zrem(DUE_KEY, *gone_due)
-    counts["rooms:due"] = len(gone_due)
+    counts[DUE_KEY] = len(gone_due)
 
     pending = [text(m) for m in client.zrange(PENDING_SYNC, 0, -1)]
     gone = missing(sorted({m.split("|", 1)[0] for m in pending}))
     stale = [m for m in pending if m.split("|", 1)[0] in gone]
     if stale and not dry_run:
         client.zrem(PENDING_SYNC, *stale)
-    counts["sync:pending"] = len(stale)
+    counts[PENDING_SYNC] = len(stale)
 
-    chat_keys = [text(k) for k in client.scan_iter(match="chat:*", count=500)]
+    chat_keys = [text(k) for k in client.scan_iter(match=CHAT_PATTERN, count=500)]
     values = client.mget(chat_keys) if chat_keys else []
     targets = [text(v) if v is not None else "" for v in values]
     gone = missing(sorted({t for t in targets if t}))
@@ -256,10 +264,10 @@ def purge(
 
     message_keys = [
         text(k)
-        for pattern in ("game:{*}:msgs", "game:{*}:sent")
+        for pattern in (msgs_pattern("msgs"), msgs_pattern("sent"))
         for k in client.scan_iter(match=pattern, count=500)
     ]
-    owners = [k[len("game:{") : k.index("}:")] for k in message_keys]
+    owners = [room_of_key(k) for k in message_keys]
     gone = missing(sorted(set(owners)))
     stale = [k for k, owner in zip(message_keys, owners, strict=True) if owner in gone]
     if stale and not dry_run:
