@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from service.table.lobby import TELEGRAM
+from service.table.identity import TELEGRAM
 from service.table.room import Room
 from service.ui.intents import Press
 
@@ -123,9 +123,9 @@ class Request:
     ask: Ask
     is_admin: IsAdmin = no_admins
     message: int | None = None
-    # The person's private chat with us is open (the bot may write there): Telegram
-    # knows only once they pressed START; a WhatsApp person has just written.
-    reachable: bool = True
+    # The platform edits a message in place; where it cannot, every message is new (a
+    # rematch's first message is then the person's first turn, not a table of bots).
+    edits: bool = True
 
 
 # ----- the reply ---------------------------------------------------------------------
@@ -164,11 +164,14 @@ class Line:
 @dataclass(frozen=True)
 class Reply:
     """What the desk answers: a press's popup (an alert, or a link to open instead),
-    and lines for the sender's place. `replaced`: the pressed message answered its
-    question and goes (the cancel question). An empty reply answers nothing."""
+    and lines for the sender's place. `quiet`: the popup only echoes what the screens
+    now show (a platform without popups leaves it out). `replaced`: the pressed message
+    answered its question and goes (the cancel question). An empty reply answers
+    nothing."""
 
     popup: str | None = None
     alert: bool = False
+    quiet: bool = False
     url: str | None = None
     lines: tuple[Line, ...] = field(default=())
     replaced: bool = False

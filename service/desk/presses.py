@@ -1,15 +1,20 @@
-"""What a press of a room's button asks of the table, on any platform: the change to
-commit with the room (or a refusal at once), who may make it, and a rematch."""
+"""A press of a room's button, on any platform: the change it asks of the table (or a
+refusal at once), who may make it, and how it is answered."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
+from service.desk import opening
+from service.desk.asks import PressAsk, Reply
+from service.desk.use import Use
 from service.i18n import _
-from service.table import lobby, play
+from service.table import lobby, play, targets
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room
+from service.ui import games
 from service.ui.intents import Command, CommandName, Move, Option, Press
 
 Change = Callable[[Room], Outcome]
@@ -62,3 +67,75 @@ def change_for(
         key = what.key
         return lambda r: lobby.change_setting(r, actor, key)
     return Outcome().say(_("This button is not one of ours."))
+
+
+# ----- a press, handled ------------------------------------------------------------------
+
+
+async def pressed(use: Use, ask: PressAsk) -> Reply:
+    """A button of a room's screen: checked, committed, and answered with its popup."""
+    press = ask.press
+    room = use.store.load(press.room)
+    if room is None:
+        return Reply(popup=use.text(_("This game is over.")))
+    if room.status == "cancelled":  # an old button of a cancelled game does nothing now
+        return Reply(popup=use.text(_("The game was cancelled.")), alert=ask.tapped)
+    actor = await use.as_admin(room) if managing(press) else use.actor
+    if is_command(press, "join") and not room.private and not use.reachable:
+        # The bot cannot write to someone who never opened its private chat: send them
+        # there first; the link seats them (commands.start).
+        return Reply(url=use.links.private(room.id, join=True))
+    if is_command(press, "rematch"):
+        made = opening.rematch(use.svc, room, actor, use.request.mark, use.request.edits)
+        return replace(use.popup(made.popup), quiet=made.changed)
+    if is_command(press, "rules"):
+        return rules_posted(use, room)
+    change = change_for(room, press, actor, use.svc.now(), use.svc.settings.bot_delay)
+    if isinstance(change, Outcome):  # refused before touching the room
+        return refused(use, room, change, ask)
+    result = await use.store.aupdate(press.room, change, use.request.mark, loaded=room)
+    if result is None:
+        return Reply()
+    fresh, outcome = result
+    if not outcome.changed:
+        return refused(use, fresh, outcome, ask)
+    replaced = is_command(press, "keep_playing", "cancel")  # the question is answered
+    return replace(use.popup(outcome.popup), quiet=True, replaced=replaced)
+
+
+def rules_posted(use: Use, room: Room) -> Reply:
+    """The table's rules as a line to its chat, at most once per `rules_cooldown` (no
+    flooding a group); a second press is told they are just above."""
+    place = use.request.place
+    where = f"{place.chat}:{place.topic or 0}"
+    if not use.store.first_in(f"cooldown:rules:{where}", use.svc.settings.rules_cooldown):
+        return Reply(popup=use.text(_("The rules are just above.")), alert=True)
+    return Reply.say(games.painter(room, use.actor.lang).rules_text())
+
+
+def refused(use: Use, room: Room, outcome: Outcome, ask: PressAsk) -> Reply:
+    """Why a press did nothing. Where every old prompt stays in the chat (`ask.prompt`),
+    a stale tap is said once per old prompt, and the current prompt is posted again if
+    it is no longer the chat's last message."""
+    popup = outcome.popup
+    if popup is None or popup.message != play.STALE or ask.prompt is None:
+        return use.popup(popup)
+    once = f"wa:stale:{ask.prompt}"
+    if not use.store.redis.set(once, 1, nx=True, ex=use.svc.settings.dedupe_ttl):
+        return Reply()
+    repost_if_buried(use, room)
+    return use.say(_("That button is from an earlier turn: nothing was played."))
+
+
+def repost_if_buried(use: Use, room: Room) -> None:
+    """The person's current prompt again, if messages came after it in their chat."""
+    target = targets.TABLE if room.private else targets.hand(use.player)
+    shown = use.store.redis.hget(f"game:{{{room.id}}}:msgs", target)
+    latest = use.store.redis.get(f"wa:seq:{use.player}")
+    if shown is not None and latest is not None and int(shown) < int(latest):
+        use.store.update(room.id, lambda r: Outcome(changed=True, sync={target + ":new"}))
+
+
+def out_of_date(use: Use) -> Reply:
+    """The answer to a press of a player whose move of this phase is queued already."""
+    return Reply(popup=use.text(play.STALE))

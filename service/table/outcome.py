@@ -84,14 +84,15 @@ class QueuedPress:
     room: str
     phase: int
     user: int
-    update_id: int
+    update_id: int | str  # Telegram's update_id, or a platform's text mark ("wa:<wamid>")
     at: float
     action: str
 
     @property
     def arg(self) -> str:
         """The press as its job's argument (the action last: it may hold a colon)."""
-        return f"{self.phase}:{self.user}:{self.update_id}:{self.at:.6f}:{self.action}"
+        mark = str(self.update_id).replace(":", "~")  # a text mark's colon kept out of the split
+        return f"{self.phase}:{self.user}:{mark}:{self.at:.6f}:{self.action}"
 
     @property
     def member(self) -> str:
@@ -106,6 +107,7 @@ class QueuedPress:
         """The press a job's argument names; None if it names none."""
         phase, user, update_id, at, action = (arg.split(":", 4) + [""] * 5)[:5]
         try:
-            return cls(room, int(phase), int(user), int(update_id), float(at), action)
+            mark: int | str = int(update_id) if update_id.isdigit() else update_id.replace("~", ":")
+            return cls(room, int(phase), int(user), mark, float(at), action)
         except ValueError:
             return None

@@ -91,10 +91,10 @@ def test_forget_leaves_nothing_of_the_person(hook: Hook) -> None:
     assert hook.send(command("/forget", CARLA)).status_code == 200
     confirm = hook.emu.last_message("Carla")
     assert confirm is not None and [str(b.value) for b in confirm.buttons[0]] == [
-        "forget:yes",
-        "forget:no",
+        "cmd:forget_yes",
+        "cmd:forget_no",
     ]
-    no = hook.send(press(CARLA, "forget:no")).json()
+    no = hook.send(press(CARLA, "cmd:forget_no")).json()
     assert no["method"] == "answerCallbackQuery" and "nada" in no["text"]  # in her language
     assert store.user(CARLA_ID)  # nothing went
     yes = hook.send(press(CARLA, "forget:yes")).json()

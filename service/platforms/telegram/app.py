@@ -15,7 +15,6 @@ from telegram.ext import (
     CallbackQueryHandler,
     ChatMemberHandler,
     ChosenInlineResultHandler,
-    CommandHandler,
     ContextTypes,
     InlineQueryHandler,
     MessageHandler,
@@ -24,7 +23,7 @@ from telegram.ext import (
 from telegram.request import HTTPXRequest
 
 from service.infra import tls
-from service.platforms.telegram import buttons, changes, commands, inline, privacy
+from service.platforms.telegram import changes, inline
 from service.platforms.telegram.counting import CountingRequest
 from service.services import Services
 
@@ -42,22 +41,6 @@ if importlib.util.find_spec("sniffio") is None:
 handler_error: contextvars.ContextVar[BaseException | None] = contextvars.ContextVar(
     "handler_error", default=None
 )
-
-COMMANDS: dict[str, Handler] = {
-    "burro": commands.new_game,
-    "newgame": commands.new_game,
-    "play": commands.play_bots,
-    "start": commands.start,
-    "help": commands.help_command,
-    "rules": commands.rules,
-    "stats": commands.stats,
-    "export": commands.export,
-    "cancel": commands.cancel,
-    "language": commands.language,
-    "privacy": privacy.privacy_command,
-    "forget": privacy.forget_command,
-}
-
 
 Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 ErrorCallback = Callable[[object, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
@@ -101,21 +84,16 @@ def build_application(svc: Services, token: str, api_url: str) -> Application:  
         .get_updates_request(HTTPXRequest(httpx_kwargs={"verify": tls.context()}))
         .build()
     )
+    # The desk takes commands, typed words and presses (service.platforms.telegram.
+    # commands); what is left is Telegram's own: a command sent as a chat, a group's
+    # upgrade, a topic closed, the bot removed, and inline mode.
     anonymous = filters.COMMAND & filters.SenderChat.ALL
     app.add_handler(MessageHandler(anonymous, bind(changes.refuse_anonymous, svc)), group=-1)
-    for name, handler in COMMANDS.items():
-        app.add_handler(CommandHandler(name, bind(handler, svc)))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, bind(changes.on_migrate, svc)))
-    chatter = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE & filters.TEXT
-    chatter = chatter & ~filters.COMMAND & ~filters.VIA_BOT  # not a card chosen inline
-    app.add_handler(MessageHandler(chatter, bind(commands.chatter, svc)))
     closed = filters.StatusUpdate.FORUM_TOPIC_CLOSED
     app.add_handler(MessageHandler(closed, bind(changes.on_topic_closed, svc)))
-    app.add_handler(CallbackQueryHandler(bind(commands.set_language, svc), pattern=r"^lang:"))
-    app.add_handler(CallbackQueryHandler(bind(privacy.on_forget_button, svc), pattern=r"^forget:"))
     confirm = CallbackQueryHandler(bind(inline.on_press, svc), pattern=inline.CALLBACK_PATTERN)
     app.add_handler(confirm)  # a chosen inline result's "✅ Confirm"
-    app.add_handler(CallbackQueryHandler(bind(buttons.on_button, svc)))
     app.add_handler(InlineQueryHandler(bind(inline.on_inline_query, svc)))
     app.add_handler(ChosenInlineResultHandler(bind(inline.on_chosen, svc)))
     membership = bind(changes.on_membership, svc)

@@ -47,7 +47,7 @@ class ApiError(Exception):
     @property
     def chat_gone(self) -> bool:
         """The chat does not exist (never did, or was deleted): nothing to send there."""
-        return self.code == 400 and "chat not found" in self.description.lower()
+        return self.code == 400 and chat_not_found(self.description)
 
     @property
     def blocked(self) -> bool:
@@ -93,6 +93,12 @@ class BotApi:
 
     def close(self) -> None:
         self.http.close()
+
+
+def chat_not_found(description: str) -> bool:
+    """Telegram's words for a chat that does not exist (never did, or was deleted), as
+    a Bot API error or PTB's BadRequest says them: "Bad Request: chat not found"."""
+    return "chat not found" in description.lower()
 
 
 def _integer(value: object) -> int | None:

@@ -10,11 +10,11 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from service.desk import opening
+from service.desk.presses import change_for, is_command, managing
 from service.i18n import Translator, _
 from service.platforms.telegram import callbacks
 from service.platforms.telegram.people import actor_of, is_admin
 from service.platforms.telegram.reply import answer_press, send_message
-from service.desk.presses import change_for, is_command, managing
 from service.services import Services
 from service.table.lobby import Actor
 from service.table.outcome import Outcome

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Update
+from telegram import Bot, Update
 from telegram.error import BadRequest, ChatMigrated, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
+from service.desk.asks import Place
 from service.i18n import Translator, _
 from service.infra import chats
-from service.platforms.telegram.commands import reply, thread_of
-from service.platforms.telegram.reply import send_message
+from service.platforms.telegram.reply import reply_to, send_message
 from service.services import Services
 from service.table import groups
 from service.table.room import Room
@@ -46,24 +46,42 @@ def group_id(value: object) -> int | None:
 
 
 async def handled(update: object, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> bool:
-    """Whether a call of ours failed because the chat changed, and was dealt with: the
-    group was upgraded (400 with `migrate_to_chat_id`: its rooms move) or the update's
-    forum topic is closed or deleted (its game ends)."""
-    error = context.error
+    """PTB's error handler: whether a call of ours failed because the update's chat
+    changed, and was dealt with (`after_error`)."""
     if not isinstance(update, Update) or update.effective_chat is None:
         return False
-    chat = update.effective_chat
+    place = Place(update.effective_chat.id, thread_of(update), False)
+    return await after_error(svc, context.bot, place, context.error)
+
+
+async def after_error(svc: Services, bot: Bot, place: Place, error: object) -> bool:
+    """Whether a call of ours failed because the chat changed, and was dealt with: the
+    group was upgraded (400 with `migrate_to_chat_id`: its rooms move) or the forum
+    topic is closed or deleted (its game ends)."""
+    if place.chat is None:
+        return False
     if isinstance(error, ChatMigrated):
-        old, new = group_id(chat.id), group_id(error.new_chat_id)
+        old, new = group_id(place.chat), group_id(error.new_chat_id)
         if old is not None and new is not None:
             chats.migrate(svc.store, old, new)
         return True
     text = str(error).lower() if isinstance(error, BadRequest) else ""
-    thread = thread_of(update)
-    if thread is None or not any(gone in text for gone in TOPIC_GONE):
+    if place.topic is None or not any(gone in text for gone in TOPIC_GONE):
         return False
-    await end_in_topic(context, svc, chat.id, thread, closed=TOPIC_GONE[0] in text)
+    await end_in_topic(bot, svc, place.chat, place.topic, closed=TOPIC_GONE[0] in text)
     return True
+
+
+def thread_of(update: Update) -> int | None:
+    message = update.effective_message
+    return message.message_thread_id if message and message.is_topic_message else None
+
+
+async def reply(update: Update, text: str) -> None:
+    """Answer the update's message, within the flood budget (reply.py)."""
+    message = update.effective_message
+    if message is not None:
+        await reply_to(message, text)
 
 
 async def on_topic_closed(
@@ -72,19 +90,17 @@ async def on_topic_closed(
     """A forum topic was closed: its game ends, with a word in General."""
     chat, thread = update.effective_chat, thread_of(update)
     if chat is not None and thread is not None:
-        await end_in_topic(context, svc, chat.id, thread, closed=True)
+        await end_in_topic(context.bot, svc, chat.id, thread, closed=True)
 
 
-async def end_in_topic(
-    context: ContextTypes.DEFAULT_TYPE, svc: Services, chat_id: int, thread: int, closed: bool
-) -> None:
+async def end_in_topic(bot: Bot, svc: Services, chat_id: int, thread: int, closed: bool) -> None:
     """End the live game of a closed or deleted topic and say so in General (once)."""
     room = svc.store.room_in_chat(chat_id, thread)
     if room is None or chats.stop(svc.store, room.id, svc.now(), show=closed) is None:
         return
     text = groups.topic_gone_word(Translator(svc.room_lang(room)), closed)
     try:
-        await send_message(context.bot, room.chat_id, text)
+        await send_message(bot, room.chat_id, text)
     except TelegramError as error:
         log.warning("room %s: could not say in General that it ended: %s", room.id, error)
 

@@ -7,10 +7,9 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from service.services import Services
+from service.table import names
 from service.table.lobby import Actor
 from service.table.room import Room
-
-MAX_NAME = 32
 
 
 def display_name(user: User) -> str:
@@ -18,9 +17,10 @@ def display_name(user: User) -> str:
 
 
 def name_of(user_id: int, first_name: str | None, username: str | None) -> str:
-    """The name we call a Telegram user by: their first name, else their username."""
-    name = first_name or username or str(user_id)
-    return name.strip()[:MAX_NAME] or str(user_id)
+    """The name we call a Telegram user by: their first name, else (none, or nothing
+    visible in it) their username, else their id; cleaned (`service.table.names`)."""
+    fallback = names.clean(username or "", str(user_id))
+    return names.clean(first_name or "", fallback)
 
 
 def actor_of(svc: Services, user: User, admin: bool = False) -> Actor:

@@ -12,8 +12,9 @@ from typing import Any
 from service.platforms.telegram import callbacks
 from service.ui.intents import OpenPrivate, Press, ShowCards
 from service.ui.screens import Button, Screen
+from service.ui.text_limits import cut_utf16
 
-MAX_TEXT = 4096
+MAX_TEXT = 4096  # UTF-16 code units, as Telegram counts
 DEFAULT_BOT = "burro_bot"
 
 
@@ -46,8 +47,7 @@ def message_params(
     screen: Screen, inline: bool = True, bot_username: str = DEFAULT_BOT
 ) -> dict[str, Any]:
     """sendMessage / editMessageText parameters for a screen (chat and ids added later)."""
-    text = screen.text if len(screen.text) <= MAX_TEXT else screen.text[: MAX_TEXT - 1] + "…"
-    params: dict[str, Any] = {"text": text}
+    params: dict[str, Any] = {"text": cut_utf16(screen.text, MAX_TEXT)}
     markup = keyboard(screen, inline, bot_username)
     if markup is not None:
         params["reply_markup"] = markup

@@ -80,12 +80,15 @@ _budget: contextvars.ContextVar[redis.Redis | None] = contextvars.ContextVar(
 )
 
 
-async def send_message(bot: Bot, chat_id: int, text: str, **params: Any) -> None:
+async def send_message(
+    bot: Bot, chat_id: int, text: str, budget: redis.Redis | None = None, **params: Any
+) -> None:
     """sendMessage within the chat's share of the flood budget the outbox keeps in Redis
-    (`limits`): sent now if the budget allows, else queued as a notice to be sent when
-    it does (service.infra.notices); a 429 queues it too, so no reply is lost (only a
-    chat flooding commands, with a queue already full, has more dropped)."""
-    client = _budget.get()
+    (`limits`; `budget`, else the current webhook request's): sent now if the budget
+    allows, else queued as a notice to be sent when it does (service.infra.notices); a
+    429 queues it too, so no reply is lost (only a chat flooding commands, with a queue
+    already full, has more dropped)."""
+    client = budget or _budget.get()
     if client is None:
         await bot.send_message(chat_id, text, **params)
         return

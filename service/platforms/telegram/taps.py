@@ -4,9 +4,9 @@ Most updates `serve` gets are taps on a move's button (a card, draw, pass). Buil
 PTB's Update for one (the message it came from with its keyboard, the user, the chat)
 and routing it through PTB's handlers cost about a tenth of a tap's CPU, for fields the
 move never reads (BENCHMARKS.md). `tap_of` takes such a press from the JSON, each field
-it reads checked as PTB's objects would carry it, and the webhook hands it to the same
-code `buttons.on_button` runs for a move (`buttons.play`). Anything else (another
-update or button, a field missing or of another type) goes through PTB as before.
+it reads checked as PTB's objects would carry it, and the webhook hands the desk the
+same request PTB's reading would make (commands.request_of). Anything else
+(another update or button, a field missing or of another type) goes through PTB.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from service.desk.asks import Place, PressAsk, Request, Sender
 from service.platforms.telegram import callbacks
 from service.platforms.telegram.people import name_of
-from service.table.outcome import QueuedPress
 from service.ui.intents import Move, Press
 
 
@@ -61,16 +61,6 @@ def tap_of(update: dict[str, Any]) -> Tap | None:
     )
 
 
-def queued_press(tap: Tap, now: float) -> QueuedPress | None:
-    """The tap as a press its claim may queue for a worker (Store.aclaim)."""
-    what = tap.press.what
-    if not isinstance(what, Move):
-        return None
-    return QueuedPress(
-        tap.press.room, tap.press.version, tap.user_id, tap.update_id, now, what.action
-    )
-
-
 def _user(user: dict[str, Any]) -> bool:
     """Whether a callback query's `from` is a user as Telegram sends one."""
     return (
@@ -97,3 +87,11 @@ def _all_str(fields: dict[str, Any], *names: str) -> bool:
 
 def _str_or_none(value: object) -> bool:
     return value is None or isinstance(value, str)
+
+
+def request_of(tap: Tap) -> Request:
+    """The tap as the desk's request (a press on a message of `tap.chat_id`)."""
+    place = Place(tap.chat_id, None, tap.chat_id is not None and tap.chat_id > 0)
+    return Request(
+        tap.update_id, Sender(tap.user_id, tap.name, tap.language), place, PressAsk(tap.press)
+    )

@@ -1,12 +1,14 @@
 """Telegram's webhook: POST /telegram/webhook.
 
 403 without the right secret header, 413 for a body over the limit, 400 for a body that
-is not an Update, 503 while Redis is unreachable (Telegram retries), else the update is
-processed and committed before we answer 200 (carrying a press's answerCallbackQuery,
-see `reply`); a move's press its phase lists is checked and queued for a worker with
-its claim, one round trip (Store.aclaim), and answered at once. Permanent errors are
-logged and answered 200 too, so one bad update never stalls a chat. Each update is
-handled once (its update_id is claimed in Redis).
+is no JSON object with an integer `update_id`; 503 while Redis is unreachable (Telegram
+retries). Anything else is answered 200: an update is read into the desk's request
+(service.platforms.telegram.commands; a move's press from its JSON alone, `taps`),
+handled by the desk (service.desk), and its reply drawn (`answer`; a press's
+answerCallbackQuery rides on the 200). An update that is the adapter's own (inline mode,
+chat changes) goes through PTB's handlers (`app`) under the desk's claim; an authentic
+update PTB cannot read is logged (`outcome=unparsed`) and answered 200 too, since
+Telegram would only send it again while holding the chat's later updates back.
 """
 
 from __future__ import annotations
@@ -15,16 +17,18 @@ import hmac
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 import redis
 from telegram import Update
+from telegram.error import TelegramError
+from telegram.ext import Application
 
+from service.desk.asks import Reply, Request
+from service.desk.desk import Desk, Handled
 from service.infra import logs, metrics
-from service.infra.store import Claim, Conflict
 from service.platforms.base import (
     Answer,
     BodyTooLarge,
@@ -36,13 +40,15 @@ from service.platforms.base import (
     header,
     read_asgi_body,
 )
-from service.platforms.telegram import buttons, callbacks, limits, taps
+from service.platforms.links import ServiceLinks
+from service.platforms.telegram import answer, changes, commands, limits, notices, taps
+from service.platforms.telegram.answer import Exchange, Pressed
 from service.platforms.telegram.app import build_application, handler_error
 from service.platforms.telegram.botfather import record_inline_mode
-from service.platforms.telegram.reply import in_reply, open_reply
+from service.platforms.telegram.manual import TelegramManual
+from service.platforms.telegram.reply import open_reply
 from service.services import Services
 from service.settings import Settings
-from service.table.outcome import QueuedPress
 
 log = logging.getLogger("burro.serve")
 slog = logs.get("burro.serve")
@@ -51,155 +57,147 @@ PATH = "/telegram/webhook"
 NOT_POST = Answer(405, b"Method Not Allowed", headers=((b"allow", b"POST"),))
 
 
+@dataclass(frozen=True)
+class Incoming:
+    """An update to handle: what its log line and metrics need, the desk's request it
+    makes (None: the adapter's own, or unreadable), and PTB's reading of it (none for a
+    tap read from its JSON alone)."""
+
+    update_id: int
+    chat_id: int | None
+    user_id: int | None
+    kind: str  # the metrics label (update_kind), or "unparsed"
+    request: Request | None = None
+    update: Update | None = None
+    pressed: Pressed | None = None
+
+
 def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
     """The Telegram route of `serve`, with what must run as it starts and stops."""
-    token, secret = settings.require_serve()
-    limits.ENABLED = settings.rate_limits  # serve's own replies share the outbox's budget
-    application = build_application(svc, token, settings.telegram_api_url)
+    hook = TelegramWebhook(settings, svc, client)
+    return Webhook([], hook.startup, hook.application.shutdown, plain={PATH: hook.app})
 
-    async def startup() -> None:
-        await application.initialize()
-        svc.bot_username = application.bot.username or settings.bot_username
-        client.set("bot:username", svc.bot_username)
-        record_inline_mode(client, application.bot.supports_inline_queries, svc.bot_username)
 
-    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+class TelegramWebhook:
+    """Authenticates, reads and answers Telegram's updates; the desk handles them."""
+
+    def __init__(self, settings: Settings, svc: Services, client: redis.Redis) -> None:
+        token, self.secret = settings.require_serve()
+        limits.ENABLED = settings.rate_limits  # serve's own replies share the outbox's budget
+        self.settings, self.svc, self.client = settings, svc, client
+        self.application = build_application(svc, token, settings.telegram_api_url)
+        forget = partial(notices.drop_chat, client)  # replies still waiting for their chat
+        self.desk = Desk(svc, TelegramManual(), ServiceLinks(svc), on_forget=forget)
+
+    async def startup(self) -> None:
+        bot = self.application.bot
+        await self.application.initialize()
+        self.svc.bot_username = bot.username or self.settings.bot_username
+        self.client.set("bot:username", self.svc.bot_username)
+        record_inline_mode(self.client, bot.supports_inline_queries, self.svc.bot_username)
+
+    async def app(self, scope: Scope, receive: Receive, send: Send) -> None:
         """POST /telegram/webhook as a bare ASGI app (Webhook.plain)."""
         try:
-            answer = await answer_request(scope, receive)
+            answer = await self.answer_request(scope, receive)
         except Disconnected:
             return
         await answer.send(send)
 
-    async def answer_request(scope: Scope, receive: Receive) -> Answer:
+    async def answer_request(self, scope: Scope, receive: Receive) -> Answer:
         if scope["method"] != "POST":
             return NOT_POST
         given = header(scope, SECRET_HEADER) or b""
-        if not hmac.compare_digest(given, secret.encode()):
+        if not hmac.compare_digest(given, self.secret.encode()):
             metrics.UPDATES.labels("invalid", "forbidden").inc()
             return Answer.text("forbidden", 403)
         try:
-            body = await read_asgi_body(scope, receive, settings.max_body_bytes)
+            body = await read_asgi_body(scope, receive, self.settings.max_body_bytes)
         except BodyTooLarge:
             metrics.UPDATES.labels("invalid", "too_large").inc()
             return Answer.text("body too large", 413)
         data = parse_json(body)
-        tap = taps.tap_of(data) if data is not None else None
-        if tap is not None:  # a move's press: no PTB objects (service.platforms.telegram.taps)
-            return await process(incoming_tap(tap))
-        update = parse_update(data, application) if data is not None else None
-        if update is None:
+        if data is None:
             metrics.UPDATES.labels("invalid", "bad_request").inc()
             return Answer.text("not a Telegram update", 400)
-        return await process(incoming_update(update))
+        return await self.process(self.incoming(data))
 
-    def incoming_update(update: Update) -> Incoming:
+    def incoming(self, data: dict[str, Any]) -> Incoming:
+        """What an update asks: a move's press read from its JSON alone (taps), else the
+        desk's request PTB's reading makes, else the adapter's own, else nothing we can
+        read."""
+        tap = taps.tap_of(data)
+        if tap is not None:
+            request = taps.request_of(tap)
+            pressed = Pressed(tap.query_id)
+            return Incoming(
+                tap.update_id, tap.chat_id, tap.user_id, "callback_query", request, None, pressed
+            )
+        update = parse_update(data, self.application)
+        if update is None:
+            return Incoming(data["update_id"], None, None, "unparsed")
         chat, user = update.effective_chat, update.effective_user
-        return Incoming(
-            update.update_id,
-            chat.id if chat else None,
-            user.id if user else None,
-            update_kind(update),
-            *read_ahead(update),
-            lambda: application.process_update(update),
-        )
+        chat_id = chat.id if chat and type(chat.id) is int else None
+        user_id = user.id if user and type(user.id) is int else None
+        asked = commands.request_of(update, self.application.bot, self.svc.bot_username)
+        kind = update_kind(update)
+        held = commands.pressed_of(update) if asked is not None else None
+        return Incoming(update.update_id, chat_id, user_id, kind, asked, update, held)
 
-    def incoming_tap(tap: taps.Tap) -> Incoming:
-        async def dispatch() -> None:
-            actor = svc.actor(tap.user_id, tap.name, tap.language)
-            try:
-                await buttons.play(svc, tap.press, actor, tap.update_id, answering)
-            except Exception as raised:  # as PTB's error handler keeps it (app.py)
-                handler_error.set(raised)
-
-        async def queued(claim: Claim) -> None:
-            if claim == "pressed":  # out of date, in their language (read with the claim)
-                actor = svc.actor(tap.user_id, tap.name, tap.language)
-                await answering(buttons.out_of_date(actor), False)
-            else:  # no popup, as a move applied at once has none
-                await answering(None, False)
-
-        async def answering(text: str | None, alert: bool) -> None:
-            in_reply(tap.query_id, text, alert)
-
-        user, rooms = tap.user_id, [tap.press.room]
-        press = taps.queued_press(tap, svc.now())
-        kind = "callback_query"
-        return Incoming(
-            tap.update_id, tap.chat_id, user, kind, rooms, [user], dispatch, press, queued
-        )
-
-    async def process(update: Incoming) -> Answer:
+    async def process(self, update: Incoming) -> Answer:
         """Handle one update, counted, timed and logged with its update, chat and game."""
         logs.new_context(update_id=update.update_id, chat_id=update.chat_id, user_id=update.user_id)
         started = time.perf_counter()
         with metrics.UPDATES_IN_PROGRESS.track_inprogress():
-            outcome, response = await handle(update)
+            outcome, response = await self.handle(update)
         seconds = time.perf_counter() - started
         metrics.observe_update(update.kind, outcome, seconds)
         slog.info("update", kind=update.kind, outcome=outcome, seconds=round(seconds, 4))
         return response
 
-    async def handle(update: Incoming) -> tuple[str, Answer]:
-        """Each update once: a redelivery of one handled is a duplicate, of one being
-        handled now (Telegram gave up waiting) is asked again later."""
-        try:
-            claim = await svc.store.aclaim(
-                update.update_id, update.rooms, update.users, update.press
-            )
-        except redis.RedisError:
+    async def handle(self, update: Incoming) -> tuple[str, Answer]:
+        if update.kind == "unparsed":
+            log.warning("update %s: not readable as Telegram's, left alone", update.update_id)
+            return "unparsed", Answer.text("ok")
+        exchange = Exchange(self.client)
+        handled = await self.run(update, exchange)
+        if handled.outcome == "retry":
             return "retry", Answer.text("storage unavailable", 503)
-        if claim == "duplicate":
-            return "duplicate", Answer.text("duplicate")
-        if claim == "busy":
-            return "retry", Answer.text("being handled", 503)
-        if claim in ("accepted", "pressed") and update.queued is not None:
-            return await run(update, partial(update.queued, claim))  # marked done already
-        outcome, response = await run(update, update.dispatch)
-        try:
-            if outcome == "retry":
-                await svc.store.arelease(update.update_id)
-            else:
-                await svc.store.afinish(update.update_id)
-        except redis.RedisError:
-            log.warning("update %s: its dedupe mark was not written", update.update_id)
-        return outcome, response
+        if exchange.answer:
+            metrics.bot_api_call(exchange.answer["method"], in_answer=True)
+            return handled.outcome, Answer.json(exchange.answer)
+        return handled.outcome, Answer.text(handled.outcome)
 
-    async def run(update: Incoming, dispatch: Callable[[], Awaitable[None]]) -> tuple[str, Answer]:
+    async def run(self, update: Incoming, exchange: Exchange) -> Handled:
+        if update.request is None:
+            users = [update.user_id] if update.user_id is not None else []
+            work = partial(self.own, update, exchange)
+            return await self.desk.handle_own(update.update_id, users, work)
+        handled = await self.desk.handle(update.request)
+        if handled.outcome in ("ok", "duplicate"):
+            await self.draw(exchange, update, handled.reply)
+        return handled
+
+    async def draw(self, exchange: Exchange, update: Incoming, reply: Reply) -> None:
+        """The desk's reply drawn on Telegram; a chat found changed while sending it
+        (upgraded, a topic closed) is dealt with, anything else refused is logged."""
+        assert update.request is not None
+        bot = self.application.bot
+        try:
+            await answer.deliver(bot, exchange, update.request, reply, update.pressed)
+        except TelegramError as error:
+            if not await changes.after_error(self.svc, bot, update.request.place, error):
+                log.warning("update %s: its reply was refused: %s", update.update_id, error)
+
+    async def own(self, update: Incoming, exchange: Exchange) -> None:
+        """An update of the adapter's own features, through PTB's handlers (app.py)."""
         handler_error.set(None)
-        reply = open_reply(client)  # a press's answerCallbackQuery rides on our 200
-        try:
-            await dispatch()
-        except Exception as raised:  # PTB routing an update whose fields have odd types
-            handler_error.set(raised)
+        exchange.answer = open_reply(self.client)  # an inline Confirm's answer rides on our 200
+        assert update.update is not None
+        await self.application.process_update(update.update)
         error = handler_error.get()
-        if isinstance(error, redis.RedisError | Conflict):
-            log.warning("update %s not committed: %r", update.update_id, error)
-            return "retry", Answer.text("storage unavailable", 503)
-        answer = Answer.text("ok")
-        if reply:
-            metrics.bot_api_call(reply["method"], in_answer=True)
-            answer = Answer.json(reply)
         if error is not None:
-            log.error("update %s failed permanently", update.update_id, exc_info=error)
-            return "failed", answer
-        return "ok", answer
-
-    return Webhook([], startup, application.shutdown, plain={PATH: app})
-
-
-def read_ahead(update: Update) -> tuple[list[str], list[int]]:
-    """The room and the person an update is about, read with its claim: a press names
-    its room; every handler asks for the sender's language. Nothing when the update's
-    fields are not what Telegram sends (its handler answers that)."""
-    try:
-        user, query = update.effective_user, update.callback_query
-    except (AttributeError, TypeError):
-        return [], []
-    data = query.data if query is not None else None
-    raw = callbacks.decode(data) if isinstance(data, str) else None
-    users = [user.id] if user is not None and isinstance(user.id, int) else []
-    return [raw.room] if raw is not None else [], users
+            raise error
 
 
 def update_kind(update: Update) -> str:
@@ -211,36 +209,19 @@ def update_kind(update: Update) -> str:
         return "other"
 
 
-@dataclass(frozen=True)
-class Incoming:
-    """An update to handle: what its claim, its log line and its metrics need, and how
-    to handle it (through PTB, or a move's press without it)."""
-
-    update_id: int
-    chat_id: int | None
-    user_id: int | None
-    kind: str  # the metrics label (update_kind)
-    rooms: list[str]  # read ahead with the claim (read_ahead)
-    users: list[int]
-    dispatch: Callable[[], Awaitable[None]]
-    # A move's press that its claim may queue for a worker, and how it is answered then
-    press: QueuedPress | None = None
-    queued: Callable[[Claim], Awaitable[None]] | None = None
-
-
 def parse_json(body: bytes) -> dict[str, Any] | None:
     """A request body's JSON if it is an object with an int update_id, else None."""
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError, RecursionError):  # nested past the parser's depth
         return None
-    if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
+    if not isinstance(data, dict) or type(data.get("update_id")) is not int:
         return None
     return data
 
 
-def parse_update(data: dict[str, Any], application: Any) -> Update | None:
-    """An Update from a request's JSON, or None if it is not one."""
+def parse_update(data: dict[str, Any], application: Application) -> Update | None:  # type: ignore[type-arg]
+    """An Update from a request's JSON, or None if PTB cannot read it."""
     try:
         return Update.de_json(data, application.bot)
     except Exception:  # PTB raises various errors on malformed nested objects

@@ -1,0 +1,419 @@
+"""The commands a person gives, on any platform: open a table or a game against bots,
+join, rules, stats, export, cancel, language, reminders, privacy and forgetting, and
+words we do not read. Each answers in the person's language; a bad word gets a short
+hint."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+
+from engine.kernel.errors import RulesError
+from service.desk import opening
+from service.desk.asks import Attachment, Choice, CommandAsk, Line, Reply, TypedAsk
+from service.desk.use import Use
+from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
+from service.infra.forget import forget
+from service.table import caps, family, lobby
+from service.table import privacy as privacy_notice
+from service.table.outcome import Outcome, Popup
+from service.table.room import LIVE, Room, RoomSettings
+from service.ui import games
+from service.ui.intents import Command, Press
+from service.ui.screens import games_list, stats_lines
+from service.ui.tokens import text as press_data
+
+ROOM_CODE = re.compile(r"^[a-z0-9]{8}$")  # a table's code (its room id)
+BOTS = 3  # a game against bots dealt at once: a table of four
+Handler = Callable[[Use, tuple[str, ...]], Awaitable[Reply]]
+
+
+async def command(use: Use, ask: CommandAsk) -> Reply:
+    """Route a command to its use case."""
+    place = use.request.place
+    if not place.private and place.chat is not None and use.request.message is not None:
+        # a message below the table of the game here: the table is posted again at the
+        # bottom on its next change (the bot sees no other group messages, in privacy mode)
+        use.store.note_message(place.chat, place.topic, use.request.message)
+    return await HANDLERS[ask.name](use, ask.args)
+
+
+def preset_of(args: tuple[str, ...]) -> str | None:
+    """The preset the first word names (spanish when none), or None for no game."""
+    return family.preset_named(args[0]) if args else "spanish"
+
+
+def unknown_game(use: Use) -> Reply:
+    names = "\n" + games_list(use.tr)
+    return use.say(_("Unknown game. Choose one of: {names}"), names=names)
+
+
+def remember(use: Use) -> None:
+    """The person opened their private chat with us: we may write to them there."""
+    sender = use.request.sender
+    use.store.remember_user(sender.player, sender.name, sender.lang_hint or "", started=True)
+
+
+# ----- opening tables --------------------------------------------------------------------
+
+
+async def new(use: Use, args: tuple[str, ...]) -> Reply:
+    """Open a table: a lobby in a group; in a private chat, a game against bots."""
+    if use.request.place.private:
+        return await setup(use, args)
+    preset = preset_of(args)
+    if preset is None:
+        return unknown_game(use)
+    existing = use.room_here()
+    if existing is not None and existing.status in LIVE:
+        seated = existing.seat_of(use.player) is not None
+        use.store.update(existing.id, opening.repost, use.request.mark)
+        line = use.text(_("A game is already open here. Finish it or /cancel it first."))
+        return Reply.say(line, *([cards_button(use, existing)] if seated else []))
+    place = use.request.place
+    assert place.chat is not None  # a group's command comes from the group
+    refusal = caps.refusal(use.store, use.svc.settings, place.chat, use.player)
+    if refusal is not None:
+        return use.told(Outcome(popup=refusal))
+    settings = RoomSettings(preset=preset, options=family.initial_options(preset, use.svc.settings))
+    room = lobby.create_room(place.chat, place.topic, use.actor, use.svc.now(), settings=settings)
+    created = use.store.create(room, Outcome(changed=True, sync={"table"}), use.request.mark)
+    if created and not use.reachable:
+        text = use.text(_("Your cards will come to our private chat: open it once."))
+        return Reply.say(text, cards_button(use, room))
+    return Reply()
+
+
+def cards_button(use: Use, room: Room) -> tuple[Choice, ...]:
+    """A button to the person's private chat with the bot, where their cards are."""
+    link = use.links.private(room.id)
+    return (Choice(use.text(_("💬 Open my cards")), url=link),) if link else ()
+
+
+async def setup(use: Use, args: tuple[str, ...]) -> Reply:
+    """A game against bots in the private chat, set up with buttons in its lobby."""
+    return against_bots(use, args, bots=1, at_once=False)
+
+
+async def play_now(use: Use, args: tuple[str, ...]) -> Reply:
+    """A game against three bots, dealt now: the person's first message is their turn."""
+    return against_bots(use, args, bots=BOTS, at_once=True)
+
+
+def against_bots(use: Use, args: tuple[str, ...], bots: int, at_once: bool) -> Reply:
+    if not use.request.place.private:
+        return use.say(
+            _("Play against bots in a private chat with me; here, use /burro to open a table.")
+        )
+    preset = preset_of(args)
+    if preset is None:
+        return unknown_game(use)
+    remember(use)
+    popup = opening.against_bots(
+        use.svc, use.player, use.actor, preset, use.request.mark, bots, at_once
+    )
+    return use.told(Outcome(popup=popup))
+
+
+async def hello(use: Use, args: tuple[str, ...]) -> Reply:
+    """A greeting: the person's game going on shown again, else one dealt at once."""
+    room = use.active_room()
+    if room is None:
+        return await play_now(use, args)
+    return show_game(use, room)
+
+
+def show_game(use: Use, room: Room) -> Reply:
+    """The person's game going on, shown again as a fresh message: their own chat's
+    table (a lobby there too), else their cards at a table elsewhere."""
+    if room.chat_id == use.player and (room.private or room.status == "lobby"):
+        use.store.update(room.id, opening.repost, use.request.mark)
+        return Reply()
+    player = use.player
+    result = use.store.update(room.id, lambda r: lobby.show_hand(r, player), use.request.mark)
+    if result is not None and not result[1].changed:
+        return use.told(result[1])
+    return Reply()
+
+
+async def start(use: Use, args: tuple[str, ...]) -> Reply:
+    """The private chat opened (a link may carry `j<room>`: join, or `g<room>`: show my
+    hand); a group's /start is answered with help."""
+    if not use.request.place.private:
+        return await help_(use, ())
+    remember(use)
+    payload = args[0] if args else ""
+    room_id = payload[1:]
+    if payload[:1] in ("j", "g") and use.store.load(room_id) is not None:
+        actor, player = use.actor, use.player
+        if payload[0] == "j":
+            result = use.store.update(room_id, lambda r: lobby.join(r, actor), use.request.mark)
+        else:
+            change = lambda r: lobby.show_hand(r, player)  # noqa: E731
+            result = use.store.update(room_id, change, use.request.mark)
+        return use.told(result[1]) if result is not None else Reply()
+    own = use.store.room_in_chat(use.player, None)
+    if own is not None and own.status in LIVE:  # their game against bots
+        use.store.update(own.id, opening.repost, use.request.mark)
+        return Reply()
+    return Reply(lines=(use.manual.welcome(use.tr),))
+
+
+async def family_table(use: Use, args: tuple[str, ...]) -> Reply:
+    """A table for family and friends, opened from the private chat: its lobby, and the
+    links to share (each player then plays in their own chat with us)."""
+    preset = preset_of(args)
+    if preset is None:
+        return unknown_game(use)
+    room = opening.family_table(use.svc, use.player, use.actor, preset, use.request.mark)
+    if isinstance(room, Popup):
+        return use.told(Outcome(popup=room))
+    links = use.links.invitations(room.id, use.actor.lang)
+    return use.say(
+        _("👪 Send this to your family's WhatsApp group: {link}\nOn Telegram: {telegram}"),
+        link=links.get("whatsapp", ""),
+        telegram=links.get("telegram", ""),
+    )
+
+
+async def join(use: Use, args: tuple[str, ...]) -> Reply:
+    return seat_by_code(use, args[0].strip() if args else "")
+
+
+def seat_by_code(use: Use, code: str) -> Reply:
+    """Sit at the table a code names."""
+    room = use.store.load(code) if code else None
+    if room is None or room.status not in LIVE:
+        return use.say(_("No open table has that code."))
+    actor = use.actor
+    result = use.store.update(room.id, lambda r: lobby.join(r, actor), use.request.mark)
+    return use.told(result[1]) if result is not None else Reply()
+
+
+# ----- telling -------------------------------------------------------------------------
+
+
+async def help_(use: Use, args: tuple[str, ...]) -> Reply:
+    return Reply(lines=(use.manual.help(use.tr, games_list(use.tr)),))
+
+
+async def rules(use: Use, args: tuple[str, ...]) -> Reply:
+    """The rules, short: of the game named, else of the game here or the person's."""
+    if args:
+        preset = preset_of(args)
+        if preset is None:
+            return unknown_game(use)
+        return Reply.say(games.rules_text(family.rules_for(preset), use.tr))
+    here = use.room_here() if not use.request.place.private else None
+    room = here if here is not None and here.status in LIVE else use.active_room()
+    return Reply.say(games.rules_text(rules_of(room), use.tr))
+
+
+def rules_of(room: Room | None) -> object:
+    if room is not None:
+        try:
+            return room.settings.rules()
+        except RulesError:
+            return family.rules_for(room.settings.preset)
+    return family.rules_for("spanish")
+
+
+async def stats(use: Use, args: tuple[str, ...]) -> Reply:
+    """The person's games, wins and burros; in a group, the group's too."""
+    tr = use.tr
+    lines = stats_lines(tr, use.actor.name, use.store.stats(f"stats:user:{use.player}"))
+    place = use.request.place
+    if not place.private and place.chat is not None:
+        lines += group_stats(use, place.chat)
+    return Reply.say("\n".join(lines))
+
+
+def group_stats(use: Use, chat: int) -> list[str]:
+    tr, group = use.tr, use.store.stats(f"stats:chat:{chat}")
+    n = group.get("games", 0)
+    lines = [
+        tr.ngettext("This group has finished {n} game.", "This group has finished {n} games.", n)
+    ]
+    burros = sorted(
+        ((int(k[6:]), v) for k, v in group.items() if k.startswith("burro:")),
+        key=lambda kv: -kv[1],
+    )[:5]
+    for user_id, count in burros:
+        name = use.store.user(user_id).get("name", str(user_id))
+        lines.append(
+            tr.ngettext(
+                "  🫏 {name}: the burro {n} time",
+                "  🫏 {name}: the burro {n} times",
+                count,
+                name=name,
+            )
+        )
+    return lines
+
+
+async def export(use: Use, args: tuple[str, ...]) -> Reply:
+    """A finished hand's record (a running hand would show everyone's cards, so only
+    finished hands are exported). While the game goes on, only its players and the
+    group's admins may export: a record tells nothing of the hands to come (deals are
+    drawn one-way from the room's key), but it is the table's own."""
+    room = use.room_here()
+    finished = family.finished_hands(room) if room else 0
+    if room is None or room.game is None or not finished:
+        return use.say(_("No finished hand to export yet."))
+    if room.status == "playing" and not await may_export(use, room):
+        return use.say(_("While the game goes on, only its players (or an admin) can export it."))
+    number = int(args[0]) if args and args[0].isdigit() else (-1 if args else finished)
+    if not 1 <= number <= finished:
+        return use.say(_("Choose a finished hand from 1 to {n}."), n=finished)
+    data = json.dumps(family.hand_record(room, number - 1), indent=1).encode()
+    file = Attachment(f"burro-{room.id}-hand{number}.json", data)
+    busy = use.text(_("Many messages here just now: send /export again in a minute."))
+    return Reply(lines=(Line(export_caption(use.tr, number), file=file, busy=busy),))
+
+
+def export_caption(tr: Translator, number: int) -> str:
+    """What the exported file is, for a family; the replay command is a footnote."""
+    return "\n\n".join(
+        [
+            tr.gettext(
+                _(
+                    "🗂 Hand {n}, move by move: the cards dealt and everything played. "
+                    "A record of the hand to keep, or to share with someone."
+                ),
+                n=number,
+            ),
+            tr.gettext(_("For the curious: the burro replay program plays it back.")),
+        ]
+    )
+
+
+async def may_export(use: Use, room: Room) -> bool:
+    return room.seat_of(use.player) is not None or (await use.as_admin(room)).admin
+
+
+# ----- managing --------------------------------------------------------------------------
+
+
+async def cancel(use: Use, args: tuple[str, ...]) -> Reply:
+    """Ask the table's creator (or an admin) whether to end the open game."""
+    room = use.room_here()
+    if room is None or room.status not in LIVE:
+        return use.say(_("There is no open game here."))
+    if not (use.player == room.creator or (await use.as_admin(room)).admin):
+        return use.say(_("Only the player who opened the table (or an admin) can cancel."))
+    yes = Press(room.id, room.version, Command("cancel"))
+    no = Press(room.id, room.version, Command("keep_playing"))
+    choices = (
+        Choice(use.text(_("Yes, cancel the game")), ask=press_data(yes)),
+        Choice(use.text(_("No, keep playing")), ask=press_data(no)),
+    )
+    return Reply.say(use.text(_("Cancel this game for everyone?")), choices)
+
+
+async def language(use: Use, args: tuple[str, ...]) -> Reply:
+    """Speak the language named; without one, the choice of them."""
+    if not args:
+        rows = tuple(
+            (Choice(LANGUAGE_NAMES[lang], ask=f"cmd:language:{lang}"),) for lang in LANGUAGES
+        )
+        return Reply.say(use.text(_("Choose your language:")), *rows)
+    wanted = args[0].replace("-", "_").lower()
+    match = next((lang for lang in LANGUAGES if lang.lower() == wanted), None)
+    if match is None:
+        names = ", ".join(LANGUAGES)
+        return use.say(_("Unknown language. Choose one of: {names}"), names=names)
+    use.store.set_user_language(use.player, match)
+    player = use.player
+    for room_id in use.store.rooms_of(player):
+        use.store.update(room_id, lambda r: lobby.relabel(r, player, match))
+    said = Translator(match).gettext(
+        _("I will speak {language} with you."), language=LANGUAGE_NAMES[match]
+    )
+    return Reply(popup=said) if use.request.message is None else Reply.say(said)
+
+
+async def quiet(use: Use, args: tuple[str, ...]) -> Reply:
+    use.store.redis.hset(f"user:{use.player}", "quiet", "1")
+    return use.say(_("🔕 No more reminders. Write 'remind' to have them again."))
+
+
+async def loud(use: Use, args: tuple[str, ...]) -> Reply:
+    use.store.redis.hdel(f"user:{use.player}", "quiet")
+    return use.say(_("🔔 I will remind you when it is your turn."))
+
+
+# ----- privacy ---------------------------------------------------------------------------
+
+
+async def privacy(use: Use, args: tuple[str, ...]) -> Reply:
+    return Reply.say(privacy_notice.notice(use.svc.settings, use.tr))
+
+
+async def forget_question(use: Use, args: tuple[str, ...]) -> Reply:
+    """Ask before forgetting: only in the person's own chat."""
+    if not use.request.place.private:
+        return Reply.say(use.manual.where_forget(use.tr))
+    choices = (
+        Choice(use.text(_("🗑 Yes, forget me")), ask="cmd:forget_yes"),
+        Choice(use.text(_("No, keep it")), ask="cmd:forget_no"),
+    )
+    question = _(
+        "Delete your settings and statistics, and take your name out of every game I keep? "
+        "In games still running, a bot takes your seat. This cannot be undone."
+    )
+    return Reply.say(use.text(question), choices)
+
+
+async def forget_yes(use: Use, args: tuple[str, ...]) -> Reply:
+    if not use.request.place.private:
+        return Reply.say(use.manual.where_forget(use.tr))
+    tr = use.tr  # read before it goes
+    forget(use.store, use.player, use.svc.now())
+    use.on_forget(use.player)
+    done = tr.gettext(_("Done: I have forgotten you. Send /start if you come back."))
+    return Reply(popup=done, alert=True, replaced=True, lines=(Line(done),))
+
+
+async def forget_no(use: Use, args: tuple[str, ...]) -> Reply:
+    return Reply(popup=use.text(_("Nothing was deleted.")))
+
+
+# ----- words we do not read --------------------------------------------------------------
+
+
+def typed(use: Use, ask: TypedAsk) -> Reply:
+    """Words that are no move and no command: a table's code joins it; else what the
+    person can say (to a chatty person at most once per the platform's cooldown)."""
+    codes = (w for w in ask.text.split() if ROOM_CODE.match(w))
+    code = next((w for w in codes if use.store.load(w) is not None), None)
+    if code is not None:
+        return seat_by_code(use, code)
+    cooldown = use.manual.chatter_cooldown
+    if cooldown and not use.store.first_in(f"cooldown:chatter:{use.player}", cooldown):
+        return Reply()
+    playing = use.active_room() is not None
+    return Reply(lines=(use.manual.chatter(use.tr, playing),))
+
+
+HANDLERS: dict[str, Handler] = {
+    "new": new,
+    "play": play_now,
+    "setup": setup,
+    "hello": hello,
+    "start": start,
+    "family": family_table,
+    "join": join,
+    "help": help_,
+    "rules": rules,
+    "stats": stats,
+    "export": export,
+    "cancel": cancel,
+    "language": language,
+    "privacy": privacy,
+    "forget": forget_question,
+    "forget_yes": forget_yes,
+    "forget_no": forget_no,
+    "quiet": quiet,
+    "loud": loud,
+}

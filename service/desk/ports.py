@@ -1,0 +1,55 @@
+"""What the desk asks of the platforms without knowing them: their words for the
+commands (a `Manual`), and the links that open a table from each of them (`Links`).
+
+A platform's own vocabulary (`/burro` on Telegram, `hola` on WhatsApp) is its parser's;
+the texts that name it come from the same place, so help never names a command the
+person's platform does not read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from service.desk.asks import Line
+from service.i18n import Translator
+
+
+class Manual(Protocol):
+    """A platform's texts that name its own commands, in the reader's language."""
+
+    def welcome(self, tr: Translator) -> Line:
+        """What a person is shown who says nothing we read and has no game going on."""
+
+    def help(self, tr: Translator, games: str) -> Line:
+        """Every command, and the games (`games`: one a line) to name after them."""
+
+    def chatter(self, tr: Translator, playing: bool) -> Line:
+        """The answer to words we do not read (`playing`: the person has a game on)."""
+
+    def where_forget(self, tr: Translator) -> str:
+        """Said to someone who asks to be forgotten where it cannot be confirmed."""
+
+    @property
+    def chatter_cooldown(self) -> int:
+        """Seconds between two answers to words we do not read (0: every time)."""
+
+
+class Links(Protocol):
+    """Links that open a table, from every platform that serves it."""
+
+    def private(self, room: str, join: bool = False) -> str | None:
+        """The link that opens `room` in the person's private chat with the Telegram bot
+        (`join` seats them first); None where there is no such bot."""
+
+    def invitations(self, room: str, lang: str) -> dict[str, str]:
+        """For a family's table: a link by platform name, to share in a family's chat."""
+
+
+# What a platform keeps of a person beside the store's keys, deleted when they ask to
+# be forgotten (Telegram: replies waiting for their chat; WhatsApp: their BSUID's keys).
+Forgetting = Callable[[int], None]
+
+
+def no_traces(player: int) -> None:
+    return None

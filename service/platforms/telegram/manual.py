@@ -1,0 +1,51 @@
+"""Telegram's words for the desk (service.desk.ports.Manual): the welcome, help and
+answers that name its slash commands."""
+
+from __future__ import annotations
+
+from service.desk.asks import Line
+from service.i18n import Translator, _
+
+WELCOME = _(
+    "🫏 Hi! I run games of Burro, the donkey card game.\n"
+    "• In a group: add me and send /burro to open a table.\n"
+    "• Here: send /play to play against bots.\n"
+    "Your cards will appear here during group games. /help for more."
+)
+HELP = _(
+    "🫏 Burro commands\n"
+    "/burro [game] — open a table in a group\n"
+    "/play [game] — play against bots here in private\n"
+    "/rules [game] — the rules, short\n"
+    "/stats — games, wins and burros\n"
+    "/export [hand] — a finished hand to keep or share, as a file\n"
+    "/cancel — end the open game (its creator or an admin)\n"
+    "/language — choose your language"
+)
+CHATTER_COOLDOWN = 600  # seconds between two answers to plain private messages
+
+
+class TelegramManual:
+    """The texts that name Telegram's commands."""
+
+    chatter_cooldown = CHATTER_COOLDOWN
+
+    def welcome(self, tr: Translator) -> Line:
+        return Line(tr.gettext(WELCOME))
+
+    def help(self, tr: Translator, games: str) -> Line:
+        parts = [
+            tr.gettext(HELP),
+            tr.gettext(_("/privacy — what I keep about you; /forget — delete it")),
+            "",
+            tr.gettext(_("Games (the word to write after /burro, /play or /rules):")),
+            games,
+        ]
+        return Line("\n".join(parts))
+
+    def chatter(self, tr: Translator, playing: bool) -> Line:
+        text = _("🫏 I understand commands only: send /play to play against bots, or /help.")
+        return Line(tr.gettext(text))
+
+    def where_forget(self, tr: Translator) -> str:
+        return tr.gettext(_("Send /forget to me in a private chat."))
