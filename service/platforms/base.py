@@ -4,7 +4,9 @@ The outbox (workers.outbox) decides what each chat should show and when a change
 come as a new message; a `Platform` says what it can do, turns a screen into its own
 message form, sends or edits that message, and tells how a refused delivery should be
 taken. A new platform is an implementation of this (in its package under
-`service.platforms`) registered in `service.platforms.registry`, plus its webhook route.
+`service.platforms`) registered in `service.platforms.registry` (with its own jobs, its
+settings for a worker process and its links, if any), plus its webhook route. Workers
+know a platform only by this port and the registry (an import contract says so).
 """
 
 from __future__ import annotations

@@ -12,12 +12,13 @@ from typing import Any
 import fakeredis
 import pytest
 from pydantic import SecretStr
+from telegram.error import BadRequest
 
 from service.infra.keys import BOT_USERNAME, PENDING_SYNC
 from service.infra.store import Store
 from service.platforms import registry
 from service.platforms.telegram import limits, notices
-from service.platforms.telegram.botapi import ApiError
+from service.platforms.telegram.botapi import ApiError, chat_not_found
 from service.platforms.telegram.botfather import INLINE_KEY
 from service.services import Services
 from service.settings import Settings
@@ -202,3 +203,10 @@ def test_a_notice_for_a_chat_not_found_is_a_warning(
     warnings = only_warnings(caplog)
     assert len(warnings) == 1 and "chat not found" in warnings[0].getMessage()
     assert notices.load(rt.redis, notice) is None  # dropped, not retried
+
+
+def test_telegrams_words_for_a_chat_not_found() -> None:
+    """As the Bot API says them, and as PTB's BadRequest does (serve's replies)."""
+    assert chat_not_found(CHAT_NOT_FOUND.description)
+    assert chat_not_found(str(BadRequest("Bad Request: chat not found")))
+    assert not chat_not_found("Bad Request: message is not modified")
