@@ -7,7 +7,15 @@ from collections.abc import Callable
 import redis
 
 from service.infra import commit, logs, metrics, read_ahead, timers, trips
-from service.infra.keys import DUE_KEY, chat_key, presses_key, room_key, update_key
+from service.infra.keys import (
+    DUE_KEY,
+    chat_key,
+    chat_open_key,
+    presses_key,
+    room_key,
+    update_key,
+    user_open_key,
+)
 from service.infra.store.base import Conflict, UpdateId, committed, decode_room, text
 from service.infra.store.writes import Writes
 from service.table.outcome import Job, Outcome, QueuedPress
@@ -58,6 +66,14 @@ class Rooms(Writes):
             else:
                 self.redis.srem(key, member)
         return count
+
+    def open_in_chat(self, chat_id: int) -> int:
+        """How many rooms are open in a chat, any topic (its cap)."""
+        return self.open_rooms(chat_open_key(chat_id))
+
+    def opened_by(self, user_id: int) -> int:
+        """How many open rooms a person opened (their cap)."""
+        return self.open_rooms(user_open_key(user_id), user_id)
 
     def first_in(self, key: str, seconds: int) -> bool:
         """True once per `seconds` for a key (a cooldown), False within it."""

@@ -18,6 +18,14 @@ class Statistics(People):
         raw = self.redis.hgetall(key)
         return {text(k): int(v) for k, v in raw.items()}
 
+    def user_stats(self, user_id: int) -> dict[str, int]:
+        """A person's counters: games, wins, lost, burro."""
+        return self.stats(user_stats_key(user_id))
+
+    def chat_stats(self, chat_id: int) -> dict[str, int]:
+        """A chat's counters: games, and `burro:<user>` for each person."""
+        return self.stats(chat_stats_key(chat_id))
+
     def _count_finished(self, pipe: redis.client.Pipeline, room: Room) -> None:
         game = game_of(room.settings.preset)
         result = game.result(room.game) or Result((), ())  # ended early: nobody won
