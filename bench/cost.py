@@ -52,7 +52,7 @@ from bench.games import follow_suit
 from bench.procs import machine
 from cli.stack import SECRET, TOKEN, Stack
 from emulator import RunningEmulator, ServerThread, running_emulator
-from emulator.driver import ChatMessage, EmulatorDriver
+from emulator.telegram.driver import ChatMessage, EmulatorDriver
 from engine.follow_suit.game import GameState, to_move
 from engine.follow_suit.hand import DRAW, DRAW_LEFT, DRAW_RIGHT
 from service.infra.redis_server import RedisServer, connect

@@ -94,10 +94,10 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from emulator.config import EmulatorConfig
-    from emulator.limits import FloodLimits
     from emulator.server import serve
+    from emulator.telegram.limits import FloodLimits
+    from emulator.telegram.world import valid_token
     from emulator.whatsapp.config import WhatsAppConfig
-    from emulator.world import valid_token
 
     for token in args.token:
         if not valid_token(token):

@@ -7,7 +7,8 @@ through its web page; tests drive it through `EmulatorDriver`.
 from emulator.app import Emulator, create_app
 from emulator.common.server import ServerThread
 from emulator.config import FAMILY, Cast, EmulatorConfig, GroupSpec, UserSpec, fast_config
-from emulator.driver import (
+from emulator.server import RunningEmulator, running_emulator, serve
+from emulator.telegram.driver import (
     Button,
     CallbackAnswer,
     ChatMessage,
@@ -17,8 +18,7 @@ from emulator.driver import (
     InlineResult,
     TapResult,
 )
-from emulator.limits import FloodLimits, Rate, Window
-from emulator.server import RunningEmulator, running_emulator, serve
+from emulator.telegram.limits import FloodLimits, Rate, Window
 
 __all__ = [
     "FAMILY",

@@ -29,16 +29,16 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from emulator.actions import UserActions
-from emulator.botapi import MAX_UPLOAD, BotApi
 from emulator.common import tls
 from emulator.config import EmulatorConfig
-from emulator.errors import ApiError, bad_request, internal_error, not_found
-from emulator.limits import FloodControl
-from emulator.params import Params, Upload
-from emulator.webhook import Delivery
+from emulator.telegram.actions import UserActions
+from emulator.telegram.botapi import MAX_UPLOAD, BotApi
+from emulator.telegram.errors import ApiError, bad_request, internal_error, not_found
+from emulator.telegram.limits import FloodControl
+from emulator.telegram.params import Params, Upload
+from emulator.telegram.webhook import Delivery
+from emulator.telegram.world import Bot, World
 from emulator.whatsapp.cloud import WhatsAppCloud
-from emulator.world import Bot, World
 
 log = logging.getLogger("emulator")
 
@@ -138,7 +138,7 @@ async def read_params(request: Request) -> Params:
 
 def create_app(emulator: Emulator | EmulatorConfig | None = None) -> Starlette:
     """The emulator's ASGI app; `app.state.emulator` is the `Emulator` it serves."""
-    from emulator.control import control_routes
+    from emulator.telegram.control import control_routes
     from emulator.whatsapp.control import control_routes as whatsapp_control_routes
     from emulator.whatsapp.graph import graph_routes
 

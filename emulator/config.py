@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from emulator.limits import FloodLimits
+from emulator.telegram.limits import FloodLimits
 from emulator.whatsapp.config import WhatsAppConfig
 from emulator.whatsapp.config import fast as fast_whatsapp
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import uvicorn
 
-from emulator import persist
 from emulator.app import Emulator, create_app
 from emulator.common.server import ServerThread, StoppableServer, bound_socket, shown_host
 from emulator.config import EmulatorConfig, fast_config
-from emulator.driver import EmulatorDriver
+from emulator.telegram import persist
+from emulator.telegram.driver import EmulatorDriver
 from emulator.whatsapp import persist as whatsapp_persist
 
 
@@ -58,7 +58,7 @@ def serve(
     state: Path | None = None,
 ) -> None:
     """Run an emulator in the foreground until interrupted; with `state`, the world is
-    read from that file at start and kept in it (emulator.persist), and the WhatsApp
+    read from that file at start and kept in it (emulator.telegram.persist), and the WhatsApp
     world beside it (emulator.whatsapp.persist)."""
     emulator = Emulator(config)
     whatsapp_state = whatsapp_persist.path_beside(state) if state is not None else None

@@ -1,5 +1,5 @@
 """What the Python clients of the emulator's control APIs share (the local Telegram's,
-emulator/driver.py, and the local WhatsApp's, emulator/whatsapp/driver.py): calls that
+emulator/telegram/driver.py, and the local WhatsApp's, emulator/whatsapp/driver.py): calls that
 unwrap `{"ok", "result"}` or raise the client's own error, and waiting on a condition."""
 
 from __future__ import annotations

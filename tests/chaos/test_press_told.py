@@ -8,7 +8,7 @@ from typing import Any, cast
 import pytest
 
 from bench.chaos import Game, Spec, press_told
-from emulator.driver import CallbackAnswer, EmulatorDriver
+from emulator.telegram.driver import CallbackAnswer, EmulatorDriver
 
 TAKEN = CallbackAnswer(None, False, None)  # a move applied or queued: no popup
 LATE = CallbackAnswer("That button is from an earlier turn.", False, None)

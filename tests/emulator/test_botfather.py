@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from emulator import RunningEmulator
-from emulator.driver import EmulatorError
+from emulator.telegram.driver import EmulatorError
 from tests.emulator.conftest import TOKEN, BotApiClient
 
 FAMILY = -1001000000001

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from emulator import RunningEmulator
-from emulator.driver import EmulatorError
+from emulator.telegram.driver import EmulatorError
 from tests.emulator.conftest import BotApiClient
 
 ANA, BEN = 100001, 100002

@@ -9,15 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from emulator.errors import ApiError
-from emulator.formatting import (
+from emulator.telegram.errors import ApiError
+from emulator.telegram.formatting import (
     detect_entities,
     format_text,
     parse_html,
     utf16_len,
     utf16_slice,
 )
-from emulator.markdown import parse_markdown_legacy, parse_markdown_v2
+from emulator.telegram.markdown import parse_markdown_legacy, parse_markdown_v2
 
 
 def test_html_tags_become_entities_with_utf16_offsets() -> None:

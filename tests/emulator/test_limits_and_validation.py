@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from emulator import validation
-from emulator.errors import ApiError
-from emulator.limits import FloodControl, FloodLimits
+from emulator.telegram import validation
+from emulator.telegram.errors import ApiError
+from emulator.telegram.limits import FloodControl, FloodLimits
 
 
 class Clock:

@@ -1,4 +1,4 @@
-"""The emulated Telegram kept in a file (emulator.persist): what a world saved and read
+"""The emulated Telegram kept in a file (emulator.telegram.persist): what a world saved and read
 back holds, and that the bot carries on in it where it stopped."""
 
 from __future__ import annotations
@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from emulator import persist, running_emulator
+from emulator import running_emulator
 from emulator.config import fast_config
-from emulator.world import World
+from emulator.telegram import persist
+from emulator.telegram.world import World
 from tests.emulator.conftest import BotApiClient
 
 KEYBOARD = {"inline_keyboard": [[{"text": "Play", "callback_data": "p"}]]}

@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-from emulator import RunningEmulator, api_table, validation
+from emulator import RunningEmulator
 from emulator.app import Emulator
-from emulator.errors import QUERY_TOO_OLD, ApiError
-from emulator.params import Params
+from emulator.telegram import api_table, validation
+from emulator.telegram.errors import QUERY_TOO_OLD, ApiError
+from emulator.telegram.params import Params
 from tests.emulator.conftest import TOKEN, BotApiClient, Receiver
 from tools import api_table as generator
 

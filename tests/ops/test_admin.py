@@ -16,8 +16,8 @@ from rq.job import Job
 
 from cli.main import main
 from cli.stack import Stack
-from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
+from emulator.telegram.driver import ChatMessage
 from engine.follow_suit.game import GameState, legal_actions, to_move
 from service.i18n import Translator
 from service.infra.keys import DUE_KEY, PENDING_SYNC

@@ -10,8 +10,8 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from emulator.driver import ChatMessage, EmulatorError, TapResult
 from emulator.server import RunningEmulator
+from emulator.telegram.driver import ChatMessage, EmulatorError, TapResult
 from engine.follow_suit.game import GameState, to_move
 from service.table.outcome import Outcome
 from service.table.room import Room

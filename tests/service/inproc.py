@@ -41,9 +41,9 @@ from emulator import RunningEmulator, ServerThread
 from emulator.app import Emulator
 from emulator.app import create_app as emulator_app
 from emulator.config import EmulatorConfig, fast_config
-from emulator.control import callback_query_view, inline_query_view
-from emulator.driver import ChatMessage, EmulatorError, Ref
-from emulator.world import World
+from emulator.telegram.control import callback_query_view, inline_query_view
+from emulator.telegram.driver import ChatMessage, EmulatorError, Ref
+from emulator.telegram.world import World
 from service import web
 from service.infra import timers, tls
 from service.infra.queue import QUEUE

@@ -8,8 +8,8 @@ from functools import lru_cache
 import redis
 
 from cli.stack import TOKEN, Stack
-from emulator.driver import Button, ChatMessage
 from emulator.server import RunningEmulator
+from emulator.telegram.driver import Button, ChatMessage
 from engine.follow_suit.game import GameState
 from service.infra.keys import PENDING_PRESSES, PENDING_SYNC
 from service.infra.redis_server import connect

@@ -15,7 +15,7 @@ import pytest
 from rq import Queue
 from rq.exceptions import InvalidJobOperation
 
-from emulator.driver import ChatMessage
+from emulator.telegram.driver import ChatMessage
 from engine.follow_suit.game import GameState, legal_actions, to_move
 from service.infra.queue import QUEUE
 from service.platforms.telegram import callbacks

@@ -13,8 +13,8 @@ import pytest
 
 from bench.games import follow_suit
 from cli.stack import Stack
-from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
+from emulator.telegram.driver import ChatMessage
 from engine.follow_suit.game import legal_actions, to_move
 from service.i18n import Translator
 from service.platforms.telegram import callbacks

@@ -16,8 +16,8 @@ from cli.stack import SECRET, TOKEN, Stack
 from emulator import fast_config, running_emulator
 from emulator.config import FAMILY as FAMILY_CAST
 from emulator.config import Cast, GroupSpec
-from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
+from emulator.telegram.driver import ChatMessage
 from engine.follow_suit.game import GameState, legal_actions
 from engine.follow_suit.game import to_move as game_to_move
 from service.infra.keys import PENDING_SYNC

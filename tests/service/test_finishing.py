@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from cli.stack import SECRET, TOKEN, Stack
-from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
+from emulator.telegram.driver import ChatMessage
 from engine.cuartetos import CuartetosRules
 from service.i18n import Translator
 from service.infra.keys import PENDING_SYNC

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from cli.stack import Stack
-from emulator.driver import ChatMessage, InlineAnswer
 from emulator.server import RunningEmulator
+from emulator.telegram.driver import ChatMessage, InlineAnswer
 from engine.follow_suit.game import GameState, to_move
 from service.platforms.telegram.render import keyboard
 from service.table.room import Room

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 
 from emulator.config import fast_config
-from emulator.driver import Button
-from emulator.limits import FloodLimits
 from emulator.server import RunningEmulator
+from emulator.telegram.driver import Button
+from emulator.telegram.limits import FloodLimits
 from service.table import play
 from tests.service.inproc import Hook, running_service
 from tests.service.play import action_button, game_buttons, room_in

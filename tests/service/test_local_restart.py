@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 
-from emulator.driver import ChatMessage, EmulatorDriver
+from emulator.telegram.driver import ChatMessage, EmulatorDriver
 from service.infra.redis_server import free_port
 from tests.service.play import action_button, game_buttons
 from tests.service.test_local_run import cards, lines_until, play_against_bots, run_local, stop

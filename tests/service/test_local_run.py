@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from emulator.driver import ChatMessage, EmulatorDriver
+from emulator.telegram.driver import ChatMessage, EmulatorDriver
 from tests.service.play import action_button, game_buttons
 
 

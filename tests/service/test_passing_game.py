@@ -24,8 +24,8 @@ from functools import partial
 
 import pytest
 
-from emulator.driver import ChatMessage, EmulatorError
 from emulator.server import RunningEmulator
+from emulator.telegram.driver import ChatMessage, EmulatorError
 from engine.cuartetos import GameState as PassingGame
 from engine.cuartetos import legal_actions, to_move
 from engine.cuartetos.cards import is_four_of_a_kind, rank_of

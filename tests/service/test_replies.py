@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from emulator.driver import ChatMessage
+from emulator.telegram.driver import ChatMessage
 from service.infra.store import update_key
 from service.platforms.telegram import callbacks, notices
 from tests.service.inproc import ANA, CARLA, GROUP, Hook, command, press, running_hook

@@ -19,8 +19,8 @@ from rq import Queue
 from rq.registry import StartedJobRegistry
 
 from cli.stack import Stack
-from emulator.driver import ChatMessage
 from emulator.server import RunningEmulator
+from emulator.telegram.driver import ChatMessage
 from engine.follow_suit.game import GameState, to_move
 from service.infra.queue import QUEUE
 from service.infra.redis_server import connect

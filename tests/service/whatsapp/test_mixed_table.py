@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from functools import partial
 
-from emulator.driver import ChatMessage
+from emulator.telegram.driver import ChatMessage
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
 from engine.follow_suit.game import GameState, to_move
 from engine.registry import find_game

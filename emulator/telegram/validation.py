@@ -10,11 +10,11 @@ import json
 import re
 from typing import Any
 
-from emulator import api_table
-from emulator.api_table import Method, Param, element_types, object_type
-from emulator.errors import QUERY_TOO_OLD, ApiError, bad_request
-from emulator.formatting import Entity, format_text, utf16_len
-from emulator.params import TRUE_WORDS, Params
+from emulator.telegram import api_table
+from emulator.telegram.api_table import Method, Param, element_types, object_type
+from emulator.telegram.errors import QUERY_TOO_OLD, ApiError, bad_request
+from emulator.telegram.formatting import Entity, format_text, utf16_len
+from emulator.telegram.params import TRUE_WORDS, Params
 
 # Sizes the reference states (api_table); the rest are Telegram's, known by trying.
 MAX_TEXT = api_table.size("sendMessage", "text")[1]

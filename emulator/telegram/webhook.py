@@ -19,8 +19,8 @@ from typing import Any
 
 import httpx
 
-from emulator.errors import bad_request, conflict
-from emulator.world import JSON, Bot, Webhook, World
+from emulator.telegram.errors import bad_request, conflict
+from emulator.telegram.world import JSON, Bot, Webhook, World
 
 # Sent unless a bot lists its allowed_updates (Telegram leaves these out by default).
 NOT_BY_DEFAULT = frozenset({"chat_member", "message_reaction", "message_reaction_count"})

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlparse
 
-from emulator import forum
-from emulator.errors import ApiError
-from emulator.formatting import detect_entities, utf16_len
-from emulator.webhook import Delivery
-from emulator.world import (
+from emulator.telegram import forum
+from emulator.telegram.errors import ApiError
+from emulator.telegram.formatting import detect_entities, utf16_len
+from emulator.telegram.webhook import Delivery
+from emulator.telegram.world import (
     ADMIN_RIGHTS,
     ADMINISTRATOR,
     ADMINS,

@@ -15,8 +15,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from emulator import api_table
-from emulator.errors import (
+from emulator.telegram import api_table
+from emulator.telegram.errors import (
     NOT_MODIFIED,
     QUERY_TOO_OLD,
     ApiError,
@@ -24,10 +24,10 @@ from emulator.errors import (
     not_found,
     not_implemented,
 )
-from emulator.forum import ForumMethods
-from emulator.limits import FloodControl
-from emulator.params import Params, Upload
-from emulator.validation import (
+from emulator.telegram.forum import ForumMethods
+from emulator.telegram.limits import FloodControl
+from emulator.telegram.params import Params, Upload
+from emulator.telegram.validation import (
     callback_answer_text,
     caption_text,
     integer_arg,
@@ -39,9 +39,9 @@ from emulator.validation import (
     results_button,
     secret_token,
 )
-from emulator.validation import inline_results as check_inline_results
-from emulator.webhook import Delivery, parse_allowed_updates
-from emulator.world import (
+from emulator.telegram.validation import inline_results as check_inline_results
+from emulator.telegram.webhook import Delivery, parse_allowed_updates
+from emulator.telegram.world import (
     ADMIN_RIGHTS,
     ADMINISTRATOR,
     CREATOR,

@@ -19,7 +19,7 @@ from typing import Any
 
 from emulator.common import persist as common
 from emulator.common.persist import SAVE_EVERY, read_into, resume_into, write_whole
-from emulator.world import (
+from emulator.telegram.world import (
     Account,
     Bot,
     Chat,

@@ -12,9 +12,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from emulator.errors import bad_request
-from emulator.params import Params
-from emulator.world import ADMINS, JSON, TOPIC_COLORS, Bot, Conversation, Message, Topic, World
+from emulator.telegram.errors import bad_request
+from emulator.telegram.params import Params
+from emulator.telegram.world import (
+    ADMINS,
+    JSON,
+    TOPIC_COLORS,
+    Bot,
+    Conversation,
+    Message,
+    Topic,
+    World,
+)
 
 MAX_TOPIC_NAME = 128
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from emulator.errors import bad_request
+from emulator.telegram.errors import bad_request
 
 Entity = dict[str, Any]
 
@@ -300,11 +300,11 @@ def format_text(text: str, parse_mode: str | None, entities: Any) -> tuple[str, 
         if mode == "html":
             plain, found = parse_html(text)
         elif mode == "markdownv2":
-            from emulator.markdown import parse_markdown_v2
+            from emulator.telegram.markdown import parse_markdown_v2
 
             plain, found = parse_markdown_v2(text)
         elif mode == "markdown":
-            from emulator.markdown import parse_markdown_legacy
+            from emulator.telegram.markdown import parse_markdown_legacy
 
             plain, found = parse_markdown_legacy(text)
         else:

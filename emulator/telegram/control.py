@@ -16,11 +16,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from emulator.actions import ActionError
 from emulator.common.control import Args, fail, request_args
 from emulator.common.events import event_stream
-from emulator.errors import ApiError
-from emulator.world import JSON, PRESENT, Conversation, Message, World
+from emulator.telegram.actions import ActionError
+from emulator.telegram.errors import ApiError
+from emulator.telegram.world import JSON, PRESENT, Conversation, Message, World
 
 if TYPE_CHECKING:
     from emulator.app import Emulator

@@ -9,8 +9,8 @@ Supported: *bold*, _italic_, __underline__, ~strikethrough~, ||spoiler||, `code`
 
 from __future__ import annotations
 
-from emulator.errors import bad_request
-from emulator.formatting import Entity, utf16_len
+from emulator.telegram.errors import bad_request
+from emulator.telegram.formatting import Entity, utf16_len
 
 RESERVED = "_*[]()~`>#+-=|{}.!"
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from emulator.common.events import EventBus
 from emulator.config import EmulatorConfig
-from emulator.errors import ApiError, bad_request, forbidden, unauthorized
-from emulator.formatting import Entity
+from emulator.telegram.errors import ApiError, bad_request, forbidden, unauthorized
+from emulator.telegram.formatting import Entity
 
 JSON = dict[str, Any]
 

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from emulator.errors import too_many_requests
+from emulator.telegram.errors import too_many_requests
 
 
 @dataclass(frozen=True)

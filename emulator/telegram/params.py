@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from emulator.errors import bad_request
+from emulator.telegram.errors import bad_request
 
 TRUE_WORDS = frozenset({"true", "yes", "1"})
 _LEADING_INTEGER = re.compile(r"-?[0-9]+")
