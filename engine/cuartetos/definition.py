@@ -20,14 +20,14 @@ from engine.cuartetos.rules import ALIASES, PRESETS, CuartetosRules, make_rules
 from engine.cuartetos.state import GameState
 from engine.kernel.arena import ArenaReport, ArenaRequest, Progress
 from engine.kernel.presets import Preset
-from engine.kernel.protocol import History, Result
+from engine.kernel.protocol import History, Result, TypedGame
 
 
 class Cuartetos:
     """`cuartetos`: pass a card at once, collect four of a kind, shout ¡Burro!."""
 
     name: str = "cuartetos"
-    state_type: type = GameState
+    state_type: type[GameState] = GameState
     presets: Mapping[str, Preset] = PRESETS
     aliases: Mapping[str, str] = ALIASES
     bot_levels: tuple[str, ...] = LEVELS
@@ -119,4 +119,4 @@ class Cuartetos:
         return arena.arena(request, progress)  # rollouts, cap and jobs do not apply
 
 
-GAME = Cuartetos()
+GAME: TypedGame[GameState, CuartetosRules] = Cuartetos()

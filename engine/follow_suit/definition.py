@@ -19,14 +19,14 @@ from engine.follow_suit.rules import ALIASES, PRESETS, Rules, make_rules
 from engine.kernel import errors
 from engine.kernel.arena import ArenaReport, ArenaRequest, Progress
 from engine.kernel.presets import Preset
-from engine.kernel.protocol import Bot, History, Result
+from engine.kernel.protocol import Bot, History, Result, TypedGame
 
 
 class FollowSuit:
     """`spanish`, `spanish48`, `brazilian`, `portuguese`, `burro_em_pe`, `cangkul`."""
 
     name: str = "follow_suit"
-    state_type: type = GameState
+    state_type: type[GameState] = GameState
     presets: Mapping[str, Preset] = PRESETS
     aliases: Mapping[str, str] = ALIASES
     bot_levels: tuple[str, ...] = LEVELS
@@ -113,4 +113,4 @@ class FollowSuit:
         return arena.arena(request, progress)
 
 
-GAME = FollowSuit()
+GAME: TypedGame[GameState, Rules] = FollowSuit()

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias, TypeVar
 
 from engine.kernel.arena import ArenaReport, ArenaRequest, Progress
 from engine.kernel.presets import Preset
 
 SYSTEM = -1  # the seat the server acts as (a game's own deadline: see Game.expire)
+
+S = TypeVar("S")  # a game's states
+R = TypeVar("R")  # a game's rule sets
 
 
 @dataclass(frozen=True)
@@ -57,97 +60,99 @@ class Bot(Protocol):
         ...
 
 
-class Game(Protocol):
-    """One game of the Burro family: its presets, its rules and its pure state machine.
+class TypedGame(Protocol[S, R]):
+    """One game of the Burro family: its presets, its rules and its pure state machine,
+    over its own states `S` and rule sets `R` (a game's `GAME` is declared with them, so
+    its own code needs no narrowing).
 
-    States, rules, views and records are the game's own types; callers pass them back
-    to the same game untouched."""
+    Views and records are the game's own types too; callers pass them back to the same
+    game untouched."""
 
     name: str  # the game's package name: follow_suit, cuartetos
-    state_type: type  # the frozen dataclass of its states (the service stores them so)
+    state_type: type[S]  # the frozen dataclass of its states (the service stores them so)
     presets: Mapping[str, Preset]  # by name, in the order menus list them
     aliases: Mapping[str, str]  # other names for presets (donkey -> cangkul)
     bot_levels: tuple[str, ...]  # weakest first
 
     # ----- rules and a new game -----------------------------------------------------
-    def make_rules(self, preset: str, options: Mapping[str, Any]) -> Any:
+    def make_rules(self, preset: str, options: Mapping[str, Any]) -> R:
         """A preset's rule set with a table's options on top (RulesError if it cannot be)."""
         ...
 
-    def new_game(self, rules: Any, seats: int, seed: int, at: float, dealer: int = 0) -> Any:
+    def new_game(self, rules: R, seats: int, seed: int, at: float, dealer: int = 0) -> S:
         """A new game dealt by `dealer` from the secret `seed` at time `at` (RulesError on
         bad seats)."""
         ...
 
     # ----- who acts, and how ----------------------------------------------------------
-    def to_act(self, state: Any) -> tuple[int, ...]:
+    def to_act(self, state: S) -> tuple[int, ...]:
         """The seats that may still act in this phase: one in turn, several at once;
         empty when the game is over or only the server can move it on."""
         ...
 
-    def legal_actions(self, state: Any, seat: int) -> list[str]:
+    def legal_actions(self, state: S, seat: int) -> list[str]:
         """`seat`'s legal actions now, sorted (empty when it has nothing to do)."""
         ...
 
-    def apply(self, state: Any, seat: int, action: str, at: float) -> tuple[Any, list[Any]]:
+    def apply(self, state: S, seat: int, action: str, at: float) -> tuple[S, list[Any]]:
         """The state after `seat`'s action received at `at`, and the events it caused;
         a typed `IllegalAction` (nothing changed) if refused."""
         ...
 
-    def forced(self, state: Any) -> tuple[int, str] | None:
+    def forced(self, state: S) -> tuple[int, str] | None:
         """A move nobody has to decide (the only legal action of the only seat to act),
         as (seat, action); None when there is a choice to make."""
         ...
 
-    def phase(self, state: Any) -> Hashable:
+    def phase(self, state: S) -> Hashable:
         """What names the current decision: a button drawn for one phase is stale once
         the phase changes (every move in a turn-based game; in a game where everyone acts
         at once, the presses of several players in one phase all count)."""
         ...
 
     # ----- time ---------------------------------------------------------------------
-    def deadline(self, state: Any) -> float | None:
+    def deadline(self, state: S) -> float | None:
         """When the game itself moves on without the players (a response window that
         closes), or None: then the table's turn timer is the only clock."""
         ...
 
-    def expire(self, state: Any, at: float) -> tuple[Any, list[Any]]:
+    def expire(self, state: S, at: float) -> tuple[S, list[Any]]:
         """What the game does at its own deadline (the server acts as `SYSTEM`)."""
         ...
 
     # ----- what players may know ------------------------------------------------------
-    def hand(self, state: Any, seat: int) -> tuple[str, ...]:
+    def hand(self, state: S, seat: int) -> tuple[str, ...]:
         """The cards `seat` holds now, as card codes (what every other seat must not see;
         the contract tests check views against it)."""
         ...
 
-    def player_view(self, state: Any, seat: int) -> Any:
+    def player_view(self, state: S, seat: int) -> Any:
         """Everything `seat` may know: their own cards, never another's."""
         ...
 
-    def public_view(self, state: Any) -> Any:
+    def public_view(self, state: S) -> Any:
         """Everything the whole table may know."""
         ...
 
-    def result(self, state: Any) -> Result | None:
+    def result(self, state: S) -> Result | None:
         """Who won and who lost, once the game is over; None before."""
         ...
 
     # ----- records and storage ----------------------------------------------------------
-    def finished_hands(self, state: Any) -> int:
+    def finished_hands(self, state: S) -> int:
         """How many hands of the game are over."""
         ...
 
-    def burros(self, state: Any, seat: int) -> int:
+    def burros(self, state: S, seat: int) -> int:
         """How many finished hands `seat` lost as the burro (0 in a game without one):
         the players' statistics count them."""
         ...
 
-    def hand_record(self, state: Any, index: int) -> dict[str, Any]:
+    def hand_record(self, state: S, index: int) -> dict[str, Any]:
         """Hand `index` (0-based, finished or in play) as a `burro-record/1` document."""
         ...
 
-    def history(self, state: Any) -> History:
+    def history(self, state: S) -> History:
         """The game so far as its start and its moves: `new_game`, then each move
         applied (or, for SYSTEM, `expire`) at its time, gives `state` back."""
         ...
@@ -164,11 +169,11 @@ class Game(Protocol):
         """The same replay told for people."""
         ...
 
-    def dumps(self, state: Any) -> bytes:
+    def dumps(self, state: S) -> bytes:
         """The whole state as compact JSON, lossless."""
         ...
 
-    def loads(self, data: bytes | str) -> Any:
+    def loads(self, data: bytes | str) -> S:
         """A state from `dumps` output (RecordError if it is not one)."""
         ...
 
@@ -183,3 +188,7 @@ class Game(Protocol):
         game is played, when the request cannot be run (an unknown level, a bot count
         that is not the seats', bad seats or options)."""
         ...
+
+
+# Any game, as the registry, the table and the tools hold one (found by preset).
+Game: TypeAlias = TypedGame[Any, Any]

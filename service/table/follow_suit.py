@@ -8,14 +8,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.follow_suit import events as ev
+from engine.follow_suit.game import GameState
 from engine.follow_suit.hand import NO_BURRO, TRICK_CAP
-from engine.follow_suit.rules import Rules, make_rules
+from engine.follow_suit.rules import Rules
 from service.i18n import _
 from service.settings import Settings
-from service.table.games import DEFAULT_DELAY, next_of, too_few
+from service.table.kernel import DEFAULT_DELAY, next_of, too_few
 from service.table.log import LogKind, LogLine
 from service.table.outcome import Outcome
-from service.table.room import PRESET_LOOKS, Room, RoomSettings
+from service.table.room import Room, RoomSettings
 
 HAND_SIZES = (3, 4, 5, 6, 7)
 TARGETS = (1, 3, 5, 7, 10)
@@ -49,7 +50,7 @@ class FollowSuitTable:
 
     def cycle(self, settings: RoomSettings, key: str) -> bool | None:
         options = settings.options
-        rules = make_rules(settings.preset, {**PRESET_LOOKS.get(settings.preset, {}), **options})
+        rules: Rules = settings.rules()
         if key == "hand":
             options["hand_size"] = next_of(HAND_SIZES, rules.hand_size)
         elif key == "target":
@@ -70,8 +71,7 @@ class FollowSuitTable:
             return None
         return True
 
-    def unplayable(self, rules: Any, seats: int) -> Outcome | None:
-        assert isinstance(rules, Rules)
+    def unplayable(self, rules: Rules, seats: int) -> Outcome | None:
         if seats < 2:
             return too_few(seats, 2)
         if not rules.min_players <= seats <= rules.max_players:
@@ -94,9 +94,11 @@ class FollowSuitTable:
             )
         return None
 
-    def chronicle(self, room: Room, events: list[Any], outcome: Outcome, actor: int) -> None:
+    def chronicle(
+        self, room: Room, state: GameState, events: list[Any], outcome: Outcome, actor: int
+    ) -> None:
         started = [e.hand_no for e in events if isinstance(e, ev.HandStarted)]
-        hand_no = started[0] - 1 if started else room.game.hand_no  # the hand they began in
+        hand_no = started[0] - 1 if started else state.hand_no  # the hand they began in
         for event in events:
             if isinstance(event, ev.HandStarted):
                 hand_no = event.hand_no
@@ -104,13 +106,13 @@ class FollowSuitTable:
             if line is not None:
                 room.add_log(line.model_copy(update={"hand_no": hand_no}))
 
-    def think_time(self, room: Room, seat: int) -> float:
+    def think_time(self, room: Room, state: GameState, seat: int) -> float:
         return DEFAULT_DELAY
 
     def tells_forced(self, action: str) -> bool:
         return action.startswith("play:")  # a draw or a pass played for you is not news
 
-    def rings(self, room: Room) -> bool:
+    def rings(self, state: GameState) -> bool:
         return False  # a turn after a pause rings by the outbox's live window
 
     def may_wait(self, action: str) -> bool:

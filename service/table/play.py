@@ -1,6 +1,6 @@
 """The one play path of every game: a press is checked (who, and is it stale?), the
 game applies the action with the time, the table's log takes the public events, forced
-moves follow, and `settle` says what else must happen: the chats to bring up to date
+moves follow, and `follow_up` says what else must happen: the chats to bring up to date
 and the jobs of the phase begun (its deadline or turn time, its bots, a reminder).
 The caller commits the room with that `Outcome` in one transaction (Store.update).
 
@@ -20,11 +20,11 @@ from engine.kernel.errors import IllegalAction, RulesError
 from engine.kernel.protocol import SYSTEM, Game
 from service.i18n import _
 from service.table import targets
-from service.table.games import DEFAULT_DELAY, game_of
+from service.table.games import game_of, table_of
+from service.table.kernel import DEFAULT_DELAY
 from service.table.log import LogKind, LogLine
 from service.table.outcome import Job, JobKind, Outcome, QueuedPress
 from service.table.room import Room
-from service.table.tables import table_of
 
 MAX_FORCED = 200  # a safety bound on forced moves applied in one go
 AWAY = 0.0  # "last acted" of a player whose turn timed out: never in live play
@@ -114,7 +114,7 @@ def start(room: Room, now: float, bot_delay: float) -> Outcome:
     outcome = Outcome(changed=True)
     touched = set(range(len(room.seats)))
     play_forced(room, outcome, touched, SYSTEM, now)
-    settle(room, now, outcome, touched, bot_delay, new_phase=True)
+    follow_up(room, now, outcome, touched, bot_delay, new_phase=True)
     if game(room).to_act(room.game):
         outcome.say(_("The game begins!"))
     return outcome
@@ -203,11 +203,11 @@ def move(
     now: float,
     bot_delay: float,
 ) -> Outcome:
-    """One move of the game (`step`), the forced moves after it, then `settle`."""
+    """One move of the game (`step`), the forced moves after it, then `follow_up`."""
     before = game(room).phase(room.game)
     hands = change(room, outcome, touched, step, actor)
     play_forced(room, outcome, touched, actor, now, hands)
-    settle(room, now, outcome, touched, bot_delay, game(room).phase(room.game) != before)
+    follow_up(room, now, outcome, touched, bot_delay, game(room).phase(room.game) != before)
     return outcome
 
 
@@ -229,7 +229,7 @@ def change(
     old = hands if hands is not None else [g.hand(state, s) for s in seats]
     new = [g.hand(room.game, s) for s in seats]
     touched.update(s for s in seats if old[s] != new[s])
-    table_of(room.settings.preset).chronicle(room, events, outcome, actor)
+    table_of(room.settings.preset).chronicle(room, room.game, events, outcome, actor)
     ended = g.result(room.game) is not None
     if ended:
         outcome.finished = True
@@ -266,7 +266,7 @@ def play_forced(
             outcome.sync.add(targets.said(user, "only", action))
 
 
-def settle(
+def follow_up(
     room: Room,
     now: float,
     outcome: Outcome,
@@ -274,8 +274,8 @@ def settle(
     bot_delay: float,
     new_phase: bool,
 ) -> None:
-    """After a change: a new version, the chats to bring up to date, and, when a new
-    phase began, its jobs."""
+    """What follows a change: a new version, the chats to bring up to date, and, when a
+    new phase began, its jobs."""
     g = game(room)
     room.version += 1
     room.updated = now
@@ -314,7 +314,7 @@ def begin_phase(room: Room, now: float, outcome: Outcome, bot_delay: float) -> N
     scale = bot_delay / DEFAULT_DELAY
     table = table_of(room.settings.preset)
     for seat in room.bots_waiting():
-        at = now + table.think_time(room, seat) * scale
+        at = now + table.think_time(room, room.game, seat) * scale
         outcome.jobs.append(Job(JobKind.BOT_TURN, room.id, f"{phase}:{seat}", at))
     reminder = room.reminder_at()
     if humans and room.deadline is not None and reminder < room.deadline:
@@ -362,7 +362,7 @@ def sync_hands(
     table = table_of(room.settings.preset)
     if over or table.hands_show_table:
         touched = set(range(len(room.seats)))
-    ringing = new_phase and not over and table.rings(room)
+    ringing = new_phase and not over and table.rings(room.game)
     waiting = set(waiting_humans(room))
     for seat in sorted(touched):
         user = room.seats[seat].user_id

@@ -54,20 +54,20 @@ LEGEND = {
 
 
 class CuartetosPainter(TablePainter):
-    """Builds the screens of one passing room in one language."""
+    """Builds the screens of one cuartetos room in one language."""
 
     min_players = 3
 
     # ----- small pieces ------------------------------------------------------------
 
     def rules(self) -> CuartetosRules:
-        rules = self.room.game.rules if self.room.game else self.room.settings.rules()
-        assert isinstance(rules, CuartetosRules), "a passing painter for a follow-suit game"
+        # The screens registry gives this painter cuartetos rooms only.
+        rules: CuartetosRules = self.game().rules if self.room.game else self.room.settings.rules()
         return rules
 
     def game(self) -> GameState:
-        assert isinstance(self.room.game, GameState)
-        return self.room.game
+        game: GameState = self.room.game
+        return game
 
     def play_press(self, action: str) -> Press:
         """A move of the current phase (see service.table.cuartetos.moves)."""

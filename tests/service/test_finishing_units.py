@@ -11,7 +11,8 @@ from engine.cuartetos import CuartetosRules
 from service.i18n import Translator
 from service.platforms.telegram import menu
 from service.settings import Settings
-from service.table import family, lobby
+from service.table import games as table_games
+from service.table import lobby
 from service.table.cuartetos.lobby import FAMILY_PACE
 from service.table.lobby import Actor
 from service.table.room import Room, RoomSettings
@@ -28,22 +29,22 @@ def windows(options: dict[str, object]) -> tuple[float, float]:
 
 
 def test_cuartetos_starts_slow_in_a_group_and_live_in_private() -> None:
-    assert windows(family.initial_options("cuartetos", SETTINGS)) == FAMILY_PACE
+    assert windows(table_games.initial_options("cuartetos", SETTINGS)) == FAMILY_PACE
     assert FAMILY_PACE[0] >= 3600 and 60 <= FAMILY_PACE[1] <= 3600  # hours, then minutes
-    assert windows(family.initial_options("cuartetos", SETTINGS, group=False)) == (30.0, 10.0)
+    assert windows(table_games.initial_options("cuartetos", SETTINGS, group=False)) == (30.0, 10.0)
     short = Settings(telegram_token=SecretStr("1:x"), pass_window=6.0, response_window=2.5)
-    assert windows(family.initial_options("cuartetos", short)) == (6.0, 2.5)  # tests' windows
-    assert family.initial_options("spanish", SETTINGS) == {}
+    assert windows(table_games.initial_options("cuartetos", short)) == (6.0, 2.5)  # tests' windows
+    assert table_games.initial_options("spanish", SETTINGS) == {}
 
 
 @pytest.mark.parametrize("preset", ["spanish", "brazilian", "cangkul", "cuartetos"])
 @pytest.mark.parametrize("group", [True, False])
 def test_new_tables_end_at_the_environments_target(preset: str, group: bool) -> None:
     short = Settings(telegram_token=SecretStr("1:x"), game_target=2)
-    options = family.initial_options(preset, short, group=group)
+    options = table_games.initial_options(preset, short, group=group)
     assert options["target"] == 2
     assert RoomSettings(preset=preset, options=options).rules().target == 2
-    assert "target" not in family.initial_options(preset, SETTINGS, group=group)
+    assert "target" not in table_games.initial_options(preset, SETTINGS, group=group)
 
 
 @pytest.mark.parametrize("target", [0, 6, -1])

@@ -16,7 +16,8 @@ from engine.cuartetos.cards import pack
 from engine.cuartetos.records import read_record
 from engine.cuartetos.replay import trace
 from service.platforms.telegram import callbacks
-from service.table import family, lobby, play
+from service.table import games as table_games
+from service.table import lobby, play
 from service.table.cuartetos.lobby import PACES, TARGETS
 from service.table.lobby import Actor
 from service.table.outcome import JobKind, Outcome
@@ -88,7 +89,7 @@ def test_cuartetos_in_the_lobby_with_its_own_settings() -> None:
     lobby.join(room, BEN)
     refused = lobby.start(room, ANA, 0.0)  # two players: three are needed
     assert refused.popup is not None and room.status == "lobby"
-    assert family.preset_named("CUARTETOS") == "cuartetos"
+    assert table_games.preset_named("CUARTETOS") == "cuartetos"
 
 
 def test_a_phase_schedules_its_close_and_its_bots() -> None:
@@ -196,8 +197,8 @@ def test_bots_answer_a_real_call_and_call_when_they_can(seed: int) -> None:
     assert lines and lines[0].losers and len(lines[0].order) == 3  # everyone answered
     # /export's record of the won hand replays to the same result, receive times and all.
     g = game(room)
-    number = next(i for i in range(family.finished_hands(room)) if g.past[i].end == "burro")
-    record = read_record(json.dumps(family.hand_record(room, number)))
+    number = next(i for i in range(table_games.finished_hands(room)) if g.past[i].end == "burro")
+    record = read_record(json.dumps(table_games.hand_record(room, number)))
     result = list(trace(record))[-1]["result"]
     assert result["finished"] and result["losers"] == list(g.past[number].losers)
 
@@ -241,4 +242,4 @@ def test_a_room_with_a_passing_game_survives_json() -> None:
     play.act(room, 0, "fake", START + 1, 0.0)
     back = Room.model_validate_json(room.model_dump_json())
     assert back == room and isinstance(back.game, GameState)
-    assert family.finished_hands(back) == 0
+    assert table_games.finished_hands(back) == 0

@@ -19,7 +19,8 @@ from engine.follow_suit.rules import PRESETS, Rules
 from engine.follow_suit.views import player_view, public_view
 from service.i18n import LANGUAGES, Translator
 from service.platforms.telegram.commands import export_caption
-from service.table import family, lobby, play
+from service.table import games as table_games
+from service.table import lobby, play
 from service.table.lobby import Actor
 from service.table.room import Room, RoomSettings
 from service.ui import games
@@ -311,11 +312,11 @@ def test_rules_list_the_ranks_of_the_tables_own_deck(
     text = rules_text(rules, Translator(lang))
     assert order in text.splitlines()[-1]
     if not options:  # /rules <game> with no table reads the same
-        assert games.rules_text(family.rules_for(preset), Translator(lang)) == text
+        assert games.rules_text(table_games.rules_for(preset), Translator(lang)) == text
 
 
 def test_passing_rules_list_the_ranks_in_play() -> None:
-    text = games.rules_text(family.rules_for("cuartetos"), Translator("es"))
+    text = games.rules_text(table_games.rules_for("cuartetos"), Translator("es"))
     assert "As, Rey, Caballo, Sota, 7, 6, 5, 4" in text
 
 

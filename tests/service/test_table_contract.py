@@ -22,10 +22,10 @@ from engine.registry import games
 from service.infra.store import decode_room, encode_room
 from service.platforms.base import Capabilities
 from service.table import lobby, packed_games, play
+from service.table.games import table_of
 from service.table.lobby import Actor
 from service.table.outcome import Job, JobKind, Outcome
 from service.table.room import Room, RoomSettings
-from service.table.tables import table_of
 from service.ui import games as screens
 from service.ui.intents import Move, Press
 from service.ui.screens import Screen

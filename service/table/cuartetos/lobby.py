@@ -1,6 +1,6 @@
-"""A passing table's lobby: its settings and its start.
+"""A cuartetos table's lobby: its settings and its start.
 
-A passing table is played against the clock: every round has a time to choose and every
+A cuartetos table is played against the clock: every round has a time to choose and every
 call a time to respond (the engine's `pass_window` and `response_window` options). The
 lobby offers them as a pace, live (seconds, everyone at the table at once) or slow
 (minutes or hours, a game across a day), instead of the follow-suit turn time.
@@ -13,6 +13,7 @@ from typing import Any
 from engine.cuartetos import make_rules
 from engine.kernel.rules import LETTERS
 from service.settings import Settings
+from service.table.kernel import next_of
 from service.table.room import RoomSettings
 
 MIN_PLAYERS = 3  # docs/rules.md, Passing Burro: 3 to 8 players
@@ -56,15 +57,15 @@ def family_pace() -> dict[str, Any]:
 
 
 def cycle(settings: RoomSettings, key: str) -> bool | None:
-    """Cycle a passing table's own setting: True when done, False for a follow-suit
+    """Cycle a cuartetos table's own setting: True when done, False for a follow-suit
     setting (it means nothing here), None for a setting both families share."""
     rules = make_rules(settings.preset, settings.options)
     options = settings.options
     if key == "pace":
         now = (rules.pass_window, rules.response_window)
-        options["pass_window"], options["response_window"] = _next(PACES, now)
+        options["pass_window"], options["response_window"] = next_of(PACES, now)
     elif key == "target":
-        options["target"] = _next(TARGETS, rules.target)
+        options["target"] = next_of(TARGETS, rules.target)
     elif key == "suits":
         options["suit_style"] = "french" if rules.suit_style == "spanish" else "spanish"
     elif key in NOT_HERE:
@@ -72,9 +73,3 @@ def cycle(settings: RoomSettings, key: str) -> bool | None:
     else:
         return None
     return True
-
-
-def _next(choices: tuple[Any, ...], current: Any) -> Any:
-    if current not in choices:
-        return choices[0]
-    return choices[(choices.index(current) + 1) % len(choices)]

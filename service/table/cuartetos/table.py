@@ -1,4 +1,4 @@
-"""The passing game at the table (`cuartetos`): how its calls, letters and absences are
+"""Cuartetos at the table (the passing game): how its calls, letters and absences are
 told in the log, its lobby (a pace instead of a turn time), its bots' human-looking
 pace, and its refusals. Everyone acts at once here: a phase (choosing for one pass, or
 one call's response window) is what buttons and timers are drawn for."""
@@ -18,7 +18,7 @@ from service.i18n import _
 from service.settings import Settings
 from service.table import targets
 from service.table.cuartetos import lobby
-from service.table.games import too_few
+from service.table.kernel import too_few
 from service.table.log import LogKind, LogLine
 from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
@@ -53,20 +53,21 @@ class CuartetosTable:
     def cycle(self, settings: RoomSettings, key: str) -> bool | None:
         return lobby.cycle(settings, key)
 
-    def unplayable(self, rules: Any, seats: int) -> Outcome | None:
+    def unplayable(self, rules: CuartetosRules, seats: int) -> Outcome | None:
         return too_few(seats, lobby.MIN_PLAYERS)
 
-    def chronicle(self, room: Room, events: list[Any], outcome: Outcome, actor: int) -> None:
-        game = state_of(room)
+    def chronicle(
+        self, room: Room, state: GameState, events: list[Any], outcome: Outcome, actor: int
+    ) -> None:
         started = [e.hand_no for e in events if isinstance(e, ev.HandStarted)]
-        hand_no = started[0] - 1 if started else game.hand_no  # the hand these began in
+        hand_no = started[0] - 1 if started else state.hand_no  # the hand these began in
         real: ev.CallResolved | None = None
         for event in events:
             if isinstance(event, ev.HandStarted):
                 hand_no = event.hand_no
             if isinstance(event, ev.CallResolved) and event.word == REAL_WORD:
                 real = event  # told with the hand's end, which shows the four of a kind
-            line = log_line(room, event, real, outcome)
+            line = log_line(room, state, event, real, outcome)
             if line is not None:
                 room.add_log(line.model_copy(update={"hand_no": hand_no}))
         if any(isinstance(e, ev.FalseCall) and e.seat == actor for e in events):
@@ -74,15 +75,14 @@ class CuartetosTable:
         elif actor >= 0 and any(isinstance(e, ev.Responded) and e.seat == actor for e in events):
             outcome.say(_("🫳 Hand down!"))
 
-    def think_time(self, room: Room, seat: int) -> float:
+    def think_time(self, room: Room, state: GameState, seat: int) -> float:
         """A human-looking delay before a bot acts in this phase, fixed by the room's
         seed and the phase."""
-        game = state_of(room)
-        hand = game.hand
-        rnd = random.Random(keyed(room.seed, game.hand_no, hand.rotation, hand.phase_at, seat))
+        hand = state.hand
+        rnd = random.Random(keyed(room.seed, state.hand_no, hand.rotation, hand.phase_at, seat))
         if hand.call is not None:
             return rnd.uniform(*REACT)
-        view = player_view(game, seat)
+        view = player_view(state, seat)
         if "burro" in view.legal and is_four_of_a_kind(view.hand):
             return rnd.uniform(*SHOUT)
         pace = make_bot(room.seats[seat].bot or "heuristic", room.bot_seed(seat)).pick_pace
@@ -95,10 +95,9 @@ class CuartetosTable:
         # A shout's answer says whether it was right, a response's whether it was in time.
         return action.startswith("pass:")
 
-    def rings(self, room: Room) -> bool:
+    def rings(self, state: GameState) -> bool:
         """A call on a slow table comes as a new message: an edit would not notify."""
-        game = state_of(room)
-        return game.hand.call is not None and not is_live(game.rules)
+        return state.hand.call is not None and not is_live(state.rules)
 
 
 def is_live(rules: CuartetosRules) -> bool:
@@ -106,13 +105,8 @@ def is_live(rules: CuartetosRules) -> bool:
     return rules.pass_window <= LIVE_LIMIT
 
 
-def state_of(room: Room) -> GameState:
-    assert isinstance(room.game, GameState), "not a passing game"
-    return room.game
-
-
 def log_line(
-    room: Room, event: ev.Event, real: ev.CallResolved | None, outcome: Outcome
+    room: Room, state: GameState, event: ev.Event, real: ev.CallResolved | None, outcome: Outcome
 ) -> LogLine | None:
     """The public log line of an event (never a card still in a hand); a card chosen for
     a player whose time ran out is told in their own chat."""
@@ -150,9 +144,7 @@ def log_line(
                 count=len(real.missing),
             )
         case ev.HandOver(reason="cap", losers=losers):
-            return LogLine(
-                kind=LogKind.CAP, losers=list(losers), count=state_of(room).rules.max_rotations
-            )
+            return LogLine(kind=LogKind.CAP, losers=list(losers), count=state.rules.max_rotations)
     return None
 
 

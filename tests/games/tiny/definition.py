@@ -10,7 +10,7 @@ from typing import Any
 from engine.kernel import errors
 from engine.kernel.arena import ArenaReport, ArenaRequest, Progress
 from engine.kernel.presets import Preset
-from engine.kernel.protocol import History, Result
+from engine.kernel.protocol import History, Result, TypedGame
 from engine.kernel.rng import derive
 from engine.kernel.storage import JsonCodec
 from tests.games.tiny import arena, game, records
@@ -46,7 +46,7 @@ def strength(action: str) -> int:
 
 class Tiny:
     name: str = "tiny"
-    state_type: type = State
+    state_type: type[State] = State
     presets: Mapping[str, Preset] = game.PRESETS
     aliases: Mapping[str, str] = game.ALIASES
     bot_levels: tuple[str, ...] = ("random", "greedy")
@@ -133,4 +133,4 @@ class Tiny:
         return arena.arena(request, self.bot, progress)
 
 
-GAME = Tiny()
+GAME: TypedGame[State, Rules] = Tiny()
