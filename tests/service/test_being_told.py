@@ -19,7 +19,7 @@ from emulator.telegram.driver import ChatMessage
 from engine.follow_suit.game import GameState, legal_actions, to_move
 from service.infra.queue import QUEUE
 from service.platforms.telegram import callbacks
-from service.table import family
+from service.table import games
 from service.table.outcome import Outcome
 from service.table.room import Room
 from tests.service.inproc import (
@@ -360,12 +360,12 @@ def test_the_news_of_a_hand_rings_and_the_turn_below_it_does_not(hook: Hook) -> 
     room = private_game(hook)
     offset = 0.0
     for _ in range(60):
-        hands = family.finished_hands(room)
+        hands = games.finished_hands(room)
         since = hook.emu.last_seq()
         carla_moves(hook, room)
         offset += HOUR
         room = private_turn(hook, offset)
-        if family.finished_hands(room) == hands:
+        if games.finished_hands(room) == hands:
             continue
         rang = [hook.emu.message("Carla", n["message_id"]) for n in
                 hook.emu.notifications("Carla", since=since)]  # fmt: skip
