@@ -16,6 +16,7 @@ from service.i18n import LANGUAGES, _
 from service.table import play, targets
 from service.table.games import game_of, next_of
 from service.table.identity import TELEGRAM
+from service.table.names import distinct, shown
 from service.table.outcome import Outcome
 from service.table.quiet import TIMEZONES, WINDOWS
 from service.table.room import (
@@ -70,8 +71,23 @@ def create_room(
     return room
 
 
-def seat_of(actor: Actor) -> Seat:
-    return Seat(user_id=actor.user_id, platform=actor.platform, name=actor.name, lang=actor.lang)
+def seat_of(actor: Actor, room: Room | None = None) -> Seat:
+    """The actor's seat, under a name that looks like no other seat's of `room`."""
+    name = distinct(actor.name, taken(room.seats)) if room is not None else actor.name
+    return Seat(user_id=actor.user_id, platform=actor.platform, name=name, lang=actor.lang)
+
+
+def taken(seats: list[Seat]) -> list[str]:
+    return [seat.name for seat in seats]
+
+
+def told_apart(seats: list[Seat]) -> list[Seat]:
+    """The seats, each named unlike those before it (`Ana`, `Ana (2)`): a room kept
+    before names were told apart may have two alike."""
+    out: list[Seat] = []
+    for seat in seats:
+        out.append(seat.model_copy(update={"name": distinct(seat.name, taken(out))}))
+    return out
 
 
 def may_manage(room: Room, actor: Actor) -> bool:
@@ -87,8 +103,9 @@ def join(room: Room, actor: Actor) -> Outcome:
         return Outcome().say(_("You are already sitting at this table."))
     if len(room.seats) >= seat_limit(room):
         return Outcome().say(_("The table is full."))
-    room.seats.append(seat_of(actor))
-    return changed(room).say(_("Welcome to the table, {name}!"), name=actor.name)
+    seat = seat_of(actor, room)
+    room.seats.append(seat)
+    return changed(room).say(_("Welcome to the table, {name}!"), name=shown(seat.name))
 
 
 def leave(room: Room, actor: Actor) -> Outcome:
@@ -112,10 +129,17 @@ def add_bot(room: Room, actor: Actor) -> Outcome:
         return Outcome().say(_("Only the player who opened the table (or an admin) can add bots."))
     if len(room.seats) >= seat_limit(room):
         return Outcome().say(_("The table is full."))
-    used = {s.name for s in room.seats}
-    name = next((n for n in BOT_NAMES if n not in used), f"Bot {len(room.seats) + 1}")
+    name = bot_name(room)
     room.seats.append(Seat(name=name, bot=room.settings.bot_level, lang=actor.lang))
     return changed(room).say(_("{name} the bot sits down."), name=name)
+
+
+def bot_name(room: Room) -> str:
+    """The first of `BOT_NAMES` that looks like no seat's name (a person may be called
+    Canela too)."""
+    names = taken(room.seats)
+    free = (n for n in BOT_NAMES if distinct(n, names) == n)
+    return next(free, distinct(f"Bot {len(room.seats) + 1}", names))
 
 
 def remove_bot(room: Room, actor: Actor) -> Outcome:
@@ -165,7 +189,8 @@ def rematch(
         room.chat_id, room.thread_id, actor, now, room.private, settings, room.platform
     )
     fresh.creator = room.creator
-    fresh.seats = [seat.model_copy(update={"timeouts": 0, "removed": False}) for seat in room.seats]
+    seats = [seat.model_copy(update={"timeouts": 0, "removed": False}) for seat in room.seats]
+    fresh.seats = told_apart(seats)
     outcome = Outcome(changed=True)
     if room.private:
         outcome = start(fresh, Actor(room.creator, actor.name, actor.lang), now, bot_delay)

@@ -94,7 +94,7 @@ class FollowSuitPainter(TablePainter):
         lines.append("")
         if view.trick:
             played = CARD_SEPARATOR.join(
-                f"{self.card(c)} ({self.room.seats[s].name})" for s, c in view.trick
+                f"{self.card(c)} ({self.seat_name(s)})" for s, c in view.trick
             )
             lines.append(_("On the table: {cards}", cards=played))
         lines.append(self.stock_line(view))
@@ -153,7 +153,7 @@ class FollowSuitPainter(TablePainter):
         return f"{burro} {winners_text(self.tr, len(view.winners), winners)}"
 
     def seat_names(self, seats: Iterable[int]) -> str:
-        return ", ".join(self.room.seats[s].name for s in seats) or "—"
+        return ", ".join(self.seat_name(s) for s in seats) or "—"
 
     def legend(self, marks: Iterable[str]) -> str:
         """What the marks shown on a table mean, in one line."""
@@ -241,7 +241,7 @@ class FollowSuitPainter(TablePainter):
         make = texts.get(line.kind)
         text = make() if make else ""
         if text and line.order and line.kind in RESULTS:
-            names = ", ".join(self.room.seats[s].name for s in line.order)
+            names = ", ".join(self.seat_name(s) for s in line.order)
             text += " " + _("Out of cards, in order: {names}.", names=names)
         return text
 
@@ -337,7 +337,7 @@ class FollowSuitPainter(TablePainter):
         """The group's reminder that someone's turn waits."""
         assert isinstance(self.room.game, GameState)
         seat = to_move(self.room.game)
-        name = self.room.seats[seat].name if seat is not None else ""
+        name = self.seat_name(seat) if seat is not None else ""
         return Screen(self._("⏰ {name}, it is your turn in Burro!", name=name))
 
     def news_lines(self) -> list[str]:
@@ -348,7 +348,7 @@ class FollowSuitPainter(TablePainter):
         lines = [self.event_text(result, 0)] if result is not None else []
         if self.rules().scoring != "single":
             scores = CARD_SEPARATOR.join(
-                f"{self.room.seats[s].name}: {self.score_text(s, view.scores[s])}"
+                f"{self.seat_name(s)}: {self.score_text(s, view.scores[s])}"
                 for s in range(view.seats)
             )
             lines.append(self._("Scores: {scores}", scores=scores))

@@ -22,6 +22,7 @@ from typing import ClassVar, Protocol
 from engine.kernel.cards import JOKER_CODE, SUIT_SYMBOLS
 from service.i18n import LANGUAGE_NAMES, Translator, _
 from service.table.log import LogKind, LogLine
+from service.table.names import shown
 from service.table.room import Room
 from service.ui.intents import (
     Command,
@@ -234,8 +235,13 @@ class TablePainter(ABC):
         )
 
     def name(self, seat: int) -> str:
-        seat_info = self.room.seats[seat]
-        return seat_info.name + (" 🤖" if seat_info.bot else "")
+        """A seat's name as a line shows it, with a bot's mark."""
+        return self.seat_name(seat) + (" 🤖" if self.room.seats[seat].bot else "")
+
+    def seat_name(self, seat: int) -> str:
+        """A seat's name as a line shows it: isolated if it is right to left
+        (`service.table.names.shown`)."""
+        return shown(self.room.seats[seat].name)
 
     def preset_name(self) -> str:
         return self._(PRESET_NAMES[self.room.settings.preset])
@@ -366,7 +372,7 @@ def duration(seconds: int, tr: Translator) -> str:
 def stats_lines(tr: Translator, name: str, counts: dict[str, int]) -> list[str]:
     """A person's own statistics."""
     return [
-        tr.gettext(_("📊 {name}"), name=name),
+        tr.gettext(_("📊 {name}"), name=shown(name)),
         tr.ngettext("{n} game played", "{n} games played", counts.get("games", 0)),
         tr.ngettext("{n} game won", "{n} games won", counts.get("wins", 0)),
         tr.ngettext("{n} time the burro", "{n} times the burro", counts.get("burro", 0)),
