@@ -22,6 +22,7 @@ from service.table.play import STALE
 from service.table.room import Room
 from service.ui import games
 from service.ui.intents import Move, Press
+from service.ui.text_limits import cut_utf16
 
 # Answers a press: its popup's text (None: none) and whether it is an alert.
 Answering = Callable[[str | None, bool], Awaitable[None]]
@@ -118,12 +119,16 @@ def unplayable(tr: Translator, room: Room | None) -> tuple[str, bool]:
     return tr.gettext(_("The game was cancelled.")), True
 
 
+POPUP = 200  # Telegram's limit on a callback answer, in UTF-16 code units
+
+
 def popup_of(tr: Translator, outcome: Outcome) -> tuple[str | None, bool]:
     """The popup text (None: none) and whether it is an alert, of an outcome's answer."""
     popup = outcome.popup
     if popup is None:
         return None, False
-    return tr.gettext(popup.message, **dict(popup.values))[:200], popup.alert
+    text = tr.gettext(popup.message, **dict(popup.values))
+    return cut_utf16(text, POPUP), popup.alert
 
 
 async def remove_question(query: CallbackQuery) -> None:
