@@ -20,6 +20,7 @@ from typing import Any
 
 import redis
 
+from service.infra import keys
 from service.platforms.base import Capabilities, Chat, DeliveryFailed, Failure, Rendered
 from service.platforms.whatsapp import graph, hints, people, templates, window
 from service.platforms.whatsapp.graph import Address, Graph, GraphError
@@ -101,7 +102,7 @@ class WhatsAppDelivery:
 
     def next_id(self, player: int) -> int:
         """The next of our message ids in the person's chat (kept as long as they are)."""
-        key = f"wa:seq:{player}"
+        key = keys.wa_seq_key(player)
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.incr(key)
             pipe.expire(key, self.people_ttl)
@@ -126,7 +127,7 @@ class WhatsAppDelivery:
         it opens a new one), and never after they asked for no reminders."""
         if self.redis.hget(window.user_key(player), "quiet"):
             return False
-        key, now = f"wa:template:{player}", repr(self.clock())
+        key, now = keys.wa_template_key(player), repr(self.clock())
         return bool(self.redis.eval(_TEMPLATE_DUE, 1, key, now, TEMPLATE_EVERY))
 
     def update(self, chat: Chat, message_id: int, message: Rendered) -> int:

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import redis
 
+from service.infra import keys
 from service.infra.store import text
 from service.platforms.whatsapp.graph import BSUID, Address
 
 BASE = 1 << 52  # player ids from here on are WhatsApp people's
-_NEXT = "wa:next"
 # A person's language before they choose one: WhatsApp tells none, so the country of
 # their BSUID (or of their phone number) says it.
 COUNTRY_LANGS = {"BR": "pt_BR", "PT": "pt_PT", "ES": "es", "ID": "id", "MX": "es", "AR": "es"}
@@ -35,11 +35,11 @@ def is_whatsapp(player_id: int) -> bool:
 
 def key_of(name: str) -> str:
     """The key of a person's player id, by their BSUID or their phone number."""
-    return f"wa:id:{name}"
+    return keys.wa_id_key(name)
 
 
 def user_key(player: int) -> str:
-    return f"user:{player}"
+    return keys.user_key(player)
 
 
 def find(client: redis.Redis, bsuid: str | None, phone: str | None) -> int | None:
@@ -65,7 +65,7 @@ def player_of(client: redis.Redis, bsuid: str | None, phone: str | None, ttl: in
         raise ValueError("a WhatsApp person is named by a BSUID or a phone number")
     player = find(client, bsuid, phone)
     if player is None:
-        candidate = BASE + int(client.incr(_NEXT))
+        candidate = BASE + int(client.incr(keys.WA_NEXT))
         made = client.set(key_of(first), candidate, nx=True, ex=ttl)
         player = candidate if made else int(client.get(key_of(first)) or candidate)
     link(client, player, bsuid, phone, ttl)
@@ -90,10 +90,16 @@ def stored_bsuid(client: redis.Redis, player: int) -> str | None:
     return name if name is not None and BSUID.match(name) else None
 
 
+def names_of(client: redis.Redis, player: int) -> list[str]:
+    """The BSUID and the phone the player's record keeps, those it has."""
+    found = client.hmget(user_key(player), ["wa", "phone"])
+    return [text(name) for name in found if name is not None]
+
+
 def address_of(client: redis.Redis, player: int) -> Address | None:
     """Where messages to the player go: their BSUID once known, else their phone (a
     record from before phones were kept apart may hold the phone as `wa`)."""
-    names = [text(n) for n in client.hmget(user_key(player), ["wa", "phone"]) if n is not None]
+    names = names_of(client, player)
     bsuid = next((n for n in names if BSUID.match(n)), None)
     if bsuid is not None:
         return Address(bsuid, "bsuid")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import redis
 
+from service.infra import keys
 from service.infra.store import text
 
 WINDOW = 24 * 3600  # seconds after a person's last message that free-form messages may go
@@ -38,7 +39,7 @@ return '0'
 
 
 def user_key(player: int) -> str:
-    return f"user:{player}"
+    return keys.user_key(player)
 
 
 def note_inbound(client: redis.Redis, player: int, at: float) -> None:
@@ -81,5 +82,5 @@ def close(client: redis.Redis, player: int, at: float) -> bool:
 def pace(client: redis.Redis, player: int, now: float, interval: float) -> float:
     """Take a slot to send the person a message: 0, or seconds to wait (none taken)."""
     gap = interval * GAP
-    found = client.eval(_PACE, 1, f"wa:pace:{player}", repr(now), interval, BURST, gap)
+    found = client.eval(_PACE, 1, keys.wa_pace_key(player), repr(now), interval, BURST, gap)
     return float(text(found))
