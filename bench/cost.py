@@ -23,10 +23,12 @@ the latency from a tap to the updated keyboard.
    The taps come at once (live play); with
    `--live-window 0` every turn counts as one after a pause (a game across a day).
 2. Latency (real processes: `burro serve` and one `burro worker`, the emulator, Redis):
-   in four-player group games, the time from a tap to the editMessageText that updates
-   the tapper's keyboard and to the one that updates the table, from the emulator's
-   call log (same clock); in one-to-one games against a bot that moves at once, the
-   time from a tap to the player's keyboard back in their hands.
+   in four-player group games, the time from a tap to the call that updates the
+   tapper's chat and to the one that updates the table, from the emulator's call log
+   (same clock): an editMessageText, or a sendMessage where the tap ended a hand (its
+   news and the next hand come as new messages); in one-to-one games against a bot that
+   moves at once, the time from a tap to the player's keyboard back in their hands
+   (edited, or a new message at a hand's end).
 """
 
 from __future__ import annotations
@@ -51,12 +53,18 @@ from bench.counting import counting_aclient, counting_client, since, snapshot
 from bench.games import follow_suit
 from bench.procs import machine
 from cli.stack import SECRET, TOKEN, Stack
-from emulator import RunningEmulator, ServerThread, running_emulator
-from emulator.telegram.driver import ChatMessage, EmulatorDriver
+from emulator import (
+    ChatMessage,
+    EmulatorDriver,
+    RunningEmulator,
+    ServerThread,
+    running_emulator,
+)
 from engine.follow_suit.game import GameState, to_move
 from engine.follow_suit.hand import DRAW, DRAW_LEFT, DRAW_RIGHT
+from service.infra.keys import msgs_key, room_key
 from service.infra.redis_server import RedisServer, connect
-from service.infra.store import decode_room, room_key
+from service.infra.store import decode_room
 from service.table.room import Room
 
 GAME_ACTION = ("p", "d", "x")
@@ -101,7 +109,7 @@ def load(client: redis.Redis, room_id: str) -> Room:
 
 
 def hand_message(emu: EmulatorDriver, client: redis.Redis, room: Room, user: int) -> ChatMessage:
-    message_id = client.hget(f"game:{{{room.id}}}:msgs", f"hand:{user}")
+    message_id = client.hget(msgs_key(room.id), f"hand:{user}")
     assert message_id is not None, f"no hand message for {user}"
     return emu.message(user, int(message_id))
 
@@ -353,7 +361,7 @@ def private_game(setup: Counted, preset: str, tally: Tally) -> dict[str, Any]:
         room = load(setup.client, room_id)
         if room.status != "playing":
             break
-        shown = setup.client.hget(f"game:{{{room_id}}}:msgs", "table")
+        shown = setup.client.hget(msgs_key(room_id), "table")
         message = emu.message("Carla", int(shown)) if shown is not None else None
         data = buttons_for(message, room.version)
         assert message is not None and data, "Carla has no keyboard for the current version"
@@ -447,7 +455,7 @@ def first_call(
     return emu.wait_for(
         lambda: next((c for c in emu.calls(since=since_seq) if c.get("ok") and match(c)), None),
         timeout=timeout,
-        what="the edit",
+        what="the chat's update",
     )
 
 
@@ -481,7 +489,7 @@ def load_seated(client: redis.Redis, room_id: str, name: str) -> bool | None:
 def hand_keyboard(
     emu: EmulatorDriver, client: redis.Redis, room_id: str, user: int, version: int
 ) -> tuple[ChatMessage, str] | None:
-    raw = client.hget(f"game:{{{room_id}}}:msgs", f"hand:{user}")
+    raw = client.hget(msgs_key(room_id), f"hand:{user}")
     if raw is None:
         return None
     message = emu.message(user, int(raw))
@@ -489,12 +497,17 @@ def hand_keyboard(
     return (message, data[0]) if data else None
 
 
-def edit_of(chat: int, version: int | None = None) -> Callable[[dict[str, Any]], bool]:
-    """Matches an editMessageText of `chat` (showing a version after `version`)."""
+SHOWS = ("editMessageText", "sendMessage")  # a chat's screen changed, or a new one came
+
+
+def update_of(chat: int, version: int | None = None) -> Callable[[dict[str, Any]], bool]:
+    """Matches an edit of or a new message to `chat` (whose buttons show a version after
+    `version`). A tap that ends a hand edits nothing of its player's: the hand's news
+    and the next hand come as new messages."""
 
     def match(call: dict[str, Any]) -> bool:
         params = call["params"]
-        if call["method"] != "editMessageText" or int(params.get("chat_id", 0)) != chat:
+        if call["method"] not in SHOWS or int(params.get("chat_id", 0)) != chat:
             return False
         if version is None:
             return True
@@ -522,8 +535,8 @@ def timed_group_taps(emu: EmulatorDriver, client: redis.Redis, taps: int) -> dic
             )
             seq, started = emu.last_seq(), time.time()
             emu.tap(user, message, data, wait=False)
-            own.append(first_call(emu, seq, edit_of(user), 30)["time"] - started)
-            table.append(first_call(emu, seq, edit_of(room.chat_id), 30)["time"] - started)
+            own.append(first_call(emu, seq, update_of(user), 30)["time"] - started)
+            table.append(first_call(emu, seq, update_of(room.chat_id), 30)["time"] - started)
     return {"group_tapper_keyboard": own, "group_table": table}
 
 
@@ -547,19 +560,25 @@ def timed_private_taps(emu: EmulatorDriver, client: redis.Redis, taps: int) -> l
                 continue
             seq, started = emu.last_seq(), time.time()
             emu.tap("Carla", message, data[0], wait=False)
-            back.append(first_call(emu, seq, edit_of(100003, room.version), 30)["time"] - started)
+            back.append(first_call(emu, seq, update_of(100003, room.version), 30)["time"] - started)
             emu.wait_for(partial(moved_past, client, room_id, room.version))
     return back
 
 
-def latency(folder: Path, taps: int) -> dict[str, Any]:
+@contextmanager
+def latency_stack(folder: Path) -> Iterator[tuple[RunningEmulator, redis.Redis]]:
+    """The real processes the latency is timed on, the family started in the emulator."""
     with running_emulator() as emu, Stack(
         folder / "stack", emulator_url=emu.api_url, flood_limits=False, bot_delay=0.0,
         persist=False, workers=1,
     ) as stack:  # fmt: skip
-        client = connect(stack.redis.url)
         for name in FAMILY:
             emu.start(name)
+        yield emu, connect(stack.redis.url)
+
+
+def latency(folder: Path, taps: int) -> dict[str, Any]:
+    with latency_stack(folder) as (emu, client):
         samples = timed_group_taps(emu, client, taps)
         samples["one_to_one_keyboard_after_bot"] = timed_private_taps(emu, client, taps)
 
