@@ -33,8 +33,8 @@ from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr
 from engine.cuartetos.rules import CuartetosRules, make_rules
 from engine.cuartetos.sim import deal_hand, pack_for
 from engine.cuartetos.state import GameState, HandState, Standing
-from engine.kernel.errors import RecordError, RulesError
-from engine.kernel.records import FORMAT, parse_document
+from engine.kernel.errors import RecordError
+from engine.kernel.records import FORMAT, RulesPart, deck_problem, parse_document, record_rules
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MICROSECOND = timedelta(microseconds=1)
@@ -52,12 +52,6 @@ def micros_of(text: str) -> int:
     if moment.tzinfo is None:
         raise ValueError(f"{text!r} has no time zone")
     return (moment - EPOCH) // MICROSECOND
-
-
-class _RulesPart(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    preset: StrictStr
-    options: dict[str, Any] = {}
 
 
 class _ActionPart(BaseModel):
@@ -81,7 +75,7 @@ class _GamePart(BaseModel):
 class _RecordDoc(BaseModel):
     model_config = ConfigDict(extra="ignore")
     format: Literal["burro-record/1"]
-    rules: _RulesPart
+    rules: RulesPart
     seats: StrictInt
     dealer: StrictInt
     seed: StrictInt
@@ -124,11 +118,7 @@ def read_record(text: str) -> CuartetosRecord:
 
 
 def _check(doc: _RecordDoc) -> CuartetosRecord:
-    try:
-        rules = make_rules(doc.rules.preset, doc.rules.options)
-        rules.check_seats(doc.seats)
-    except RulesError as exc:
-        raise RecordError(str(exc)) from None
+    rules = record_rules(make_rules, doc.rules, doc.seats)
     seats = doc.seats
     standing = _standing(doc.game, seats, rules)
     players = [s for s in range(seats) if s not in standing.removed]
@@ -136,7 +126,7 @@ def _check(doc: _RecordDoc) -> CuartetosRecord:
         raise RecordError(f"dealer {doc.dealer} is not a seat still playing (0 to {seats - 1})")
     pack = pack_for(rules, len(players))
     if sorted(doc.deck) != sorted(pack):
-        raise RecordError(_deck_problem(doc.deck, pack, len(players)))
+        raise RecordError(deck_problem(doc.deck, pack, f"{len(players)}-player pack"))
     actions = []
     for k, part in enumerate(doc.actions):
         actions.append((part.seat, part.action, _time(part.at, f"actions.{k}.at")))
@@ -185,20 +175,6 @@ def _standing(part: _GamePart, seats: int, rules: CuartetosRules) -> Standing:
         absences=per_seat("absences", part.absences),
         removed=removed,
         fooled=per_seat("fooled", part.fooled),
-    )
-
-
-def _deck_problem(deck: list[str], pack: list[str], players: int) -> str:
-    extra = sorted(set(deck) - set(pack))
-    if extra:
-        return f"deck: {extra[0]!r} is not a card of the {players}-player pack"
-    duplicated = sorted({c for c in deck if deck.count(c) > 1})
-    if duplicated:
-        return f"deck: {duplicated[0]!r} appears more than once"
-    missing = sorted(set(pack) - set(deck))
-    return (
-        f"deck: {len(deck)} cards, the {players}-player pack has {len(pack)} "
-        f"(missing {missing[0]!r})"
     )
 
 

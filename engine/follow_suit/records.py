@@ -15,14 +15,8 @@ from engine.follow_suit.actions import decode
 from engine.follow_suit.game import GameState, start_hand
 from engine.follow_suit.hand import HandSim, HandState, Table, table_for
 from engine.follow_suit.rules import Rules, make_rules
-from engine.kernel.errors import RecordError, RulesError
-from engine.kernel.records import FORMAT, parse_document
-
-
-class _RulesPart(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    preset: StrictStr
-    options: dict[str, Any] = {}
+from engine.kernel.errors import RecordError
+from engine.kernel.records import FORMAT, RulesPart, deck_problem, parse_document, record_rules
 
 
 class _ActionPart(BaseModel):
@@ -35,7 +29,7 @@ class _ActionPart(BaseModel):
 class _RecordDoc(BaseModel):
     model_config = ConfigDict(extra="ignore")
     format: Literal["burro-record/1"]
-    rules: _RulesPart
+    rules: RulesPart
     seats: StrictInt
     dealer: StrictInt
     deck: list[StrictStr]
@@ -69,16 +63,12 @@ def read_record(text: str) -> Record:
 
 
 def _check(doc: _RecordDoc) -> Record:
-    try:
-        rules = make_rules(doc.rules.preset, doc.rules.options)
-        rules.check_seats(doc.seats)
-    except RulesError as exc:
-        raise RecordError(str(exc)) from None
+    rules = record_rules(make_rules, doc.rules, doc.seats)
     if not 0 <= doc.dealer < doc.seats:
         raise RecordError(f"dealer {doc.dealer} is not a seat from 0 to {doc.seats - 1}")
     pack = table_for(rules, doc.seats).codec.pack()
     if sorted(doc.deck) != sorted(pack):
-        raise RecordError(_deck_problem(doc.deck, pack, rules.deck))
+        raise RecordError(deck_problem(doc.deck, pack, f"{rules.deck} deck"))
     if rules.needs_seed and doc.seed is None:
         raise RecordError(
             "this game draws on randomness (the tent's topple_chance): 'seed' is required"
@@ -91,17 +81,6 @@ def _check(doc: _RecordDoc) -> Record:
         seed=doc.seed,
         actions=tuple((a.seat, a.action) for a in doc.actions),
     )
-
-
-def _deck_problem(deck: list[str], pack: list[str], name: str) -> str:
-    extra = sorted(set(deck) - set(pack))
-    if extra:
-        return f"deck: {extra[0]!r} is not a card of the {name} deck"
-    duplicated = sorted({c for c in deck if deck.count(c) > 1})
-    if duplicated:
-        return f"deck: {duplicated[0]!r} appears more than once"
-    missing = sorted(set(pack) - set(deck))
-    return f"deck: {len(deck)} cards, the {name} deck has {len(pack)} (missing {missing[0]!r})"
 
 
 def hand_record(game: GameState, index: int | None = None) -> dict[str, Any]:
