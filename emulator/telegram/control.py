@@ -8,22 +8,20 @@ user's private chat with the bot; `bot` picks the bot when there are several).
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from emulator.common.control import Args, fail, request_args
+from emulator.common.control import GET, POST, Args, ControlApi, fail, flag
 from emulator.common.events import event_stream
-from emulator.telegram.actions import ActionError
+from emulator.telegram.actions import ActionError, UserActions
+from emulator.telegram.botapi import BotApi
 from emulator.telegram.errors import ApiError
-from emulator.telegram.world import JSON, PRESENT, Conversation, Message, World
-
-if TYPE_CHECKING:
-    from emulator.app import Emulator
+from emulator.telegram.limits import FloodControl
+from emulator.telegram.webhook import Delivery
+from emulator.telegram.world import JSON, PRESENT, Bot, Conversation, Message, World
 
 
 def callback_query_view(world: World, query_id: str) -> JSON:
@@ -55,68 +53,107 @@ def inline_query_view(world: World, query_id: str) -> JSON:
     }
 
 
-def endpoint(fn: Callable[[Args], Any]) -> Callable[[Request], Awaitable[Response]]:
-    async def handler(request: Request) -> Response:
-        try:
-            args = await request_args(request)
-        except ValueError as error:
-            return fail(str(error))
-        try:
-            result = fn(args)
-            if inspect.isawaitable(result):
-                result = await result
-        except (LookupError, ActionError, ValueError, TypeError) as error:
-            text = error.args[0] if isinstance(error, KeyError) and error.args else str(error)
-            return fail(str(text))
-        except ApiError as error:
+class TelegramHalf(Protocol):
+    """What the control API acts on: the local Telegram's parts (emulator.app.Emulator)."""
+
+    world: World
+    flood: FloodControl
+    api: BotApi
+    actions: UserActions
+
+    def delivery(self, bot: Bot) -> Delivery: ...
+
+    def set_flood_limits(self, enabled: bool) -> None: ...
+
+
+class TelegramControl(ControlApi):
+    """The control API's routes, one method each (a route's arguments in `args`)."""
+
+    refused = (LookupError, ActionError, ValueError, TypeError)
+
+    def __init__(self, emu: TelegramHalf) -> None:
+        self.emu = emu
+        self.world = emu.world
+        self.actions = emu.actions
+
+    def refusal(self, error: Exception) -> JSONResponse | None:
+        """A Bot API error (a user's action refused as Telegram refuses it)."""
+        if isinstance(error, ApiError):
             return fail(error.description, error.error_code)
-        return JSONResponse({"ok": True, "result": result})
+        return None
 
-    return handler
+    def routes(self) -> list[Route]:
+        route = self.route
+        return [
+            route("/state", self.state, GET),
+            route("/messages", self.messages, GET),
+            route("/conversation", self.conversation_info, GET),
+            route("/send_message", self.send_message, POST),
+            route("/tap", self.tap, POST),
+            route("/inline_query", self.inline_query, POST),
+            route("/inline_queries/{query_id}", self.inline_query_state, GET),
+            route("/choose_inline_result", self.choose_inline_result, POST),
+            route("/callback_queries/{query_id}", self.callback_query_state, GET),
+            route("/callback_answers", self.callback_answers, GET),
+            route("/inline_answers", self.inline_answers, GET),
+            route("/open_link", self.open_link, POST),
+            route("/block", self.block, POST),
+            route("/unblock", self.unblock, POST),
+            route("/add_bot", self.add_bot, POST),
+            route("/remove_bot", self.remove_bot, POST),
+            route("/migrate", self.migrate, POST),
+            route("/set_forum", self.set_forum, POST),
+            route("/create_topic", self.create_topic, POST),
+            route("/close_topic", self.close_topic, POST),
+            route("/reopen_topic", self.reopen_topic, POST),
+            route("/delete_topic", self.delete_topic, POST),
+            route("/delete_message", self.delete_message, POST),
+            route("/log", self.log, GET),
+            route("/notifications", self.notifications, GET),
+            route("/settings", self.settings, [*GET, *POST]),
+            route("/bot_settings", self.bot_settings, [*GET, *POST]),
+            route("/inject_error", self.inject_error, POST),
+            route("/inject_delay", self.inject_delay, POST),
+            route("/webhook", self.webhook, GET),
+            route("/unknown_parameters", self.unknown_parameters, GET),
+            Route("/events", self.events, methods=GET),
+            Route("/files/{file_id}", self.file_content, methods=GET),
+        ]
 
+    # ----- naming users, chats and messages -----------------------------------
 
-def _flag(value: Any) -> bool:
-    if isinstance(value, str):
-        return value.lower() in ("1", "true", "yes")
-    return bool(value)
-
-
-def control_routes(emu: Emulator) -> list[Route]:
-    world = emu.world
-    actions = emu.actions
-
-    def user(args: Args) -> Any:
+    def user(self, args: Args) -> Any:
         if "user" not in args:
             raise ValueError("missing 'user'")
-        return world.find_user(args["user"])
+        return self.world.find_user(args["user"])
 
-    def conversation(args: Args, key: str = "chat") -> Conversation:
+    def conversation(self, args: Args, key: str = "chat") -> Conversation:
         if "chat_id" in args and "scope" in args:
-            return world.conversation(int(args["chat_id"]), int(args["scope"]))
+            return self.world.conversation(int(args["chat_id"]), int(args["scope"]))
         if key not in args:
             raise ValueError(f"missing '{key}'")
-        return world.find_conversation(args[key], args.get("bot"))
+        return self.world.find_conversation(args[key], args.get("bot"))
 
-    def message(args: Args) -> Message:
+    def message(self, args: Args) -> Message:
         if args.get("inline_message_id"):
-            found = world.find_inline_message(str(args["inline_message_id"]))
+            found = self.world.find_inline_message(str(args["inline_message_id"]))
         else:
-            conv = conversation(args)
-            found = world.find_message(conv.chat.id, conv.scope, int(args["message_id"]))
+            conv = self.conversation(args)
+            found = self.world.find_message(conv.chat.id, conv.scope, int(args["message_id"]))
         if found is None:
             raise LookupError("no such message (or it was deleted)")
         return found
 
-    def conversations_of(user_id: int) -> list[JSON]:
+    def conversations_of(self, user_id: int) -> list[JSON]:
         out: list[JSON] = []
-        for conv in world.conversations.values():
+        for conv in self.world.conversations.values():
             chat = conv.chat
             if chat.migrated_to is not None:
                 continue  # an upgraded group: its supergroup is listed instead
             if chat.is_group and chat.members.get(user_id) in PRESENT:
-                out.append(group_entry(conv))
+                out.append(self.group_entry(conv))
             elif chat.type == "private" and chat.id == user_id:
-                bot = world.bots[conv.scope]
+                bot = self.world.bots[conv.scope]
                 out.append(
                     {
                         "chat_id": chat.id,
@@ -124,14 +161,14 @@ def control_routes(emu: Emulator) -> list[Route]:
                         "title": bot.account.first_name,
                         "type": "private",
                         "bot_username": bot.username,
-                        "started": (bot.id, user_id) in world.started,
-                        "blocked": (bot.id, user_id) in world.blocked,
+                        "started": (bot.id, user_id) in self.world.started,
+                        "blocked": (bot.id, user_id) in self.world.blocked,
                     }
                 )
         out.sort(key=lambda c: (c["type"] == "private", c["title"] or ""))
         return out
 
-    def group_entry(conv: Conversation) -> JSON:
+    def group_entry(self, conv: Conversation) -> JSON:
         chat = conv.chat
         topics = [{**topic.to_api(), "closed": topic.closed} for topic in chat.topics.values()]
         return {
@@ -143,16 +180,18 @@ def control_routes(emu: Emulator) -> list[Route]:
             "topics": topics,
         }
 
-    def state(args: Args) -> JSON:
+    # ----- the routes --------------------------------------------------------
+
+    def state(self, args: Args) -> JSON:
         return {
-            "users": [u.to_api() for u in world.users.values()],
+            "users": [u.to_api() for u in self.world.users.values()],
             "bots": [
                 {
                     **b.account.to_api(),
                     "commands": b.commands.get("default|||", []),
                     "menus": {  # "<user id>:private" or ":group" -> what that user sees
                         f"{u.id}:{kind}": b.menu(kind == "private", u.language_code)
-                        for u in world.users.values()
+                        for u in self.world.users.values()
                         for kind in ("private", "group")
                     },
                     "webhook": b.webhook.url if b.webhook else None,
@@ -160,7 +199,7 @@ def control_routes(emu: Emulator) -> list[Route]:
                     "inline_feedback": b.inline_feedback,
                     "privacy_mode": b.privacy_mode,
                 }
-                for b in world.bots.values()
+                for b in self.world.bots.values()
             ],
             "chats": [
                 {
@@ -169,142 +208,161 @@ def control_routes(emu: Emulator) -> list[Route]:
                     "migrated_to": c.migrated_to,
                     "topics": [{**t.to_api(), "closed": t.closed} for t in c.topics.values()],
                 }
-                for c in world.chats.values()
+                for c in self.world.chats.values()
                 if c.is_group
             ],
-            "conversations": {str(uid): conversations_of(uid) for uid in world.users},
-            "flood_limits": emu.flood.limits.enabled,
+            "conversations": {str(uid): self.conversations_of(uid) for uid in self.world.users},
+            "flood_limits": self.emu.flood.limits.enabled,
         }
 
-    def messages(args: Args) -> list[JSON]:
-        conv = conversation(args)
-        include_deleted = _flag(args.get("include_deleted", False))
+    def messages(self, args: Args) -> list[JSON]:
+        conv = self.conversation(args)
+        include_deleted = flag(args.get("include_deleted", False))
         return [
-            world.message_view(m)
+            self.world.message_view(m)
             for m in conv.messages.values()
             if include_deleted or not m.deleted
         ]
 
-    def conversation_info(args: Args) -> JSON:
-        conv = conversation(args)
+    def conversation_info(self, args: Args) -> JSON:
+        conv = self.conversation(args)
         return {
             "chat": conv.chat.to_api(),
             "scope": conv.scope,
             "reply_keyboard": conv.reply_keyboard,
         }
 
-    def send_message(args: Args) -> JSON:
+    def send_message(self, args: Args) -> JSON:
         reply_to = args.get("reply_to")
         thread = args.get("thread_id")
-        sent = actions.send_message(
-            user(args),
-            conversation(args),
+        sent = self.actions.send_message(
+            self.user(args),
+            self.conversation(args),
             str(args.get("text", "")),
             int(reply_to) if reply_to is not None else None,
             int(thread) if thread is not None else None,
             str(args["send_as"]) if args.get("send_as") else None,
         )
-        return world.message_view(sent)
+        return self.world.message_view(sent)
 
-    def tap(args: Args) -> JSON:
+    def tap(self, args: Args) -> JSON:
         button = args.get("button")
         if isinstance(button, list) and len(button) == 2:
             button = (int(button[0]), int(button[1]))
         if not isinstance(button, str | int | tuple):
             raise ValueError("'button' must be a text, a callback_data, an index or [row, column]")
-        target = conversation(args, "target_chat") if args.get("target_chat") else None
-        return actions.tap(user(args), message(args), button, target)
+        target = self.conversation(args, "target_chat") if args.get("target_chat") else None
+        return self.actions.tap(self.user(args), self.message(args), button, target)
 
-    def inline_query(args: Args) -> JSON:
-        conv = conversation(args) if args.get("chat") or "chat_id" in args else None
-        query = actions.inline_query(
-            user(args),
-            world.find_bot(args.get("bot")),
+    def inline_query(self, args: Args) -> JSON:
+        conv = self.conversation(args) if args.get("chat") or "chat_id" in args else None
+        query = self.actions.inline_query(
+            self.user(args),
+            self.world.find_bot(args.get("bot")),
             conv,
             str(args.get("query", "")),
             str(args.get("offset", "")),
         )
         return {"query_id": query.id, "query": query.query}
 
-    def inline_query_state(args: Args) -> JSON:
-        return inline_query_view(world, str(args["query_id"]))
+    def inline_query_state(self, args: Args) -> JSON:
+        return inline_query_view(self.world, str(args["query_id"]))
 
-    def choose_inline_result(args: Args) -> JSON:
-        query = world.inline_queries.get(str(args.get("query_id")))
+    def choose_inline_result(self, args: Args) -> JSON:
+        query = self.world.inline_queries.get(str(args.get("query_id")))
         if query is None:
             raise LookupError("no such inline query")
-        sent = actions.choose_inline_result(user(args), query, str(args.get("result_id")))
-        return world.message_view(sent)
+        sent = self.actions.choose_inline_result(self.user(args), query, str(args.get("result_id")))
+        return self.world.message_view(sent)
 
-    def callback_query_state(args: Args) -> JSON:
-        return callback_query_view(world, str(args["query_id"]))
+    def callback_query_state(self, args: Args) -> JSON:
+        return callback_query_view(self.world, str(args["query_id"]))
 
-    def answers(args: Args, kind: str) -> list[JSON]:
-        wanted = world.find_user(args["user"]).id if args.get("user") else None
-        found: list[JSON] = []
-        source = world.callback_queries if kind == "callback" else world.inline_queries
-        for query in source.values():
-            if query.answer is not None and (wanted is None or query.user_id == wanted):
-                entry = callback_query_state if kind == "callback" else inline_query_state
-                found.append(entry({"query_id": query.id}))
-        return found
+    def callback_answers(self, args: Args) -> list[JSON]:
+        """The presses a bot answered (of `user`, when given)."""
+        return [
+            callback_query_view(self.world, query.id)
+            for query in self.world.callback_queries.values()
+            if query.answer is not None and self.asked_by(args, query.user_id)
+        ]
 
-    def open_link(args: Args) -> JSON:
-        return actions.open_link(user(args), str(args.get("url", "")))
+    def inline_answers(self, args: Args) -> list[JSON]:
+        """The inline queries a bot answered (of `user`, when given)."""
+        return [
+            inline_query_view(self.world, query.id)
+            for query in self.world.inline_queries.values()
+            if query.answer is not None and self.asked_by(args, query.user_id)
+        ]
 
-    def block(args: Args) -> bool:
-        actions.block_bot(user(args), world.find_bot(args.get("bot")))
+    def asked_by(self, args: Args, user_id: int) -> bool:
+        return not args.get("user") or self.world.find_user(args["user"]).id == user_id
+
+    def open_link(self, args: Args) -> JSON:
+        return self.actions.open_link(self.user(args), str(args.get("url", "")))
+
+    def block(self, args: Args) -> bool:
+        self.actions.block_bot(self.user(args), self.world.find_bot(args.get("bot")))
         return True
 
-    def unblock(args: Args) -> bool:
-        actions.unblock_bot(user(args), world.find_bot(args.get("bot")))
+    def unblock(self, args: Args) -> bool:
+        self.actions.unblock_bot(self.user(args), self.world.find_bot(args.get("bot")))
         return True
 
-    def add_bot(args: Args) -> bool:
-        actions.add_bot_to_group(user(args), world.find_bot(args.get("bot")), conversation(args))
-        return True
-
-    def remove_bot(args: Args) -> bool:
-        actions.remove_bot_from_group(
-            user(args),
-            world.find_bot(args.get("bot")),
-            conversation(args),
-            kick=_flag(args.get("kick", False)),
+    def add_bot(self, args: Args) -> bool:
+        self.actions.add_bot_to_group(
+            self.user(args), self.world.find_bot(args.get("bot")), self.conversation(args)
         )
         return True
 
-    def migrate(args: Args) -> JSON:
-        return actions.migrate_group(user(args), conversation(args)).to_api()
-
-    def set_forum(args: Args) -> bool:
-        actions.set_forum(user(args), conversation(args), _flag(args.get("enabled", True)))
+    def remove_bot(self, args: Args) -> bool:
+        self.actions.remove_bot_from_group(
+            self.user(args),
+            self.world.find_bot(args.get("bot")),
+            self.conversation(args),
+            kick=flag(args.get("kick", False)),
+        )
         return True
 
-    def create_topic(args: Args) -> JSON:
-        conv = conversation(args)
-        thread = actions.create_topic(user(args), conv, str(args.get("name", "")))
+    def migrate(self, args: Args) -> JSON:
+        return self.actions.migrate_group(self.user(args), self.conversation(args)).to_api()
+
+    def set_forum(self, args: Args) -> bool:
+        self.actions.set_forum(
+            self.user(args), self.conversation(args), flag(args.get("enabled", True))
+        )
+        return True
+
+    def create_topic(self, args: Args) -> JSON:
+        conv = self.conversation(args)
+        thread = self.actions.create_topic(self.user(args), conv, str(args.get("name", "")))
         return conv.chat.topics[thread].to_api()
 
-    def close_topic(args: Args, closed: bool) -> bool:
-        actions.close_topic(user(args), conversation(args), int(args["thread_id"]), closed)
+    def close_topic(self, args: Args, closed: bool = True) -> bool:
+        thread = int(args["thread_id"])
+        self.actions.close_topic(self.user(args), self.conversation(args), thread, closed)
         return True
 
-    def delete_topic(args: Args) -> bool:
-        actions.delete_topic(user(args), conversation(args), int(args["thread_id"]))
+    def reopen_topic(self, args: Args) -> bool:
+        return self.close_topic(args, closed=False)
+
+    def delete_topic(self, args: Args) -> bool:
+        self.actions.delete_topic(self.user(args), self.conversation(args), int(args["thread_id"]))
         return True
 
-    def delete_message(args: Args) -> bool:
-        actions.delete_message(user(args), conversation(args), int(args["message_id"]))
+    def delete_message(self, args: Args) -> bool:
+        self.actions.delete_message(
+            self.user(args), self.conversation(args), int(args["message_id"])
+        )
         return True
 
-    def log(args: Args) -> list[JSON]:
+    def log(self, args: Args) -> list[JSON]:
         since = int(args.get("since", 0))
         kind = args.get("kind")
         method = str(args.get("method", "")).lower()
-        bot_id = world.find_bot(args["bot"]).id if args.get("bot") else None
+        bot_id = self.world.find_bot(args["bot"]).id if args.get("bot") else None
         limit = int(args.get("limit", 0))
         out: list[JSON] = []
-        for entry in world.entries(since):
+        for entry in self.world.entries(since):
             if kind and entry["kind"] != kind:
                 continue
             if method and str(entry.get("method", "")).lower() != method:
@@ -314,13 +372,13 @@ def control_routes(emu: Emulator) -> list[Route]:
             out.append(entry)
         return out[-limit:] if limit > 0 else out
 
-    def notifications(args: Args) -> list[JSON]:
+    def notifications(self, args: Args) -> list[JSON]:
         """The notifications new messages gave, oldest first: of one user (`user`), in one
         chat (`chat`, with `bot` for a private one), after `since`."""
-        user_id = world.find_user(args["user"]).id if args.get("user") else None
-        conv = conversation(args) if args.get("chat") else None
+        user_id = self.world.find_user(args["user"]).id if args.get("user") else None
+        conv = self.conversation(args) if args.get("chat") else None
         out: list[JSON] = []
-        for entry in world.entries(int(args.get("since", 0))):
+        for entry in self.world.entries(int(args.get("since", 0))):
             if entry["kind"] != "notification" or user_id not in (None, entry["user_id"]):
                 continue
             if conv is not None and (entry["chat_id"], entry["scope"]) != (
@@ -331,18 +389,18 @@ def control_routes(emu: Emulator) -> list[Route]:
             out.append(entry)
         return out
 
-    def settings(args: Args) -> JSON:
+    def settings(self, args: Args) -> JSON:
         if "flood_limits" in args:
-            emu.set_flood_limits(_flag(args["flood_limits"]))
-        return {"flood_limits": emu.flood.limits.enabled}
+            self.emu.set_flood_limits(flag(args["flood_limits"]))
+        return {"flood_limits": self.emu.flood.limits.enabled}
 
-    def bot_settings(args: Args) -> JSON:
+    def bot_settings(self, args: Args) -> JSON:
         """BotFather's settings of a bot (`bot` picks it): read, or change those given."""
-        bot = world.find_bot(args.get("bot"))
+        bot = self.world.find_bot(args.get("bot"))
         if "privacy_mode" in args:
-            bot.privacy_mode = _flag(args["privacy_mode"])
+            bot.privacy_mode = flag(args["privacy_mode"])
         if "inline_mode" in args:
-            bot.inline_mode = _flag(args["inline_mode"])
+            bot.inline_mode = flag(args["inline_mode"])
         if "inline_placeholder" in args:
             bot.inline_placeholder = str(args["inline_placeholder"])
         if "inline_feedback" in args:
@@ -351,7 +409,7 @@ def control_routes(emu: Emulator) -> list[Route]:
                 raise ValueError("'inline_feedback' is a percentage, 0 to 100")
             bot.inline_feedback = percent
         if set(args) & {"privacy_mode", "inline_mode", "inline_placeholder", "inline_feedback"}:
-            world.events.publish({"type": "world"})
+            self.world.events.publish({"type": "world"})
         return {
             "privacy_mode": bot.privacy_mode,
             "inline_mode": bot.inline_mode,
@@ -359,7 +417,7 @@ def control_routes(emu: Emulator) -> list[Route]:
             "inline_feedback": bot.inline_feedback,
         }
 
-    def inject_error(args: Args) -> bool:
+    def inject_error(self, args: Args) -> bool:
         """Make the next `times` calls of `method` fail with the given error."""
         code = int(args.get("error_code", 500))
         retry_after = args.get("retry_after")
@@ -370,29 +428,30 @@ def control_routes(emu: Emulator) -> list[Route]:
             description.format(retry_after),
             retry_after=int(retry_after) if retry_after is not None else None,
         )
-        queue = emu.api.injected.setdefault(str(args["method"]).lower(), [])
+        queue = self.emu.api.injected.setdefault(str(args["method"]).lower(), [])
         queue.extend([error] * int(args.get("times", 1)))
         return True
 
-    def inject_delay(args: Args) -> bool:
+    def inject_delay(self, args: Args) -> bool:
         """Hold the next `times` calls of `method` for `seconds` before answering."""
-        queue = emu.api.delays.setdefault(str(args["method"]).lower(), [])
+        queue = self.emu.api.delays.setdefault(str(args["method"]).lower(), [])
         queue.extend([float(args.get("seconds", 1.0))] * int(args.get("times", 1)))
         return True
 
-    def unknown_parameters(args: Args) -> list[JSON]:
+    def unknown_parameters(self, args: Args) -> list[JSON]:
         """What the bots sent that Telegram would silently ignore or misread."""
-        return emu.api.unknown_parameters
+        return self.emu.api.unknown_parameters
 
-    def webhook(args: Args) -> JSON:
-        delivery = emu.delivery(world.find_bot(args.get("bot")))
+    def webhook(self, args: Args) -> JSON:
+        delivery = self.emu.delivery(self.world.find_bot(args.get("bot")))
         return {**delivery.info(), "pending": [p.update for p in delivery.pending]}
 
-    async def events(request: Request) -> Response:
-        return event_stream(world.events)
+    async def events(self, request: Request) -> Response:
+        """The web chat's live events (Server-Sent Events)."""
+        return event_stream(self.world.events)
 
-    async def file_content(request: Request) -> Response:
-        stored = world.files.get(request.path_params["file_id"])
+    async def file_content(self, request: Request) -> Response:
+        stored = self.world.files.get(request.path_params["file_id"])
         if stored is None:
             return fail("no such file", 404)
         return Response(
@@ -400,40 +459,3 @@ def control_routes(emu: Emulator) -> list[Route]:
             media_type=stored.mime_type,
             headers={"Content-Disposition": f'attachment; filename="{stored.file_name}"'},
         )
-
-    get, post = ["GET"], ["POST"]
-    return [
-        Route("/state", endpoint(state), methods=get),
-        Route("/messages", endpoint(messages), methods=get),
-        Route("/conversation", endpoint(conversation_info), methods=get),
-        Route("/send_message", endpoint(send_message), methods=post),
-        Route("/tap", endpoint(tap), methods=post),
-        Route("/inline_query", endpoint(inline_query), methods=post),
-        Route("/inline_queries/{query_id}", endpoint(inline_query_state), methods=get),
-        Route("/choose_inline_result", endpoint(choose_inline_result), methods=post),
-        Route("/callback_queries/{query_id}", endpoint(callback_query_state), methods=get),
-        Route("/callback_answers", endpoint(lambda a: answers(a, "callback")), methods=get),
-        Route("/inline_answers", endpoint(lambda a: answers(a, "inline")), methods=get),
-        Route("/open_link", endpoint(open_link), methods=post),
-        Route("/block", endpoint(block), methods=post),
-        Route("/unblock", endpoint(unblock), methods=post),
-        Route("/add_bot", endpoint(add_bot), methods=post),
-        Route("/remove_bot", endpoint(remove_bot), methods=post),
-        Route("/migrate", endpoint(migrate), methods=post),
-        Route("/set_forum", endpoint(set_forum), methods=post),
-        Route("/create_topic", endpoint(create_topic), methods=post),
-        Route("/close_topic", endpoint(lambda a: close_topic(a, True)), methods=post),
-        Route("/reopen_topic", endpoint(lambda a: close_topic(a, False)), methods=post),
-        Route("/delete_topic", endpoint(delete_topic), methods=post),
-        Route("/delete_message", endpoint(delete_message), methods=post),
-        Route("/log", endpoint(log), methods=get),
-        Route("/notifications", endpoint(notifications), methods=get),
-        Route("/settings", endpoint(settings), methods=[*get, *post]),
-        Route("/bot_settings", endpoint(bot_settings), methods=[*get, *post]),
-        Route("/inject_error", endpoint(inject_error), methods=post),
-        Route("/inject_delay", endpoint(inject_delay), methods=post),
-        Route("/webhook", endpoint(webhook), methods=get),
-        Route("/unknown_parameters", endpoint(unknown_parameters), methods=get),
-        Route("/events", events, methods=get),
-        Route("/files/{file_id}", file_content, methods=get),
-    ]

@@ -31,21 +31,18 @@ logs by `seq`; `GET /events` streams the same changes as Server-Sent Events.
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
-from emulator.common.control import request_args
+from emulator.common.control import DELETE, GET, POST, Args, ControlApi, flag
 from emulator.common.events import event_stream
 from emulator.whatsapp.cloud import ActionError, WhatsAppCloud
 from emulator.whatsapp.webhook import WebhookRefused
 from emulator.whatsapp.world import WaMessage, WaUser
 
-Args = dict[str, Any]
 JSON = dict[str, Any]
 SETTINGS = (
     "limits",
@@ -63,165 +60,221 @@ SETTINGS = (
 )
 
 
-def _fail(description: str, code: int = 400) -> JSONResponse:
-    return JSONResponse(
-        {"ok": False, "error_code": code, "description": description}, status_code=code
-    )
-
-
 def _flag(value: Any) -> bool:
-    if isinstance(value, str):
-        return value.lower() in ("1", "true", "yes", "on")
-    return bool(value)
+    return flag(value, yes=("1", "true", "yes", "on"))
 
 
-def endpoint(
-    cloud: WhatsAppCloud, fn: Callable[[Args], Any]
-) -> Callable[[Request], Awaitable[Response]]:
-    async def handler(request: Request) -> Response:
-        cloud.start()
-        try:
-            args = await request_args(request)
-        except ValueError as error:
-            return _fail(str(error))
-        try:
-            result = fn(args)
-            if inspect.isawaitable(result):
-                result = await result
-        except (LookupError, ActionError, ValueError, TypeError, WebhookRefused) as error:
-            text = error.args[0] if isinstance(error, KeyError) and error.args else str(error)
-            return _fail(str(text))
-        return JSONResponse({"ok": True, "result": result})
+class WhatsAppControl(ControlApi):
+    """The control API's routes, one method each (a route's arguments in `args`)."""
 
-    return handler
+    refused = (LookupError, ActionError, ValueError, TypeError, WebhookRefused)
 
+    def __init__(self, cloud: WhatsAppCloud) -> None:
+        self.cloud = cloud
+        self.world = cloud.world
+        self.config = cloud.config
+        self.hooks = cloud.webhooks
 
-def control_routes(cloud: WhatsAppCloud) -> list[Route]:
-    world = cloud.world
-    config = cloud.config
-    hooks = cloud.webhooks
+    def before(self) -> None:
+        self.cloud.start()  # the clock's timers run from the first call on
 
-    def user(args: Args) -> WaUser:
+    def routes(self) -> list[Route]:
+        route = self.route
+        return [
+            route("/config", self.get_config, GET),
+            route("/users", self.users, GET),
+            route("/users", self.add_user, POST),
+            route("/online", self.online, POST),
+            route("/send", self.send, POST),
+            route("/tap", self.tap, POST),
+            route("/choose", self.choose, POST),
+            route("/open", self.open_chat, POST),
+            route("/chats", self.chats, GET),
+            route("/messages", self.messages, GET),
+            route("/message", self.one_message, GET),
+            route("/calls", self.calls, GET),
+            route("/deliveries", self.deliveries, GET),
+            route("/statuses", self.statuses, GET),
+            route("/log", self.log, GET),
+            route("/warnings", self.warnings, GET),
+            route("/clock", self.clock, GET),
+            route("/advance", self.advance, POST),
+            route("/settings", self.settings, [*GET, *POST]),
+            route("/templates", self.templates, GET),
+            route("/template_status", self.template_status, POST),
+            route("/webhook", self.webhook, GET),
+            route("/webhook", self.set_webhook, POST),
+            route("/webhook", self.delete_webhook, DELETE),
+            route("/delivery", self.delivery, POST),
+            Route("/events", self.events, methods=GET),
+        ]
+
+    # ----- naming users and messages ------------------------------------------
+
+    def user(self, args: Args) -> WaUser:
         if not args.get("user"):
             raise ValueError("missing 'user'")
-        return world.find_user(str(args["user"]))
+        return self.world.find_user(str(args["user"]))
 
-    def message_id(args: Args) -> str:
+    def message_id(self, args: Args) -> str:
         if not args.get("message_id"):
             raise ValueError("missing 'message_id' (a wamid)")
         return str(args["message_id"])
 
-    def view(message: WaMessage) -> JSON:
-        return world.message_view(message)
+    def view(self, message: WaMessage) -> JSON:
+        return self.world.message_view(message)
 
-    def get_config(args: Args) -> JSON:
+    # ----- the routes --------------------------------------------------------
+
+    def get_config(self, args: Args) -> JSON:
         return {
-            "token": config.token,
-            "phone_number_id": config.phone_number_id,
-            "display_phone_number": config.display_phone_number,
-            "waba_id": config.waba_id,
-            "app_secret": config.app_secret,
+            "token": self.config.token,
+            "phone_number_id": self.config.phone_number_id,
+            "display_phone_number": self.config.display_phone_number,
+            "waba_id": self.config.waba_id,
+            "app_secret": self.config.app_secret,
             "graph_version": "v21.0",
         }
 
-    def users(args: Args) -> list[JSON]:
-        now = cloud.now()
-        return [u.to_json(now) for u in world.users.values()]
+    def users(self, args: Args) -> list[JSON]:
+        now = self.cloud.now()
+        return [u.to_json(now) for u in self.world.users.values()]
 
-    def add_user(args: Args) -> JSON:
+    def add_user(self, args: Args) -> JSON:
         if not args.get("name"):
             raise ValueError("missing 'name'")
-        added = cloud.add_user(
+        added = self.cloud.add_user(
             str(args.get("name") or ""),
             str(args.get("country") or ""),
             str(args.get("language") or "en"),
             str(args["phone"]) if args.get("phone") else None,
             str(args["username"]) if args.get("username") else None,
         )
-        return added.to_json(cloud.now())
+        return added.to_json(self.cloud.now())
 
-    def online(args: Args) -> JSON:
-        found = user(args)
-        cloud.set_online(found, _flag(args.get("online", True)))
-        return found.to_json(cloud.now())
+    def online(self, args: Args) -> JSON:
+        found = self.user(args)
+        self.cloud.set_online(found, _flag(args.get("online", True)))
+        return found.to_json(self.cloud.now())
 
-    def send(args: Args) -> JSON:
+    def send(self, args: Args) -> JSON:
         reply_to = str(args["reply_to"]) if args.get("reply_to") else None
-        return view(cloud.send_text(user(args), str(args.get("text", "")), reply_to))
+        return self.view(self.cloud.send_text(self.user(args), str(args.get("text", "")), reply_to))
 
-    def tap(args: Args) -> JSON:
-        return view(cloud.tap(user(args), message_id(args), str(args.get("title", ""))))
+    def tap(self, args: Args) -> JSON:
+        return self.view(
+            self.cloud.tap(self.user(args), self.message_id(args), str(args.get("title", "")))
+        )
 
-    def choose(args: Args) -> JSON:
-        return view(cloud.choose(user(args), message_id(args), str(args.get("title", ""))))
+    def choose(self, args: Args) -> JSON:
+        return self.view(
+            self.cloud.choose(self.user(args), self.message_id(args), str(args.get("title", "")))
+        )
 
-    def open_chat(args: Args) -> JSON:
-        return {"read": cloud.open_chat(user(args))}
+    def open_chat(self, args: Args) -> JSON:
+        return {"read": self.cloud.open_chat(self.user(args))}
 
-    def chats(args: Args) -> list[JSON]:
+    def chats(self, args: Args) -> list[JSON]:
         out: list[JSON] = []
-        for found in world.users.values():
-            shown = [m for m in world.chats[found.user_id].messages if m.visible]
+        for found in self.world.users.values():
+            shown = [m for m in self.world.chats[found.user_id].messages if m.visible]
             unread = sum(1 for m in shown if m.direction == "out" and m.status == "delivered")
             out.append(
                 {
-                    "user": found.to_json(cloud.now()),
-                    "last": view(shown[-1]) if shown else None,
+                    "user": found.to_json(self.cloud.now()),
+                    "last": self.view(shown[-1]) if shown else None,
                     "unread": unread,
                 }
             )
         return out
 
-    def messages(args: Args) -> JSON:
-        found = user(args)
+    def messages(self, args: Args) -> JSON:
+        found = self.user(args)
         since = int(args.get("since", 0))
-        chat = world.chats[found.user_id].messages
+        chat = self.world.chats[found.user_id].messages
         return {
-            "messages": [view(m) for m in chat if m.rev > since],
+            "messages": [self.view(m) for m in chat if m.rev > since],
             "rev": max((m.rev for m in chat), default=since),
         }
 
-    def one_message(args: Args) -> JSON:
+    def one_message(self, args: Args) -> JSON:
         wamid = str(args.get("id", ""))
-        found = world.messages.get(wamid) or world.undeliverable.get(wamid)
+        found = self.world.messages.get(wamid) or self.world.undeliverable.get(wamid)
         if found is None:
             raise LookupError(f"no message {wamid!r}")
-        return view(found)
+        return self.view(found)
 
-    def entries(args: Args, kind: str | None) -> list[JSON]:
+    def calls(self, args: Args) -> list[JSON]:
+        return self.entries(args, "call")
+
+    def deliveries(self, args: Args) -> list[JSON]:
+        return self.entries(args, "delivery")
+
+    def log(self, args: Args) -> list[JSON]:
+        return self.entries(args, None)
+
+    def warnings(self, args: Args) -> list[JSON]:
+        return self.cloud.warnings
+
+    def entries(self, args: Args, kind: str | None) -> list[JSON]:
         since = int(args.get("since", 0))
         wanted = kind or (str(args["kind"]) if args.get("kind") else None)
-        found = list(world.entries(since, wanted))
+        found = list(self.world.entries(since, wanted))
         limit = int(args.get("limit", 0))
         return found[-limit:] if limit > 0 else found
 
-    def statuses(args: Args) -> list[JSON]:
-        found = entries(args, "status")
+    def statuses(self, args: Args) -> list[JSON]:
+        found = self.entries(args, "status")
         if args.get("id"):
             found = [e for e in found if e["status"]["id"] == args["id"]]
         if args.get("user"):
-            who = user(args).user_id
+            who = self.user(args).user_id
             found = [e for e in found if e["status"].get("recipient_user_id") == who]
         return found
 
-    def clock(args: Args) -> JSON:
-        return {"now": cloud.now(), "offset": world.clock.offset}
+    def clock(self, args: Args) -> JSON:
+        return {"now": self.cloud.now(), "offset": self.world.clock.offset}
 
-    def advance(args: Args) -> JSON:
+    def advance(self, args: Args) -> JSON:
         seconds = float(args.get("seconds", 0))
-        cloud.advance(seconds)
-        return clock(args)
+        self.cloud.advance(seconds)
+        return self.clock(args)
 
-    def settings(args: Args) -> JSON:
-        knobs = hooks.knobs
+    def settings(self, args: Args) -> JSON:
+        """The knobs (SETTINGS): read, or change those given."""
+        self.set_pacing(args)
+        self.set_delivery_knobs(args)
+        unknown = set(args) - set(SETTINGS)
+        if unknown:
+            raise ValueError(f"unknown settings {sorted(unknown)} (known: {', '.join(SETTINGS)})")
+        knobs, pacing, hooks = self.hooks.knobs, self.cloud.pacing, self.hooks.config
+        return {
+            "limits": pacing.enabled,
+            "pair_burst": pacing.config.pair_burst,
+            "throughput": pacing.config.throughput,
+            "approval_delay": self.cloud.approval_delay,
+            "duplicates": knobs.duplicates,
+            "batch": knobs.batch,
+            "batch_max": knobs.batch_max,
+            "reorder": knobs.reorder,
+            "hold": knobs.hold,
+            "retry_compression": hooks.retry_compression,
+            "concurrency": hooks.webhook_concurrency,
+        }
+
+    def set_pacing(self, args: Args) -> None:
+        pacing = self.cloud.pacing
         if "limits" in args:
-            cloud.pacing.enabled = _flag(args["limits"])
+            pacing.enabled = _flag(args["limits"])
         if "pair_burst" in args:
-            cloud.pacing.config = cloud.pacing.config.replace(pair_burst=int(args["pair_burst"]))
+            pacing.config = pacing.config.replace(pair_burst=int(args["pair_burst"]))
         if "throughput" in args:
-            cloud.pacing.config = cloud.pacing.config.replace(throughput=int(args["throughput"]))
+            pacing.config = pacing.config.replace(throughput=int(args["throughput"]))
         if "approval_delay" in args:
-            cloud.approval_delay = float(args["approval_delay"])
+            self.cloud.approval_delay = float(args["approval_delay"])
+
+    def set_delivery_knobs(self, args: Args) -> None:
+        knobs, hooks = self.hooks.knobs, self.hooks
         for name in ("duplicates", "batch", "reorder"):
             if name in args:
                 value = float(args[name])
@@ -235,95 +288,46 @@ def control_routes(cloud: WhatsAppCloud) -> list[Route]:
         if "seed" in args:
             hooks.reseed(int(args["seed"]))
         if "retry_compression" in args:
-            hooks.config = hooks.config.replace(retry_compression=float(args["retry_compression"]))
+            retry = float(args["retry_compression"])
+            hooks.config = hooks.config.replace(retry_compression=retry)
         if "concurrency" in args:
-            hooks.config = hooks.config.replace(
-                webhook_concurrency=max(1, int(args["concurrency"]))
-            )
-        unknown = set(args) - set(SETTINGS)
-        if unknown:
-            raise ValueError(f"unknown settings {sorted(unknown)} (known: {', '.join(SETTINGS)})")
-        return {
-            "limits": cloud.pacing.enabled,
-            "pair_burst": cloud.pacing.config.pair_burst,
-            "throughput": cloud.pacing.config.throughput,
-            "approval_delay": cloud.approval_delay,
-            "duplicates": knobs.duplicates,
-            "batch": knobs.batch,
-            "batch_max": knobs.batch_max,
-            "reorder": knobs.reorder,
-            "hold": knobs.hold,
-            "retry_compression": hooks.config.retry_compression,
-            "concurrency": hooks.config.webhook_concurrency,
-        }
+            concurrency = max(1, int(args["concurrency"]))
+            hooks.config = hooks.config.replace(webhook_concurrency=concurrency)
 
-    def templates(args: Args) -> list[JSON]:
-        return [t.to_json() for t in cloud.templates()]
+    def templates(self, args: Args) -> list[JSON]:
+        return [t.to_json() for t in self.cloud.templates()]
 
-    def template_status(args: Args) -> JSON:
+    def template_status(self, args: Args) -> JSON:
         name, language = str(args.get("name", "")), str(args.get("language", ""))
         found = next(
-            (t for t in cloud.templates() if t.name == name and t.language == language), None
+            (t for t in self.cloud.templates() if t.name == name and t.language == language), None
         )
         if found is None:
             raise LookupError(f"no template {name!r} in {language!r}")
-        cloud.set_template_status(found, str(args.get("status", "")).upper())
+        self.cloud.set_template_status(found, str(args.get("status", "")).upper())
         return found.to_json()
 
-    async def set_webhook(args: Args) -> JSON:
+    async def set_webhook(self, args: Args) -> JSON:
         if not args.get("url"):
             raise ValueError("missing 'url'")
         fields = args.get("fields") or ["messages"]
         if isinstance(fields, str):
             fields = fields.split(",")
-        return await hooks.subscribe(
+        return await self.hooks.subscribe(
             str(args["url"]), str(args.get("verify_token", "")), tuple(str(f) for f in fields)
         )
 
-    def webhook(args: Args) -> JSON:
-        return hooks.info()
+    def webhook(self, args: Args) -> JSON:
+        return self.hooks.info()
 
-    def delete_webhook(args: Args) -> JSON:
-        hooks.unsubscribe()
-        return hooks.info()
+    def delete_webhook(self, args: Args) -> JSON:
+        self.hooks.unsubscribe()
+        return self.hooks.info()
 
-    def delivery(args: Args) -> JSON:
+    def delivery(self, args: Args) -> JSON:
         if "paused" in args:
-            hooks.pause(_flag(args["paused"]))
-        return hooks.info()
+            self.hooks.pause(_flag(args["paused"]))
+        return self.hooks.info()
 
-    async def events(request: Request) -> Response:
-        return event_stream(world.events)
-
-    def route(path: str, fn: Callable[[Args], Any], methods: list[str]) -> Route:
-        return Route(path, endpoint(cloud, fn), methods=methods)
-
-    get, post = ["GET"], ["POST"]
-    return [
-        route("/config", get_config, get),
-        route("/users", users, get),
-        route("/users", add_user, post),
-        route("/online", online, post),
-        route("/send", send, post),
-        route("/tap", tap, post),
-        route("/choose", choose, post),
-        route("/open", open_chat, post),
-        route("/chats", chats, get),
-        route("/messages", messages, get),
-        route("/message", one_message, get),
-        route("/calls", lambda a: entries(a, "call"), get),
-        route("/deliveries", lambda a: entries(a, "delivery"), get),
-        route("/statuses", statuses, get),
-        route("/log", lambda a: entries(a, None), get),
-        route("/warnings", lambda a: cloud.warnings, get),
-        route("/clock", clock, get),
-        route("/advance", advance, post),
-        route("/settings", settings, [*get, *post]),
-        route("/templates", templates, get),
-        route("/template_status", template_status, post),
-        route("/webhook", webhook, get),
-        route("/webhook", set_webhook, post),
-        route("/webhook", delete_webhook, ["DELETE"]),
-        route("/delivery", delivery, post),
-        Route("/events", events, methods=get),
-    ]
+    async def events(self, request: Request) -> Response:
+        return event_stream(self.world.events)

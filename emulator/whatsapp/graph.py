@@ -77,6 +77,7 @@ MAX_UPLOAD = 100 * MB
 
 
 Handler = Callable[[Request], Awaitable[JSON]]
+Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 class GraphVersion(Convertor[str]):
@@ -95,57 +96,77 @@ class GraphVersion(Convertor[str]):
 register_url_convertor("graph_version", GraphVersion())
 
 
-def graph_routes(cloud: WhatsAppCloud) -> list[Route]:
-    config = cloud.config
+class GraphRoutes:
+    """The Graph endpoints a business calls, one method each."""
 
-    def authorize(request: Request) -> None:
+    def __init__(self, cloud: WhatsAppCloud) -> None:
+        self.cloud = cloud
+        self.config = cloud.config
+
+    def routes(self) -> list[Route]:
+        graph = self.graph
+        node = "/{version:graph_version}/{node}"
+        return [
+            Route(f"{node}/messages", graph("messages", self.messages), methods=["POST"]),
+            Route(
+                f"{node}/message_templates",
+                graph("message_templates", self.templates),
+                methods=["GET", "POST"],
+            ),
+            Route(f"{node}/media", graph("media", self.upload), methods=["POST"]),
+            Route("/whatsapp_business/attachments/", self.download, name="whatsapp_media"),
+            Route(node, graph("node", self.node), methods=["GET", "DELETE"]),
+        ]
+
+    def authorize(self, request: Request) -> None:
         header = request.headers.get("authorization", "")
         token = header[7:].strip() if header.lower().startswith("bearer ") else None
         token = token or request.query_params.get("access_token")
-        if token != config.token:
+        if token != self.config.token:
             raise unauthorized()
 
-    def version(request: Request) -> None:
+    def version(self, request: Request) -> None:
         found = request.path_params.get("version", "")
         if not VERSION.fullmatch(found):
             raise unknown_path(f"/{found}")
 
-    def graph(method: str, fn: Handler) -> Callable[[Request], Awaitable[Response]]:
+    def graph(self, method: str, fn: Handler) -> Endpoint:
+        """A Graph endpoint: `fn`'s answer, or Meta's error; logged either way."""
+
         async def handler(request: Request) -> Response:
-            cloud.start()
-            body: Any = None
-            status = 200
-            headers: dict[str, str] = {}
-            try:
-                version(request)
-                authorize(request)
-                request.state.logged_body = None
-                answer = await fn(request)
-                body = request.state.logged_body
-            except GraphError as error:
-                status = error.http_status
-                answer = error.to_json()
-                body = getattr(request.state, "logged_body", None)
-                if status == 401:
-                    headers["WWW-Authenticate"] = (
-                        'OAuth "Facebook Platform" "invalid_token" "Invalid OAuth access token"'
-                    )
-            except Exception:
-                log.exception("Graph call %s %s failed", method, request.url.path)
-                status, answer = 500, GraphError(GENERIC, "the emulator failed").to_json()
-            cloud.world.record(
-                "call",
-                method=request.method,
-                path=request.url.path,
-                body=body,
-                status=status,
-                answer=answer,
-            )
-            return JSONResponse(answer, status_code=status, headers=headers)
+            return await self.answer(method, fn, request)
 
         return handler
 
-    async def json_body(request: Request) -> JSON:
+    async def answer(self, method: str, fn: Handler, request: Request) -> Response:
+        self.cloud.start()
+        headers: dict[str, str] = {}
+        request.state.logged_body = None
+        try:
+            self.version(request)
+            self.authorize(request)
+            status, answer = 200, await fn(request)
+        except GraphError as error:
+            status, answer = error.http_status, error.to_json()
+            if status == 401:
+                headers["WWW-Authenticate"] = (
+                    'OAuth "Facebook Platform" "invalid_token" "Invalid OAuth access token"'
+                )
+        except Exception:
+            log.exception("Graph call %s %s failed", method, request.url.path)
+            status, answer = 500, GraphError(GENERIC, "the emulator failed").to_json()
+            request.state.logged_body = None
+        self.cloud.world.record(
+            "call",
+            method=request.method,
+            path=request.url.path,
+            body=request.state.logged_body,
+            status=status,
+            answer=answer,
+        )
+        return JSONResponse(answer, status_code=status, headers=headers)
+
+    async def json_body(self, request: Request) -> JSON:
         raw = await request.body()
         try:
             data = json.loads(raw) if raw.strip() else {}
@@ -157,35 +178,35 @@ def graph_routes(cloud: WhatsAppCloud) -> list[Route]:
             raise invalid("The request body must be a JSON object.")
         return data
 
-    def node_kind(node: str, method: str = "post") -> str:
-        if node == config.phone_number_id:
+    def node_kind(self, node: str, method: str = "post") -> str:
+        if node == self.config.phone_number_id:
             return "phone"
-        if node == config.waba_id:
+        if node == self.config.waba_id:
             return "waba"
-        if node in cloud.world.media:
+        if node in self.cloud.world.media:
             return "media"
         raise no_such_object(node, method)
 
-    async def messages(request: Request) -> JSON:
+    async def messages(self, request: Request) -> JSON:
         node = request.path_params["node"]
-        if node_kind(node) != "phone":
+        if self.node_kind(node) != "phone":
             raise no_such_field("messages")
-        parsed = parse_request(await json_body(request))
+        parsed = parse_request(await self.json_body(request))
         if isinstance(parsed, MarkRead):
-            return cloud.mark_read(parsed)
-        return cloud.send(parsed)
+            return self.cloud.mark_read(parsed)
+        return self.cloud.send(parsed)
 
-    async def templates(request: Request) -> JSON:
+    async def templates(self, request: Request) -> JSON:
         node = request.path_params["node"]
-        if node_kind(node, request.method.lower()) != "waba":
+        if self.node_kind(node, request.method.lower()) != "waba":
             raise no_such_field("message_templates")
         if request.method == "POST":
-            return cloud.create_template(parse_template(await json_body(request)))
-        return list_templates(request)
+            return self.cloud.create_template(parse_template(await self.json_body(request)))
+        return self.list_templates(request)
 
-    def list_templates(request: Request) -> JSON:
+    def list_templates(self, request: Request) -> JSON:
         query = request.query_params
-        found = [t.to_json() for t in cloud.templates()]
+        found = [t.to_json() for t in self.cloud.templates()]
         for key in ("name", "status", "language", "category"):
             if key in query:
                 found = [t for t in found if str(t[key]).upper() == query[key].upper()]
@@ -197,137 +218,134 @@ def graph_routes(cloud: WhatsAppCloud) -> list[Route]:
         page = found[start : start + limit]
         out: JSON = {"data": page}
         if page:
-
-            def cursor(index: int) -> str:
-                return base64.b64encode(str(index).encode()).decode()
-
-            paging: JSON = {
-                "cursors": {"before": cursor(start), "after": cursor(start + len(page) - 1)}
-            }
-            if start + len(page) < len(found):
-                paging["next"] = str(
-                    request.url.include_query_params(after=cursor(start + len(page) - 1))
-                )
+            last = start + len(page) - 1
+            paging: JSON = {"cursors": {"before": _cursor(start), "after": _cursor(last)}}
+            if last + 1 < len(found):
+                paging["next"] = str(request.url.include_query_params(after=_cursor(last)))
             out["paging"] = paging
         return out
 
-    async def upload(request: Request) -> JSON:
+    async def upload(self, request: Request) -> JSON:
         node = request.path_params["node"]
-        if node_kind(node) != "phone":
+        if self.node_kind(node) != "phone":
             raise no_such_field("media")
-        content_type = request.headers.get("content-type", "")
-        if not content_type.lower().startswith("multipart/form-data"):
-            raise invalid("Media are uploaded as multipart/form-data.")
-        try:
-            form = await request.form(max_part_size=MAX_UPLOAD + 1)
-        except Exception:
-            raise invalid("The multipart body cannot be read.") from None
-        fields: JSON = {}
-        upload: UploadFile | None = None
-        for key, value in form.multi_items():
-            if isinstance(value, UploadFile):
-                if key != "file":
-                    raise invalid(f'Unexpected file "{key}": the file goes in "file".')
-                upload = value
-            else:
-                fields[key] = value
-        content = await upload.read() if upload is not None else b""
-        request.state.logged_body = {
-            **fields,
-            "file": None
-            if upload is None
-            else {
-                "filename": upload.filename,
-                "size": len(content),
-                "content_type": upload.content_type,
-            },
-        }
+        fields, upload, content = await _multipart(request)
         for key in fields:
             if key not in ("messaging_product", "type"):
                 raise invalid(f'Unexpected key "{key}" on a media upload.')
         messaging_product(fields)
         if upload is None:
             raise invalid("The parameter file is required.")
-        mime = fields.get("type") or upload.content_type
-        if not mime:
-            raise invalid("The parameter type is required.")
-        mime = str(mime).split(";")[0].strip().lower()
-        if mime not in MEDIA_TYPES:
-            raise invalid(
-                f"Param file must be a file with one of the following types: "
-                f"{', '.join(MEDIA_TYPES)}. Received file of type '{mime}'."
-            )
-        if not content:
-            raise out_of_range("The file is empty.")
-        if len(content) > MEDIA_TYPES[mime]:
-            raise out_of_range(
-                f"A {mime} file is at most {MEDIA_TYPES[mime]} bytes ({len(content)})."
-            )
-        media = cloud.store_media(content, mime, upload.filename or "file")
+        mime = _media_type(fields.get("type") or upload.content_type, content)
+        media = self.cloud.store_media(content, mime, upload.filename or "file")
         return {"id": media.id}
 
-    async def node(request: Request) -> JSON:
+    async def node(self, request: Request) -> JSON:
         node_id = request.path_params["node"]
-        kind = node_kind(node_id, request.method.lower())
+        kind = self.node_kind(node_id, request.method.lower())
         if kind == "media":
-            if request.method == "DELETE":
-                del cloud.world.media[node_id]
-                cloud.world.changes += 1
-                return {"success": True}
-            media = cloud.world.media[node_id]
-            expires = int(cloud.now()) + MEDIA_URL_SECONDS
-            url = request.url_for("whatsapp_media").include_query_params(
-                mid=media.id, ext=expires, hash=cloud.media_hash(media.id, expires)
-            )
-            return media.to_json(str(url))
+            return self.media_node(request, node_id)
         if request.method == "DELETE":
             raise no_such_object(node_id, "delete")
-        if kind == "phone":
-            return {
-                "verified_name": config.verified_name,
-                "code_verification_status": "VERIFIED",
-                "display_phone_number": config.display_phone_number,
-                "quality_rating": "GREEN",
-                "platform_type": "CLOUD_API",
-                "throughput": {"level": "STANDARD"},
-                "id": config.phone_number_id,
-            }
+        return self.phone_number() if kind == "phone" else self.account()
+
+    def media_node(self, request: Request, media_id: str) -> JSON:
+        """A media's download URL (good for 5 minutes), or its deletion."""
+        if request.method == "DELETE":
+            del self.cloud.world.media[media_id]
+            self.cloud.world.changes += 1
+            return {"success": True}
+        media = self.cloud.world.media[media_id]
+        expires = int(self.cloud.now()) + MEDIA_URL_SECONDS
+        url = request.url_for("whatsapp_media").include_query_params(
+            mid=media.id, ext=expires, hash=self.cloud.media_hash(media.id, expires)
+        )
+        return media.to_json(str(url))
+
+    def phone_number(self) -> JSON:
         return {
-            "id": config.waba_id,
-            "name": config.verified_name,
+            "verified_name": self.config.verified_name,
+            "code_verification_status": "VERIFIED",
+            "display_phone_number": self.config.display_phone_number,
+            "quality_rating": "GREEN",
+            "platform_type": "CLOUD_API",
+            "throughput": {"level": "STANDARD"},
+            "id": self.config.phone_number_id,
+        }
+
+    def account(self) -> JSON:
+        return {
+            "id": self.config.waba_id,
+            "name": self.config.verified_name,
             "timezone_id": "1",
             "message_template_namespace": "local_emulator",
         }
 
-    async def download(request: Request) -> Response:
+    async def download(self, request: Request) -> Response:
         query = request.query_params
         try:
-            authorize(request)
+            self.authorize(request)
         except GraphError as error:
             return JSONResponse(error.to_json(), status_code=401)
-        media = cloud.world.media.get(query.get("mid", ""))
+        media = self.cloud.world.media.get(query.get("mid", ""))
         try:
             expires = int(query.get("ext", "0"))
         except ValueError:
             expires = 0
-        if media is None or query.get("hash") != cloud.media_hash(media.id, expires):
+        if media is None or query.get("hash") != self.cloud.media_hash(media.id, expires):
             return Response("Not found", status_code=404)
-        if cloud.now() > expires:
+        if self.cloud.now() > expires:
             return Response("URL signature expired", status_code=404)
         return Response(media.content, media_type=media.mime_type)
 
-    return [
-        Route(
-            "/{version:graph_version}/{node}/messages",
-            graph("messages", messages),
-            methods=["POST"],
-        ),
-        Route(
-            "/{version:graph_version}/{node}/message_templates",
-            graph("message_templates", templates),
-            methods=["GET", "POST"],
-        ),
-        Route("/{version:graph_version}/{node}/media", graph("media", upload), methods=["POST"]),
-        Route("/whatsapp_business/attachments/", download, name="whatsapp_media"),
-        Route("/{version:graph_version}/{node}", graph("node", node), methods=["GET", "DELETE"]),
-    ]
+
+def _cursor(index: int) -> str:
+    """A paging cursor: the index of a template in the list, as Graph's opaque text."""
+    return base64.b64encode(str(index).encode()).decode()
+
+
+async def _multipart(request: Request) -> tuple[JSON, UploadFile | None, bytes]:
+    """A media upload's fields, its file and the file's content (logged as read)."""
+    content_type = request.headers.get("content-type", "")
+    if not content_type.lower().startswith("multipart/form-data"):
+        raise invalid("Media are uploaded as multipart/form-data.")
+    try:
+        form = await request.form(max_part_size=MAX_UPLOAD + 1)
+    except Exception:
+        raise invalid("The multipart body cannot be read.") from None
+    fields: JSON = {}
+    upload: UploadFile | None = None
+    for key, value in form.multi_items():
+        if isinstance(value, UploadFile):
+            if key != "file":
+                raise invalid(f'Unexpected file "{key}": the file goes in "file".')
+            upload = value
+        else:
+            fields[key] = value
+    content = await upload.read() if upload is not None else b""
+    described = None
+    if upload is not None:
+        described = {
+            "filename": upload.filename,
+            "size": len(content),
+            "content_type": upload.content_type,
+        }
+    request.state.logged_body = {**fields, "file": described}
+    return fields, upload, content
+
+
+def _media_type(given: Any, content: bytes) -> str:
+    """The upload's media type, checked with its size against Meta's table."""
+    if not given:
+        raise invalid("The parameter type is required.")
+    mime = str(given).split(";")[0].strip().lower()
+    if mime not in MEDIA_TYPES:
+        raise invalid(
+            f"Param file must be a file with one of the following types: "
+            f"{', '.join(MEDIA_TYPES)}. Received file of type '{mime}'."
+        )
+    if not content:
+        raise out_of_range("The file is empty.")
+    if len(content) > MEDIA_TYPES[mime]:
+        raise out_of_range(f"A {mime} file is at most {MEDIA_TYPES[mime]} bytes ({len(content)}).")
+    return mime
