@@ -38,7 +38,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from service.infra import metrics
+from service.infra import keys, metrics
 from service.infra.store import Conflict
 from service.platforms.base import BodyTooLarge, Webhook, read_body
 from service.platforms.whatsapp import graph, people, window
@@ -128,7 +128,7 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
 
     def once(message: Inbound) -> str:
         """Handle a message unless it was handled already."""
-        mark = f"wa:{message.wamid}"
+        mark = keys.wa_update_id(message.wamid)
         try:
             claim = svc.store.claim(mark)
         except redis.RedisError:
