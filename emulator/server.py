@@ -8,10 +8,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import uvicorn
-
 from emulator.app import Emulator, create_app
-from emulator.common.server import ServerThread, StoppableServer, bound_socket, shown_host
+from emulator.common.server import ServerThread, run_foreground
 from emulator.config import EmulatorConfig, fast_config
 from emulator.telegram import persist
 from emulator.telegram.driver import EmulatorDriver
@@ -50,6 +48,32 @@ def running_emulator(
             driver.close()
 
 
+class StateFiles:
+    """Where `--state` keeps both worlds: Telegram's in `path`, WhatsApp's beside it."""
+
+    def __init__(self, emulator: Emulator, path: Path) -> None:
+        self.emulator = emulator
+        self.telegram = path
+        self.whatsapp = whatsapp_persist.path_beside(path)
+
+    def resume(self) -> None:
+        persist.resume(self.emulator.world, self.telegram)
+        whatsapp_persist.resume(self.emulator.whatsapp, self.whatsapp)
+
+    def save(self) -> None:
+        """Save as the stop is asked for: uvicorn raises the signal again once stopped,
+        which ends the process before anything after it runs."""
+        persist.save(self.emulator.world, self.telegram)
+        whatsapp_persist.save(self.emulator.whatsapp.world, self.whatsapp)
+
+    async def keep(self) -> None:
+        """Save each world whenever it changed, until cancelled (then once more)."""
+        await asyncio.gather(
+            persist.keep(self.emulator.world, self.telegram),
+            whatsapp_persist.keep(self.emulator.whatsapp.world, self.whatsapp),
+        )
+
+
 def serve(
     config: EmulatorConfig,
     host: str,
@@ -58,50 +82,17 @@ def serve(
     state: Path | None = None,
 ) -> None:
     """Run an emulator in the foreground until interrupted; with `state`, the world is
-    read from that file at start and kept in it (emulator.telegram.persist), and the WhatsApp
-    world beside it (emulator.whatsapp.persist)."""
+    read from that file at start and kept in it (emulator.telegram.persist), and the
+    WhatsApp world beside it (emulator.whatsapp.persist)."""
     emulator = Emulator(config)
-    whatsapp_state = whatsapp_persist.path_beside(state) if state is not None else None
-    if state is not None and whatsapp_state is not None:
-        persist.resume(emulator.world, state)
-        whatsapp_persist.resume(emulator.whatsapp, whatsapp_state)
-    app = create_app(emulator)
-    sock = bound_socket(host, port)
-    bound_port = sock.getsockname()[1]
-    options = uvicorn.Config(
-        app, log_level="warning", timeout_graceful_shutdown=1, access_log=False
+    files = StateFiles(emulator, state) if state is not None else None
+    if files is not None:
+        files.resume()
+    run_foreground(
+        create_app(emulator),
+        host,
+        port,
+        on_ready,
+        on_exit=files.save if files is not None else None,
+        alongside=files.keep if files is not None else None,
     )
-
-    def on_exit() -> None:
-        """Save as the stop is asked for: uvicorn raises the signal again once stopped,
-        which ends the process before anything after it runs."""
-        if state is not None and whatsapp_state is not None:
-            persist.save(emulator.world, state)
-            whatsapp_persist.save(emulator.whatsapp.world, whatsapp_state)
-
-    server = StoppableServer(options, on_exit)
-
-    async def main() -> None:
-        keeping = asyncio.create_task(persist.keep(emulator.world, state)) if state else None
-        keeping_whatsapp = (
-            asyncio.create_task(whatsapp_persist.keep(emulator.whatsapp.world, whatsapp_state))
-            if whatsapp_state
-            else None
-        )
-        task = asyncio.create_task(server.serve(sockets=[sock]))
-        while not server.started and not task.done():
-            await asyncio.sleep(0.01)
-        if server.started and on_ready is not None:
-            on_ready(f"http://{shown_host(host)}:{bound_port}")
-        try:
-            await task
-        finally:
-            for saver in (keeping, keeping_whatsapp):  # each saves once more as it stops
-                if saver is not None:
-                    saver.cancel()
-                    await asyncio.gather(saver, return_exceptions=True)
-
-    try:
-        asyncio.run(main())
-    finally:
-        sock.close()

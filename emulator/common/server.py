@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import uvicorn
@@ -108,3 +108,48 @@ class StoppableServer(uvicorn.Server):
     def handle_exit(self, sig: int, frame: Any) -> None:
         self._on_exit()
         super().handle_exit(sig, frame)
+
+
+def run_foreground(
+    app: Any,
+    host: str,
+    port: int,
+    on_ready: Callable[[str], None] | None = None,
+    *,
+    on_exit: Callable[[], None] | None = None,
+    alongside: Callable[[], Coroutine[Any, Any, None]] | None = None,
+) -> None:
+    """Serve `app` on this thread until interrupted. `on_ready` gets its URL once it
+    listens; `on_exit` runs as the stop is asked for; `alongside` runs as a task while
+    it serves, cancelled (and awaited) once it stopped."""
+    sock = bound_socket(host, port)
+    url = f"http://{shown_host(host)}:{sock.getsockname()[1]}"
+    options = uvicorn.Config(
+        app, log_level="warning", timeout_graceful_shutdown=1, access_log=False
+    )
+    server = StoppableServer(options, on_exit or (lambda: None))
+    try:
+        asyncio.run(_serve(server, sock, url, on_ready, alongside))
+    finally:
+        sock.close()
+
+
+async def _serve(
+    server: uvicorn.Server,
+    sock: socket.socket,
+    url: str,
+    on_ready: Callable[[str], None] | None,
+    alongside: Callable[[], Coroutine[Any, Any, None]] | None,
+) -> None:
+    side = asyncio.create_task(alongside()) if alongside is not None else None
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started and not task.done():
+        await asyncio.sleep(0.01)
+    if server.started and on_ready is not None:
+        on_ready(url)
+    try:
+        await task
+    finally:
+        if side is not None:
+            side.cancel()
+            await asyncio.gather(side, return_exceptions=True)

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import math
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from emulator.common.limits import SlidingWindow, TokenBucket
 from emulator.telegram.errors import too_many_requests
 
 
@@ -44,37 +44,31 @@ class FloodLimits:
 
 
 class _Bucket:
+    """A chat's token bucket at its rate."""
+
     def __init__(self, rate: Rate, now: float) -> None:
         self.rate = rate
-        self.tokens = float(rate.burst)
-        self.at = now
+        self.bucket = TokenBucket(rate.burst, now)
 
     def wait(self, now: float) -> float:
-        """Seconds until a message may go (0: now)."""
-        self.tokens = min(
-            float(self.rate.burst), self.tokens + (now - self.at) * self.rate.per_second
-        )
-        self.at = now
-        return 0.0 if self.tokens >= 1.0 else (1.0 - self.tokens) / self.rate.per_second
+        return self.bucket.wait(now, self.rate.burst, self.rate.per_second)
 
     def take(self, now: float) -> None:
-        self.tokens -= 1.0
+        self.bucket.take()
 
 
 class _Window:
+    """A group's or a bot's sliding window at its limit."""
+
     def __init__(self, window: Window, now: float) -> None:
         self.window = window
-        self.sent: deque[float] = deque()
+        self.sent = SlidingWindow()
 
     def wait(self, now: float) -> float:
-        while self.sent and self.sent[0] <= now - self.window.seconds:
-            self.sent.popleft()
-        if len(self.sent) < self.window.count:
-            return 0.0
-        return self.sent[0] + self.window.seconds - now
+        return self.sent.wait(now, self.window.count, self.window.seconds)
 
     def take(self, now: float) -> None:
-        self.sent.append(now)
+        self.sent.take(now)
 
 
 class FloodControl:

@@ -14,9 +14,9 @@ developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 
+from emulator.common.limits import SlidingWindow, TokenBucket
 from emulator.whatsapp.config import WhatsAppConfig
 from emulator.whatsapp.errors import PAIR_RATE, THROUGHPUT, GraphError
 
@@ -32,27 +32,19 @@ class Pacing:
         self.config = config
         self.enabled = config.limits
         self._clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}  # recipient -> (tokens, at)
-        self._sent: deque[float] = deque()
-
-    def _tokens(self, recipient: str, now: float) -> float:
-        burst = float(self.config.pair_burst)
-        tokens, at = self._buckets.get(recipient, (burst, now))
-        refill = max(0.0, now - at) / self.config.pair_refill_seconds
-        return min(burst, tokens + refill)
+        self._buckets: dict[str, TokenBucket] = {}  # by recipient
+        self._sent = SlidingWindow()
 
     def take(self, recipient: str) -> None:
         """Count one message to `recipient`, or refuse it (131056 or 130429)."""
         if not self.enabled:
             return
         now = self._clock()
-        while self._sent and self._sent[0] <= now - 1.0:
-            self._sent.popleft()
-        if len(self._sent) >= self.config.throughput:
+        if self._sent.wait(now, self.config.throughput, 1.0) > 0:
             raise GraphError(THROUGHPUT, THROUGHPUT_DETAILS)
-        tokens = self._tokens(recipient, now)
-        if tokens < 1.0:
-            self._buckets[recipient] = (tokens, now)
+        burst = self.config.pair_burst
+        bucket = self._buckets.setdefault(recipient, TokenBucket(burst, now))
+        if bucket.wait(now, burst, 1.0 / self.config.pair_refill_seconds) > 0:
             raise GraphError(PAIR_RATE, PAIR_DETAILS)
-        self._buckets[recipient] = (tokens - 1.0, now)
-        self._sent.append(now)
+        bucket.take()
+        self._sent.take(now)
