@@ -57,11 +57,11 @@ def clean(raw: str, fallback: str) -> str:
     formatting, at most `MAX_NAME` grapheme clusters; `fallback` if nothing visible
     is left."""
     text = " ".join(_kept(raw).split())  # newlines, tabs and runs of spaces: one space
-    text = _unformatted(_tidy_joiners(unicodedata.normalize("NFC", text)))
-    clusters = graphemes(text)
+    clusters = graphemes(_tidy_joiners(unicodedata.normalize("NFC", text)))
     if clusters and _extends(clusters[0][0]):  # a mark with nothing to sit on
         clusters = clusters[1:]
     name = "".join(_trimmed(c) for c in clusters[:MAX_NAME]).strip()
+    name = _unformatted(name)  # once cut: the cut may end a word on a marker
     return name if visible(name) else fallback
 
 
@@ -205,4 +205,4 @@ def distinct(name: str, taken: Iterable[str]) -> str:
 
 def numbered(name: str, n: int) -> str:
     suffix = f" ({n})"
-    return cut(name, MAX_NAME - len(suffix)).rstrip() + suffix
+    return _unformatted(cut(name, MAX_NAME - len(suffix)).rstrip()) + suffix

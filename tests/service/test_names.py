@@ -197,3 +197,9 @@ def test_a_right_to_left_name_does_not_reorder_the_table() -> None:
     lines = [line for line in text.splitlines() if "علي" in line]
     assert lines and all(f"{FSI}علي{PDI}" in line for line in lines)
     assert all(unicodedata.bidirectional(c) != "RLO" for c in text)
+
+
+def test_a_cut_leaves_no_marker_at_a_names_end() -> None:
+    name = clean("x" * 31 + "_y", "x")  # `_` inside a word, until the cut ends it there
+    assert name == "x" * 31 + "\u02cd"
+    assert distinct("x" * 27 + "_yz", ["x" * 27 + "_yz"]) == "x" * 27 + "\u02cd (2)"
