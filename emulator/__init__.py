@@ -1,7 +1,10 @@
-"""A local stand-in for Telegram: a Bot API emulator with a web chat.
+"""A local stand-in for Telegram and WhatsApp: a Bot API emulator (`telegram/`) and a
+WhatsApp Cloud API emulator (`whatsapp/`) on one server, over the parts both use
+(`common/`), with a web chat.
 
-The real python-telegram-bot talks to it over HTTP as it talks to Telegram; people play
-through its web page; tests drive it through `EmulatorDriver`.
+The real python-telegram-bot talks to it over HTTP as it talks to Telegram, the service's
+WhatsApp adapter as it talks to Meta; people play through its web page; tests drive it
+through `EmulatorDriver` (and its `.whatsapp`, a `WhatsAppDriver`).
 """
 
 from emulator.app import Emulator, create_app

@@ -1,5 +1,5 @@
 """The emulator against Telegram's recorded behaviour: the reference's methods,
-parameters and sizes (emulator/api_table.json), the refusals Telegram's Bot API server
+parameters and sizes (emulator/telegram/api_table.json), the refusals Telegram's Bot API server
 gives in its own words (tdlib/telegram-bot-api's Client.cpp at 01a3679, May 2026, and
 tdlib's JsonBuilder), and the record of what Telegram would silently ignore or misread,
 which fails the test that caused it (tests/conftest.py).
