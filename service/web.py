@@ -18,6 +18,7 @@ from service.infra import metrics
 from service.infra.redis_server import aconnect, connect
 from service.infra.store import Store
 from service.platforms.base import ASGIApp, Receive, Scope, Send, Webhook
+from service.platforms.links import ServiceLinks
 from service.platforms.telegram import webhook as telegram
 from service.platforms.whatsapp import webhook as whatsapp
 from service.services import Services
@@ -37,9 +38,10 @@ def create_app(
     aclient = aclient or aconnect(settings.redis_url)
     svc = Services(settings, Store.of(client, settings, aclient))
     metrics.watch_redis(client)
-    hooks = [telegram.webhook(settings, svc, client)]
+    links = ServiceLinks(svc)  # every platform's links to a table, for each platform's desk
+    hooks = [telegram.webhook(settings, svc, client, links)]
     if settings.whatsapp:  # else the service is Telegram's alone
-        hooks.append(whatsapp.webhook(settings, svc, client))
+        hooks.append(whatsapp.webhook(settings, svc, client, links))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

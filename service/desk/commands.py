@@ -66,9 +66,8 @@ async def new(use: Use, args: tuple[str, ...]) -> Reply:
     if preset is None:
         return unknown_game(use)
     existing = use.room_here()
-    if existing is not None and existing.status in LIVE:
+    if existing is not None and existing.status in LIVE:  # its table comes below on its next change
         seated = existing.seat_of(use.player) is not None
-        use.store.update(existing.id, opening.repost, use.request.mark)
         line = use.text(_("A game is already open here. Finish it or /cancel it first."))
         return Reply.say(line, *([cards_button(use, existing)] if seated else []))
     place = use.request.place
@@ -121,6 +120,14 @@ async def hello(use: Use, args: tuple[str, ...]) -> Reply:
     room = use.active_room()
     if room is None:
         return await play_now(use, args)
+    return show_game(use, room)
+
+
+async def resume(use: Use, args: tuple[str, ...]) -> Reply:
+    """Back to the game: the person's game going on shown again, else the welcome."""
+    room = use.active_room()
+    if room is None:
+        return Reply(lines=(use.manual.welcome(use.tr),))
     return show_game(use, room)
 
 
@@ -369,8 +376,8 @@ async def forget_yes(use: Use, args: tuple[str, ...]) -> Reply:
     if not use.request.place.private:
         return Reply.say(use.manual.where_forget(use.tr))
     tr = use.tr  # read before it goes
+    use.on_forget(use.player)  # the platform's traces first: they are found from the person
     forget(use.store, use.player, use.svc.now())
-    use.on_forget(use.player)
     done = tr.gettext(_("Done: I have forgotten you. Send /start if you come back."))
     return Reply(popup=done, alert=True, replaced=True, lines=(Line(done),))
 
@@ -401,6 +408,7 @@ HANDLERS: dict[str, Handler] = {
     "play": play_now,
     "setup": setup,
     "hello": hello,
+    "resume": resume,
     "start": start,
     "family": family_table,
     "join": join,

@@ -10,6 +10,7 @@ from service.desk import opening
 from service.desk.asks import PressAsk, Reply
 from service.desk.use import Use
 from service.i18n import _
+from service.services import Services
 from service.table import lobby, play, targets
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
@@ -97,9 +98,11 @@ async def pressed(use: Use, ask: PressAsk) -> Reply:
     if result is None:
         return Reply()
     fresh, outcome = result
+    if is_command(press, "keep_playing"):  # the question is answered: it goes
+        return replace(use.popup(outcome.popup), replaced=True)
     if not outcome.changed:
         return refused(use, fresh, outcome, ask)
-    replaced = is_command(press, "keep_playing", "cancel")  # the question is answered
+    replaced = is_command(press, "cancel")
     return replace(use.popup(outcome.popup), quiet=True, replaced=replaced)
 
 
@@ -115,25 +118,27 @@ def rules_posted(use: Use, room: Room) -> Reply:
 
 def refused(use: Use, room: Room, outcome: Outcome, ask: PressAsk) -> Reply:
     """Why a press did nothing. Where every old prompt stays in the chat (`ask.prompt`),
-    a stale tap is said once per old prompt, and the current prompt is posted again if
-    it is no longer the chat's last message."""
+    a stale tap is said once per old prompt (`stale_prompt`)."""
     popup = outcome.popup
     if popup is None or popup.message != play.STALE or ask.prompt is None:
         return use.popup(popup)
-    once = f"wa:stale:{ask.prompt}"
-    if not use.store.redis.set(once, 1, nx=True, ex=use.svc.settings.dedupe_ttl):
+    if not stale_prompt(use.svc, room, use.player, ask.prompt):
         return Reply()
-    repost_if_buried(use, room)
     return use.say(_("That button is from an earlier turn: nothing was played."))
 
 
-def repost_if_buried(use: Use, room: Room) -> None:
-    """The person's current prompt again, if messages came after it in their chat."""
-    target = targets.TABLE if room.private else targets.hand(use.player)
-    shown = use.store.redis.hget(f"game:{{{room.id}}}:msgs", target)
-    latest = use.store.redis.get(f"wa:seq:{use.player}")
+def stale_prompt(svc: Services, room: Room, player: int, prompt: str) -> bool:
+    """A tap on an old prompt: whether to say so (once per old prompt); the current
+    prompt is posted again if messages came after it in the person's chat."""
+    store = svc.store
+    if not store.redis.set(f"wa:stale:{prompt}", 1, nx=True, ex=svc.settings.dedupe_ttl):
+        return False
+    target = targets.TABLE if room.private else targets.hand(player)
+    shown = store.redis.hget(f"game:{{{room.id}}}:msgs", target)
+    latest = store.redis.get(f"wa:seq:{player}")
     if shown is not None and latest is not None and int(shown) < int(latest):
-        use.store.update(room.id, lambda r: Outcome(changed=True, sync={target + ":new"}))
+        store.update(room.id, lambda r: Outcome(changed=True, sync={target + ":new"}))
+    return True
 
 
 def out_of_date(use: Use) -> Reply:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from service.desk import prompts
 from service.desk.asks import Reply, Request, UnknownAsk
 from service.desk.ports import Forgetting, Links, Manual, no_traces
 from service.i18n import Translator, _
 from service.services import Services
 from service.table.lobby import Actor
 from service.table.outcome import Outcome, Popup
-from service.table.room import LIVE, Room
+from service.table.room import Room
 
 
 class Use:
@@ -66,16 +67,7 @@ class Use:
 
     def active_room(self) -> Room | None:
         """The person's open game: their own chat's, else the latest table they sit at."""
-        own = self.store.room_in_chat(self.player, None)
-        if own is not None and own.status in LIVE:
-            return own
-        rooms = [self.store.load(r) for r in self.store.rooms_of(self.player)]
-        seated = [
-            r
-            for r in rooms
-            if r is not None and r.status in LIVE and r.seat_of(self.player) is not None
-        ]
-        return max(seated, key=lambda r: r.updated, default=None)
+        return prompts.active_room(self.svc, self.player)
 
     # ----- answers -------------------------------------------------------------------
 

@@ -38,6 +38,7 @@ from starlette.testclient import TestClient
 from service.infra import metrics
 from service.infra.store import Store, text
 from service.platforms.base import Chat, DeliveryFailed
+from service.platforms.links import ServiceLinks
 from service.platforms.whatsapp import people, webhook
 from service.platforms.whatsapp.delivery import WhatsAppDelivery
 from service.platforms.whatsapp.graph import Address, Graph
@@ -115,7 +116,7 @@ def service(monkeypatch: pytest.MonkeyPatch) -> Iterator[Service]:
     client, meta = fakeredis.FakeRedis(), FakeMeta()
     monkeypatch.setattr(webhook, "graph_of", lambda _settings: meta.graph())
     svc = Services(settings, Store(client, 3600, 3600, people_ttl=PEOPLE_TTL))
-    app = Starlette(routes=webhook.webhook(settings, svc, client).routes)
+    app = Starlette(routes=webhook.webhook(settings, svc, client, ServiceLinks(svc)).routes)
     with TestClient(app) as http:
         yield Service(client, meta, http)
 

@@ -26,8 +26,9 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import Application
 
-from service.desk.asks import Reply, Request
+from service.desk.asks import CommandAsk, Reply, Request
 from service.desk.desk import Desk, Handled
+from service.desk.ports import Links
 from service.infra import logs, metrics
 from service.platforms.base import (
     Answer,
@@ -40,8 +41,7 @@ from service.platforms.base import (
     header,
     read_asgi_body,
 )
-from service.platforms.links import ServiceLinks
-from service.platforms.telegram import answer, changes, commands, limits, notices, taps
+from service.platforms.telegram import answer, blocked, changes, commands, limits, notices, taps
 from service.platforms.telegram.answer import Exchange, Pressed
 from service.platforms.telegram.app import build_application, handler_error
 from service.platforms.telegram.botfather import record_inline_mode
@@ -72,22 +72,24 @@ class Incoming:
     pressed: Pressed | None = None
 
 
-def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
+def webhook(settings: Settings, svc: Services, client: redis.Redis, links: Links) -> Webhook:
     """The Telegram route of `serve`, with what must run as it starts and stops."""
-    hook = TelegramWebhook(settings, svc, client)
+    hook = TelegramWebhook(settings, svc, client, links)
     return Webhook([], hook.startup, hook.application.shutdown, plain={PATH: hook.app})
 
 
 class TelegramWebhook:
     """Authenticates, reads and answers Telegram's updates; the desk handles them."""
 
-    def __init__(self, settings: Settings, svc: Services, client: redis.Redis) -> None:
+    def __init__(
+        self, settings: Settings, svc: Services, client: redis.Redis, links: Links
+    ) -> None:
         token, self.secret = settings.require_serve()
         limits.ENABLED = settings.rate_limits  # serve's own replies share the outbox's budget
         self.settings, self.svc, self.client = settings, svc, client
         self.application = build_application(svc, token, settings.telegram_api_url)
         forget = partial(notices.drop_chat, client)  # replies still waiting for their chat
-        self.desk = Desk(svc, TelegramManual(), ServiceLinks(svc), on_forget=forget)
+        self.desk = Desk(svc, TelegramManual(), links, on_forget=forget)
 
     async def startup(self) -> None:
         bot = self.application.bot
@@ -176,6 +178,11 @@ class TelegramWebhook:
         handled = await self.desk.handle(update.request)
         if handled.outcome in ("ok", "duplicate"):
             await self.draw(exchange, update, handled.reply)
+        if handled.outcome == "ok" and opened_private(update.request):
+            # their cards may go to them now: the group's words that they could not are
+            # deleted (the outbox's, service.platforms.telegram.blocked)
+            bot, player = self.application.bot, update.request.sender.player
+            await blocked.withdraw_notices(self.svc, bot, player)
         return handled
 
     async def draw(self, exchange: Exchange, update: Incoming, reply: Reply) -> None:
@@ -198,6 +205,12 @@ class TelegramWebhook:
         error = handler_error.get()
         if error is not None:
             raise error
+
+
+def opened_private(request: Request) -> bool:
+    """Whether the person (re)opened their private chat with the bot: /start there."""
+    ask = request.ask
+    return isinstance(ask, CommandAsk) and ask.name == "start" and request.place.private
 
 
 def update_kind(update: Update) -> str:

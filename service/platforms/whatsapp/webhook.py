@@ -28,8 +28,6 @@ import hashlib
 import hmac
 import json
 import logging
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +36,9 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from service.infra import keys, metrics
+from service.desk import prompts
+from service.desk.ports import Links
+from service.infra import metrics
 from service.infra.store import Conflict
 from service.platforms.base import BodyTooLarge, Webhook, read_body
 from service.platforms.whatsapp import graph, people, window
@@ -80,14 +80,14 @@ def signed(body: bytes, header: str, secret: str) -> bool:
     return hmac.compare_digest(header.encode(), expected.encode())
 
 
-def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
+def webhook(settings: Settings, svc: Services, client: redis.Redis, links: Links) -> Webhook:
     """The WhatsApp routes of `serve` (only when BURRO_WHATSAPP_* are set)."""
     assert settings.whatsapp_app_secret is not None and settings.whatsapp_verify_token
     assert settings.whatsapp_phone_id is not None
     secret = settings.whatsapp_app_secret.get_secret_value()
     ours = settings.whatsapp_phone_id
     verify_token = settings.whatsapp_verify_token.get_secret_value()
-    handler = Handler(svc, client, graph_of(settings))
+    handler = Handler(svc, client, graph_of(settings), links)
 
     async def verify(request: Request) -> Response:
         query = request.query_params
@@ -114,7 +114,7 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
         if parsed.foreign:
             metrics.UPDATES.labels("whatsapp_change", "other_number").inc(parsed.foreign)
         for message in sorted(parsed.messages, key=lambda m: m.at):
-            outcome = await asyncio.to_thread(once, message)
+            outcome = await handler.handle(message)  # claimed by the desk, by its wamid
             metrics.UPDATES.labels(f"whatsapp_{message.kind}", outcome).inc()
             if outcome == "retry":
                 return PlainTextResponse("storage unavailable", status_code=503)
@@ -125,36 +125,6 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
                 log.warning("whatsapp status %s not applied: %r", status.wamid, error)
                 return PlainTextResponse("storage unavailable", status_code=503)
         return PlainTextResponse("ok")
-
-    def once(message: Inbound) -> str:
-        """Handle a message unless it was handled already."""
-        mark = keys.wa_update_id(message.wamid)
-        try:
-            claim = svc.store.claim(mark)
-        except redis.RedisError:
-            return "retry"
-        if claim == "duplicate":
-            return "duplicate"
-        if claim == "busy":
-            return "retry"
-        try:
-            identify(message)
-            handler.handle(message)
-        except (redis.RedisError, Conflict) as error:
-            log.warning("whatsapp %s not committed: %r", message.wamid, error)
-            settle(svc.store.release, mark)
-            return "retry"
-        except Exception:
-            log.exception("whatsapp %s failed permanently", message.wamid)
-            settle(svc.store.finish, mark)
-            return "failed"
-        return "ok" if settle(svc.store.finish, mark) else "retry"
-
-    def identify(message: Inbound) -> None:
-        """Link the sender's BSUID and phone to one player (the handler finds it by
-        either): a person first seen by phone stays one player when their BSUID comes."""
-        bsuid = message.bsuid if graph.BSUID.match(message.bsuid) else None
-        people.player_of(client, bsuid, message.phone, svc.store.people_ttl)
 
     def on_status(status: Status) -> None:
         """A message refused for the closed window: the turn template goes instead (not
@@ -167,33 +137,13 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis) -> Webhook:
             return
         if not window.close(client, player, svc.now() if status.at is None else status.at):
             return
-        room = handler.active_room(player)
+        room = prompts.active_room(svc, player)
         if room is not None and room.status == "playing":
             target = target_of(room, player) + ":new"
             svc.store.update(room.id, lambda r: Outcome(changed=True, sync={target}))
 
     routes = [Route(PATH, verify, methods=["GET"]), Route(PATH, receive, methods=["POST"])]
     return Webhook(routes, noop, noop)
-
-
-SETTLE_WAITS = (0.1, 0.3, 0.6, 1.0, 2.0)  # seconds: a Redis restart is over in about one
-
-
-def settle(step: Callable[[str], None], mark: str) -> bool:
-    """Release or finish a message's claim, tried again for a few seconds while Redis is
-    away (a busy mark left behind holds Meta's redeliveries off for BUSY_MS); False if
-    it stayed away (the mark then lapses by itself, and a redelivery finds a change
-    committed with its mark a duplicate)."""
-    for wait in (*SETTLE_WAITS, None):
-        try:
-            step(mark)
-            return True
-        except redis.RedisError as error:
-            if wait is None:
-                log.warning("whatsapp %s: its claim was not settled: %r", mark, error)
-                return False
-            time.sleep(wait)
-    return False
 
 
 async def noop() -> None:

@@ -17,11 +17,13 @@ from pydantic import SecretStr
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
+from service.desk import desk as desk_module
+from service.desk.asks import Reply
+from service.desk.desk import Desk
 from service.i18n import Translator
 from service.infra.store import Store
+from service.platforms.links import ServiceLinks
 from service.platforms.whatsapp import render, window
-from service.platforms.whatsapp import webhook as webhook_module
-from service.platforms.whatsapp.inbound import Handler
 from service.platforms.whatsapp.webhook import PATH, webhook
 from service.services import Services
 from service.settings import Settings
@@ -74,6 +76,14 @@ def gone(*_args: object, **_kwargs: object) -> None:
     raise DOWN
 
 
+async def agone(*_args: object, **_kwargs: object) -> None:
+    raise DOWN
+
+
+async def anothing(*_args: object, **_kwargs: object) -> Reply:
+    return Reply()
+
+
 def app_of(client: redis.Redis) -> Starlette:
     settings = Settings(
         whatsapp_token=SecretStr("t"),
@@ -82,7 +92,7 @@ def app_of(client: redis.Redis) -> Starlette:
         whatsapp_verify_token=SecretStr("v"),
     )
     svc = Services(settings, Store(client, 3600, 3600))
-    return Starlette(routes=webhook(settings, svc, client).routes)
+    return Starlette(routes=webhook(settings, svc, client, ServiceLinks(svc)).routes)
 
 
 def signed_post() -> tuple[bytes, dict[str, str]]:
@@ -106,9 +116,9 @@ def signed_post() -> tuple[bytes, dict[str, str]]:
 
 
 def test_redis_gone_while_a_message_is_handled_is_503(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(webhook_module, "SETTLE_WAITS", (0.0,))
-    monkeypatch.setattr(Handler, "handle", gone)  # Redis went away mid-message ...
-    monkeypatch.setattr(Store, "release", gone)  # ... and is still away a moment later
+    monkeypatch.setattr(desk_module, "SETTLE_WAITS", (0.0,))
+    monkeypatch.setattr(Desk, "route", agone)  # Redis went away mid-message ...
+    monkeypatch.setattr(Store, "arelease", agone)  # ... and is still away a moment later
     body, headers = signed_post()
     with TestClient(app_of(fakeredis.FakeRedis()), raise_server_exceptions=False) as http:
         answer = http.post(PATH, content=body, headers=headers)
@@ -118,22 +128,22 @@ def test_redis_gone_while_a_message_is_handled_is_503(monkeypatch: pytest.Monkey
 def test_a_claim_is_released_once_redis_is_back(monkeypatch: pytest.MonkeyPatch) -> None:
     """Found by the chaos soak: Redis restarted while a message was handled, its busy
     mark stayed, and Meta's redeliveries were turned away for half a minute."""
-    monkeypatch.setattr(webhook_module, "SETTLE_WAITS", (0.0, 0.0))
-    release, failures = Store.release, [DOWN]
+    monkeypatch.setattr(desk_module, "SETTLE_WAITS", (0.0, 0.0))
+    release, failures = Store.arelease, [DOWN]
 
-    def back_soon(store: Store, update_id: str) -> None:
+    async def back_soon(store: Store, update_id: str) -> None:
         if failures:
             raise failures.pop()
-        release(store, update_id)
+        await release(store, update_id)
 
-    monkeypatch.setattr(Handler, "handle", gone)
-    monkeypatch.setattr(Store, "release", back_soon)
+    monkeypatch.setattr(Desk, "route", agone)
+    monkeypatch.setattr(Store, "arelease", back_soon)
     client = fakeredis.FakeRedis()
     body, headers = signed_post()
     with TestClient(app_of(client), raise_server_exceptions=False) as http:
         assert http.post(PATH, content=body, headers=headers).status_code == 503
         monkeypatch.undo()
-        monkeypatch.setattr(Handler, "handle", lambda *args: None)
+        monkeypatch.setattr(Desk, "route", anothing)
         assert http.post(PATH, content=body, headers=headers).status_code == 200
     assert client.exists("update:wa:wamid.gone")  # the redelivery was handled
 
