@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.follow_suit.game import GameState, to_move
-from engine.follow_suit.rules import LETTERS, Rules
+from engine.follow_suit.rules import Rules
 from engine.follow_suit.views import PlayerView, PublicView, player_view, public_view
+from engine.kernel.rules import LETTERS
 from service.i18n import Translator, _
 from service.table.log import LogKind, LogLine
 from service.ui.intents import (
