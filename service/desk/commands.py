@@ -14,9 +14,12 @@ from service.desk import opening
 from service.desk.asks import Attachment, Choice, CommandAsk, Line, Reply, TypedAsk
 from service.desk.use import Use
 from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
+from service.infra import keys
 from service.infra.forget import forget
-from service.table import caps, family, lobby
+from service.table import caps, lobby, names
+from service.table import games as table_games
 from service.table import privacy as privacy_notice
+from service.table.names import shown
 from service.table.outcome import Outcome, Popup
 from service.table.room import LIVE, Room, RoomSettings
 from service.ui import games
@@ -41,7 +44,7 @@ async def command(use: Use, ask: CommandAsk) -> Reply:
 
 def preset_of(args: tuple[str, ...]) -> str | None:
     """The preset the first word names (spanish when none), or None for no game."""
-    return family.preset_named(args[0]) if args else "spanish"
+    return table_games.preset_named(args[0]) if args else "spanish"
 
 
 def unknown_game(use: Use) -> Reply:
@@ -75,7 +78,9 @@ async def new(use: Use, args: tuple[str, ...]) -> Reply:
     refusal = caps.refusal(use.store, use.svc.settings, place.chat, use.player)
     if refusal is not None:
         return use.told(Outcome(popup=refusal))
-    settings = RoomSettings(preset=preset, options=family.initial_options(preset, use.svc.settings))
+    settings = RoomSettings(
+        preset=preset, options=table_games.initial_options(preset, use.svc.settings)
+    )
     room = lobby.create_room(place.chat, place.topic, use.actor, use.svc.now(), settings=settings)
     created = use.store.create(room, Outcome(changed=True, sync={"table"}), use.request.mark)
     if created and not use.reachable:
@@ -211,7 +216,7 @@ async def rules(use: Use, args: tuple[str, ...]) -> Reply:
         preset = preset_of(args)
         if preset is None:
             return unknown_game(use)
-        return Reply.say(games.rules_text(family.rules_for(preset), use.tr))
+        return Reply.say(games.rules_text(table_games.rules_for(preset), use.tr))
     here = use.room_here() if not use.request.place.private else None
     room = here if here is not None and here.status in LIVE else use.active_room()
     return Reply.say(games.rules_text(rules_of(room), use.tr))
@@ -222,14 +227,14 @@ def rules_of(room: Room | None) -> object:
         try:
             return room.settings.rules()
         except RulesError:
-            return family.rules_for(room.settings.preset)
-    return family.rules_for("spanish")
+            return table_games.rules_for(room.settings.preset)
+    return table_games.rules_for("spanish")
 
 
 async def stats(use: Use, args: tuple[str, ...]) -> Reply:
     """The person's games, wins and burros; in a group, the group's too."""
     tr = use.tr
-    lines = stats_lines(tr, use.actor.name, use.store.stats(f"stats:user:{use.player}"))
+    lines = stats_lines(tr, use.actor.name, use.store.user_stats(use.player))
     place = use.request.place
     if not place.private and place.chat is not None:
         lines += group_stats(use, place.chat)
@@ -237,7 +242,7 @@ async def stats(use: Use, args: tuple[str, ...]) -> Reply:
 
 
 def group_stats(use: Use, chat: int) -> list[str]:
-    tr, group = use.tr, use.store.stats(f"stats:chat:{chat}")
+    tr, group = use.tr, use.store.chat_stats(chat)
     n = group.get("games", 0)
     lines = [
         tr.ngettext("This group has finished {n} game.", "This group has finished {n} games.", n)
@@ -247,7 +252,7 @@ def group_stats(use: Use, chat: int) -> list[str]:
         key=lambda kv: -kv[1],
     )[:5]
     for user_id, count in burros:
-        name = use.store.user(user_id).get("name", str(user_id))
+        name = shown(names.clean(use.store.user(user_id).get("name", ""), str(user_id)))
         lines.append(
             tr.ngettext(
                 "  🫏 {name}: the burro {n} time",
@@ -265,7 +270,7 @@ async def export(use: Use, args: tuple[str, ...]) -> Reply:
     group's admins may export: a record tells nothing of the hands to come (deals are
     drawn one-way from the room's key), but it is the table's own."""
     room = use.room_here()
-    finished = family.finished_hands(room) if room else 0
+    finished = table_games.finished_hands(room) if room else 0
     if room is None or room.game is None or not finished:
         return use.say(_("No finished hand to export yet."))
     if room.status == "playing" and not await may_export(use, room):
@@ -273,7 +278,7 @@ async def export(use: Use, args: tuple[str, ...]) -> Reply:
     number = int(args[0]) if args and args[0].isdigit() else (-1 if args else finished)
     if not 1 <= number <= finished:
         return use.say(_("Choose a finished hand from 1 to {n}."), n=finished)
-    data = json.dumps(family.hand_record(room, number - 1), indent=1).encode()
+    data = json.dumps(table_games.hand_record(room, number - 1), indent=1).encode()
     file = Attachment(f"burro-{room.id}-hand{number}.json", data)
     busy = use.text(_("Many messages here just now: send /export again in a minute."))
     return Reply(lines=(Line(export_caption(use.tr, number), file=file, busy=busy),))
@@ -341,12 +346,12 @@ async def language(use: Use, args: tuple[str, ...]) -> Reply:
 
 
 async def quiet(use: Use, args: tuple[str, ...]) -> Reply:
-    use.store.redis.hset(f"user:{use.player}", "quiet", "1")
+    use.store.redis.hset(keys.user_key(use.player), "quiet", "1")
     return use.say(_("🔕 No more reminders. Write 'remind' to have them again."))
 
 
 async def loud(use: Use, args: tuple[str, ...]) -> Reply:
-    use.store.redis.hdel(f"user:{use.player}", "quiet")
+    use.store.redis.hdel(keys.user_key(use.player), "quiet")
     return use.say(_("🔔 I will remind you when it is your turn."))
 
 
@@ -397,7 +402,7 @@ def typed(use: Use, ask: TypedAsk) -> Reply:
     if code is not None:
         return seat_by_code(use, code)
     cooldown = use.manual.chatter_cooldown
-    if cooldown and not use.store.first_in(f"cooldown:chatter:{use.player}", cooldown):
+    if cooldown and not use.store.first_in(keys.chatter_cooldown_key(use.player), cooldown):
         return Reply()
     playing = use.active_room() is not None
     return Reply(lines=(use.manual.chatter(use.tr, playing),))

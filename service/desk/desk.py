@@ -22,7 +22,7 @@ from service.desk import commands, presses
 from service.desk.asks import CommandAsk, Mark, Nothing, PressAsk, Reply, Request, TypedAsk
 from service.desk.ports import Forgetting, Links, Manual, no_traces
 from service.desk.use import Use
-from service.infra.store import Claim, Conflict
+from service.infra.store import Claim, Claimed, Conflict
 from service.services import Services
 from service.table.outcome import QueuedPress
 from service.ui.intents import Move
@@ -54,18 +54,27 @@ class Desk:
         """Claim, route, commit and answer one update."""
         queued = queued_press(request, self.svc.now())
         try:
-            claim = await self.svc.store.aclaim(
+            claimed = await self.svc.store.aclaimed(
                 request.mark, rooms_of(request), [request.sender.player], queued
             )
         except redis.RedisError:
             return Handled("retry")
-        if claim == "duplicate":
-            return Handled("duplicate")
-        if claim == "busy":
+        if claimed.claim == "duplicate":
+            return Handled("duplicate", self.again(request, claimed))
+        if claimed.claim == "busy":
             return Handled("retry")
-        if queued is not None and claim in ("accepted", "pressed"):
-            return Handled("ok", self.queued(request, claim))  # marked done with the claim
+        if queued is not None and claimed.claim in ("accepted", "pressed"):
+            return Handled("ok", self.queued(request, claimed.claim))  # marked done already
         return await self.answer(request)
+
+    def again(self, request: Request, claimed: Claimed) -> Reply:
+        """A press delivered again (the platform did not get our first answer): the
+        same answer, from its dedupe mark, so the button's spinner stops."""
+        if not isinstance(request.ask, PressAsk):
+            return Nothing
+        if claimed.out_of_date:
+            return presses.out_of_date(self.use(request))
+        return Reply(popup=claimed.answer or None, quiet=True)
 
     async def handle_own(
         self, mark: Mark, users: list[int], work: Callable[[], Awaitable[None]]
@@ -84,9 +93,12 @@ class Desk:
         async def work() -> Reply:
             return await self.route(request)
 
-        return await self.run(request.mark, work)
+        kept = isinstance(request.ask, PressAsk)  # a press's answer, for a redelivery
+        return await self.run(request.mark, work, kept)
 
-    async def run(self, mark: Mark, work: Callable[[], Awaitable[T]]) -> Handled:
+    async def run(
+        self, mark: Mark, work: Callable[[], Awaitable[T]], kept: bool = False
+    ) -> Handled:
         try:
             reply = await work()
         except (redis.RedisError, Conflict) as error:
@@ -97,11 +109,12 @@ class Desk:
             log.exception("update %s failed permanently", mark)
             await self.settle(mark, done=True)
             return Handled("failed")
-        await self.settle(mark, done=True)
-        return Handled("ok", reply if isinstance(reply, Reply) else Nothing)
+        done = reply if isinstance(reply, Reply) else Nothing
+        await self.settle(mark, done=True, answer=(done.popup or "") if kept else None)
+        return Handled("ok", done)
 
     async def route(self, request: Request) -> Reply:
-        use = Use(self.svc, self.manual, self.links, request, self.on_forget)
+        use = self.use(request)
         ask = request.ask
         if isinstance(ask, PressAsk):
             return await presses.pressed(use, ask)
@@ -110,6 +123,9 @@ class Desk:
         if isinstance(ask, TypedAsk):
             return commands.typed(use, ask)
         return use.unknown(ask)
+
+    def use(self, request: Request) -> Use:
+        return Use(self.svc, self.manual, self.links, request, self.on_forget)
 
     def queued(self, request: Request, claim: Claim) -> Reply:
         """A press queued for a worker: no popup, as a move applied at once has none;
@@ -120,14 +136,14 @@ class Desk:
             )
         return Reply()
 
-    async def settle(self, mark: Mark, done: bool) -> None:
+    async def settle(self, mark: Mark, done: bool, answer: str | None = None) -> None:
         """Finish (or release) the update's claim, tried again for a few seconds while
         Redis is away; a mark left unsettled lapses by itself, and a change committed
         with the mark makes a redelivery a duplicate."""
         store = self.svc.store
         for wait in (*SETTLE_WAITS, None):
             try:
-                await (store.afinish if done else store.arelease)(mark)
+                await (store.afinish(mark, answer) if done else store.arelease(mark))
                 return
             except redis.RedisError as error:
                 if wait is None:

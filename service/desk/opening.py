@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from service.i18n import _
 from service.services import Services
-from service.table import caps, family, lobby
+from service.table import caps, lobby
+from service.table import games as table_games
 from service.table.lobby import Actor
 from service.table.outcome import Outcome, Popup
 from service.table.room import Room, RoomSettings
@@ -59,7 +60,7 @@ def open_table(
     private = bots is not None
     settings = RoomSettings(
         preset=preset,
-        options=family.initial_options(preset, svc.settings, group=not private),
+        options=table_games.initial_options(preset, svc.settings, group=not private),
         turn_timeout=svc.settings.turn_timeout,
         reminder_after=svc.settings.reminder_after,
     )

@@ -10,6 +10,7 @@ from service.desk import opening
 from service.desk.asks import PressAsk, Reply
 from service.desk.use import Use
 from service.i18n import _
+from service.infra import keys
 from service.services import Services
 from service.table import lobby, play, targets
 from service.table.lobby import Actor
@@ -110,8 +111,8 @@ def rules_posted(use: Use, room: Room) -> Reply:
     """The table's rules as a line to its chat, at most once per `rules_cooldown` (no
     flooding a group); a second press is told they are just above."""
     place = use.request.place
-    where = f"{place.chat}:{place.topic or 0}"
-    if not use.store.first_in(f"cooldown:rules:{where}", use.svc.settings.rules_cooldown):
+    recent = keys.rules_cooldown_key(place.chat or 0, place.topic)
+    if not use.store.first_in(recent, use.svc.settings.rules_cooldown):
         return Reply(popup=use.text(_("The rules are just above.")), alert=True)
     return Reply.say(games.painter(room, use.actor.lang).rules_text())
 
@@ -131,11 +132,11 @@ def stale_prompt(svc: Services, room: Room, player: int, prompt: str) -> bool:
     """A tap on an old prompt: whether to say so (once per old prompt); the current
     prompt is posted again if messages came after it in the person's chat."""
     store = svc.store
-    if not store.redis.set(f"wa:stale:{prompt}", 1, nx=True, ex=svc.settings.dedupe_ttl):
+    if not store.redis.set(keys.wa_stale_key(prompt), 1, nx=True, ex=svc.settings.dedupe_ttl):
         return False
     target = targets.TABLE if room.private else targets.hand(player)
-    shown = store.redis.hget(f"game:{{{room.id}}}:msgs", target)
-    latest = store.redis.get(f"wa:seq:{player}")
+    shown = store.redis.hget(keys.msgs_key(room.id), target)
+    latest = store.redis.get(keys.wa_seq_key(player))
     if shown is not None and latest is not None and int(shown) < int(latest):
         store.update(room.id, lambda r: Outcome(changed=True, sync={target + ":new"}))
     return True

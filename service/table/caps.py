@@ -11,19 +11,21 @@ from service.table.outcome import Popup
 
 
 class OpenRooms(Protocol):
-    """The room store's count of the open rooms in an index (the port caps need)."""
+    """The room store's counts of open rooms (the port caps need)."""
 
-    def open_rooms(self, key: str, user_id: int | None = None) -> int: ...
+    def open_in_chat(self, chat_id: int) -> int: ...
+
+    def opened_by(self, user_id: int) -> int: ...
 
 
 def refusal(store: OpenRooms, settings: Settings, chat_id: int, user_id: int) -> Popup | None:
     """Why `user_id` may not open another room in `chat_id` now, or None."""
-    if store.open_rooms(f"open:chat:{chat_id}") >= settings.rooms_per_chat:
+    if store.open_in_chat(chat_id) >= settings.rooms_per_chat:
         return Popup(
             _("This chat has the most open games it may have ({n}). Finish or /cancel one first."),
             (("n", settings.rooms_per_chat),),
         )
-    if store.open_rooms(f"open:user:{user_id}", user_id) >= settings.rooms_per_user:
+    if store.opened_by(user_id) >= settings.rooms_per_user:
         return Popup(
             _("You opened the most open games one may have ({n}). Finish or /cancel one first."),
             (("n", settings.rooms_per_user),),

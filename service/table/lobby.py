@@ -14,7 +14,7 @@ from engine.kernel.errors import RulesError
 from engine.registry import preset_names
 from service.i18n import LANGUAGES, _
 from service.table import play, targets
-from service.table.games import game_of, next_of
+from service.table.games import game_of, next_of, table_of
 from service.table.identity import TELEGRAM
 from service.table.names import distinct, shown
 from service.table.outcome import Outcome
@@ -28,7 +28,6 @@ from service.table.room import (
     new_game_key,
     new_room_id,
 )
-from service.table.tables import table_of
 
 BOT_NAMES = ("Rocinante", "Platero", "Burrito", "Pancho", "Lucero", "Canela", "Trueno")
 

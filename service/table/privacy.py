@@ -67,5 +67,4 @@ def bot_jobs(room: Room, seat: int, now: float) -> list[Job]:
 
 
 def bot_name(room: Room) -> str:
-    used = {s.name for s in room.seats}
-    return next((n for n in lobby.BOT_NAMES if n not in used), f"Bot {len(room.seats)}")
+    return lobby.bot_name(room)

@@ -81,7 +81,7 @@ class CuartetosPainter(TablePainter):
         return rank_name(rank, self.spanish(), self.tr)
 
     def names(self, seats: list[int] | tuple[int, ...]) -> str:
-        return ", ".join(self.room.seats[s].name for s in seats)
+        return ", ".join(self.seat_name(s) for s in seats)
 
     def letters(self, count: int) -> str:
         return "-".join(LETTERS[:count]) or "·"
@@ -307,7 +307,7 @@ class CuartetosPainter(TablePainter):
         result = last_result(self.room, RESULTS, view.hand_no)
         lines = [self.event_text(result)] if result is not None else []
         scores = CARD_SEPARATOR.join(
-            f"{self.room.seats[s].name}: {self.letters(view.letters[s])}" for s in range(view.seats)
+            f"{self.seat_name(s)}: {self.letters(view.letters[s])}" for s in range(view.seats)
         )
         lines.append(self._("Letters: {scores}", scores=scores))
         if view.game_over:

@@ -24,18 +24,6 @@ KEY = re.compile(
     rf"""|["']({PREFIXES}):[\w:]*["']\s*\+"""  # "user:" + …
     rf"""|["']({FIXED})["']"""  # "rooms:due"
 )
-# Files that still build keys of their own, left to their owners to convert (the
-# builders are in service.infra.keys): the set only shrinks, to empty.
-NOT_CONVERTED_YET = {
-    "service/desk/commands.py",
-    "service/desk/presses.py",
-    "service/platforms/telegram/buttons.py",
-    "service/platforms/telegram/webhook.py",
-    "service/platforms/whatsapp/inbound.py",
-    "service/table/caps.py",
-}
-
-
 def keys_built_outside() -> dict[str, list[str]]:
     """The lines that build a key of their own, by file (relative to the repository)."""
     found: dict[str, list[str]] = {}
@@ -53,14 +41,7 @@ def keys_built_outside() -> dict[str, list[str]]:
 
 def test_no_key_is_built_outside_the_keys_module() -> None:
     found = keys_built_outside()
-    new = {name: lines for name, lines in found.items() if name not in NOT_CONVERTED_YET}
-    assert not new, f"build these keys with service.infra.keys: {new}"
-
-
-def test_every_file_left_to_convert_still_builds_keys() -> None:
-    """A file converted leaves NOT_CONVERTED_YET, so that none starts again unseen."""
-    done = NOT_CONVERTED_YET - keys_built_outside().keys()
-    assert not done, f"converted: take them out of NOT_CONVERTED_YET: {sorted(done)}"
+    assert not found, f"build these keys with service.infra.keys: {found}"
 
 
 def test_the_check_finds_each_way_of_spelling_a_key() -> None:

@@ -17,8 +17,8 @@ from engine.cuartetos import to_move as passing_to_move
 from engine.follow_suit.game import GameState, legal_actions, to_move
 from engine.follow_suit.rules import PRESETS, Rules
 from engine.follow_suit.views import player_view, public_view
-from service.i18n import LANGUAGES, Translator
 from service.desk.commands import export_caption
+from service.i18n import LANGUAGES, Translator
 from service.table import games as table_games
 from service.table import lobby, play
 from service.table.lobby import Actor

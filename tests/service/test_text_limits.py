@@ -3,10 +3,10 @@ middle of a surrogate pair nor (best effort) of a grapheme cluster."""
 
 from __future__ import annotations
 
+from service.desk.asks import Reply
 from service.i18n import Translator, _
-from service.platforms.telegram.buttons import POPUP, popup_of
+from service.platforms.telegram.answer import POPUP, Exchange, Pressed
 from service.platforms.telegram.render import MAX_TEXT, message_params
-from service.table.outcome import Outcome
 from service.ui.screens import Screen
 from service.ui.text_limits import cut_utf16, utf16_len
 
@@ -48,7 +48,9 @@ def test_a_message_text_is_cut_at_4096_units() -> None:
 
 
 def test_a_callback_answer_is_cut_at_200_units() -> None:
-    outcome = Outcome().say(_("Welcome to the table, {name}!"), name=FAMILY * 30)
-    text, alert = popup_of(Translator("en"), outcome)
-    assert text is not None and not alert
+    welcome = Translator("en").gettext(_("Welcome to the table, {name}!"), name=FAMILY * 30)
+    exchange = Exchange(None)
+    exchange.answer_press(Pressed("q"), Reply(popup=welcome))
+    text = exchange.answer["text"]
+    assert "show_alert" not in exchange.answer
     assert utf16_len(text) <= POPUP and text.endswith(FAMILY + "…")

@@ -16,6 +16,7 @@ from telegram.error import RetryAfter, TelegramError
 from service.desk.asks import Choice, Line, Reply, Request
 from service.platforms.telegram import limits
 from service.platforms.telegram.reply import send_message
+from service.ui.text_limits import cut_utf16
 
 POPUP = 200  # Telegram's limit on a callback answer's text
 
@@ -43,7 +44,7 @@ class Exchange:
         button's spinner stops), with the reply's popup or link if it has one."""
         self.answer = {"method": "answerCallbackQuery", "callback_query_id": pressed.query_id}
         if reply.popup:
-            self.answer["text"] = reply.popup[:POPUP]
+            self.answer["text"] = cut_utf16(reply.popup, POPUP)
         if reply.alert and reply.popup:
             self.answer["show_alert"] = True
         if reply.url:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 
 from telegram import (
+    CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InlineQueryResultArticle,
@@ -27,8 +28,10 @@ from telegram.ext import ContextTypes
 
 from service.i18n import Translator, _
 from service.platforms.telegram import callbacks
-from service.platforms.telegram.buttons import answer
+from service.platforms.telegram.answer import POPUP
 from service.platforms.telegram.people import actor_of
+from service.platforms.telegram.render import MAX_TEXT
+from service.platforms.telegram.reply import answer_press
 from service.services import Services
 from service.table import play
 from service.table.lobby import Actor
@@ -36,6 +39,7 @@ from service.table.outcome import Outcome
 from service.table.room import Room
 from service.ui import games
 from service.ui.intents import Choice, Move, NotPlayable
+from service.ui.text_limits import cut_utf16
 
 PAGE = 50  # Telegram's limit on results per answer
 # A posted result's button: `i<seat>:<token>`, the seat that chose it and its move.
@@ -156,6 +160,14 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Serv
         await settle(context, query.inline_message_id, None)
 
 
+async def answer(query: CallbackQuery, tr: Translator, outcome: Outcome) -> None:
+    """A Confirm's answer: the outcome's popup, within Telegram's limit."""
+    popup = outcome.popup
+    text = tr.gettext(popup.message, **dict(popup.values)) if popup else None
+    alert = popup.alert if popup else False
+    await answer_press(query, cut_utf16(text, POPUP) if text else None, show_alert=alert)
+
+
 async def settle(
     context: ContextTypes.DEFAULT_TYPE, inline_message_id: str, text: str | None
 ) -> None:
@@ -164,6 +176,8 @@ async def settle(
         if text is None:
             await context.bot.edit_message_reply_markup(inline_message_id=inline_message_id)
         else:
-            await context.bot.edit_message_text(text[:4096], inline_message_id=inline_message_id)
+            await context.bot.edit_message_text(
+                cut_utf16(text, MAX_TEXT), inline_message_id=inline_message_id
+            )
     except TelegramError:
         pass  # pressed and chosen at once, or the message is gone: nothing left to settle

@@ -29,7 +29,7 @@ from telegram.ext import Application
 from service.desk.asks import CommandAsk, Reply, Request
 from service.desk.desk import Desk, Handled
 from service.desk.ports import Links
-from service.infra import logs, metrics
+from service.infra import keys, logs, metrics
 from service.platforms.base import (
     Answer,
     BodyTooLarge,
@@ -95,7 +95,7 @@ class TelegramWebhook:
         bot = self.application.bot
         await self.application.initialize()
         self.svc.bot_username = bot.username or self.settings.bot_username
-        self.client.set("bot:username", self.svc.bot_username)
+        self.client.set(keys.BOT_USERNAME, self.svc.bot_username)
         record_inline_mode(self.client, bot.supports_inline_queries, self.svc.bot_username)
 
     async def app(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -43,7 +43,7 @@ from service.platforms.whatsapp.answer import Sending
 from service.platforms.whatsapp.graph import Address, Graph
 from service.platforms.whatsapp.manual import WhatsAppManual
 from service.services import Services
-from service.table import targets
+from service.table import names, targets
 from service.table.room import Room
 from service.ui import tokens
 from service.ui.intents import Press
@@ -51,7 +51,6 @@ from service.ui.screens import spanish_suits
 
 log = logging.getLogger("burro.whatsapp")
 PLATFORM = "whatsapp"
-MAX_NAME = 32
 Kind = Literal["text", "reply", "quick", "other"]
 # Each word (service.platforms.whatsapp.words) and button id, and the desk command it
 # asks for: "new" deals a game against bots at once here, every message being new.
@@ -132,13 +131,13 @@ class Handler:
         phone = message.phone or (None if bsuid else message.bsuid)
         player = people.player_of(self.redis, bsuid, phone, self.svc.store.people_ttl)
         known = self.svc.store.user(player)
-        name = (message.name or known.get("name") or "").strip()[:MAX_NAME] or "WhatsApp"
+        name = names.clean(message.name or "", names.clean(known.get("name") or "", "WhatsApp"))
         guess = known.get("lang_wa") or people.language_of(bsuid, phone)
         fields = {"name": name, "lang_wa": guess, "started": "1"}
         if message.phone:
             fields["phone"] = message.phone
-        self.redis.hset(f"user:{player}", mapping=fields)  # type: ignore[arg-type]
-        self.redis.expire(f"user:{player}", self.svc.store.people_ttl)
+        self.redis.hset(keys.user_key(player), mapping=fields)  # type: ignore[arg-type]
+        self.redis.expire(keys.user_key(player), self.svc.store.people_ttl)
         window.note_inbound(self.redis, player, message.at)
         return Sender(player, name, guess, PLATFORM)
 
@@ -184,7 +183,7 @@ class Handler:
     def late(self, player: int, at: float) -> bool:
         """Whether a typed message comes after one the person sent later (Meta delivers
         out of order): a move typed then is not one for now."""
-        key = f"user:{player}"
+        key = keys.user_key(player)
         last = self.redis.hget(key, "typed_at")
         if last is not None and at < float(last):
             return True
