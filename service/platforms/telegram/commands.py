@@ -69,6 +69,8 @@ def _request_of(update: Update, bot: Bot, bot_username: str) -> Request | None:
         return press_request(update, bot)
     if message is None or message.from_user is None or message.sender_chat is not None:
         return None
+    if not ids(message.from_user.id, message.chat.id):
+        return None  # not as Telegram sends them: the adapter's own path answers
     ask: Ask | None = command_of(message, bot_username)
     if ask is None and message.chat.type == "private" and typed(message):
         ask = TypedAsk(message.text or "")
@@ -80,8 +82,13 @@ def _request_of(update: Update, bot: Bot, bot_username: str) -> Request | None:
         place_of(message),
         ask,
         is_admin=admins(bot),
-        message=message.message_id,
+        message=message.message_id if ids(message.message_id) else None,
     )
+
+
+def ids(*values: object) -> bool:
+    """Whether each is an id as Telegram sends one (PTB keeps fields as they come)."""
+    return all(type(value) is int for value in values)
 
 
 def command_of(message: Message, bot_username: str) -> CommandAsk | None:
@@ -110,9 +117,11 @@ def press_request(update: Update, bot: Bot) -> Request | None:
     query = update.callback_query
     assert query is not None
     data = query.data or ""
-    if query.from_user is None or callbacks_inline(data):
+    if query.from_user is None or not ids(query.from_user.id) or callbacks_inline(data):
         return None
     message = query.message if isinstance(query.message, Message) else None
+    if message is not None and not ids(message.chat.id, message.message_id):
+        message = None
     place = place_of(message) if message is not None else Place(None, None, False)
     return Request(update.update_id, sender_of(query.from_user), place, ask_of(data), admins(bot))
 
