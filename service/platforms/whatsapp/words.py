@@ -5,7 +5,8 @@ shows are the legal moves, so a word can never do what no button offers. A card 
 typed as its label (`7 de oros`, `10♥`), its code (`7d`, `10h`), its rank and suit
 initial (`7o`: oros; in French suits `7c` is clubs), or its rank and suit word in any
 of our languages (`sota copas`, `7 hearts`, `7 hati`). Other moves and commands are
-words (`robar`, `draw`, `comprar`, `ambil`; `ayuda`, `help`, `ajuda`, `bantuan` …).
+words (`robar`, `draw`, `comprar`, `ambil`; `ayuda`, `help`, `ajuda`, `bantuan` …;
+`privacidad`, `olvidar`, `esquecer`, `lupakan` for what is kept and forgetting it).
 Case, accents and emoji are ignored.
 """
 
@@ -57,6 +58,8 @@ CommandWord = Literal[
     "quiet",
     "loud",
     "join",
+    "privacy",
+    "forget",
 ]
 # A greeting starts a game against bots at once (or shows the one going on); "new game"
 # in any of our languages too; "help" explains what we understand.
@@ -74,6 +77,11 @@ COMMAND_WORDS: dict[str, CommandWord] = {
     **dict.fromkeys(["recordar", "remind", "lembrar", "ingatkan", "avisar"], "loud"),
     **dict.fromkeys(["unirme", "join", "entrar", "gabung", "mesa"], "join"),
     **dict.fromkeys(["familia", "family", "keluarga", "amigos", "friends", "teman"], "family"),
+    **dict.fromkeys(["privacidad", "privacidade", "privacy", "privasi"], "privacy"),
+    # Asking to be forgotten (always confirmed by two buttons). Not "apagar": in Spanish
+    # it is "turn off", said of reminders as much as of data.
+    **dict.fromkeys(["olvidar", "olvidame", "borrar", "borrame", "forget", "delete"], "forget"),
+    **dict.fromkeys(["esquecer", "esqueca", "esquece", "lupakan", "hapus"], "forget"),
 }
 # Words around a game's name that name no game ("nueva partida", "main lagi", "buenas
 # tardes"): a command that opens a table reads past them.

@@ -114,8 +114,37 @@ def test_a_lobby_button_is_typed_by_its_label() -> None:
         ("recordar", ("loud", "")),
         ("estadísticas", ("stats", "")),
         ("join abcd1234", ("join", "abcd1234")),
+        ("Privacidad", ("privacy", "")),
+        ("privacidade", ("privacy", "")),
+        ("privasi", ("privacy", "")),
+        ("Olvídame", ("forget", "")),
+        ("borrar mis datos", ("forget", "mis datos")),
+        ("esqueça-me", ("forget", "me")),
+        ("forget me", ("forget", "me")),
+        ("hapus", ("forget", "")),
         ("7 oros", None),
     ],
 )
 def test_commands(typed: str, command: tuple[str, str] | None) -> None:
     assert words.command_of(typed) == command
+
+
+PRIVATE = [w for w, c in words.COMMAND_WORDS.items() if c in ("privacy", "forget")]
+
+
+@pytest.mark.parametrize("word", PRIVATE)
+def test_privacy_words_mean_nothing_else(word: str) -> None:
+    """A word that asks what is kept, or to be forgotten, is no move, card or filler in
+    any language (a forget is confirmed by its buttons all the same)."""
+    assert word not in words.MOVE_WORDS and word not in words.FILLERS
+    assert word not in words.SUIT_WORDS and word not in words.RANK_WORDS
+    assert words.card_of(word, spanish=True) is None
+    assert words.card_of(word, spanish=False) is None
+    assert words.normal(word) == word  # as typed, once accents are gone
+
+
+def test_privacy_and_forget_in_every_language() -> None:
+    said = {c: {w for w, n in words.COMMAND_WORDS.items() if n == c} for c in ("privacy", "forget")}
+    assert {"privacidad", "privacidade", "privacy", "privasi"} <= said["privacy"]
+    assert {"olvidar", "esquecer", "forget", "lupakan"} <= said["forget"]
+    assert "apagar" not in words.COMMAND_WORDS  # Spanish "turn off": too easily meant else
