@@ -86,7 +86,7 @@ def measure() -> dict[str, list[str]]:
         with modules.counting() as worker:
             hook.run_jobs(rt, ("press", "sync"))
     sys.setprofile(None)
-    threading.setprofile(None)  # type: ignore[arg-type]
+    threading.setprofile(None)
     return {"serve": sorted(serve), "worker": sorted(worker)}
 
 
