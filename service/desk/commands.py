@@ -225,7 +225,7 @@ async def rules(use: Use, args: tuple[str, ...]) -> Reply:
 def rules_of(room: Room | None) -> object:
     if room is not None:
         try:
-            return room.settings.rules()
+            return table_games.rules_of(room.settings)
         except RulesError:
             return table_games.rules_for(room.settings.preset)
     return table_games.rules_for("spanish")
@@ -359,7 +359,12 @@ async def loud(use: Use, args: tuple[str, ...]) -> Reply:
 
 
 async def privacy(use: Use, args: tuple[str, ...]) -> Reply:
-    return Reply.say(privacy_notice.notice(use.svc.settings, use.tr))
+    """What is kept and for how long, in the words of the person's platform."""
+    manual, tr = use.manual, use.tr
+    notice = privacy_notice.notice(
+        use.svc.settings, tr, manual.app, manual.forget_word(tr), manual.kept(tr)
+    )
+    return Reply.say(notice)
 
 
 async def forget_question(use: Use, args: tuple[str, ...]) -> Reply:
@@ -383,7 +388,7 @@ async def forget_yes(use: Use, args: tuple[str, ...]) -> Reply:
     tr = use.tr  # read before it goes
     use.on_forget(use.player)  # the platform's traces first: they are found from the person
     forget(use.store, use.player, use.svc.now())
-    done = tr.gettext(_("Done: I have forgotten you. Send /start if you come back."))
+    done = use.manual.forgotten(tr)
     return Reply(popup=done, alert=True, replaced=True, lines=(Line(done),))
 
 

@@ -27,8 +27,22 @@ class Manual(Protocol):
     def chatter(self, tr: Translator, playing: bool) -> Line:
         """The answer to words we do not read (`playing`: the person has a game on)."""
 
+    @property
+    def app(self) -> str:
+        """The platform's name as people know it (the privacy notice names it)."""
+
+    def forget_word(self, tr: Translator) -> str:
+        """How a person asks to be forgotten here, as the privacy notice quotes it."""
+
+    def kept(self, tr: Translator) -> str:
+        """The privacy notice's line on what this platform keeps beside what every one
+        does (or says it does not keep); "" for none."""
+
     def where_forget(self, tr: Translator) -> str:
         """Said to someone who asks to be forgotten where it cannot be confirmed."""
+
+    def forgotten(self, tr: Translator) -> str:
+        """Said once a person is forgotten: how they come back."""
 
     @property
     def chatter_cooldown(self) -> int:

@@ -1,7 +1,8 @@
-"""What is kept about a person and for how long (/privacy), and what a room becomes when
-they are forgotten (/forget): a bot takes their seat in a game still running, a lobby
-loses their seat, a finished game keeps it under a neutral name. Deleting their keys
-in Redis is `service.infra.forget`."""
+"""What is kept about a person and for how long (the privacy notice, the same on every
+platform but for the platform's name and own data), and what a room becomes when they
+are forgotten: a bot takes their seat in a game still running, a lobby loses their
+seat, a finished game keeps it under a neutral name. Deleting their keys in Redis is
+`service.infra.forget`."""
 
 from __future__ import annotations
 
@@ -16,26 +17,35 @@ DAY = 24 * 3600
 ROOM_PARTS = ("msgs", "sent", "live", "blocked_notices")  # kept beside the room
 
 
-def notice(settings: Settings, tr: Translator) -> str:
-    """The /privacy text, with the lifetimes the settings give."""
-    return tr.gettext(
+def notice(settings: Settings, tr: Translator, app: str, forget: str, kept: str = "") -> str:
+    """The privacy text, with the lifetimes the settings give: `app` names the platform,
+    `forget` how to ask to be forgotten on it, `kept` its line on what it keeps beside."""
+    person = tr.gettext(
         _(
             "🔒 What I keep about you, and for how long\n"
-            "• Your name as Telegram shows it, your language, whether you opened this chat, "
+            "• Your name as {app} shows it, your language, whether you opened this chat, "
             "and your statistics (games, wins, times the burro): until {people} days after "
-            "you last play or write to me.\n"
+            "you last play or write to me."
+        ),
+        app=app,
+        people=settings.people_retention // DAY,
+    )
+    games = tr.gettext(
+        _(
             "• In each game you sit in: your name and seat, while it lasts; a finished game "
             "is kept {retention} days. A table nobody presses ends after {lobby} days, a "
             "game nobody moves in after {game} days.\n"
-            "• Which updates I handled (their numbers, not their content): {dedupe} hours.\n"
-            "Nothing else: no messages, no phone numbers. Send /forget to delete it all."
+            "• Which updates I handled (their numbers, not their content): {dedupe} hours."
         ),
-        people=settings.people_retention // DAY,
         retention=settings.retention // DAY,
         lobby=settings.lobby_idle // DAY,
         game=settings.game_idle // DAY,
         dedupe=settings.dedupe_ttl // 3600,
     )
+    rest = tr.gettext(
+        _("Nothing else: none of your messages. Send {forget} to delete it all."), forget=forget
+    )
+    return "\n".join(line for line in (person, kept, games, rest) if line)
 
 
 def without(room: Room, user_id: int, now: float) -> Outcome:

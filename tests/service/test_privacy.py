@@ -53,7 +53,8 @@ def test_privacy_says_what_is_kept_and_how_long(hook: Hook) -> None:
     text = message.text
     assert "What I keep about you" in text
     assert "365 days" in text and "7 days" in text and "14 days" in text and "2 days" in text
-    assert "/forget" in text
+    assert "Your name as Telegram shows it" in text and "Send /forget" in text
+    assert "Never your phone number" in text and "WhatsApp" not in text
 
 
 def test_forget_is_only_in_private(hook: Hook) -> None:

@@ -47,5 +47,16 @@ class TelegramManual:
         text = _("🫏 I understand commands only: send /play to play against bots, or /help.")
         return Line(tr.gettext(text))
 
+    app = "Telegram"
+
+    def forget_word(self, tr: Translator) -> str:
+        return "/forget"
+
+    def kept(self, tr: Translator) -> str:
+        return tr.gettext(_("• Never your phone number: Telegram does not give it to me."))
+
     def where_forget(self, tr: Translator) -> str:
         return tr.gettext(_("Send /forget to me in a private chat."))
+
+    def forgotten(self, tr: Translator) -> str:
+        return tr.gettext(_("Done: I have forgotten you. Send /start if you come back."))

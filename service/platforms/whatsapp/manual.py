@@ -29,7 +29,9 @@ class WhatsAppManual:
         return Line(tr.gettext(WELCOME), (choices,))
 
     def help(self, tr: Translator, games: str) -> Line:
-        return self.welcome(tr)
+        welcome = self.welcome(tr)
+        privacy = tr.gettext(_("'privacy': what I keep about you; 'forget': delete it."))
+        return Line(f"{welcome.text}\n{privacy}", welcome.choices)
 
     def chatter(self, tr: Translator, playing: bool) -> Line:
         if playing:
@@ -38,5 +40,28 @@ class WhatsAppManual:
             )
         return self.welcome(tr)
 
+    app = "WhatsApp"
+
+    def forget_word(self, tr: Translator) -> str:
+        # TRANSLATORS: the word a person writes on WhatsApp to be forgotten, quoted as
+        # the welcome quotes words. It must be one of the words of
+        # service/platforms/whatsapp/words.py that mean "forget" (olvidar, esquecer,
+        # lupakan ...), written as people type it.
+        return tr.gettext(_("'forget'"))
+
+    def kept(self, tr: Translator) -> str:
+        # people.py: the BSUID and the phone lead to the person (wa:id:*) and sit in
+        # their record, for as long as it is kept
+        return tr.gettext(
+            _(
+                "• The id WhatsApp gives me for you and, when WhatsApp shares it, your "
+                "phone number: to know you when you write, kept as long as the above."
+            )
+        )
+
     def where_forget(self, tr: Translator) -> str:
-        return tr.gettext(_("Send /forget to me in a private chat."))
+        return tr.gettext(_("Write {forget} to me in our own chat."), forget=self.forget_word(tr))
+
+    def forgotten(self, tr: Translator) -> str:
+        # a person forgotten who writes again is a new player, nothing to open first
+        return tr.gettext(_("Done: I have forgotten you. If you write to me again, we start anew."))
