@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
 import redis
@@ -22,7 +22,7 @@ from service.desk import commands, presses
 from service.desk.asks import CommandAsk, Mark, Nothing, PressAsk, Reply, Request, TypedAsk
 from service.desk.ports import Forgetting, Links, Manual, no_traces
 from service.desk.use import Use
-from service.infra.store import Claim, Claimed, Conflict
+from service.infra.store import Claim, Claimed, Conflict, Store
 from service.services import Services
 from service.table.outcome import QueuedPress
 from service.ui.intents import Move
@@ -51,70 +51,74 @@ class Desk:
         self.svc, self.manual, self.links, self.on_forget = svc, manual, links, on_forget
 
     async def handle(self, request: Request) -> Handled:
-        """Claim, route, commit and answer one update."""
+        """Claim, route, commit and answer one update, through one view of the store
+        (`Store.session`: what its claim read, the mark its change committed with)."""
+        store = self.svc.store.session()
         queued = queued_press(request, self.svc.now())
         try:
-            claimed = await self.svc.store.aclaimed(
+            claimed = await store.aclaimed(
                 request.mark, rooms_of(request), [request.sender.player], queued
             )
         except redis.RedisError:
             return Handled("retry")
         if claimed.claim == "duplicate":
-            return Handled("duplicate", self.again(request, claimed))
+            return Handled("duplicate", self.again(request, store, claimed))
         if claimed.claim == "busy":
             return Handled("retry")
         if queued is not None and claimed.claim in ("accepted", "pressed"):
-            return Handled("ok", self.queued(request, claimed.claim))  # marked done already
-        return await self.answer(request)
+            return Handled("ok", self.queued(request, store, claimed.claim))  # marked done
+        return await self.answer(request, store)
 
-    def again(self, request: Request, claimed: Claimed) -> Reply:
+    def again(self, request: Request, store: Store, claimed: Claimed) -> Reply:
         """A press delivered again (the platform did not get our first answer): the
         same answer, from its dedupe mark, so the button's spinner stops."""
         if not isinstance(request.ask, PressAsk):
             return Nothing
         if claimed.out_of_date:
-            return presses.out_of_date(self.use(request))
+            return presses.out_of_date(self.use(request, store))
         return Reply(popup=claimed.answer or None, quiet=True)
 
     async def handle_own(
         self, mark: Mark, users: list[int], work: Callable[[], Awaitable[None]]
     ) -> Handled:
         """A platform's own update (not an ask: a chat's change, inline mode), claimed,
-        run and settled as an ask is."""
+        run and settled as an ask is. `work` reads the store itself, so nothing is read
+        ahead for it (`users`: the people it is about)."""
+        store = self.svc.store.session()
         try:
-            claim = await self.svc.store.aclaim(mark, [], users)
+            claim = await store.aclaim(mark)
         except redis.RedisError:
             return Handled("retry")
         if claim in ("duplicate", "busy"):
             return Handled("duplicate" if claim == "duplicate" else "retry")
-        return await self.run(mark, work)
+        return await self.run(store, mark, work)
 
-    async def answer(self, request: Request) -> Handled:
+    async def answer(self, request: Request, store: Store) -> Handled:
         async def work() -> Reply:
-            return await self.route(request)
+            return await self.route(request, store)
 
         kept = isinstance(request.ask, PressAsk)  # a press's answer, for a redelivery
-        return await self.run(request.mark, work, kept)
+        return await self.run(store, request.mark, work, kept)
 
     async def run(
-        self, mark: Mark, work: Callable[[], Awaitable[T]], kept: bool = False
+        self, store: Store, mark: Mark, work: Callable[[], Awaitable[T]], kept: bool = False
     ) -> Handled:
         try:
             reply = await work()
         except (redis.RedisError, Conflict) as error:
             log.warning("update %s not committed: %r", mark, error)
-            await self.settle(mark, done=False)
+            await settle(store, mark, done=False)
             return Handled("retry")
         except Exception:
             log.exception("update %s failed permanently", mark)
-            await self.settle(mark, done=True)
+            await settle(store, mark, done=True)
             return Handled("failed")
         done = reply if isinstance(reply, Reply) else Nothing
-        await self.settle(mark, done=True, answer=(done.popup or "") if kept else None)
+        await settle(store, mark, done=True, answer=(done.popup or "") if kept else None)
         return Handled("ok", done)
 
-    async def route(self, request: Request) -> Reply:
-        use = self.use(request)
+    async def route(self, request: Request, store: Store) -> Reply:
+        use = self.use(request, store)
         ask = request.ask
         if isinstance(ask, PressAsk):
             return await presses.pressed(use, ask)
@@ -124,32 +128,33 @@ class Desk:
             return commands.typed(use, ask)
         return use.unknown(ask)
 
-    def use(self, request: Request) -> Use:
-        return Use(self.svc, self.manual, self.links, request, self.on_forget)
+    def use(self, request: Request, store: Store) -> Use:
+        """The request's use case, whose services read and write through its view of
+        the store."""
+        svc = replace(self.svc, store=store)
+        return Use(svc, self.manual, self.links, request, self.on_forget)
 
-    def queued(self, request: Request, claim: Claim) -> Reply:
+    def queued(self, request: Request, store: Store, claim: Claim) -> Reply:
         """A press queued for a worker: no popup, as a move applied at once has none;
         one queued already this phase is out of date."""
         if claim == "pressed":
-            return presses.out_of_date(
-                Use(self.svc, self.manual, self.links, request, self.on_forget)
-            )
+            return presses.out_of_date(self.use(request, store))
         return Reply()
 
-    async def settle(self, mark: Mark, done: bool, answer: str | None = None) -> None:
-        """Finish (or release) the update's claim, tried again for a few seconds while
-        Redis is away; a mark left unsettled lapses by itself, and a change committed
-        with the mark makes a redelivery a duplicate."""
-        store = self.svc.store
-        for wait in (*SETTLE_WAITS, None):
-            try:
-                await (store.afinish(mark, answer) if done else store.arelease(mark))
+
+async def settle(store: Store, mark: Mark, done: bool, answer: str | None = None) -> None:
+    """Finish (or release) the update's claim, tried again for a few seconds while Redis
+    is away; a mark left unsettled lapses by itself, and a change committed with the mark
+    makes a redelivery a duplicate."""
+    for wait in (*SETTLE_WAITS, None):
+        try:
+            await (store.afinish(mark, answer) if done else store.arelease(mark))
+            return
+        except redis.RedisError as error:
+            if wait is None:
+                log.warning("update %s: its claim was not settled: %r", mark, error)
                 return
-            except redis.RedisError as error:
-                if wait is None:
-                    log.warning("update %s: its claim was not settled: %r", mark, error)
-                    return
-                await asyncio.sleep(wait)
+            await asyncio.sleep(wait)
 
 
 def rooms_of(request: Request) -> list[str]:

@@ -1,6 +1,7 @@
-"""A press in two round trips (service.infra.commit, read_ahead): its claim reads the
-room and the person, and its change is compared and written in one Lua script, which
-writes nothing when the room changed or the update was handled meanwhile."""
+"""A press in two round trips (service.infra.commit, Store.session): its claim reads the
+room and the person into the request's view of the store, and its change is compared
+and written in one Lua script, which writes nothing when the room changed or the update
+was handled meanwhile."""
 
 from __future__ import annotations
 
@@ -30,8 +31,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
 
 
 @pytest.fixture
-def store(server: RedisServer, request: pytest.FixtureRequest) -> Store:
+def plain(server: RedisServer, request: pytest.FixtureRequest) -> Store:
+    """The store as workers use it: no request's view."""
     return Store(counting_client(server.url, request.node.name), 3600, 3600)
+
+
+@pytest.fixture
+def store(plain: Store) -> Store:
+    """One request's view of the store (Store.session), as the desk makes one."""
+    return plain.session()
 
 
 def trips(store: Store) -> int:
@@ -47,11 +55,12 @@ def new_room(store: Store) -> str:
     return room.id
 
 
-def test_a_press_is_claimed_read_and_committed_in_two_round_trips(store: Store) -> None:
-    room_id = new_room(store)
-    store.remember_user(BEN.user_id, "Ben", "es")
-    store.update(room_id, lambda r: Outcome(changed=True))  # Redis learns the scripts once
-    store.claim(7000)
+def test_a_press_is_claimed_read_and_committed_in_two_round_trips(plain: Store) -> None:
+    room_id = new_room(plain)
+    plain.remember_user(BEN.user_id, "Ben", "es")
+    plain.update(room_id, lambda r: Outcome(changed=True))  # Redis learns the scripts once
+    plain.claim(7000)
+    store = plain.session()
     before = trips(store)
     assert store.claim(7001, rooms=[room_id], users=[BEN.user_id]) == "claimed"
     assert store.user(BEN.user_id)["name"] == "Ben"
@@ -113,6 +122,35 @@ def test_what_was_read_ahead_is_not_read_after_it_was_written(store: Store) -> N
     store.set_user_language(BEN.user_id, "pt-br")
     assert store.user(BEN.user_id)["lang"] == "pt-br"
     store.finish(7004)
+
+
+def test_the_store_itself_keeps_nothing_read_ahead_nor_a_committed_mark(
+    plain: Store,
+) -> None:
+    """Workers use the store itself: a claim there reads nothing for later, and a
+    change's mark does not spare a finish its round trip."""
+    room_id = new_room(plain)
+    plain.remember_user(BEN.user_id, "Ben", "es")
+    plain.update(room_id, lambda r: Outcome(changed=True))  # Redis learns the scripts once
+    assert plain.claim(7006, rooms=[room_id], users=[BEN.user_id]) == "claimed"
+    before = trips(plain)
+    assert plain.load(room_id) is not None and plain.user(BEN.user_id)["name"] == "Ben"
+    assert plain.update(room_id, lambda r: lobby.join(r, BEN), 7006) is not None
+    plain.finish(7006)
+    assert trips(plain) - before == 5  # the load, the person, the update's two, finish
+    assert plain.ahead is None and plain.committed is None
+
+
+def test_each_request_has_its_own_view(plain: Store) -> None:
+    room_id = new_room(plain)
+    first, second = plain.session(), plain.session()
+    assert first.claim(7007, rooms=[room_id]) == "claimed"
+    assert second.claim(7008, rooms=[room_id]) == "claimed"
+    assert first.update(room_id, lambda r: lobby.join(r, BEN), 7007) is not None
+    assert first.committed == 7007 and second.committed is None
+    stale = second.load(room_id)  # read with its own claim, before the join
+    assert stale is not None and [s.user_id for s in stale.seats] == [1]
+    assert first.redis is plain.redis and second.retention == plain.retention
 
 
 def test_a_duplicate_keeps_nothing_read_ahead(store: Store) -> None:

@@ -9,8 +9,9 @@ exception: one key each, their members removed as rooms end.
 `update()` runs a change on the room as read and commits the room, the update's dedupe
 mark, the chat index and the jobs in one Lua compare-and-set (service.infra.commit): a
 concurrent writer makes it start again from a fresh read, so two presses at once apply
-exactly one move. A press's room is read with its claim (`claim`, read_ahead), so a
-press applied in `serve` costs two round trips.
+exactly one move. A press's room is read with its claim (`claim`) and kept by the
+request's view of the store (`session`), so a press applied in `serve` costs two round
+trips.
 
 A move's press that its phase's `moves` hash lists is not applied in `serve` at all: its
 claim checks it against that hash and puts it on the room's `presses` list, with a job

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import contextvars
+import copy
 import time
 import zlib
 from collections.abc import Callable
-from typing import Self, TypeVar
+from typing import Any, Self, TypeVar
 
 import redis
 import redis.asyncio
@@ -23,10 +23,7 @@ T = TypeVar("T")
 # that platform may redeliver for longer (`Store.text_mark_ttl`).
 UpdateId = int | str
 
-# The update whose dedupe mark this request (its context) committed with a change.
-committed: contextvars.ContextVar[UpdateId | None] = contextvars.ContextVar(
-    "committed_mark", default=None
-)
+MISSING: Any = object()  # not read ahead: read it from Redis
 
 
 def text(value: object) -> str:
@@ -77,6 +74,40 @@ class StoreBase:
         self.idle = idle  # (lobby, game): seconds an open room waits for a person
         self.clock = clock
         self.text_mark_ttl = text_mark_ttl  # WhatsApp redelivers a message for up to 7 days
+        # What one request's view (`session`) holds: the values read with its claim, by
+        # key, and the update whose dedupe mark its change committed with. The store
+        # itself (workers, timers, the sweeper) keeps neither: `ahead` is None.
+        self.ahead: dict[str, Any] | None = None
+        self.committed: UpdateId | None = None
+
+    def session(self) -> Self:
+        """The store as one request sees it: the same clients and settings, with its
+        own values read ahead and committed mark, so its claim, update and finish share
+        them (the desk makes one per update)."""
+        view = copy.copy(self)
+        view.ahead, view.committed = {}, None
+        return view
+
+    def _keep(self, values: dict[str, Any]) -> None:
+        """The values read with this request's claim, by key (replacing any before)."""
+        if self.ahead is not None:
+            self.ahead = values
+
+    def _take(self, key: str) -> Any:
+        """The value read ahead for `key`, once; MISSING if there is none. Each key is
+        taken once, so nothing read later is older than a write."""
+        return MISSING if self.ahead is None else self.ahead.pop(key, MISSING)
+
+    def _forget(self, key: str) -> None:
+        """`key` was written: what was read ahead of it is out of date."""
+        if self.ahead is not None:
+            self.ahead.pop(key, None)
+
+    def _committed_with(self, update_id: UpdateId | None) -> None:
+        """A change committed with the update's mark: this request's finish need not
+        write it again."""
+        if self.ahead is not None:
+            self.committed = update_id
 
     @classmethod
     def of(

@@ -14,7 +14,7 @@ from typing import Literal
 
 from redis.typing import EncodableT
 
-from service.infra import commit, read_ahead, trips
+from service.infra import commit, trips
 from service.infra.keys import (
     PENDING_PRESSES,
     busy_key,
@@ -25,7 +25,7 @@ from service.infra.keys import (
     user_key,
 )
 from service.infra.queue import enqueue_now
-from service.infra.store.base import StoreBase, UpdateId, committed, text
+from service.infra.store.base import StoreBase, UpdateId, text
 from service.table.outcome import QueuedPress
 
 BUSY_MS = 30_000  # an update's claim while it is handled (longer than serve's grace)
@@ -115,7 +115,8 @@ class Claims(StoreBase):
     ) -> Claim:
         """Take the update for this request: "duplicate" when it was handled already,
         "busy" while another request handles it. The rooms and people the update is
-        about are read in the same round trip, for this request to use (read_ahead)."""
+        about are read in the same round trip, kept for this request if the store is
+        its view (`session`)."""
         return self.claimed(update_id, rooms, users).claim
 
     def claimed(
@@ -164,16 +165,16 @@ class Claims(StoreBase):
         found, *values = yield trips.Script(script, [*head, *room_keys, *user_keys], args)
         claim = CLAIMS[int(found)]
         if claim == "duplicate":
-            read_ahead.keep({})
+            self._keep({})
             return duplicate(values[0])
         if claim == "pressed":
-            read_ahead.keep(dict(zip(user_keys, map(_pairs, values), strict=True)))
+            self._keep(dict(zip(user_keys, map(_pairs, values), strict=True)))
         elif claim == "claimed":
             people = [_pairs(flat) for flat in values[len(room_keys) :]]
             keys = [*room_keys, *user_keys]
-            read_ahead.keep(dict(zip(keys, values[: len(room_keys)] + people, strict=True)))
+            self._keep(dict(zip(keys, values[: len(room_keys)] + people, strict=True)))
         else:
-            read_ahead.keep({})
+            self._keep({})
         return Claimed(claim)
 
     def _press_args(self, update_id: UpdateId, press: QueuedPress) -> list[EncodableT]:
@@ -188,8 +189,8 @@ class Claims(StoreBase):
     def finish(self, update_id: UpdateId, answer: str | None = None) -> None:
         """The update is handled, answered with `answer` (a press's popup text, "" for
         none; None: not a press): a redelivery is a duplicate, answered the same. A
-        change wrote the mark with itself (no round trip here unless there is a popup);
-        a command such as /help gets it here."""
+        change this request's view (`session`) committed wrote the mark with itself (no
+        round trip here unless there is a popup); a command such as /help gets it here."""
         trips.run(self.redis, self._finish(update_id, answer))
 
     async def afinish(self, update_id: UpdateId, answer: str | None = None) -> None:
@@ -197,8 +198,8 @@ class Claims(StoreBase):
         await self._arun(self._finish(update_id, answer))
 
     def _finish(self, update_id: UpdateId, answer: str | None) -> trips.Steps[None]:
-        read_ahead.clear()
-        if committed.get() == update_id and not answer:  # the change's mark says no popup
+        self._keep({})
+        if self.committed == update_id and not answer:  # the change's mark says no popup
             return
         marking = ("SET", update_key(update_id), mark_of(answer), "EX", self.mark_ttl(update_id))
         yield trips.Commands([marking, ("DEL", busy_key(update_id))], True)
@@ -212,7 +213,7 @@ class Claims(StoreBase):
         await self._arun(self._release(update_id))
 
     def _release(self, update_id: UpdateId) -> trips.Steps[None]:
-        read_ahead.clear()
+        self._keep({})
         yield trips.Commands([("DEL", busy_key(update_id))])
 
 

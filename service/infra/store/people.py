@@ -6,15 +6,14 @@ from collections.abc import Callable, Iterable
 
 import redis
 
-from service.infra import read_ahead
 from service.infra.keys import user_key, user_rooms_key
-from service.infra.store.base import StoreBase, text
+from service.infra.store.base import MISSING, StoreBase, text
 
 
 class People(StoreBase):
     def remember_user(self, user_id: int, name: str, lang: str, started: bool = False) -> None:
         key = user_key(user_id)
-        read_ahead.forget(key)
+        self._forget(key)
         with self.redis.pipeline() as pipe:
             pipe.hset(key, "name", name)
             pipe.hset(key, "lang_tg", lang)
@@ -28,13 +27,13 @@ class People(StoreBase):
         return sorted(text(member) for member in self.redis.smembers(user_rooms_key(user_id)))
 
     def user(self, user_id: int) -> dict[str, str]:
-        raw = read_ahead.take(user_key(user_id))
-        if raw is read_ahead.MISSING:
+        raw = self._take(user_key(user_id))
+        if raw is MISSING:
             raw = self.redis.hgetall(user_key(user_id))
         return {text(k): text(v) for k, v in raw.items()}
 
     def set_user_language(self, user_id: int, lang: str) -> None:
-        read_ahead.forget(user_key(user_id))
+        self._forget(user_key(user_id))
         with self.redis.pipeline() as pipe:
             pipe.hset(user_key(user_id), "lang", lang)
             pipe.expire(user_key(user_id), self.people_ttl)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import redis
 
-from service.infra import commit, logs, metrics, read_ahead, timers, trips
+from service.infra import commit, logs, metrics, timers, trips
 from service.infra.keys import (
     DUE_KEY,
     chat_key,
@@ -16,7 +16,7 @@ from service.infra.keys import (
     update_key,
     user_open_key,
 )
-from service.infra.store.base import Conflict, UpdateId, committed, decode_room, text
+from service.infra.store.base import MISSING, Conflict, UpdateId, decode_room, text
 from service.infra.store.writes import Writes
 from service.table.outcome import Job, Outcome, QueuedPress
 from service.table.play import queued as queued_press
@@ -30,8 +30,8 @@ class Rooms(Writes):
 
     def load(self, room_id: str) -> Room | None:
         logs.bind_game(room_id)
-        data = read_ahead.take(room_key(room_id))
-        return self.parse(self.redis.get(room_key(room_id)) if data is read_ahead.MISSING else data)
+        data = self._take(room_key(room_id))
+        return self.parse(self.redis.get(room_key(room_id)) if data is MISSING else data)
 
     def parse(self, data: bytes | str | None) -> Room | None:
         """The room stored as `data` (read with other keys in one trip), if any."""
@@ -98,7 +98,7 @@ class Rooms(Writes):
             except redis.WatchError:
                 metrics.conflict("create", retried=False)
                 return False
-        committed.set(update_id)
+        self._committed_with(update_id)
         logs.bind(game_id=room.id)  # the update is about the new game from here on
         return True
 
@@ -168,8 +168,8 @@ class Rooms(Writes):
             if found == "changed":  # someone else changed the room first: read it again
                 metrics.conflict("update", retried=attempt < MAX_ATTEMPTS)
                 continue
-            committed.set(update_id)
-            read_ahead.forget(key)
+            self._committed_with(update_id)
+            self._forget(key)
             return room, outcome
         raise Conflict(room_id)
 
