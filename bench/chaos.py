@@ -87,6 +87,7 @@ from service.infra.store import decode_room, room_key, text
 from service.platforms.telegram import callbacks
 from service.platforms.telegram.render import message_params
 from service.platforms.whatsapp.people import is_whatsapp
+from service.table import games as table_games
 from service.table.room import Room
 from service.ui.follow_suit import FollowSuitPainter
 
@@ -255,7 +256,7 @@ def setting_to_change(spec: Spec, room: Room) -> str | None:
     settings = room.settings
     if spec.bots and settings.bot_level != spec.bot_level:
         return "bot"
-    if spec.short and settings.rules().target != 1:
+    if spec.short and table_games.rules_of(settings).target != 1:
         return "target"
     if spec.sleepy is not None:
         if spec.kind == "group" and settings.turn_timeout != GROUP_SLEEPY_TIMEOUT:

@@ -39,6 +39,7 @@ from service.desk.presses import is_command
 from service.infra.keys import PENDING_SYNC, chat_key, update_key, wa_id_key, wa_update_id
 from service.infra.store import decode_room, room_key, text
 from service.platforms.whatsapp import render
+from service.table import games as table_games
 from service.table.room import Room
 from service.ui import games, tokens
 from service.ui.intents import Move
@@ -566,7 +567,7 @@ def cuartetos_setting(spec: Spec, room: Room) -> str | None:
     game), the slowest pace (WhatsApp people under chaos are slow)."""
     if spec.preset != "cuartetos":
         return None
-    rules: Any = room.settings.rules()
+    rules: Any = table_games.rules_of(room.settings)
     if spec.short and rules.target != 1:
         return "target"
     if rules.pass_window < PASS_WINDOW:

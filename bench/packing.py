@@ -23,6 +23,7 @@ from typing import Any
 from engine.kernel.protocol import Bot, Game
 from engine.registry import find_game
 from service.infra.store import decode_room, encode_room
+from service.table import games as table_games
 from service.table import packed_games
 from service.table.room import Room, RoomSettings, Seat
 
@@ -44,7 +45,7 @@ def ended_room(preset: str, seats: int, seed: int) -> tuple[Room, int]:
         status="over",
     )
     game = find_game(preset)[0]
-    state = game.new_game(room.settings.rules(), seats, room.seed, T0)
+    state = game.new_game(table_games.rules_of(room.settings), seats, room.seed, T0)
     bots = [game.bot("easy", seed * 10 + s) for s in range(seats)]
     rnd, at, moves = random.Random(seed), T0, 0
     while game.result(state) is None and moves < MAX_MOVES:

@@ -1,6 +1,6 @@
-"""The follow-suit game at the table (`spanish` … `cangkul`): its log lines, its lobby
-settings (hand size, goal, empty stock, hand end, suits, turn time) and its refusals.
-Everything else it shares with every game (`service.table.play`)."""
+"""The follow-suit game at the table (`spanish` … `cangkul`): its presets' looks, its log
+lines, its lobby settings (hand size, goal, empty stock, hand end, suits, turn time) and
+its refusals. Everything else it shares with every game (`service.table.play`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from engine.follow_suit import events as ev
 from engine.follow_suit.game import GameState
 from engine.follow_suit.hand import NO_BURRO, TRICK_CAP
-from engine.follow_suit.rules import Rules
+from engine.follow_suit.rules import Rules, make_rules
 from service.i18n import _
 from service.settings import Settings
 from service.table.kernel import DEFAULT_DELAY, next_of, too_few
@@ -25,6 +25,12 @@ HAND_ENDS = ("last_holder_loses", "first_out_wins")
 TIMEOUTS = (60, 300, 3600, 4 * 3600, 12 * 3600, 24 * 3600)
 # A hand that ended with neither a burro nor a winner: its reason is the line's kind.
 NO_RESULT = {NO_BURRO: LogKind.NO_BURRO, TRICK_CAP: LogKind.TRICK_CAP}
+# How a preset's table looks unless its settings say otherwise: the Spanish presets show
+# Spanish suits (a room's stored choice, from the Suits button, wins).
+PRESET_LOOKS: dict[str, dict[str, Any]] = {
+    "spanish": {"suit_style": "spanish"},
+    "spanish48": {"suit_style": "spanish"},
+}
 
 
 class FollowSuitTable:
@@ -48,9 +54,13 @@ class FollowSuitTable:
             return {}
         return {"target": settings.game_target}  # `BURRO_GAME_TARGET`
 
+    def rules(self, settings: RoomSettings) -> Rules:
+        options = {**PRESET_LOOKS.get(settings.preset, {}), **settings.options}
+        return make_rules(settings.preset, options)
+
     def cycle(self, settings: RoomSettings, key: str) -> bool | None:
         options = settings.options
-        rules: Rules = settings.rules()
+        rules = self.rules(settings)
         if key == "hand":
             options["hand_size"] = next_of(HAND_SIZES, rules.hand_size)
         elif key == "target":

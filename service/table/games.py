@@ -6,8 +6,8 @@ the table side.
 - What a table does differently for a game is its `TableGame`: how its events are told
   in the table's log, its own lobby settings, its bots' pace, its refusals in players'
   words. `table_of` finds it; a game without one plays with `PlainTable`'s defaults.
-- What a room's game gives the rest of the service: `rules_for`, `initial_options`,
-  `finished_hands`, `hand_record`.
+- What a room's game gives the rest of the service: `rules_of` (the rule set a room's
+  settings choose), `rules_for`, `initial_options`, `finished_hands`, `hand_record`.
 
 A new game is its engine package, a line in `engine.registry` and, if it needs one, a
 `TableGame` below (or `register_table` for a game added elsewhere, a test's).
@@ -27,6 +27,7 @@ from service.table.kernel import DEFAULT_DELAY as DEFAULT_DELAY  # until store t
 from service.table.kernel import next_of as next_of  # until lobby takes kernel's
 from service.table.kernel import too_few
 from service.table.outcome import Outcome
+from service.table.room import DEFAULT_PRESET as DEFAULT_PRESET  # re-exported: see room
 from service.table.room import RoomSettings
 
 if TYPE_CHECKING:
@@ -43,6 +44,11 @@ class TableGame(Protocol[S, R]):
 
     refusals: Mapping[str, str]  # an IllegalAction's code -> what the player is told
     hands_show_table: bool  # each hand's screen shows the others' progress: sync them all
+
+    def rules(self, settings: RoomSettings) -> Any:
+        """The rule set a room's settings choose, with the game's own looks for the preset
+        beneath them (RulesError if they cannot be)."""
+        ...
 
     def initial_options(self, settings: Settings | None, group: bool) -> dict[str, Any]:
         """Rule options a new table starts with (in a group, or a private chat), with the
@@ -92,6 +98,9 @@ class PlainTable:
 
     refusals: Mapping[str, str] = {}
     hands_show_table = False
+
+    def rules(self, settings: RoomSettings) -> Any:
+        return game_of(settings.preset).make_rules(settings.preset, settings.options)
 
     def initial_options(self, settings: Settings | None, group: bool) -> dict[str, Any]:
         return {}
@@ -164,9 +173,15 @@ def initial_options(preset: str, settings: Settings, group: bool = True) -> dict
     return table_of(preset).initial_options(settings, group)
 
 
+def rules_of(settings: RoomSettings) -> Any:
+    """The rule set a room's settings choose, of their preset's game (RulesError if they
+    cannot be)."""
+    return table_of(settings.preset).rules(settings)
+
+
 def rules_for(preset: str) -> Any:
     """The rule set a new table of `preset` plays by."""
-    return RoomSettings(preset=preset).rules()
+    return rules_of(RoomSettings(preset=preset))
 
 
 # ----- a room's game ---------------------------------------------------------------------

@@ -14,7 +14,7 @@ from engine.kernel.errors import RulesError
 from engine.registry import preset_names
 from service.i18n import LANGUAGES, _
 from service.table import play, targets
-from service.table.games import game_of, next_of, table_of
+from service.table.games import game_of, next_of, rules_of, table_of
 from service.table.identity import TELEGRAM
 from service.table.names import distinct, shown
 from service.table.outcome import Outcome
@@ -182,7 +182,7 @@ def rematch(
             _("Only the player who opened the table (or an admin) can start a new game.")
         )
     settings = room.settings.model_copy(deep=True)
-    if room.game is not None:  # the cards look as they did (a game older than PRESET_LOOKS)
+    if room.game is not None:  # the cards look as they did (a game older than its looks)
         settings.options.setdefault("suit_style", room.game.rules.suit_style)
     fresh = create_room(
         room.chat_id, room.thread_id, actor, now, room.private, settings, room.platform
@@ -233,10 +233,10 @@ def change_setting(room: Room, actor: Actor, key: str) -> Outcome:
     before = dict(settings.options)
     if not cycle(settings, key):
         return Outcome().say(_("Unknown setting."))
-    if key == "preset":  # the new game's own defaults (a group plays cuartetos slowly)
+    if key == "preset":  # the new game's own defaults (a group may play it slowly)
         settings.options = table_of(settings.preset).initial_options(None, not room.private)
     try:
-        settings.rules()
+        rules_of(settings)
     except RulesError:
         # A value this preset cannot take (e.g. 7 cards for many players): back to the
         # preset's own.

@@ -20,7 +20,7 @@ from engine.kernel.errors import IllegalAction, RulesError
 from engine.kernel.protocol import SYSTEM, Game
 from service.i18n import _
 from service.table import targets
-from service.table.games import game_of, table_of
+from service.table.games import game_of, rules_of, table_of
 from service.table.kernel import DEFAULT_DELAY
 from service.table.log import LogKind, LogLine
 from service.table.outcome import Job, JobKind, Outcome, QueuedPress
@@ -100,7 +100,7 @@ def start(room: Room, now: float, bot_delay: float) -> Outcome:
     """Deal the first hand at `now` (the lobby has checked who may start)."""
     table = table_of(room.settings.preset)
     try:
-        rules = room.settings.rules()
+        rules = rules_of(room.settings)
         refused = table.unplayable(rules, len(room.seats))
         if refused is not None:
             return refused

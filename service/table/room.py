@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, model_validator
 
 from engine.kernel.rng import keyed
-from engine.registry import find_game
+from engine.registry import find_game, preset_names
 from service.table import packed_games
 from service.table.identity import TELEGRAM, ChatRef, PlayerRef
 from service.table.log import LogLine as LogLine  # re-exported: it was defined here
@@ -37,6 +37,9 @@ _ID_ALPHABET = string.ascii_lowercase + string.digits
 KEY_BITS = 128
 LEGACY_KEY_LIMIT = 1 << 64
 BOT_SALT = 0xB07  # keyed(seed, BOT_SALT, seat): a bot seat's own seed
+# The preset a table plays unless its opener names one: the first built-in game's first
+# (engine.registry lists the built-in games first).
+DEFAULT_PRESET = preset_names()[0]
 
 
 @cache
@@ -72,20 +75,13 @@ class Seat(BaseModel):
         return None if self.user_id is None else PlayerRef(self.platform, self.user_id)
 
 
-# How a preset's table looks unless its settings say otherwise: the Spanish presets show
-# Spanish suits (a room's stored choice, from the Suits button, wins).
-PRESET_LOOKS: dict[str, dict[str, Any]] = {
-    "spanish": {"suit_style": "spanish"},
-    "spanish48": {"suit_style": "spanish"},
-}
-
-
 class RoomSettings(BaseModel):
-    """What the creator chooses in the lobby."""
+    """What the creator chooses in the lobby. The rule set they make is its game's
+    (`service.table.games.rules_of`)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    preset: str = "spanish"
+    preset: str = DEFAULT_PRESET
     options: dict[str, Any] = Field(default_factory=dict)  # engine options on the preset
     turn_timeout: int = 12 * 3600  # seconds before a turn is played for the player
     reminder_after: int = 3 * 3600  # seconds before the player is nudged
@@ -96,11 +92,6 @@ class RoomSettings(BaseModel):
     bot_level: str = "heuristic"  # the level of bots added in the lobby
     quiet_hours: tuple[int, int] | None = None  # (from, to) local hours: no reminders then
     timezone: str = "UTC"  # the group's time zone, for quiet hours
-
-    def rules(self) -> Any:
-        """The chosen rule set, of the preset's game (RulesError if it cannot be)."""
-        options = {**PRESET_LOOKS.get(self.preset, {}), **self.options}
-        return find_game(self.preset)[0].make_rules(self.preset, options)
 
 
 class Room(BaseModel):

@@ -18,12 +18,12 @@ from engine.cuartetos import REAL_WORD, CuartetosRules, GameState, player_view, 
 from engine.cuartetos.views import CallView, PlayerView, PublicView
 from engine.kernel.rules import LETTERS
 from service.i18n import Translator, _
+from service.table import games as table_games
 from service.table.cuartetos.table import is_live
 from service.table.log import LogKind, LogLine
 from service.ui.intents import Choice, Move, NotPlayable, Press
 from service.ui.screens import (
     CARD_SEPARATOR,
-    PRESET_NAMES,
     Button,
     Screen,
     TablePainter,
@@ -39,6 +39,7 @@ from service.ui.screens import (
     winners_text,
 )
 
+PRESET_NAMES = {"cuartetos": _("Cuartetos (pass the cards)")}  # the game's by its name
 # Log lines still told once the next hand is dealt.
 RESULTS = (LogKind.REAL_CALL, LogKind.CAP, LogKind.LEFT)
 # The marks a table shows beside names, explained in its last line.
@@ -57,12 +58,15 @@ class CuartetosPainter(TablePainter):
     """Builds the screens of one cuartetos room in one language."""
 
     min_players = 3
+    preset_names = PRESET_NAMES
 
     # ----- small pieces ------------------------------------------------------------
 
     def rules(self) -> CuartetosRules:
         # The screens registry gives this painter cuartetos rooms only.
-        rules: CuartetosRules = self.game().rules if self.room.game else self.room.settings.rules()
+        if self.room.game:
+            return self.game().rules
+        rules: CuartetosRules = table_games.rules_of(self.room.settings)
         return rules
 
     def game(self) -> GameState:

@@ -13,6 +13,7 @@ from engine.follow_suit.rules import Rules
 from engine.follow_suit.views import PlayerView, PublicView, player_view, public_view
 from engine.kernel.rules import LETTERS
 from service.i18n import Translator, _
+from service.table import games as table_games
 from service.table.log import LogKind, LogLine
 from service.ui.intents import (
     Choice,
@@ -22,7 +23,6 @@ from service.ui.intents import (
 )
 from service.ui.screens import (
     CARD_SEPARATOR,
-    PRESET_NAMES,
     Button,
     Screen,
     TablePainter,
@@ -37,14 +37,25 @@ from service.ui.screens import (
     winners_text,
 )
 
+# The follow-suit presets by their names, as the chat shows and lists them.
+PRESET_NAMES = {
+    "spanish": _("Spanish Burro"),
+    "spanish48": _("Spanish Burro, 48 cards"),
+    "brazilian": _("Brazilian Burro"),
+    "portuguese": _("Portuguese Burro (Burro Deitado)"),
+    "burro_em_pe": _("Burro em Pé (the tent)"),
+    "cangkul": _("Cangkul / Donkey"),
+}
+
 
 class FollowSuitPainter(TablePainter):
     """Builds the screens of one follow-suit room in one language."""
 
     min_players = 2
+    preset_names = PRESET_NAMES
 
     def rules(self) -> Rules:
-        rules = self.room.game.rules if self.room.game else self.room.settings.rules()
+        rules = self.room.game.rules if self.room.game else table_games.rules_of(self.room.settings)
         assert isinstance(rules, Rules), "a follow-suit painter for a passing game"
         return rules
 

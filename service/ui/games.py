@@ -3,21 +3,22 @@
 Nothing outside a game's own screens module asks which game a room holds: the outbox,
 the news, the handlers and the inline list ask here for the room's `Screens`, and each
 game's module (`service.ui.follow_suit` for the follow-suit games, `service.ui.cuartetos`
-for the passing game) keeps what it knows. A new game registers its screens with `register`.
+for the passing game) keeps what it knows, its presets' names too. A new game registers
+its screens with `register`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.registry import find_game
 from service.i18n import Translator
 from service.table.room import Room
-from service.ui import cuartetos, follow_suit
+from service.ui import cuartetos, follow_suit, screens
 from service.ui.intents import Choice
-from service.ui.screens import Screen, cancelled_screen
+from service.ui.screens import Screen, cancelled_screen, list_games
 
 
 class Screens(Protocol):
@@ -59,17 +60,23 @@ class Screens(Protocol):
 
 @dataclass(frozen=True)
 class GameScreens:
-    """A game's screens: its painter, and its rules told without a room."""
+    """A game's screens: its painter, its rules told without a room, and its presets by
+    their names (marked for translation; a game without them is not listed)."""
 
     painter: Callable[[Room, str, str], Screens]
     rules_text: Callable[[Any, Translator], str]
+    names: Mapping[str, str] = field(default_factory=dict)
 
 
 _SCREENS: dict[str, GameScreens] = {}  # by the engine's game name
+# Every registered game's presets by their names, game by game, as the chat lists them.
+PRESET_NAMES: dict[str, str] = {}
 
 
 def register(game_name: str, entry: GameScreens) -> None:
     _SCREENS[game_name] = entry
+    PRESET_NAMES.update(entry.names)
+    screens.LISTED_PRESETS.update(entry.names)  # until its games_list goes (see there)
 
 
 def of_preset(preset: str) -> GameScreens:
@@ -87,8 +94,19 @@ def rules_text(rules: Any, tr: Translator) -> str:
     return of_preset(rules.preset).rules_text(rules, tr)
 
 
-register("follow_suit", GameScreens(follow_suit.FollowSuitPainter, follow_suit.rules_text))
-register("cuartetos", GameScreens(cuartetos.CuartetosPainter, cuartetos.rules_text))
+def games_list(tr: Translator) -> str:
+    """Every game by its name, with the word that opens it, in `tr`'s language."""
+    return list_games(tr, PRESET_NAMES)
+
+
+register(
+    "follow_suit",
+    GameScreens(follow_suit.FollowSuitPainter, follow_suit.rules_text, follow_suit.PRESET_NAMES),
+)
+register(
+    "cuartetos",
+    GameScreens(cuartetos.CuartetosPainter, cuartetos.rules_text, cuartetos.PRESET_NAMES),
+)
 
 
 def room_screen(room: Room, painter: Screens) -> Screen:

@@ -5,7 +5,8 @@ This module holds what every game's screens share: the screen and its buttons, h
 fit a phone, card names, and `TablePainter` (a room's buttons, names, lobby buttons and
 shared settings). Each game's painter, in its own module (`service.ui.follow_suit`,
 `service.ui.cuartetos`), builds its screens from the engine's *views* only, so a screen
-for the group or for one player can hold nothing that player may not see.
+for the group or for one player can hold nothing that player may not see. No game's
+presets are named here: each game's module names its own (`service.ui.games` lists them).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
@@ -35,15 +36,6 @@ from service.ui.intents import (
     ShowCards,
 )
 
-PRESET_NAMES = {
-    "spanish": _("Spanish Burro"),
-    "spanish48": _("Spanish Burro, 48 cards"),
-    "brazilian": _("Brazilian Burro"),
-    "portuguese": _("Portuguese Burro (Burro Deitado)"),
-    "burro_em_pe": _("Burro em Pé (the tent)"),
-    "cangkul": _("Cangkul / Donkey"),
-    "cuartetos": _("Cuartetos (pass the cards)"),
-}
 SPANISH_SUITS = {"D": _("oros"), "H": _("copas"), "S": _("espadas"), "C": _("bastos")}
 # Spanish-suited ranks by their Spanish names (the English catalog names them in English).
 SPANISH_FACES = {"A": _("As"), "J": _("Sota"), "Q": _("Caballo"), "K": _("Rey")}
@@ -189,9 +181,10 @@ class TablePainter(ABC):
     """The pieces of a room's screens that every game shares: buttons that act on
     the room, names, cards in the room's suit style, the lobby, the shared settings.
     Each game's painter builds on it (`service.ui.follow_suit`, `service.ui.cuartetos`)
-    and gives its `rules`, its `rules_line` and its `min_players`."""
+    and gives its `rules`, its `rules_line`, its `min_players` and its `preset_names`."""
 
     min_players: ClassVar[int]  # the least players a group table starts with (JOIN_HINTS)
+    preset_names: ClassVar[Mapping[str, str]]  # the game's presets by their names
 
     def __init__(self, room: Room, lang: str, bot_username: str = "burro_bot") -> None:
         self.room = room
@@ -244,7 +237,7 @@ class TablePainter(ABC):
         return shown(self.room.seats[seat].name)
 
     def preset_name(self) -> str:
-        return self._(PRESET_NAMES[self.room.settings.preset])
+        return self._(self.preset_names[self.room.settings.preset])
 
     def lobby(self) -> Screen:
         _ = self._
@@ -379,9 +372,20 @@ def stats_lines(tr: Translator, name: str, counts: dict[str, int]) -> list[str]:
     ]
 
 
-def games_list(tr: Translator) -> str:
-    """Every game by its name, with the word that opens it (`/burro cangkul`)."""
+def list_games(tr: Translator, names: Mapping[str, str]) -> str:
+    """Presets by their names (`names`: preset -> name), each with the word that opens
+    it (`/burro <preset>`)."""
     return "\n".join(
         tr.gettext("• {name}: {word}", name=tr.gettext(name), word=preset)
-        for preset, name in PRESET_NAMES.items()
+        for preset, name in names.items()
     )
+
+
+# `games_list` is service.ui.games': kept here, over the names service.ui.games.register
+# copies in, until service.desk.commands imports it from there (issue #30).
+LISTED_PRESETS: dict[str, str] = {}
+
+
+def games_list(tr: Translator) -> str:
+    """Every game by its name, with the word that opens it (service.ui.games.games_list)."""
+    return list_games(tr, LISTED_PRESETS)

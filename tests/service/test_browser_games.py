@@ -18,6 +18,7 @@ from emulator.telegram.driver import ChatMessage
 from engine.follow_suit.game import legal_actions, to_move
 from service.i18n import Translator
 from service.platforms.telegram import callbacks
+from service.table import games as table_games
 from service.table.room import Room
 from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser, open_chat  # noqa: F401  (a fixture)
 from tests.service.conftest import make_stack
@@ -134,7 +135,7 @@ def one_point(emu: RunningEmulator, stack: Stack, user: str, chat: int) -> None:
     for _ in range(3):
         tap_token(emu, stack, user, chat, "o:target")
     tap_token(emu, stack, user, chat, "o:done")
-    assert room_in(stack, chat).settings.rules().target == 1
+    assert table_games.rules_of(room_in(stack, chat).settings).target == 1
 
 
 def moved(emu: RunningEmulator, stack: Stack, chat: int, version: int) -> None:

@@ -18,6 +18,7 @@ from engine.cuartetos import CuartetosRules
 from service.i18n import Translator
 from service.infra.keys import PENDING_SYNC
 from service.platforms.telegram import blocked, callbacks
+from service.table import games as table_games
 from service.table.cuartetos.lobby import FAMILY_PACE
 from service.table.room import Room, Seat
 from service.ui import games
@@ -295,11 +296,11 @@ def test_cuartetos_is_slow_in_a_group_and_live_against_bots(
 ) -> None:
     emu.send_message("Ana", COUSINS, "/burro cuartetos")
     group = emu.wait_for(lambda: room_at(stack, COUSINS), what="the lobby")
-    rules = group.settings.rules()
+    rules = table_games.rules_of(group.settings)
     assert isinstance(rules, CuartetosRules)
     assert (rules.pass_window, rules.response_window) == FAMILY_PACE
     emu.send_message("Ana", "Ana", "/play cuartetos")
     private = emu.wait_for(lambda: room_at(stack, IDS["Ana"]), what="her table")
-    rules = private.settings.rules()
+    rules = table_games.rules_of(private.settings)
     assert isinstance(rules, CuartetosRules)
     assert rules.pass_window <= 60

@@ -23,7 +23,7 @@ SETTINGS = Settings(telegram_token=SecretStr("1:x"))
 
 
 def windows(options: dict[str, object]) -> tuple[float, float]:
-    rules = RoomSettings(preset="cuartetos", options=options).rules()
+    rules = table_games.rules_of(RoomSettings(preset="cuartetos", options=options))
     assert isinstance(rules, CuartetosRules)
     return rules.pass_window, rules.response_window
 
@@ -43,7 +43,7 @@ def test_new_tables_end_at_the_environments_target(preset: str, group: bool) -> 
     short = Settings(telegram_token=SecretStr("1:x"), game_target=2)
     options = table_games.initial_options(preset, short, group=group)
     assert options["target"] == 2
-    assert RoomSettings(preset=preset, options=options).rules().target == 2
+    assert table_games.rules_of(RoomSettings(preset=preset, options=options)).target == 2
     assert "target" not in table_games.initial_options(preset, SETTINGS, group=group)
 
 

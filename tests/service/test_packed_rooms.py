@@ -19,6 +19,7 @@ from engine.kernel.packing import Packed, unpack
 from engine.kernel.protocol import Game
 from engine.registry import find_game
 from service.infra.store import decode_room, encode_room
+from service.table import games as table_games
 from service.table import packed_games
 from service.table.room import Room, RoomSettings, Seat
 
@@ -37,7 +38,7 @@ def played_room(preset: str, seats: int, status: str = "over", cap: int = 3000) 
         seats=[Seat(user_id=n + 1, name=f"Ña{n}") for n in range(seats)],
     )
     game = find_game(preset)[0]
-    state = game.new_game(room.settings.rules(), seats, room.seed, T0)
+    state = game.new_game(table_games.rules_of(room.settings), seats, room.seed, T0)
     rnd, at = random.Random(seats), T0
     for _ in range(cap):
         if game.result(state) is not None:

@@ -72,14 +72,14 @@ def test_cuartetos_in_the_lobby_with_its_own_settings() -> None:
     seen = set()
     for _ in range(len(PACES)):
         lobby.change_setting(room, ANA, "pace")
-        rules = room.settings.rules()
+        rules = table_games.rules_of(room.settings)
         assert isinstance(rules, CuartetosRules)
         seen.add((rules.pass_window, rules.response_window))
     assert seen == set(PACES)
     letters = set()
     for _ in range(len(TARGETS)):
         lobby.change_setting(room, ANA, "target")
-        letters.add(room.settings.rules().target)
+        letters.add(table_games.rules_of(room.settings).target)
     assert letters == set(TARGETS)
     for key in ("hand", "empty", "timeout", "ontimeout"):  # follow-suit only
         assert not lobby.change_setting(room, ANA, key).changed

@@ -27,14 +27,13 @@ from service.ui import games
 from service.ui.cuartetos import LEGEND as PASSING_LEGEND
 from service.ui.cuartetos import CuartetosPainter
 from service.ui.follow_suit import LEGEND, FollowSuitPainter, rules_text
+from service.ui.games import PRESET_NAMES, games_list
 from service.ui.intents import Move, Press
 from service.ui.screens import (
     MAX_ROW_BUTTONS,
-    PRESET_NAMES,
     ROW_WIDTH,
     Button,
     Screen,
-    games_list,
     label_width,
     winners_text,
 )
@@ -231,7 +230,7 @@ def test_cards_are_named_as_the_deck_names_them(lang: str, ace: str, knight: str
 def test_card_buttons_follow_the_hand_text(preset: str, options: dict[str, object]) -> None:
     room = new_room(preset, False, **options)
     lobby.start(room, ANA, 0.0)
-    rules = room.settings.rules()
+    rules = table_games.rules_of(room.settings)
     assert isinstance(rules, Rules)
     checked = 0
     for state in play_on(room, 150, seed=3):
@@ -257,7 +256,7 @@ def test_card_buttons_follow_the_hand_text(preset: str, options: dict[str, objec
 
 def test_spanish_presets_show_spanish_suits_and_the_button_switches() -> None:
     for preset in [*PRESETS, "cuartetos"]:
-        style = RoomSettings(preset=preset).rules().suit_style
+        style = table_games.rules_of(RoomSettings(preset=preset)).suit_style
         assert style == ("spanish" if preset in ("spanish", "spanish48", "cuartetos") else "french")
     room = new_room("spanish")
     assert FollowSuitPainter(room, "es").card("AD") == "As de oros"
@@ -307,7 +306,7 @@ def json_round_trip(room: Room) -> Room:
 def test_rules_list_the_ranks_of_the_tables_own_deck(
     preset: str, options: dict[str, object], lang: str, order: str
 ) -> None:
-    rules = RoomSettings(preset=preset, options=options).rules()
+    rules = table_games.rules_of(RoomSettings(preset=preset, options=options))
     assert isinstance(rules, Rules)
     text = rules_text(rules, Translator(lang))
     assert order in text.splitlines()[-1]

@@ -15,6 +15,7 @@ from engine.follow_suit.game import GameState, legal_actions, to_move
 from engine.follow_suit.rules import Rules
 from service.platforms.telegram import callbacks
 from service.table import follow_suit, lobby, play
+from service.table import games as table_games
 from service.table.lobby import Actor
 from service.table.quiet import quiet_until
 from service.table.room import KEY_BITS, LEGACY_KEY_LIMIT, Room, RoomSettings, Status
@@ -32,7 +33,7 @@ def status_of(room: Room) -> Status:
 
 def follow_suit_rules(room: Room) -> Rules:
     """The room's rule set, of a follow-suit preset."""
-    rules = room.settings.rules()
+    rules = table_games.rules_of(room.settings)
     assert isinstance(rules, Rules)
     return rules
 
@@ -91,7 +92,7 @@ def test_settings_cycle_and_skip_what_cannot_be_played() -> None:
     ):
         for _ in range(9):
             assert lobby.change_setting(room, ANA, key).changed
-            room.settings.rules()  # always a playable rule set
+            table_games.rules_of(room.settings)  # always a playable rule set
     assert not lobby.change_setting(room, ANA, "wings").changed
 
 

@@ -43,6 +43,7 @@ from service.platforms.whatsapp.answer import Sending
 from service.platforms.whatsapp.graph import Address, Graph
 from service.platforms.whatsapp.manual import WhatsAppManual
 from service.services import Services
+from service.table import games as table_games
 from service.table import names, targets
 from service.table.room import Room
 from service.ui import tokens
@@ -224,5 +225,5 @@ def typed_press(svc: Services, player: int, said: str) -> Press | None:
         return None
     room, screen = prompt
     deck = room.game.rules.deck if room.game is not None else ""
-    spanish = spanish_suits(deck, room.settings.rules().suit_style) if deck else False
+    spanish = spanish_suits(deck, table_games.rules_of(room.settings).suit_style) if deck else False
     return words.typed_press(said, (b for row in screen.rows for b in row), spanish)

@@ -9,7 +9,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.cuartetos import REAL_WORD, CuartetosRules, GameState, player_view
+from engine.cuartetos import REAL_WORD, CuartetosRules, GameState, make_rules, player_view
 from engine.cuartetos import events as ev
 from engine.cuartetos.bots import make_bot
 from engine.cuartetos.cards import is_four_of_a_kind
@@ -49,6 +49,9 @@ class CuartetosTable:
 
     def initial_options(self, settings: Settings | None, group: bool) -> dict[str, Any]:
         return lobby.initial_options(settings, group)
+
+    def rules(self, settings: RoomSettings) -> CuartetosRules:
+        return make_rules(settings.preset, settings.options)
 
     def cycle(self, settings: RoomSettings, key: str) -> bool | None:
         return lobby.cycle(settings, key)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.i18n import Translator
+from service.table import games as table_games
 from service.table.room import Room
 from service.ui.intents import Choice, Command, Move, Press
 from service.ui.screens import Button, Screen
@@ -76,7 +77,7 @@ class TinyPainter:
         return code
 
     def rules_text(self) -> str:
-        return rules_text(self.room.settings.rules(), self.tr)
+        return rules_text(table_games.rules_of(self.room.settings), self.tr)
 
 
 def rules_text(rules: Rules, tr: Translator) -> str:
