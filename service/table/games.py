@@ -2,7 +2,8 @@
 the table side.
 
 - A preset (or alias) names an engine game (`engine.registry`): `game_of`, and the chat's
-  words for presets, `preset_names` and `preset_named`.
+  words for presets, `preset_names` and `preset_named`; `DEFAULT_PRESET` is a table's
+  unless its opener names one.
 - What a table does differently for a game is its `TableGame`: how its events are told
   in the table's log, its own lobby settings, its bots' pace, its refusals in players'
   words. `table_of` finds it; a game without one plays with `PlainTable`'s defaults.
@@ -27,7 +28,7 @@ from service.table.kernel import DEFAULT_DELAY as DEFAULT_DELAY  # until store t
 from service.table.kernel import next_of as next_of  # until lobby takes kernel's
 from service.table.kernel import too_few
 from service.table.outcome import Outcome
-from service.table.room import DEFAULT_PRESET as DEFAULT_PRESET  # re-exported: see room
+from service.table.room import DEFAULT_PRESET as DEFAULT_PRESET  # for room's own default
 from service.table.room import RoomSettings
 
 if TYPE_CHECKING:
