@@ -28,7 +28,7 @@ from service.table.kernel import DEFAULT_DELAY as DEFAULT_DELAY  # until store t
 from service.table.kernel import next_of as next_of  # until lobby takes kernel's
 from service.table.kernel import too_few
 from service.table.outcome import Outcome
-from service.table.room import DEFAULT_PRESET as DEFAULT_PRESET  # for room's own default
+from service.table.room import DEFAULT_PRESET as DEFAULT_PRESET  # RoomSettings needs it there
 from service.table.room import RoomSettings
 
 if TYPE_CHECKING:
