@@ -423,6 +423,14 @@ class Evening:
                 return person, offered[0][0]
         raise AssertionError("nobody is to move")
 
+    def label(self, person: Person, press: Press) -> str:
+        """The label of a press's button on the person's WhatsApp screen."""
+        svc = self.whatsapp.handler.svc
+        player, room = people.find(svc.store.redis, person.bsuid, None), svc.store.load(ROOM)
+        screen = None if player is None or room is None else prompts.screen_for(room, player, svc)
+        assert screen is not None
+        return next(b.label for row in screen.rows for b in row if b.intent == press)
+
 
 def replies(desk: Desk) -> list[Reply]:
     assert isinstance(desk, Recorder)
@@ -463,6 +471,8 @@ def test_the_real_desk_says_the_same_on_both_platforms(
         await play(Taps(ABUELA, lobby_start))
         assert evening.room().status == "playing"
         mover, first = evening.turn()
+        typed = whatsapp.request(Types(mover, evening.label(mover, first)))[1]
+        assert typed == PressAsk(first, tapped=False)  # a move typed on WhatsApp: the tap's
         await play(Taps(mover, first))  # queued for a worker: answered at once
         await play(Redelivered())
         await play(Taps(mover, first))  # tapped again this phase: out of date
