@@ -227,18 +227,13 @@ LANGS = ("es", "pt_BR", "pt_PT", "en", "id")
 LANGUAGES = tuple((Choice(code, ask=f"cmd:language:{code}"),) for code in LANGS)
 
 
+STALE = Press(ROOM, 3, Move("play:5D"))  # the evening's tap on an earlier turn
+
+
 def scripted(ask: Ask) -> Reply:
     """The fake desk's answers: each shape a Reply takes, in the evening."""
-    what = ask.press.what if isinstance(ask, PressAsk) else None
-    if isinstance(what, Move):
-        stale = ask.press.version == 3 and what.action == "play:5D"  # type: ignore[union-attr]
-        return Reply(popup="Out of date", alert=True) if stale else Reply()
-    if isinstance(what, Command):
-        return (
-            Reply(popup="Cancelled", quiet=True, replaced=True)
-            if what.name == "cancel"
-            else (Reply(popup="Dealt!", quiet=True))
-        )
+    if isinstance(ask, PressAsk):
+        return pressed_reply(ask.press)
     if isinstance(ask, TypedAsk):
         return Reply.say("Nieto sits down.")
     assert isinstance(ask, CommandAsk), ask
@@ -255,6 +250,18 @@ def scripted(ask: Ask) -> Reply:
         "forget_yes": Reply(popup=DONE, alert=True, replaced=True, lines=(Line(DONE),)),
     }
     return answers[ask.name]
+
+
+def pressed_reply(press: Press) -> Reply:
+    """A stale tap is refused with an alert; a move is queued (nothing to say); start
+    and cancel echo what the screens show, and cancel's question goes."""
+    if press == STALE:
+        return Reply(popup="Out of date", alert=True)
+    if isinstance(press.what, Move):
+        return Reply()
+    if press.what == Command("cancel"):
+        return Reply(popup="Cancelled", quiet=True, replaced=True)
+    return Reply(popup="Dealt!", quiet=True)
 
 
 # What each person sees, step by step: on Telegram the press's answer (riding on the
