@@ -6,47 +6,45 @@ Choosing a result posts a message in the group that shows no card ("🃏 I choos
 card."; the table announces the play) with a "✅ Confirm" button that only the chooser
 may press. The move is made by whichever comes first: the chosen_inline_result update,
 which Telegram sends only with inline feedback on (BotFather's /setinlinefeedback), or
-the press. Then the button goes away; a refused move says why (a popup for the press,
-the posted message for the chosen result)."""
+the press. Either is a press of the move for the desk, as any other (its claim, the
+queued press, its answer); inline mode checks only what is its own first (a card that
+cannot be played, the chooser's seat). Then the button goes away; a refused move says
+why (a popup for the press, the posted message for the chosen result)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from dataclasses import dataclass
 
 from telegram import (
-    CallbackQuery,
+    Bot,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InlineQueryResultArticle,
     InlineQueryResultsButton,
     InputTextMessageContent,
     Update,
+    User,
 )
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
+from service.desk.asks import Place, PressAsk, Reply, Request, Sender
+from service.desk.desk import Desk, Handled
 from service.i18n import Translator, _
 from service.platforms.telegram import callbacks
-from service.platforms.telegram.answer import POPUP
-from service.platforms.telegram.people import actor_of
+from service.platforms.telegram.answer import Exchange, Pressed
+from service.platforms.telegram.people import actor_of, display_name
 from service.platforms.telegram.render import MAX_TEXT
-from service.platforms.telegram.reply import answer_press
 from service.services import Services
-from service.table import play
-from service.table.lobby import Actor
-from service.table.outcome import Outcome
-from service.table.room import Room
 from service.ui import games
-from service.ui.intents import Choice, Move, NotPlayable
+from service.ui.intents import Choice, Move, NotPlayable, Press
 from service.ui.text_limits import cut_utf16
 
 PAGE = 50  # Telegram's limit on results per answer
 # A posted result's button: `i<seat>:<token>`, the seat that chose it and its move.
 CHOSEN = re.compile(r"^i(\d{1,2}):(.+)$")
-CALLBACK_PATTERN = r"^[a-z0-9]{8}\.\d+\.i\d{1,2}:"  # app.py routes these presses here
-
-Change = Callable[[Room], Outcome]
+CALLBACK_PATTERN = r"^[a-z0-9]{8}\.\d+\.i\d{1,2}:"  # these presses are inline mode's
+NOWHERE = Place(None, None, False)  # a posted result is in no chat the bot reads
 
 
 def result(choice: Choice, seat: int, tr: Translator) -> InlineQueryResultArticle:
@@ -68,9 +66,7 @@ def result(choice: Choice, seat: int, tr: Translator) -> InlineQueryResultArticl
     )
 
 
-async def on_inline_query(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services
-) -> None:
+async def on_inline_query(update: Update, exchange: Exchange, svc: Services) -> None:
     query = update.inline_query
     if query is None:
         return
@@ -94,90 +90,93 @@ async def on_inline_query(
     )
 
 
-def chosen_change(svc: Services, room: Room, raw: callbacks.Raw, actor: Actor) -> Change | Outcome:
-    """The move a chosen result's token asks for, or why it cannot be made."""
-    what, now, delay = callbacks.intent_of(raw.action), svc.now(), svc.settings.bot_delay
-    if isinstance(what, NotPlayable):
-        return Outcome().say(_("That card cannot be played now."))
-    if not isinstance(what, Move):
-        return Outcome().say(_("This button is not one of ours."))
-    return play.press(room, raw.version, actor.user_id, what.action, now, delay)
+# ----- a chosen result's move -------------------------------------------------------
 
 
-def make_move(
-    svc: Services, press: callbacks.Raw, actor: Actor, update_id: int, seat: int | None = None
-) -> tuple[Outcome, bool]:
-    """Make the move of a chosen result (`seat`: only that seat may): what to tell the
-    player, and whether the move was made."""
-    room = svc.store.load(press.room)
-    if room is None:
-        return Outcome().say(_("This game is over.")), False
-    if seat is not None and room.seat_of(actor.user_id) != seat:
-        return Outcome().say(_("Only the player who chose this card can confirm it.")), False
-    change = chosen_change(svc, room, press, actor)
-    if isinstance(change, Outcome):
-        return change, False
-    result = svc.store.update(press.room, change, update_id, loaded=room)
-    if result is None:  # handled already (Telegram delivered the update again)
-        return Outcome(), False
-    return result[1], result[1].changed
+@dataclass(frozen=True)
+class Chosen:
+    """A chosen result's move: the result chosen (`seat` None), or the posted message's
+    Confirm pressed (by `sender`; only `seat` may); `press` None when it is not ours."""
+
+    mark: int  # the update's id
+    sender: Sender
+    press: Press | None
+    posted: str | None  # the posted message's inline_message_id
+    seat: int | None = None
+    pressed: Pressed | None = None  # the Confirm's callback query
 
 
-async def on_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
-    """A result was chosen (inline feedback on): make its move at once and settle the
-    posted message: the button goes, and a refused move says why there."""
-    chosen = update.chosen_inline_result
-    press = callbacks.decode(chosen.result_id) if chosen else None
-    if chosen is None or press is None:
-        return
-    actor = actor_of(svc, chosen.from_user)
-    outcome, made = make_move(svc, press, actor, update.update_id)
-    if chosen.inline_message_id is None or (not made and outcome.popup is None):
-        return
-    text = None
-    if not made and outcome.popup is not None:
-        tr = Translator(actor.lang)
-        text = "🃏 " + tr.gettext(outcome.popup.message, **dict(outcome.popup.values))
-    await settle(context, chosen.inline_message_id, text)
-
-
-async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE, svc: Services) -> None:
-    """The posted result's "✅ Confirm": the chooser makes the move (unless the chosen
-    result made it already); anyone else is told it is not theirs."""
-    query = update.callback_query
-    if query is None or query.from_user is None:
-        return
-    actor = actor_of(svc, query.from_user)
-    press = callbacks.decode(query.data)
-    match = CHOSEN.match(press.action) if press else None
-    if press is None or match is None:
-        outcome, made = Outcome().say(_("This button is not one of ours.")), False
+def chosen_of(update: Update) -> Chosen | None:
+    """The move an update of inline mode makes; None for any other update."""
+    result, query = update.chosen_inline_result, update.callback_query
+    if result is not None:
+        press = callbacks.press(result.result_id)
+        posted = result.inline_message_id
+        return Chosen(update.update_id, sender_of(result.from_user), press, posted)
+    data = query.data if query is not None else None
+    if query is None or not isinstance(data, str) or not re.match(CALLBACK_PATTERN, data):
+        return None
+    raw = callbacks.decode(data)
+    match = CHOSEN.match(raw.action) if raw is not None else None
+    if raw is None or match is None:
+        press, seat = None, None
     else:
-        inner = callbacks.Raw(press.room, press.version, match.group(2))
-        outcome, made = make_move(svc, inner, actor, update.update_id, int(match.group(1)))
-    await answer(query, Translator(actor.lang), outcome)
-    if made and query.inline_message_id is not None:
-        await settle(context, query.inline_message_id, None)
+        press = callbacks.press_of(callbacks.Raw(raw.room, raw.version, match.group(2)))
+        seat = int(match.group(1))
+    pressed = Pressed(query.id, inline_message_id=query.inline_message_id)
+    sender = sender_of(query.from_user)
+    return Chosen(update.update_id, sender, press, query.inline_message_id, seat, pressed)
 
 
-async def answer(query: CallbackQuery, tr: Translator, outcome: Outcome) -> None:
-    """A Confirm's answer: the outcome's popup, within Telegram's limit."""
-    popup = outcome.popup
-    text = tr.gettext(popup.message, **dict(popup.values)) if popup else None
-    alert = popup.alert if popup else False
-    await answer_press(query, cut_utf16(text, POPUP) if text else None, show_alert=alert)
+def sender_of(user: User) -> Sender:
+    return Sender(user.id, display_name(user), user.language_code)
 
 
-async def settle(
-    context: ContextTypes.DEFAULT_TYPE, inline_message_id: str, text: str | None
-) -> None:
-    """Take the Confirm button off a posted result, saying `text` instead if given."""
+async def make_move(desk: Desk, exchange: Exchange, chosen: Chosen, bot: Bot) -> Handled:
+    """Make a chosen result's move through the desk, unless inline mode refuses it
+    first; a Confirm is answered in the webhook's HTTP answer, and the posted message
+    is settled."""
+    refusal = refusal_of(desk.svc, chosen)
+    if refusal is None:
+        assert chosen.press is not None
+        request = Request(chosen.mark, chosen.sender, NOWHERE, PressAsk(chosen.press))
+        handled = await desk.handle(request)
+    else:
+        handled = Handled("ok", Reply(popup=refusal))
+    if chosen.pressed is not None and handled.outcome in ("ok", "duplicate"):
+        exchange.answer_press(chosen.pressed, handled.reply)
+    if handled.outcome == "ok" and chosen.posted is not None:
+        await settle(bot, chosen, handled.reply)
+    return handled
+
+
+def refusal_of(svc: Services, chosen: Chosen) -> str | None:
+    """Why inline mode refuses a chosen move before the desk sees it: not ours, a card
+    that cannot be played, or a Confirm pressed by anyone but its chooser."""
+    sender, press = chosen.sender, chosen.press
+    tr = Translator(svc.user_lang(sender.player, sender.lang_hint))
+    if press is not None and isinstance(press.what, NotPlayable):
+        return tr.gettext(_("That card cannot be played now."))
+    if press is None or not isinstance(press.what, Move):
+        return tr.gettext(_("This button is not one of ours."))
+    room = svc.store.load(press.room) if chosen.seat is not None else None
+    if room is not None and room.seat_of(sender.player) != chosen.seat:
+        return tr.gettext(_("Only the player who chose this card can confirm it."))
+    return None
+
+
+async def settle(bot: Bot, chosen: Chosen, reply: Reply) -> None:
+    """The posted message after its move: the Confirm button goes; a refused chosen
+    result says why there instead (a Confirm's refusal was its popup)."""
+    assert chosen.posted is not None
+    refused = reply.popup is not None and not reply.quiet
+    if refused and chosen.pressed is not None:
+        return
+    text = cut_utf16("🃏 " + reply.popup, MAX_TEXT) if refused and reply.popup else None
     try:
         if text is None:
-            await context.bot.edit_message_reply_markup(inline_message_id=inline_message_id)
+            await bot.edit_message_reply_markup(inline_message_id=chosen.posted)
         else:
-            await context.bot.edit_message_text(
-                cut_utf16(text, MAX_TEXT), inline_message_id=inline_message_id
-            )
+            await bot.edit_message_text(text, inline_message_id=chosen.posted)
     except TelegramError:
         pass  # pressed and chosen at once, or the message is gone: nothing left to settle

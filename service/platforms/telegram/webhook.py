@@ -5,8 +5,9 @@ is no JSON object with an integer `update_id`; 503 while Redis is unreachable (T
 retries). Anything else is answered 200: an update is read into the desk's request
 (service.platforms.telegram.commands; a move's press from its JSON alone, `taps`),
 handled by the desk (service.desk), and its reply drawn (`answer`; a press's
-answerCallbackQuery rides on the 200). An update that is the adapter's own (inline mode,
-chat changes) goes through PTB's handlers (`app`) under the desk's claim; an authentic
+answerCallbackQuery rides on the 200). Inline mode's moves are presses for the desk too
+(`inline`); any other update of the adapter's own (an inline query, chat changes) goes
+to its handler (`app.own_handler`) under the desk's claim. An authentic
 update PTB cannot read is logged (`outcome=unparsed`) and answered 200 too, since
 Telegram would only send it again while holding the chat's later updates back.
 """
@@ -41,12 +42,20 @@ from service.platforms.base import (
     header,
     read_asgi_body,
 )
-from service.platforms.telegram import answer, blocked, changes, commands, limits, notices, taps
+from service.platforms.telegram import (
+    answer,
+    blocked,
+    changes,
+    commands,
+    inline,
+    limits,
+    notices,
+    taps,
+)
 from service.platforms.telegram.answer import Exchange, Pressed
-from service.platforms.telegram.app import build_application, handler_error
+from service.platforms.telegram.app import build_application, own_handler
 from service.platforms.telegram.botfather import record_inline_mode
 from service.platforms.telegram.manual import TelegramManual
-from service.platforms.telegram.reply import open_reply
 from service.services import Services
 from service.settings import Settings
 
@@ -172,9 +181,7 @@ class TelegramWebhook:
 
     async def run(self, update: Incoming, exchange: Exchange) -> Handled:
         if update.request is None:
-            users = [update.user_id] if update.user_id is not None else []
-            work = partial(self.own, update, exchange)
-            return await self.desk.handle_own(update.update_id, users, work)
+            return await self.own(update, exchange)
         handled = await self.desk.handle(update.request)
         if handled.outcome in ("ok", "duplicate"):
             await self.draw(exchange, update, handled.reply)
@@ -193,18 +200,32 @@ class TelegramWebhook:
         try:
             await answer.deliver(bot, exchange, update.request, reply, update.pressed)
         except TelegramError as error:
-            if not await changes.after_error(self.svc, bot, update.request.place, error):
+            place, budget = update.request.place, exchange.budget
+            if not await changes.after_error(self.svc, bot, place, error, budget):
                 log.warning("update %s: its reply was refused: %s", update.update_id, error)
 
-    async def own(self, update: Incoming, exchange: Exchange) -> None:
-        """An update of the adapter's own features, through PTB's handlers (app.py)."""
-        handler_error.set(None)
-        exchange.answer = open_reply(self.client)  # an inline Confirm's answer rides on our 200
+    async def own(self, update: Incoming, exchange: Exchange) -> Handled:
+        """An update of the adapter's own features: an inline move is a press for the
+        desk (`inline`); anything else runs its handler under the desk's claim."""
         assert update.update is not None
-        await self.application.process_update(update.update)
-        error = handler_error.get()
-        if error is not None:
-            raise error
+        chosen = inline.chosen_of(update.update)
+        if chosen is not None:
+            return await inline.make_move(self.desk, exchange, chosen, self.application.bot)
+        users = [update.user_id] if update.user_id is not None else []
+        work = partial(self.run_own, update.update, exchange)
+        return await self.desk.handle_own(update.update_id, users, work)
+
+    async def run_own(self, update: Update, exchange: Exchange) -> None:
+        """Its handler (app.own_handler), if any; a call refused because the chat
+        changed (upgraded, a topic closed) is dealt with, any other error is raised."""
+        handler = own_handler(update)
+        if handler is None:
+            return
+        try:
+            await handler(update, exchange, self.svc)
+        except TelegramError as error:
+            if not await changes.handled(update, exchange, self.svc, error):
+                raise
 
 
 def opened_private(request: Request) -> bool:
