@@ -1,4 +1,4 @@
-"""Forgetting a person (/forget) in Redis: their settings and statistics are deleted,
+"""Forgetting a person (on every platform, confirmed) in Redis: their settings and statistics are deleted,
 their name and id are taken out of every room kept (what a room becomes is the table's,
 `service.table.privacy.without`), and so are the outbox's traces of their private chat.
 The rooms and chats to visit come from the person's own index (`user:<id>:rooms`,
@@ -73,7 +73,7 @@ def drop_hand(store: Store, room_id: str, user_id: int) -> None:
     with client.pipeline() as pipe:
         pipe.hdel(keys.msgs_key(room_id), target)
         pipe.hdel(keys.sent_key(room_id), target)
-        pipe.hdel(keys.live_key(room_id), str(user_id), f"{user_id}:turn")
+        pipe.hdel(keys.live_key(room_id), *live_fields(user_id))
         pipe.hdel(keys.blocked_notices_key(room_id), str(user_id))
         pipe.zrem(PENDING_SYNC, f"{room_id}|{target}", f"{room_id}|{target}:new")
         pipe.delete(keys.lock_key(room_id, target))
@@ -83,6 +83,12 @@ def drop_hand(store: Store, room_id: str, user_id: int) -> None:
             delete_job(store, job_id(Job(JobKind.SYNC, room_id, arg, 0.0, tag=tag)))
     for ident in change_syncs_naming(store, room_id, user_id):
         delete_job(store, ident)
+
+
+def live_fields(user_id: int) -> tuple[str, ...]:
+    """The fields of a room's live hash about the person (workers.outbox writes them):
+    when they last acted, the turn and the hands they were told, their chat's table."""
+    return (str(user_id), f"{user_id}:turn", f"{user_id}:told", f"top:{user_id}")
 
 
 def change_syncs_naming(store: Store, room_id: str, user_id: int) -> list[str]:

@@ -14,7 +14,7 @@ from service.table.outcome import Job, JobKind, Outcome
 from service.table.room import LIVE, Room
 
 DAY = 24 * 3600
-ROOM_PARTS = ("msgs", "sent", "live", "blocked_notices")  # kept beside the room
+ROOM_PARTS = ("msgs", "sent", "live", "blocked_notices", "moves", "presses")  # beside the room
 
 
 def notice(settings: Settings, tr: Translator, app: str, forget: str, kept: str = "") -> str:

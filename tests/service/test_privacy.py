@@ -130,14 +130,14 @@ def finished_game(store: Store) -> Room:
     return room
 
 
-def traces(client: redis.Redis) -> list[str]:
-    """Every key whose name or value names Carla (by id, name or username); RQ's jobs
-    are read through RQ (their data is compressed)."""
+def traces(client: redis.Redis, pattern: re.Pattern[str] = TRACES) -> list[str]:
+    """Every key whose name or value names Carla (by id, name or username; or what
+    `pattern` finds); RQ's jobs are read through RQ (their data is compressed)."""
     found = []
     for key in client.scan_iter():
         name = key.decode()
         for value in [name, *values(client, name)]:
-            if TRACES.search(value):
+            if pattern.search(value):
                 found.append(f"{name}: {value[:120]}")
                 break
     return found
