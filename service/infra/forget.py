@@ -1,8 +1,9 @@
-"""Forgetting a person (on every platform, confirmed) in Redis: their settings and statistics are deleted,
-their name and id are taken out of every room kept (what a room becomes is the table's,
-`service.table.privacy.without`), and so are the outbox's traces of their private chat.
-The rooms and chats to visit come from the person's own index (`user:<id>:rooms`,
-`user:<id>:chats`, see service.infra.store), so nothing scans every key."""
+"""Forgetting a person (on every platform, once confirmed) in Redis: their settings and
+statistics are deleted, their name and id are taken out of every room kept (what a room
+becomes is the table's, `service.table.privacy.without`), and so are the outbox's traces
+of their private chat. The rooms and chats to visit come from the person's own index
+(`user:<id>:rooms`, `user:<id>:chats`, see service.infra.store), so nothing scans every
+key."""
 
 from __future__ import annotations
 
