@@ -1,12 +1,12 @@
 """Derive the emulator's table of Bot API methods from the official reference.
 
-    python -m tools.api_table [API_JSON] [--out emulator/api_table.json]
+    python -m tools.api_table [API_JSON] [--out emulator/telegram/api_table.json]
 
 API_JSON is the machine-readable Bot API reference of the telegram-bot-api-spec project
 (MIT, Copyright (c) 2020 Paul Larsen; default: ../shared/telegram-bot-api/api.json).
 The table keeps, for every method, its parameters' types, which are required and the
 sizes their descriptions state, the same for every type a bot sends, and carries the
-reference's licence notice with it (`emulator/api_table.LICENSE`).
+reference's licence notice with it (`emulator/telegram/api_table.LICENSE`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 # shared/ lies beside the repository (the specs it was built from), here and in CI
 DEFAULT_SOURCE = ROOT.parent / "shared" / "telegram-bot-api" / "api.json"
-DEFAULT_OUT = ROOT / "emulator" / "api_table.json"
+DEFAULT_OUT = ROOT / "emulator" / "telegram" / "api_table.json"
 NOTICE = (
     "Derived from api.json of the telegram-bot-api-spec project, MIT License, "
     "Copyright (c) 2020 Paul Larsen: see api_table.LICENSE. "
