@@ -81,9 +81,10 @@ class Desk:
     async def handle_own(
         self, mark: Mark, users: list[int], work: Callable[[], Awaitable[None]]
     ) -> Handled:
-        """A platform's own update (not an ask: a chat's change, inline mode), claimed,
-        run and settled as an ask is. `work` reads the store itself, so nothing is read
-        ahead for it (`users`: the people it is about)."""
+        """A platform's own update (not an ask: a chat's change, an inline query),
+        claimed, run and settled as an ask is. `work` reaches the store through the
+        plain services, not this update's view, so nothing is read with the claim for
+        it (`users`, the people it is about, is not read)."""
         store = self.svc.store.session()
         try:
             claim = await store.aclaim(mark)

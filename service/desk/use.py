@@ -16,8 +16,9 @@ from service.table.room import Room
 
 
 class Use:
-    """What a use case works with: the services, the platform's words and links, the
-    request, and the person asking as an `Actor`."""
+    """What a use case works with: the services (their store the request's own view,
+    Store.session), the platform's words and links, the request, and the person asking
+    as an `Actor`."""
 
     def __init__(
         self,
