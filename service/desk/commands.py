@@ -23,8 +23,9 @@ from service.table.names import shown
 from service.table.outcome import Outcome, Popup
 from service.table.room import LIVE, Room, RoomSettings
 from service.ui import games
+from service.ui.games import games_list
 from service.ui.intents import Command, Press
-from service.ui.screens import games_list, stats_lines
+from service.ui.screens import stats_lines
 from service.ui.tokens import text as press_data
 
 ROOM_CODE = re.compile(r"^[a-z0-9]{8}$")  # a table's code (its room id)
@@ -44,7 +45,7 @@ async def command(use: Use, ask: CommandAsk) -> Reply:
 
 def preset_of(args: tuple[str, ...]) -> str | None:
     """The preset the first word names (spanish when none), or None for no game."""
-    return table_games.preset_named(args[0]) if args else "spanish"
+    return table_games.preset_named(args[0]) if args else table_games.DEFAULT_PRESET
 
 
 def unknown_game(use: Use) -> Reply:
@@ -228,7 +229,7 @@ def rules_of(room: Room | None) -> object:
             return table_games.rules_of(room.settings)
         except RulesError:
             return table_games.rules_for(room.settings.preset)
-    return table_games.rules_for("spanish")
+    return table_games.rules_for(table_games.DEFAULT_PRESET)
 
 
 async def stats(use: Use, args: tuple[str, ...]) -> Reply:

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from engine.registry import find_game
 from service.i18n import Translator
 from service.table.room import Room
-from service.ui import cuartetos, follow_suit, screens
+from service.ui import cuartetos, follow_suit
 from service.ui.intents import Choice
 from service.ui.screens import Screen, cancelled_screen, list_games
 
@@ -76,7 +76,6 @@ PRESET_NAMES: dict[str, str] = {}
 def register(game_name: str, entry: GameScreens) -> None:
     _SCREENS[game_name] = entry
     PRESET_NAMES.update(entry.names)
-    screens.LISTED_PRESETS.update(entry.names)  # until its games_list goes (see there)
 
 
 def of_preset(preset: str) -> GameScreens:

@@ -379,13 +379,3 @@ def list_games(tr: Translator, names: Mapping[str, str]) -> str:
         tr.gettext("• {name}: {word}", name=tr.gettext(name), word=preset)
         for preset, name in names.items()
     )
-
-
-# `games_list` is service.ui.games': kept here, over the names service.ui.games.register
-# copies in, until service.desk.commands imports it from there (issue #30).
-LISTED_PRESETS: dict[str, str] = {}
-
-
-def games_list(tr: Translator) -> str:
-    """Every game by its name, with the word that opens it (service.ui.games.games_list)."""
-    return list_games(tr, LISTED_PRESETS)

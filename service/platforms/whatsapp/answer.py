@@ -13,7 +13,7 @@ import redis
 from service.desk.asks import Choice, Line, Reply, Sender
 from service.i18n import Translator, _
 from service.platforms.whatsapp import people, render, window
-from service.platforms.whatsapp.graph import Graph, GraphError
+from service.platforms.whatsapp.graph import Address, Graph, GraphError
 from service.services import Services
 
 log = logging.getLogger("burro.whatsapp")
@@ -27,22 +27,28 @@ class Sending:
     def __init__(self, svc: Services, client: redis.Redis, api: Graph) -> None:
         self.svc, self.redis, self.api = svc, client, api
 
-    def reply(self, sender: Sender, reply: Reply) -> None:
+    def reply(self, sender: Sender, reply: Reply, address: Address | None = None) -> None:
         lines = reply.lines
         if not lines and reply.popup and not reply.quiet:
             lines = (Line(reply.popup),)
         for line in lines:
-            self.content(sender, content_of(line, self.lang(sender)))
+            self.content(sender, content_of(line, self.lang(sender)), address)
 
     def lang(self, sender: Sender) -> str:
         return self.svc.user_lang(sender.player, sender.lang_hint)
 
-    def content(self, sender: Sender, content: dict[str, Any]) -> None:
-        """One message to the person, now."""
-        address = people.address_of(self.redis, sender.player)
+    def content(
+        self, sender: Sender, content: dict[str, Any], address: Address | None = None
+    ) -> None:
+        """One message to the person, now (to `address` if given: read before they
+        asked to be forgotten); paced while we know them."""
+        known = people.address_of(self.redis, sender.player)
+        address = address or known
         if address is None:
             return
-        window.pace(self.redis, sender.player, self.svc.now(), self.svc.settings.whatsapp_pair_rate)
+        if known is not None:
+            pace = self.svc.settings.whatsapp_pair_rate
+            window.pace(self.redis, sender.player, self.svc.now(), pace)
         try:
             self.api.send(address, content)
         except GraphError as error:

@@ -72,6 +72,8 @@ COMMANDS: dict[str, CommandName] = {
     "forget": "forget",
     "forget_yes": "forget_yes",
     "forget_no": "forget_no",
+    "cancel": "cancel",
+    "resume": "resume",
 }
 
 
@@ -108,9 +110,11 @@ class Handler:
             return (await self.desk.handle_own(mark, [sender.player], own)).outcome
         ask = await asyncio.to_thread(self.ask_of, sender.player, message)
         place = Place(sender.player, None, True)
+        address = await asyncio.to_thread(people.address_of, self.redis, sender.player)
         handled = await self.desk.handle(Request(mark, sender, place, ask, edits=False))
-        if handled.outcome in ("ok", "duplicate"):
-            await asyncio.to_thread(self.sending.reply, sender, handled.reply)
+        if handled.outcome in ("ok", "duplicate") and address is not None:
+            # to the address read before: a person forgotten now is still told so
+            await asyncio.to_thread(self.sending.reply, sender, handled.reply, address)
         return handled.outcome
 
     def own_work(self, sender: Sender, message: Inbound) -> Callable[[], Awaitable[None]] | None:

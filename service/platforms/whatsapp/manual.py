@@ -22,7 +22,7 @@ class WhatsAppManual:
 
     def welcome(self, tr: Translator) -> Line:
         choices = (
-            Choice(tr.gettext(_("🎲 New game")), ask="cmd:new"),
+            Choice(tr.gettext(_("🎲 New game")), ask="cmd:play"),
             Choice(tr.gettext(_("👪 Family table")), ask="cmd:family"),
             Choice(tr.gettext(_("🌐 Language")), ask="cmd:language"),
         )

@@ -60,6 +60,7 @@ CommandWord = Literal[
     "join",
     "privacy",
     "forget",
+    "cancel",
 ]
 # A greeting starts a game against bots at once (or shows the one going on); "new game"
 # in any of our languages too; "help" explains what we understand.
@@ -82,6 +83,8 @@ COMMAND_WORDS: dict[str, CommandWord] = {
     # it is "turn off", said of reminders as much as of data.
     **dict.fromkeys(["olvidar", "olvidame", "borrar", "borrame", "forget", "delete"], "forget"),
     **dict.fromkeys(["esquecer", "esqueca", "esquece", "lupakan", "hapus"], "forget"),
+    # Ending the table in the person's own chat (confirmed by two buttons, as /cancel).
+    **dict.fromkeys(["cancelar", "cancel", "batal", "batalkan", "terminar"], "cancel"),
 }
 # Words around a game's name that name no game ("nueva partida", "main lagi", "buenas
 # tardes"): a command that opens a table reads past them.

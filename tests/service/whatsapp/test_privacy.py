@@ -104,11 +104,6 @@ def test_privacy_and_forgetting_on_whatsapp(hook: Hook) -> None:
     assert hook.store().user_stats(player_id(hook, PERSON)).get("games", 0) == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="inbound.Handler sends the desk's reply to the address in the person's record, "
-    "read after the forget deleted it: the confirmation is never sent",
-)
 def test_the_forgotten_are_told_how_to_come_back(hook: Hook) -> None:
     wa = hook.emu.whatsapp
     question = said_to(wa, "Grandma", "forget me", "This cannot be undone")

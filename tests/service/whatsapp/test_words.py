@@ -122,6 +122,9 @@ def test_a_lobby_button_is_typed_by_its_label() -> None:
         ("esqueça-me", ("forget", "me")),
         ("forget me", ("forget", "me")),
         ("hapus", ("forget", "")),
+        ("Cancelar", ("cancel", "")),
+        ("cancel the game", ("cancel", "the game")),
+        ("batal", ("cancel", "")),
         ("7 oros", None),
     ],
 )
@@ -129,7 +132,7 @@ def test_commands(typed: str, command: tuple[str, str] | None) -> None:
     assert words.command_of(typed) == command
 
 
-PRIVATE = [w for w, c in words.COMMAND_WORDS.items() if c in ("privacy", "forget")]
+PRIVATE = [w for w, c in words.COMMAND_WORDS.items() if c in ("privacy", "forget", "cancel")]
 
 
 @pytest.mark.parametrize("word", PRIVATE)
