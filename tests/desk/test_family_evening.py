@@ -42,7 +42,8 @@ from service.platforms.links import ServiceLinks
 from service.platforms.telegram import commands, limits, taps
 from service.platforms.telegram.webhook import TelegramWebhook
 from service.platforms.whatsapp import people
-from service.platforms.whatsapp.inbound import Handler, Inbound
+from service.platforms.whatsapp.inbound import Handler
+from service.platforms.whatsapp.message import Inbound
 from service.platforms.whatsapp.webhook import parse
 from service.services import Services
 from service.settings import Settings
@@ -138,7 +139,7 @@ class WhatsAppSide:
     def request(self, step: Step) -> tuple[Mark, Ask]:
         """The handler's reading of the step: its dedupe mark and its ask."""
         message = self.message(step)
-        player = self.handler.sender(message).player
+        player = people.sender_of(self.handler.redis, self.handler.svc.store, message).player
         return keys.wa_update_id(message.wamid), self.handler.ask_of(player, message)
 
     async def post(self, step: Step) -> list[dict[str, Any]]:

@@ -12,10 +12,9 @@ adapter's own features take it (inline mode, chat changes).
 from __future__ import annotations
 
 import re
-from typing import Any, get_args
+from typing import get_args
 
 from telegram import Bot, Message, Update, User
-from telegram.error import TelegramError
 
 from service.desk.asks import (
     Ask,
@@ -28,10 +27,9 @@ from service.desk.asks import (
     TypedAsk,
     UnknownAsk,
 )
-from service.platforms.telegram import callbacks, inline
+from service.platforms.telegram import callbacks, inline, people
 from service.platforms.telegram.answer import Pressed
 from service.platforms.telegram.people import display_name
-from service.table.room import Room
 
 # Each slash command, and the desk command it asks for.
 COMMANDS: dict[str, CommandName] = {
@@ -81,7 +79,7 @@ def _request_of(update: Update, bot: Bot, bot_username: str) -> Request | None:
         sender_of(message.from_user),
         place_of(message),
         ask,
-        is_admin=admins(bot),
+        is_admin=people.admins(bot),
         message=message.message_id if ids(message.message_id) else None,
     )
 
@@ -123,7 +121,9 @@ def press_request(update: Update, bot: Bot) -> Request | None:
     if message is not None and not ids(message.chat.id, message.message_id):
         message = None
     place = place_of(message) if message is not None else Place(None, None, False)
-    return Request(update.update_id, sender_of(query.from_user), place, ask_of(data), admins(bot))
+    return Request(
+        update.update_id, sender_of(query.from_user), place, ask_of(data), people.admins(bot)
+    )
 
 
 def pressed_of(update: Update) -> Pressed | None:
@@ -164,18 +164,3 @@ def sender_of(user: User) -> Sender:
 def place_of(message: Message) -> Place:
     topic = message.message_thread_id if message.is_topic_message else None
     return Place(message.chat.id, topic, message.chat.type == "private")
-
-
-def admins(bot: Bot) -> Any:
-    """Whether a person administers a room's group (the creator needs no check)."""
-
-    async def is_admin(room: Room, user_id: int) -> bool:
-        if room.private or user_id == room.creator:
-            return user_id == room.creator
-        try:
-            member = await bot.get_chat_member(room.chat_id, user_id)
-        except TelegramError:
-            return False
-        return member.status in ("creator", "administrator")
-
-    return is_admin

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from telegram import User
+from telegram import Bot, User
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
+from service.desk.asks import IsAdmin
 from service.services import Services
 from service.table import names
 from service.table.lobby import Actor
@@ -27,12 +27,17 @@ def actor_of(svc: Services, user: User, admin: bool = False) -> Actor:
     return svc.actor(user.id, display_name(user), user.language_code, admin)
 
 
-async def is_admin(context: ContextTypes.DEFAULT_TYPE, room: Room, user_id: int) -> bool:
-    """Whether the user administers the room's group (the creator needs no check)."""
-    if room.private or user_id == room.creator:
-        return user_id == room.creator
-    try:
-        member = await context.bot.get_chat_member(room.chat_id, user_id)
-    except TelegramError:
-        return False
-    return member.status in ("creator", "administrator")
+def admins(bot: Bot) -> IsAdmin:
+    """Whether a person administers a room's group, asked of Telegram when a use case
+    needs it (the creator needs no check)."""
+
+    async def is_admin(room: Room, user_id: int) -> bool:
+        if room.private or user_id == room.creator:
+            return user_id == room.creator
+        try:
+            member = await bot.get_chat_member(room.chat_id, user_id)
+        except TelegramError:
+            return False
+        return member.status in ("creator", "administrator")
+
+    return is_admin

@@ -14,9 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from functools import partial
-from typing import Literal
 
 import redis
 
@@ -26,7 +24,6 @@ from service.desk.asks import (
     CommandName,
     Place,
     PressAsk,
-    Reply,
     Request,
     Sender,
     TypedAsk,
@@ -34,17 +31,16 @@ from service.desk.asks import (
 )
 from service.desk.desk import Desk, Outcome
 from service.desk.ports import Links
-from service.desk.presses import stale_prompt
-from service.desk.prompts import current_prompt, screen_for
-from service.i18n import Translator, _
+from service.desk.prompts import current_prompt
 from service.infra import keys
-from service.platforms.whatsapp import hints, people, privacy, render, templates, window, words
+from service.platforms.whatsapp import hints, parts, people, privacy, render, templates, words
 from service.platforms.whatsapp.answer import Sending
-from service.platforms.whatsapp.graph import Address, Graph
+from service.platforms.whatsapp.graph import Graph
 from service.platforms.whatsapp.manual import WhatsAppManual
+from service.platforms.whatsapp.message import Inbound
 from service.services import Services
 from service.table import games as table_games
-from service.table import names, targets
+from service.table import targets
 from service.table.room import Room
 from service.ui import tokens
 from service.ui.intents import Press
@@ -52,7 +48,6 @@ from service.ui.screens import spanish_suits
 
 log = logging.getLogger("burro.whatsapp")
 PLATFORM = "whatsapp"
-Kind = Literal["text", "reply", "quick", "other"]
 # Each word (service.platforms.whatsapp.words) and button id, and the desk command it
 # asks for: "new" deals a game against bots at once here, every message being new.
 COMMANDS: dict[str, CommandName] = {
@@ -77,21 +72,6 @@ COMMANDS: dict[str, CommandName] = {
 }
 
 
-@dataclass(frozen=True)
-class Inbound:
-    """One message from a person, as the webhook read it."""
-
-    wamid: str
-    bsuid: str
-    name: str
-    at: float  # Meta's timestamp: when the person sent it
-    kind: Kind
-    text: str = ""  # what they typed, or the tapped button's title
-    data: str = ""  # the tapped button's id, or the quick reply's payload
-    phone: str | None = None
-    context: str | None = None  # the wamid of the message they tapped
-
-
 class Handler:
     """Reads a person's messages for the desk and sends its replies (`serve`)."""
 
@@ -103,7 +83,7 @@ class Handler:
 
     async def handle(self, message: Inbound) -> Outcome:
         """Handle one message (claimed by its wamid), and send the desk's reply."""
-        sender = await asyncio.to_thread(self.sender, message)
+        sender = await asyncio.to_thread(people.sender_of, self.redis, self.svc.store, message)
         mark = keys.wa_update_id(message.wamid)
         own = await asyncio.to_thread(self.own_work, sender, message)
         if own is not None:  # WhatsApp's own: claimed and settled as an ask is
@@ -123,28 +103,12 @@ class Handler:
         then is not one for now, so it is left alone)."""
         pick = render.pick_of(message.data) if message.kind == "reply" else None
         if pick is not None:
-            return partial(asyncio.to_thread, self.show_part, sender, pick, message)
+            show = partial(parts.show, self.svc, self.sending, sender, pick)
+            return partial(asyncio.to_thread, show, message.context or message.wamid)
         if message.kind == "text" and self.late(sender.player, message.at):
             log.info("a typed message older than one handled: left alone")
             return partial(asyncio.sleep, 0)
         return None
-
-    def sender(self, message: Inbound) -> Sender:
-        """The person as a player (first seen: their id made, their language guessed);
-        they wrote, so their 24-hour window is open."""
-        bsuid = message.bsuid if Address.of(message.bsuid).kind == "bsuid" else None
-        phone = message.phone or (None if bsuid else message.bsuid)
-        player = people.player_of(self.redis, bsuid, phone, self.svc.store.people_ttl)
-        known = self.svc.store.user(player)
-        name = names.clean(message.name or "", names.clean(known.get("name") or "", "WhatsApp"))
-        guess = known.get("lang_wa") or people.language_of(bsuid, phone)
-        fields = {"name": name, "lang_wa": guess, "started": "1"}
-        if message.phone:
-            fields["phone"] = message.phone
-        self.redis.hset(keys.user_key(player), mapping=fields)  # type: ignore[arg-type]
-        self.redis.expire(keys.user_key(player), self.svc.store.people_ttl)
-        window.note_inbound(self.redis, player, message.at)
-        return Sender(player, name, guess, PLATFORM)
 
     # ----- asks ----------------------------------------------------------------------
 
@@ -194,27 +158,6 @@ class Handler:
             return True
         self.redis.hset(key, "typed_at", repr(at))
         return False
-
-    # ----- WhatsApp's own ------------------------------------------------------------
-
-    def show_part(self, sender: Sender, pick: render.Pick, message: Inbound) -> None:
-        """A row that opens part of the prompt: that part, if the prompt is current;
-        else the tap is an old prompt's."""
-        room = self.svc.store.load(pick.room)
-        screen = None if room is None else screen_for(room, sender.player, self.svc)
-        current = screen is not None and any(
-            isinstance(b.intent, Press) and b.intent.version == pick.version
-            for row in screen.rows
-            for b in row
-        )
-        lang = self.svc.user_lang(sender.player, sender.lang_hint)
-        prompt = message.context or message.wamid
-        if room is None or screen is None or not current:
-            if room is not None and stale_prompt(self.svc, room, sender.player, prompt):
-                said = _("That button is from an earlier turn: nothing was played.")
-                self.sending.reply(sender, Reply.say(Translator(lang).gettext(said)))
-            return
-        self.sending.content(sender, render.render(screen, lang, part=pick.part))
 
 
 def target_of(room: Room, player: int) -> str:

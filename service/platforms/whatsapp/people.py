@@ -18,10 +18,15 @@ from __future__ import annotations
 
 import redis
 
+from service.desk.asks import Sender
 from service.infra import keys
-from service.infra.store import text
+from service.infra.store import Store, text
+from service.platforms.whatsapp import window
 from service.platforms.whatsapp.graph import BSUID, Address
+from service.platforms.whatsapp.message import Inbound
+from service.table import names
 
+PLATFORM = "whatsapp"
 BASE = 1 << 52  # player ids from here on are WhatsApp people's
 # A person's language before they choose one: WhatsApp tells none, so the country of
 # their BSUID (or of their phone number) says it.
@@ -107,22 +112,6 @@ def address_of(client: redis.Redis, player: int) -> Address | None:
     return Address(phone, "phone") if phone is not None else None
 
 
-# ----- the names inbound.py calls until it names people by BSUID and phone --------------
-
-
-def player_id(client: redis.Redis, name: str, ttl: int) -> int:
-    """The player id of a person named by a BSUID or a phone number (`player_of`)."""
-    address = Address.of(name)
-    bsuid = name if address.kind == "bsuid" else None
-    return player_of(client, bsuid, None if bsuid else name, ttl)
-
-
-def bsuid_of(client: redis.Redis, player: int) -> str | None:
-    """Where messages to the player go, as `Graph.send` takes a string (`address_of`)."""
-    address = address_of(client, player)
-    return address.value if address is not None else None
-
-
 def language_of(bsuid: str | None, phone: str | None) -> str:
     """The language a new person is spoken to in: their country's, else English."""
     country = (bsuid or "").split(".", 1)[0]
@@ -132,3 +121,21 @@ def language_of(bsuid: str | None, phone: str | None) -> str:
         if phone and phone.startswith(prefix):
             return PHONE_LANGS[prefix]
     return "en"
+
+
+def sender_of(client: redis.Redis, store: Store, message: Inbound) -> Sender:
+    """The person who wrote, as a player (first seen: their id made, their language
+    guessed from their number's country); they wrote, so their 24-hour window is open."""
+    bsuid = message.bsuid if Address.of(message.bsuid).kind == "bsuid" else None
+    phone = message.phone or (None if bsuid else message.bsuid)
+    player = player_of(client, bsuid, phone, store.people_ttl)
+    known = store.user(player)
+    name = names.clean(message.name or "", names.clean(known.get("name") or "", "WhatsApp"))
+    guess = known.get("lang_wa") or language_of(bsuid, phone)
+    fields = {"name": name, "lang_wa": guess, "started": "1"}
+    if message.phone:
+        fields["phone"] = message.phone
+    client.hset(user_key(player), mapping=fields)  # type: ignore[arg-type]
+    client.expire(user_key(player), store.people_ttl)
+    window.note_inbound(client, player, message.at)
+    return Sender(player, name, guess, PLATFORM)

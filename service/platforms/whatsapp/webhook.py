@@ -43,7 +43,8 @@ from service.infra.store import Conflict
 from service.platforms.base import BodyTooLarge, Webhook, read_body
 from service.platforms.whatsapp import graph, people, window
 from service.platforms.whatsapp.delivery import graph_of
-from service.platforms.whatsapp.inbound import Handler, Inbound, Kind, target_of
+from service.platforms.whatsapp.inbound import Handler, target_of
+from service.platforms.whatsapp.message import Inbound, Kind
 from service.services import Services
 from service.settings import Settings
 from service.table.outcome import Outcome
