@@ -107,25 +107,38 @@ class Chosen:
 
 
 def chosen_of(update: Update) -> Chosen | None:
-    """The move an update of inline mode makes; None for any other update."""
-    result, query = update.chosen_inline_result, update.callback_query
-    if result is not None:
-        press = callbacks.press(result.result_id)
-        posted = result.inline_message_id
-        return Chosen(update.update_id, sender_of(result.from_user), press, posted)
+    """The move an update of inline mode makes; None for any other update (or one whose
+    fields are not what Telegram sends: PTB keeps odd types as sent)."""
+    try:
+        return chosen_result(update) or confirm_pressed(update)
+    except (AttributeError, TypeError, ValueError):
+        return None
+
+
+def chosen_result(update: Update) -> Chosen | None:
+    result = update.chosen_inline_result
+    if result is None or result.from_user is None:
+        return None
+    press, sender = callbacks.press(result.result_id), sender_of(result.from_user)
+    return Chosen(update.update_id, sender, press, result.inline_message_id)
+
+
+def confirm_pressed(update: Update) -> Chosen | None:
+    query = update.callback_query
     data = query.data if query is not None else None
-    if query is None or not isinstance(data, str) or not re.match(CALLBACK_PATTERN, data):
+    if query is None or query.from_user is None or type(query.id) is not str:
+        return None
+    if not isinstance(data, str) or not re.match(CALLBACK_PATTERN, data):
         return None
     raw = callbacks.decode(data)
     match = CHOSEN.match(raw.action) if raw is not None else None
-    if raw is None or match is None:
-        press, seat = None, None
-    else:
+    press, seat = None, None
+    if raw is not None and match is not None:
         press = callbacks.press_of(callbacks.Raw(raw.room, raw.version, match.group(2)))
         seat = int(match.group(1))
-    pressed = Pressed(query.id, inline_message_id=query.inline_message_id)
-    sender = sender_of(query.from_user)
-    return Chosen(update.update_id, sender, press, query.inline_message_id, seat, pressed)
+    posted, sender = query.inline_message_id, sender_of(query.from_user)
+    pressed = Pressed(query.id, inline_message_id=posted)
+    return Chosen(update.update_id, sender, press, posted, seat, pressed)
 
 
 def sender_of(user: User) -> Sender:
@@ -169,14 +182,14 @@ async def settle(bot: Bot, chosen: Chosen, reply: Reply) -> None:
     """The posted message after its move: the Confirm button goes; a refused chosen
     result says why there instead (a Confirm's refusal was its popup)."""
     assert chosen.posted is not None
-    refused = reply.popup is not None and not reply.quiet
-    if refused and chosen.pressed is not None:
+    refusal = None if reply.quiet else reply.popup  # a made move's popup is quiet
+    if refusal and chosen.pressed is not None:
         return
-    text = cut_utf16("🃏 " + reply.popup, MAX_TEXT) if refused and reply.popup else None
     try:
-        if text is None:
-            await bot.edit_message_reply_markup(inline_message_id=chosen.posted)
-        else:
+        if refusal:
+            text = cut_utf16("🃏 " + refusal, MAX_TEXT)
             await bot.edit_message_text(text, inline_message_id=chosen.posted)
+        else:
+            await bot.edit_message_reply_markup(inline_message_id=chosen.posted)
     except TelegramError:
         pass  # pressed and chosen at once, or the message is gone: nothing left to settle
