@@ -78,13 +78,10 @@ class Desk:
             return presses.out_of_date(self.use(request, store))
         return Reply(popup=claimed.answer or None, quiet=True)
 
-    async def handle_own(
-        self, mark: Mark, users: list[int], work: Callable[[], Awaitable[None]]
-    ) -> Handled:
+    async def handle_own(self, mark: Mark, work: Callable[[], Awaitable[None]]) -> Handled:
         """A platform's own update (not an ask: a chat's change, an inline query),
         claimed, run and settled as an ask is. `work` reaches the store through the
-        plain services, not this update's view, so nothing is read with the claim for
-        it (`users`, the people it is about, is not read)."""
+        plain services, not this update's view, so nothing is read with the claim."""
         store = self.svc.store.session()
         try:
             claim = await store.aclaim(mark)

@@ -376,10 +376,8 @@ class Recorder:
         self.replies.append(handled.reply)
         return handled
 
-    async def handle_own(
-        self, mark: Mark, users: list[int], work: Callable[[], Awaitable[None]]
-    ) -> Handled:
-        return await self.desk.handle_own(mark, users, work)
+    async def handle_own(self, mark: Mark, work: Callable[[], Awaitable[None]]) -> Handled:
+        return await self.desk.handle_own(mark, work)
 
 
 def words_of(reply: Reply) -> tuple[object, ...]:

@@ -211,9 +211,8 @@ class TelegramWebhook:
         chosen = inline.chosen_of(update.update)
         if chosen is not None:
             return await inline.make_move(self.desk, exchange, chosen, self.application.bot)
-        users = [update.user_id] if update.user_id is not None else []
         work = partial(self.run_own, update.update, exchange)
-        return await self.desk.handle_own(update.update_id, users, work)
+        return await self.desk.handle_own(update.update_id, work)
 
     async def run_own(self, update: Update, exchange: Exchange) -> None:
         """Its handler (app.own_handler), if any; a call refused because the chat

@@ -87,7 +87,7 @@ class Handler:
         mark = keys.wa_update_id(message.wamid)
         own = await asyncio.to_thread(self.own_work, sender, message)
         if own is not None:  # WhatsApp's own: claimed and settled as an ask is
-            return (await self.desk.handle_own(mark, [sender.player], own)).outcome
+            return (await self.desk.handle_own(mark, own)).outcome
         ask = await asyncio.to_thread(self.ask_of, sender.player, message)
         place = Place(sender.player, None, True)
         address = await asyncio.to_thread(people.address_of, self.redis, sender.player)
