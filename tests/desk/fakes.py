@@ -30,9 +30,7 @@ class FakeDesk:
         reply = self.answered[request.mark] = self.answer(request.ask)
         return Handled("ok", reply)
 
-    async def handle_own(
-        self, mark: Mark, users: list[int], work: Callable[[], Awaitable[None]]
-    ) -> Handled:
+    async def handle_own(self, mark: Mark, work: Callable[[], Awaitable[None]]) -> Handled:
         await work()
         return Handled("ok")
 
