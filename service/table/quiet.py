@@ -6,8 +6,8 @@ Moves and timeouts never wait; only the nudges do.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from service.table import zones
 from service.table.room import RoomSettings
 
 TIMEZONES = (
@@ -27,11 +27,7 @@ def quiet_until(settings: RoomSettings, now: float) -> float | None:
     if settings.quiet_hours is None:
         return None
     start, end = settings.quiet_hours
-    try:
-        zone = ZoneInfo(settings.timezone)
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
-    local = datetime.fromtimestamp(now, zone)
+    local = datetime.fromtimestamp(now, zones.tz(settings.timezone))
     hour = local.hour
     inside = start <= hour or hour < end if start > end else start <= hour < end
     if not inside:

@@ -11,9 +11,6 @@ the same button for ¡Burro! and for a fake word. The word is the only clue.
 
 from __future__ import annotations
 
-from datetime import datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
 from engine.cuartetos import REAL_WORD, CuartetosRules, GameState, player_view, public_view
 from engine.cuartetos.views import CallView, PlayerView, PublicView
 from engine.kernel.rules import LETTERS
@@ -21,6 +18,7 @@ from service.i18n import Translator, _
 from service.table import games as table_games
 from service.table.cuartetos.table import is_live
 from service.table.log import LogKind, LogLine
+from service.ui.clock import when
 from service.ui.intents import Choice, Move, NotPlayable, Press
 from service.ui.screens import (
     CARD_SEPARATOR,
@@ -93,14 +91,13 @@ class CuartetosPainter(TablePainter):
     def shout(self, word: str) -> str:
         return f"¡{word.upper()}!"
 
+    # The time zone of the one person a screen is painted for (their hand), where the
+    # painter's maker knows it; None: the room's own (the group's table).
+    reader_zone: str | None = None
+
     def clock(self, moment: float) -> str:
-        """A moment as the group's local time, for slow tables."""
-        try:
-            zone = ZoneInfo(self.room.settings.timezone)
-        except (ZoneInfoNotFoundError, ValueError):
-            zone = ZoneInfo("UTC")
-        local = datetime.fromtimestamp(moment, zone)
-        return f"{local:%H:%M} ({self.room.settings.timezone})"
+        """A moment as its reader's local time, naming the zone, for slow tables."""
+        return when(moment, self.reader_zone or self.room.settings.timezone, self.tr)
 
     def pace_text(self, rules: CuartetosRules) -> str:
         values = {
