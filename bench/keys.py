@@ -152,7 +152,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, RedisServer(Path(folder), persist=False) as srv:
         client = connect(srv.url)
         settings = Settings(telegram_token=SecretStr("t"))
-        rt = Runtime(Services(settings, Store.of(client, settings)), client, {"telegram": NullApi()})
+        rt = Runtime(
+            Services(settings, Store.of(client, settings)), client, {"telegram": NullApi()}
+        )
         open_table(rt, GROUP, PEOPLE, start=False)
         stage(client, "a lobby of four", results)
         client.flushall()

@@ -74,7 +74,8 @@ class BurroWorker(SimpleWorker):
         On shutdown RQ unsubscribes, then stops that thread; redis-py 8.2's stop waits
         for the thread, which once unsubscribed sleeps its whole `sleep_time` first: a
         worker took up to a minute to exit on SIGTERM."""
-        self.pubsub = self.connection.pubsub()
+        # redis-py 8.1 (the lock's) leaves `pubsub` untyped, 8.2 types it
+        self.pubsub = self.connection.pubsub()  # type: ignore[no-untyped-call,unused-ignore]
         self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
         thread: Any = self.pubsub.run_in_thread(  # RQ types its attribute as None
             sleep_time=PUBSUB_WAKE, daemon=True, exception_handler=self._pubsub_exception_handler

@@ -24,6 +24,8 @@ KEY = re.compile(
     rf"""|["']({PREFIXES}):[\w:]*["']\s*\+"""  # "user:" + …
     rf"""|["']({FIXED})["']"""  # "rooms:due"
 )
+
+
 def keys_built_outside() -> dict[str, list[str]]:
     """The lines that build a key of their own, by file (relative to the repository)."""
     found: dict[str, list[str]] = {}
