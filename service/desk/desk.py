@@ -19,7 +19,16 @@ from typing import Literal, TypeVar
 import redis
 
 from service.desk import commands, presses
-from service.desk.asks import CommandAsk, Mark, Nothing, PressAsk, Reply, Request, TypedAsk
+from service.desk.asks import (
+    CommandAsk,
+    Mark,
+    Nothing,
+    PressAsk,
+    Reply,
+    Request,
+    TypedAsk,
+    TypedMoveAsk,
+)
 from service.desk.ports import Forgetting, Links, Manual, no_traces
 from service.desk.use import Use
 from service.infra.store import Claim, Claimed, Conflict, Store
@@ -76,7 +85,7 @@ class Desk:
             return Nothing
         if claimed.out_of_date:
             return presses.out_of_date(self.use(request, store))
-        return Reply(popup=claimed.answer or None, quiet=True)
+        return replayed(claimed.answer or "")
 
     async def handle_own(self, mark: Mark, work: Callable[[], Awaitable[None]]) -> Handled:
         """A platform's own update (not an ask: a chat's change, an inline query),
@@ -112,7 +121,7 @@ class Desk:
             await settle(store, mark, done=True)
             return Handled("failed")
         done = reply if isinstance(reply, Reply) else Nothing
-        await settle(store, mark, done=True, answer=(done.popup or "") if kept else None)
+        await settle(store, mark, done=True, answer=kept_answer(done) if kept else None)
         return Handled("ok", done)
 
     async def route(self, request: Request, store: Store) -> Reply:
@@ -124,6 +133,8 @@ class Desk:
             return await commands.command(use, ask)
         if isinstance(ask, TypedAsk):
             return commands.typed(use, ask)
+        if isinstance(ask, TypedMoveAsk):
+            return await presses.typed_move(use, ask)
         return use.unknown(ask)
 
     def use(self, request: Request, store: Store) -> Use:
@@ -153,6 +164,28 @@ async def settle(store: Store, mark: Mark, done: bool, answer: str | None = None
                 log.warning("update %s: its claim was not settled: %r", mark, error)
                 return
             await asyncio.sleep(wait)
+
+
+# A press's answer as its dedupe mark keeps it: a link to open, an alert, or a toast.
+LINK, ALERT, TOAST = "u:", "a:", "t:"
+
+
+def kept_answer(reply: Reply) -> str:
+    """A press's answer, small enough for its dedupe mark ("": none)."""
+    if reply.url:
+        return LINK + reply.url
+    if reply.popup:
+        return (ALERT if reply.alert else TOAST) + reply.popup
+    return ""
+
+
+def replayed(kept: str) -> Reply:
+    """The answer a dedupe mark kept (`kept_answer`), to answer a redelivery with."""
+    if kept.startswith(LINK):
+        return Reply(url=kept.removeprefix(LINK), quiet=True)
+    if kept.startswith(ALERT):
+        return Reply(popup=kept.removeprefix(ALERT), alert=True, quiet=True)
+    return Reply(popup=kept.removeprefix(TOAST) or None, quiet=True)
 
 
 def rooms_of(request: Request) -> list[str]:

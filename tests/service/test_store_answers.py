@@ -16,6 +16,7 @@ from bench.counting import COUNTS, counting_client
 from service.infra.keys import moves_key, update_key
 from service.infra.redis_server import RedisServer
 from service.infra.store import Claimed, Store
+from service.infra.store.claims import MAX_ANSWER
 from service.table import lobby
 from service.table.lobby import Actor
 from service.table.outcome import QueuedPress
@@ -78,7 +79,7 @@ def test_a_duplicate_and_its_answer_take_one_round_trip(store: Store) -> None:
 
 def test_a_long_answer_is_kept_short(store: Store) -> None:
     update_id = handled(store, "x" * 1000)
-    assert store.claimed(update_id).answer == "x" * 200
+    assert store.claimed(update_id).answer == "x" * MAX_ANSWER
 
 
 def test_a_mark_from_an_older_release_has_no_answer(store: Store) -> None:

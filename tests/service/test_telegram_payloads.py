@@ -56,17 +56,7 @@ def every_entry() -> list[Any]:
 def each_entry() -> Iterator[Any]:
     for path in sorted(PAYLOADS.glob("*.json")):
         for index, entry in enumerate(entries(path.name)):
-            yield pytest.param(entry, id=f"{path.stem}-{index}", marks=known_bugs(entry))
-
-
-def known_bugs(entry: dict[str, Any]) -> list[pytest.MarkDecorator]:
-    """Marks for the updates that find a bug not fixed yet (in files another change
-    owns)."""
-    if "inline_query" in entry["update"] and "is_bot" in entry["update"]["inline_query"]["from"]:
-        # answerInlineQuery refused (a query too old, or unknown) is an ERROR traceback
-        # and `failed` (inline.on_inline_query): it should be a warning line
-        return [pytest.mark.xfail(reason="a refused inline answer is an error", strict=True)]
-    return []
+            yield pytest.param(entry, id=f"{path.stem}-{index}")
 
 
 def one(name: str, source: str) -> dict[str, Any]:
@@ -256,11 +246,6 @@ def test_a_press_delivered_again_is_answered_again_with_the_same_text(hook: Hook
     assert hook.room(GROUP).version == room.version
 
 
-@pytest.mark.xfail(
-    reason="the dedupe mark keeps a press's popup text only: its link (and alert) is "
-    "lost (Desk.run / Desk.again, owned by another change)",
-    strict=True,
-)
 def test_a_press_answered_with_a_link_delivered_again_gets_the_link_again(hook: Hook) -> None:
     """Carla, who never opened the private chat, taps Join: the answer is a link to it.
     Delivered again, the answer must be the same link, or she is left where she was."""

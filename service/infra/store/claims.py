@@ -29,7 +29,7 @@ from service.infra.store.base import StoreBase, UpdateId, text
 from service.table.outcome import QueuedPress
 
 BUSY_MS = 30_000  # an update's claim while it is handled (longer than serve's grace)
-MAX_ANSWER = 200  # characters of an answer kept (answerCallbackQuery's text limit)
+MAX_ANSWER = 300  # characters of an answer kept (a popup of 200 units, or a link)
 _NOT_KEPT, _ANSWERED, _OUT_OF_DATE = "1", "=", "!"  # a mark's value (the docstring)
 
 # "accepted": a move's press was checked and queued for a worker, its update marked

@@ -216,7 +216,9 @@ class TelegramWebhook:
 
     async def run_own(self, update: Update, exchange: Exchange) -> None:
         """Its handler (app.own_handler), if any; a call refused because the chat
-        changed (upgraded, a topic closed) is dealt with, any other error is raised."""
+        changed (upgraded, a topic closed) is dealt with, any other refusal is Telegram's
+        word on a late or gone thing (an inline query answered too late, a chat not
+        found): a warning, not a failure of ours."""
         handler = own_handler(update)
         if handler is None:
             return
@@ -224,7 +226,7 @@ class TelegramWebhook:
             await handler(update, exchange, self.svc)
         except TelegramError as error:
             if not await changes.handled(update, exchange, self.svc, error):
-                raise
+                log.warning("update %s: Telegram refused our call: %s", update.update_id, error)
 
 
 def opened_private(request: Request) -> bool:
