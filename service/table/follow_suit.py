@@ -14,7 +14,7 @@ from engine.follow_suit.rules import Rules, make_rules
 from service.i18n import _
 from service.settings import Settings
 from service.table.kernel import DEFAULT_DELAY, next_of, too_few
-from service.table.log import LogKind, LogLine
+from service.table.log import LogKind, LogLine, append
 from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
 
@@ -114,7 +114,8 @@ class FollowSuitTable:
                 hand_no = event.hand_no
             line = log_line(event)
             if line is not None:
-                room.add_log(line.model_copy(update={"hand_no": hand_no}))
+                forced = line.kind in MOVES and done_for(room, outcome, line.seat)
+                append(room, line.model_copy(update={"forced": forced}), hand_no)
 
     def think_time(self, room: Room, state: GameState, seat: int) -> float:
         return DEFAULT_DELAY
@@ -129,19 +130,34 @@ class FollowSuitTable:
         return True  # a card, a draw, a pass: legal all turn long, answered silently
 
 
+AWAY = 0.0  # play.AWAY: "last acted" of a player whose turn timed out
+# The lines of a player's own moves: made for them when they did not act.
+MOVES = (LogKind.PLAY, LogKind.DRAW, LogKind.PASS, LogKind.TOPPLE, LogKind.PICKUP)
+
+
+def done_for(room: Room, outcome: Outcome, seat: int) -> bool:
+    """Whether a move of `seat` was made for its human player: they did not act in this
+    change (their only move, played at another's), or their time ran out."""
+    user = room.seats[seat].user_id if 0 <= seat < len(room.seats) else None
+    if user is None or room.is_bot_seat(seat):
+        return False
+    acted = outcome.acted.get(user)
+    return acted is None or acted == AWAY
+
+
 def log_line(event: ev.Event) -> LogLine | None:
-    """The public log line of an event (never a hidden card)."""
+    """The log line of an event: public, but for the cards a seat drew (its `cards`)."""
     match event:
         case ev.CardPlayed(seat=seat, card=card):
             return LogLine(kind=LogKind.PLAY, seat=seat, card=card)
-        case ev.CardDrawn(seat=seat):
-            return LogLine(kind=LogKind.DRAW, seat=seat, count=1)
+        case ev.CardDrawn(seat=seat, card=card):
+            return LogLine(kind=LogKind.DRAW, seat=seat, count=1, cards=[card] if card else [])
         case ev.Passed(seat=seat):
             return LogLine(kind=LogKind.PASS, seat=seat)
         case ev.CardsPickedUp(seat=seat, cards=cards):
             return LogLine(kind=LogKind.PICKUP, seat=seat, count=len(cards))
-        case ev.TentToppled(seat=seat, count=count):
-            return LogLine(kind=LogKind.TOPPLE, seat=seat, count=count)
+        case ev.TentToppled(seat=seat, count=count, cards=cards):
+            return LogLine(kind=LogKind.TOPPLE, seat=seat, count=count, cards=list(cards))
         case ev.TrickWon(seat=seat):
             return LogLine(kind=LogKind.TRICK, seat=seat)
         case ev.PlayerOut(seat=seat):

@@ -1,4 +1,11 @@
-"""A room's log: the recent public events the table message tells, each of one kind.
+"""A room's log: the story of the hand, each line of one kind, each with its place.
+
+Every line has a sequence number (`seq`), so each reader (the group's table, a player's
+hand) can be told what happened since the line they last saw (service.ui.story). A line
+may carry cards only its seat may see (`cards`: drawn for them, received): only that
+seat's screens show them. A run of draws by one seat is one line: the engine's count.
+The log keeps this hand's lines and the last one's (`append` trims it); a reader whose
+last look was before the first line kept is told how many lines they missed.
 
 The kinds are stored in Redis as their values (rooms written before this enum existed
 hold the same strings), so a value never changes; a new kind is a new member. A stored
@@ -8,7 +15,9 @@ is one of these.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,10 +46,15 @@ class LogKind(StrEnum):
     ABSENT = "absent"  # away too long: a letter
     LEFT = "left"  # away too often: out of the game
     CAP = "cap"  # a hand ended by its round cap
+    RECEIVED = "received"  # passing game: a card passed to a seat (its `cards`, private)
+
+
+# At most this many lines are kept (a long hand's oldest go first, told as a count).
+MAX_LINES = 90
 
 
 class LogLine(BaseModel):
-    """A public event, kept to tell the table what happened lately."""
+    """An event, kept to tell each reader what happened since they last looked."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -52,3 +66,59 @@ class LogLine(BaseModel):
     order: list[int] = Field(default_factory=list)  # a hand's result: seats in the order out
     word: str = ""  # passing game: the word of a call
     losers: list[int] = Field(default_factory=list)  # passing game: who took a letter for it
+    seq: int = 0  # its place in the story (a run of draws: its last draw's)
+    cards: list[str] = Field(default_factory=list)  # seen by `seat` only: drawn, received
+    forced: bool = False  # done for a player: their only move, or their time ran out
+
+    def first(self) -> int:
+        """The first place this line takes: a run of n draws takes n."""
+        return self.seq - self.count + 1 if self.kind == LogKind.DRAW else self.seq
+
+
+class Logged(Protocol):
+    """What holds a log (a room)."""
+
+    log: list[LogLine]
+
+
+def last_seq(log: Sequence[LogLine]) -> int:
+    return max((line.seq for line in log), default=0)
+
+
+def append(room: Logged, line: LogLine, hand_no: int) -> None:
+    """Add a line of hand `hand_no` with the next place; a draw right after the same
+    seat's draw extends it. Lines added without a place (`Room.add_log`) get theirs."""
+    log = numbered(room.log)
+    seq = last_seq(log) + 1
+    last = log[-1] if log else None
+    if (
+        line.kind == LogKind.DRAW
+        and last is not None
+        and last.kind == LogKind.DRAW
+        and last.seat == line.seat
+        and last.hand_no == hand_no
+        and last.forced == line.forced
+    ):
+        merged = {"count": last.count + line.count, "cards": [*last.cards, *line.cards]}
+        log[-1] = last.model_copy(update={**merged, "seq": last.seq + line.count})
+    else:
+        log.append(line.model_copy(update={"hand_no": hand_no, "seq": seq + line.count - 1}))
+    room.log = trimmed(log, hand_no)
+
+
+def numbered(log: list[LogLine]) -> list[LogLine]:
+    """The log with a place for every line (one added by `Room.add_log` has none)."""
+    seq = last_seq(log)
+    out = []
+    for line in log:
+        if line.seq == 0:
+            seq += 1
+            line = line.model_copy(update={"seq": seq})
+        out.append(line)
+    return out
+
+
+def trimmed(log: list[LogLine], hand_no: int) -> list[LogLine]:
+    """This hand's lines and the last hand's, at most MAX_LINES."""
+    kept = [line for line in log if line.hand_no >= hand_no - 1]
+    return kept[-MAX_LINES:]

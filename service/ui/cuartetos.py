@@ -36,6 +36,7 @@ from service.ui.screens import (
     spanish_suits,
     winners_text,
 )
+from service.ui.story import Teller
 
 PRESET_NAMES = {"cuartetos": _("Cuartetos (pass the cards)")}  # the game's by its name
 # Log lines still told once the next hand is dealt.
@@ -152,7 +153,7 @@ class CuartetosPainter(TablePainter):
         """The big button: the same for a real call and a fake one, but for the word."""
         return self.play_button(f"🫳 {self.shout(call.word)}", "respond")
 
-    def table_lines(self, view: PublicView) -> list[str]:
+    def table_lines(self, view: PublicView, reader: int | None = None) -> list[str]:
         _ = self._
         lines = [self.header(view)]
         if not view.game_over:
@@ -164,7 +165,7 @@ class CuartetosPainter(TablePainter):
         lines += [self.seat_line(view, seat) for seat in range(view.seats)]
         if view.deadline is not None and not view.game_over:
             lines += ["", self.deadline_line(view)]
-        recent = self.recent_events(view)
+        recent = self.story(view, reader)
         if recent:
             lines += ["", *recent]
         lines += ["", *self.status_lines(view), self.legend(view)]
@@ -235,16 +236,14 @@ class CuartetosPainter(TablePainter):
         losers = self.names(view.losers) or "—"
         return f"{burro_text(self.tr, len(view.losers), losers)} {winners}"
 
-    def recent_events(self, view: PublicView, keep: int = 5) -> list[str]:
-        """This hand's events, and how the hand before ended."""
-        lines = []
-        for line in self.room.log:
-            latest = line.hand_no == view.hand_no
-            if latest or (line.hand_no == view.hand_no - 1 and line.kind in RESULTS):
-                text = self.event_text(line)
-                if text:
-                    lines.append(text)
-        return lines[-keep:]
+    def story(self, view: PublicView, reader: int | None, keep: int = 5) -> list[str]:
+        """What happened since the screen's story began, for `reader` (None: the
+        group), folded to `keep` lines (service.ui.story)."""
+        teller = Teller(self.tr, self.told, self.card, self.name, view.hand_no)
+        return teller.story(self.room.log, self.after, reader, keep)
+
+    def told(self, line: LogLine, drawn: int) -> str:
+        return self.event_text(line)  # nobody draws in this game
 
     def event_text(self, line: LogLine) -> str:
         _ = self._
@@ -357,10 +356,11 @@ class CuartetosPainter(TablePainter):
         view = player_view(self.game(), seat)
         _ = self._
         if self.room.private or with_table:
-            lines = [*self.table_lines(view), ""]
+            lines = [*self.table_lines(view, seat), ""]
         else:
             mine = self.letters(view.letters[seat])
             lines = [self.header(view), _("Your letters: {letters}", letters=mine)]
+            lines += self.story(view, seat, keep=3)
         if seat in view.players and not view.game_over:
             lines.append(
                 _(

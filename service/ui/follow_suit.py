@@ -36,6 +36,7 @@ from service.ui.screens import (
     spanish_suits,
     winners_text,
 )
+from service.ui.story import Teller
 
 # The follow-suit presets by their names, as the chat shows and lists them.
 PRESET_NAMES = {
@@ -98,7 +99,7 @@ class FollowSuitPainter(TablePainter):
             rows.append((self.command(self._("🔁 Rematch"), "rematch"),))
         return Screen("\n".join(lines), fit(rows))
 
-    def table_lines(self, view: PublicView) -> list[str]:
+    def table_lines(self, view: PublicView, reader: int | None = None) -> list[str]:
         _ = self._
         lines = [_("🫏 {preset} · hand {n}", preset=self.preset_name(), n=view.hand_no)]
         for seat in range(view.seats):
@@ -110,7 +111,7 @@ class FollowSuitPainter(TablePainter):
             )
             lines.append(_("On the table: {cards}", cards=played))
         lines.append(self.stock_line(view))
-        recent = self.recent_events()
+        recent = self.story(reader)
         if recent:
             lines += ["", *recent]
         lines += ["", self.status_line(view), self.legend(self.marks(view))]
@@ -171,30 +172,12 @@ class FollowSuitPainter(TablePainter):
         """What the marks shown on a table mean, in one line."""
         return CARD_SEPARATOR.join(self._(LEGEND[m]) for m in LEGEND if m in set(marks))
 
-    def recent_events(self, keep: int = 5) -> list[str]:
-        """The log in words, a turn's draws and play told as one line."""
-        lines: list[str] = []
-        pending_draws: dict[int, int] = {}
+    def story(self, reader: int | None, keep: int = 5) -> list[str]:
+        """What happened since the screen's story began (`after`), for `reader` (None:
+        the group), folded to `keep` moves (service.ui.story)."""
         hand_no = self.room.game.hand_no if self.room.game else 0
-        for line in self.room.log:
-            if line.hand_no != hand_no and not (
-                line.hand_no == hand_no - 1 and line.kind in RESULTS
-            ):
-                continue  # cards of an earlier hand may be in hands again: show only results
-            if line.kind == LogKind.DRAW:
-                pending_draws[line.seat] = pending_draws.get(line.seat, 0) + line.count
-                continue
-            drawn = pending_draws.pop(line.seat, 0) if line.seat >= 0 else 0
-            text = self.event_text(line, drawn)
-            if text:
-                lines.append(text)
-        for seat, drawn in pending_draws.items():
-            lines.append(
-                self.tr.ngettext(
-                    "{name} drew {n} card.", "{name} drew {n} cards.", drawn, name=self.name(seat)
-                )
-            )
-        return lines[-keep:]
+        teller = Teller(self.tr, self.event_text, self.card, self.name, hand_no)
+        return teller.story(self.room.log, self.after, reader, keep)
 
     def event_text(self, line: LogLine, drawn: int) -> str:
         _, ng = self._, self.tr.ngettext
@@ -266,8 +249,11 @@ class FollowSuitPainter(TablePainter):
         _ = self._
         lines = []
         if self.room.private or with_table:
-            lines += [*self.table_lines(view), ""]
-        elif self.own_turn(view):  # a waiting hand is not edited at others' moves
+            lines += [*self.table_lines(view, seat), ""]
+        else:  # what was done for them and the tricks; others' moves once it is their turn
+            story = self.story(seat, keep=4 if self.own_turn(view) else 0)
+            lines += [*story, ""] if story else []
+        if not (self.room.private or with_table) and self.own_turn(view):
             if view.trick:
                 lines.append(
                     _("On the table: {cards}", cards=self.cards(c for _s, c in view.trick))
@@ -291,6 +277,8 @@ class FollowSuitPainter(TablePainter):
             return _("Your turn!")
         if view.to_move is None:
             return ""
+        if view.seat in view.out:  # nothing more to play in this hand
+            return _("✅ You are out of cards: the others play on.")
         if not self.room.private:  # a group's hand waits unedited: nothing that goes stale
             return _("🔔 I will remind you when it is your turn.")
         return _("Waiting for {name}.", name=self.name(view.to_move))

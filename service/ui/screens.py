@@ -191,6 +191,9 @@ class TablePainter(ABC):
         self.bot_username = bot_username
         self.tr = Translator(lang)
         self._ = self.tr.gettext
+        # The screen's story begins after this line of the log (service.ui.story.Cursor):
+        # the outbox sets it from what the message showed last; 0 tells the whole log.
+        self.after = 0
 
     @abstractmethod
     def rules(self) -> SuitedRules:

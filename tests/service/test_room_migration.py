@@ -34,7 +34,7 @@ NOW = 1_790_000_100.0
 STORED_KINDS = (
     *("play", "draw", "pass", "pickup", "topple", "trick", "out"),
     *("burro", "winner", "no_burro", "trick_cap", "timeout", "removed"),
-    *("false_call", "fake_call", "real_call", "absent", "left", "cap"),
+    *("false_call", "fake_call", "real_call", "absent", "left", "cap", "received"),
 )
 
 
@@ -118,7 +118,10 @@ def test_old_log_lines_of_every_kind_load_and_are_written_back_alike(game: str) 
     lines = [{**stored, "kind": kind} for kind in STORED_KINDS]
     room = Room.model_validate_json(json.dumps({**SAVED[game], "log": lines}))
     assert [line.kind for line in room.log] == [LogKind(k) for k in STORED_KINDS]
-    assert json.loads(room.model_dump_json())["log"] == lines  # the same strings
+    written = json.loads(room.model_dump_json())["log"]
+    assert [{k: d[k] for k in old} for d, old in zip(written, lines, strict=True)] == lines
+    # the fields added since (the story's place, a seat's own cards) load at their defaults
+    assert all(d["seq"] == 0 and d["cards"] == [] and not d["forced"] for d in written)
 
 
 def test_a_log_line_of_an_unknown_kind_is_refused() -> None:

@@ -19,7 +19,7 @@ from service.settings import Settings
 from service.table import targets
 from service.table.cuartetos import lobby
 from service.table.kernel import too_few
-from service.table.log import LogKind, LogLine
+from service.table.log import LogKind, LogLine, append
 from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
 
@@ -72,7 +72,7 @@ class CuartetosTable:
                 real = event  # told with the hand's end, which shows the four of a kind
             line = log_line(room, state, event, real, outcome)
             if line is not None:
-                room.add_log(line.model_copy(update={"hand_no": hand_no}))
+                append(room, line, hand_no)
         if any(isinstance(e, ev.FalseCall) and e.seat == actor for e in events):
             outcome.say(_("No four of a kind: ¡Burro! costs you a letter."), alert=True)
         elif actor >= 0 and any(isinstance(e, ev.Responded) and e.seat == actor for e in events):
@@ -111,15 +111,20 @@ def is_live(rules: CuartetosRules) -> bool:
 def log_line(
     room: Room, state: GameState, event: ev.Event, real: ev.CallResolved | None, outcome: Outcome
 ) -> LogLine | None:
-    """The public log line of an event (never a card still in a hand); a card chosen for
-    a player whose time ran out is told in their own chat."""
+    """The log line of an event: public, but for the cards only its seat may see (the
+    card chosen for a player whose time ran out, a card received); the first is also
+    said in their own chat."""
     match event:
         case ev.CardChosen(seat=seat, card=card, auto=True):
             room.seats[seat].timeouts += 1
             user = room.seats[seat].user_id
             if user is not None and card is not None:
                 outcome.sync.add(targets.said(user, "timeout", f"pass:{card}"))
-            return LogLine(kind=LogKind.TIMEOUT, seat=seat)
+            return LogLine(kind=LogKind.TIMEOUT, seat=seat, cards=[card] if card else [])
+        case ev.CardReceived(seat=seat, card=card, giver=giver) if card is not None:
+            if room.seats[seat].user_id is None or room.is_bot_seat(seat):
+                return None  # told only to a human: a bot reads no story
+            return LogLine(kind=LogKind.RECEIVED, seat=seat, cards=[card], order=[giver])
         case ev.FalseCall(seat=seat):
             return LogLine(kind=LogKind.FALSE_CALL, seat=seat)
         case ev.CallResolved(word=word) if word == REAL_WORD:
