@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.follow_suit.hand import DRAW, DRAW_LEFT, DRAW_RIGHT, DRAWS, PASS, HandSim
 from engine.kernel import errors
-from engine.kernel.cards import JOKER, SUIT_MASKS, suit_of
+from engine.kernel.cards import JOKER, SUIT_MASKS, SUITS, suit_of
 
 
 def refusal(sim: HandSim, action: int) -> errors.IllegalAction:
@@ -25,7 +25,7 @@ def refusal(sim: HandSim, action: int) -> errors.IllegalAction:
     if hand >> JOKER & 1 and not follow and sim.t.rules.joker_play == "must_when_void":
         return errors.MustPlayJoker()
     if suit_of(action) != sim.led:
-        return errors.MustFollowSuit()
+        return errors.MustFollowSuit(suit=SUITS[sim.led])
     return errors.IllegalAction()
 
 
@@ -45,7 +45,7 @@ def _refuse_draw_or_pass(sim: HandSim, action: int, leading: bool) -> errors.Ill
         return errors.StockEmpty()
     hand = sim.hands[sim.order[sim.turn]]
     if hand & SUIT_MASKS[sim.led]:
-        return errors.MustFollowSuit()
+        return errors.MustFollowSuit(suit=SUITS[sim.led])
     if hand >> JOKER & 1:
         return errors.MustPlayJoker()
     return errors.CannotDraw() if action != DRAW else errors.IllegalAction()

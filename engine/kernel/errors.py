@@ -55,6 +55,10 @@ class MustFollowSuit(IllegalAction):
     code = "must_follow_suit"
     text = "You must follow suit."
 
+    def __init__(self, message: str | None = None, suit: str = "") -> None:
+        super().__init__(message)
+        self.suit = suit  # the led suit's letter (public), for the service to name
+
 
 class MustPlayDrawnCard(IllegalAction):
     code = "must_play_drawn_card"

@@ -96,13 +96,23 @@ class TypedAsk:
 
 
 @dataclass(frozen=True)
+class TypedMoveAsk:
+    """A move typed in words (`card:7D`, `draw`, `pass` …, as `words.move_of` reads
+    it) that is no button of the person's current prompt in `room`: the desk says
+    precisely why it cannot be played, and offers the live choices."""
+
+    room: str
+    move: str
+
+
+@dataclass(frozen=True)
 class UnknownAsk:
     """A button that is not one of ours, or a message the desk cannot read (a photo)."""
 
     button: bool = True
 
 
-Ask = PressAsk | CommandAsk | TypedAsk | UnknownAsk
+Ask = PressAsk | CommandAsk | TypedAsk | TypedMoveAsk | UnknownAsk
 
 # Whether a person administers a room's chat (Telegram asks getChatMember; a platform
 # with no groups of ours answers False). Asked only when a use case needs it.

@@ -6,20 +6,28 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from service.desk import opening
-from service.desk.asks import PressAsk, Reply
+from engine.kernel.cards import SUIT_SYMBOLS
+from service.desk import opening, prompts
+from service.desk.asks import Choice, PressAsk, Reply, TypedMoveAsk
 from service.desk.use import Use
-from service.i18n import _
+from service.i18n import Translator, _
 from service.infra import keys
 from service.services import Services
-from service.table import lobby, play, targets
+from service.table import lobby, play, refusals, targets
+from service.table.games import rules_of, table_of
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
+from service.table.refusals import Mistake
 from service.table.room import Room
-from service.ui import games
+from service.ui import games, tokens
 from service.ui.intents import Command, CommandName, Move, Option, Press
+from service.ui.screens import CARD_SEPARATOR, SPANISH_SUITS, Button, rank_name, spanish_suits
 
 Change = Callable[[Room], Outcome]
+# The live choices a refusal carries as its own buttons at most (a WhatsApp list holds
+# ten rows); a prompt with more is posted again instead, if it is buried.
+MAX_CHOICES = 10
+DRAWS = ("draw", "draw:left", "draw:right", "pass")
 # Presses only the table's creator or a group admin may make (admins need a check):
 # settings, start, bots in the lobby, cancel (its confirmation), rematch; and options.
 MANAGING: tuple[CommandName, ...] = (
@@ -123,23 +131,123 @@ def refused(use: Use, room: Room, outcome: Outcome, ask: PressAsk) -> Reply:
     popup = outcome.popup
     if popup is None or popup.message != play.STALE or ask.prompt is None:
         return use.popup(popup)
-    if not stale_prompt(use.svc, room, use.player, ask.prompt):
+    if not first_stale(use.svc, ask.prompt):
         return Reply()
-    return use.say(_("That button is from an earlier turn: nothing was played."))
+    said = use.text(_("That button is from an earlier turn: nothing was played."))
+    if not buried(use.svc, room, use.player):  # the live prompt is just above
+        return Reply.say(said)
+    return live_choices(use, room, said)
 
 
 def stale_prompt(svc: Services, room: Room, player: int, prompt: str) -> bool:
     """A tap on an old prompt: whether to say so (once per old prompt); the current
     prompt is posted again if messages came after it in the person's chat."""
-    store = svc.store
-    if not store.redis.set(keys.wa_stale_key(prompt), 1, nx=True, ex=svc.settings.dedupe_ttl):
+    if not first_stale(svc, prompt):
         return False
-    target = targets.TABLE if room.private else targets.hand(player)
-    shown = store.redis.hget(keys.msgs_key(room.id), target)
-    latest = store.redis.get(keys.wa_seq_key(player))
-    if shown is not None and latest is not None and int(shown) < int(latest):
-        store.update(room.id, lambda r: Outcome(changed=True, sync={target + ":new"}))
+    repost_if_buried(svc, room, player)
     return True
+
+
+def first_stale(svc: Services, prompt: str) -> bool:
+    """Whether this is the first tap on the old prompt `prompt` (said once)."""
+    store = svc.store
+    return bool(store.redis.set(keys.wa_stale_key(prompt), 1, nx=True, ex=svc.settings.dedupe_ttl))
+
+
+def repost_if_buried(svc: Services, room: Room, player: int) -> None:
+    """The person's current prompt posted again if messages came after it."""
+    if buried(svc, room, player):
+        target = prompt_target(room, player)
+        svc.store.update(room.id, lambda r: Outcome(changed=True, sync={target + ":new"}))
+
+
+def buried(svc: Services, room: Room, player: int) -> bool:
+    """Whether messages came after the person's current prompt in their chat (WhatsApp
+    counts them: a Telegram chat has no such count)."""
+    redis = svc.store.redis
+    shown = redis.hget(keys.msgs_key(room.id), prompt_target(room, player))
+    latest = redis.get(keys.wa_seq_key(player))
+    return shown is not None and latest is not None and int(shown) < int(latest)
+
+
+def prompt_target(room: Room, player: int) -> str:
+    return targets.TABLE if room.private else targets.hand(player)
+
+
+def live_choices(use: Use, room: Room, said: str) -> Reply:
+    """A refusal said with the person's live choices: their current prompt's moves as
+    its buttons, or (too many for one reply) the prompt posted again if buried."""
+    screen = prompts.screen_for(room, use.player, use.svc)
+    rows = tuple(
+        row for row in (tuple(move_choices(r)) for r in (screen.rows if screen else ())) if row
+    )
+    if 0 < sum(len(row) for row in rows) <= MAX_CHOICES:
+        return Reply.say(said, *rows)
+    repost_if_buried(use.svc, room, use.player)
+    return Reply.say(said)
+
+
+def move_choices(row: tuple[Button, ...]) -> list[Choice]:
+    """A prompt's row as choices: its moves only."""
+    return [
+        Choice(b.label, tokens.text(b.intent))
+        for b in row
+        if isinstance(b.intent, Press) and isinstance(b.intent.what, Move)
+    ]
+
+
+# ----- a move typed that is no button ------------------------------------------------
+
+
+async def typed_move(use: Use, ask: TypedMoveAsk) -> Reply:
+    """A typed move that was no button of the prompt: played if it is legal now after
+    all, else refused precisely, with the live choices."""
+    room = use.store.load(ask.room)
+    if room is None:
+        return use.say(_("This game is over."))
+    found = refusals.typed(room, use.player, ask.move, use.svc.now())
+    if isinstance(found, str):
+        press = Press(room.id, room.phase_version, Move(found))
+        return await pressed(use, PressAsk(press, tapped=False))
+    return live_choices(use, room, mistake_text(use, room, ask.move, found))
+
+
+def mistake_text(use: Use, room: Room, wanted: str, mistake: Mistake) -> str:
+    """Why a typed move cannot be played, in the person's words: the card named as
+    their cards show it, the suit to follow with their cards of it."""
+    painter = games.painter(room, use.actor.lang)
+    tr, plays = painter.tr, mistake.plays
+    if mistake.code == "not_in_hand" and mistake.card:
+        return tr.gettext(_("You don't have the {card}."), card=painter.card(mistake.card))
+    if mistake.card and mistake.suit:  # held, but the led suit must be followed
+        spanish = spanish_room(room)
+        suit = suit_name(mistake.suit, spanish, tr)
+        if plays:
+            cards = CARD_SEPARATOR.join(rank_of(c, spanish, tr) for c in plays)
+            return tr.gettext(_("You must follow {suit}: {cards}."), suit=suit, cards=cards)
+        if "draw" in mistake.legal:
+            return tr.gettext(_("You have no {suit}: draw."), suit=suit)
+    if wanted in DRAWS and plays:
+        return tr.gettext(_("You have a card to play."))
+    if mistake.legal == ("pass",):
+        return tr.gettext(_("The stock is empty: pass."))
+    texts = table_of(room.settings.preset).refusals
+    return tr.gettext(texts.get(mistake.code, _("That move is not allowed now.")))
+
+
+def spanish_room(room: Room) -> bool:
+    deck = room.game.rules.deck if room.game is not None else ""
+    return spanish_suits(deck, rules_of(room.settings).suit_style) if deck else False
+
+
+def suit_name(suit: str, spanish: bool, tr: Translator) -> str:
+    return tr.gettext(SPANISH_SUITS[suit]) if spanish else SUIT_SYMBOLS[suit]
+
+
+def rank_of(card: str, spanish: bool, tr: Translator) -> str:
+    """A card by its rank only, where its suit is said already (`Caballo`, `Q♥`)."""
+    rank = rank_name(card[:-1], spanish, tr)
+    return rank if spanish else rank + SUIT_SYMBOLS[card[-1]]
 
 
 def out_of_date(use: Use) -> Reply:

@@ -4,7 +4,8 @@ A tap names the press it was drawn for (service.ui.tokens) or a desk command
 (`cmd:<word>[:<arg>]`); a template's quick reply asks for the person's game (or no
 more reminders); typed words are a move read against the person's current prompt (its
 buttons are the legal moves, so a word can never do what no button offers), else a
-command word of any of our languages (`words`), else words for the desk. A row that
+command word of any of our languages (`words`), else a move that is no button (the desk
+says precisely why it cannot be played), else words for the desk. A row that
 opens part of a prompt (a folded suit) is WhatsApp's own and answered here, under the
 desk's claim.
 """
@@ -27,6 +28,7 @@ from service.desk.asks import (
     Request,
     Sender,
     TypedAsk,
+    TypedMoveAsk,
     UnknownAsk,
 )
 from service.desk.desk import Desk, Outcome
@@ -44,7 +46,7 @@ from service.table import targets
 from service.table.room import Room
 from service.ui import tokens
 from service.ui.intents import Press
-from service.ui.screens import spanish_suits
+from service.ui.screens import Screen, spanish_suits
 
 log = logging.getLogger("burro.whatsapp")
 PLATFORM = "whatsapp"
@@ -132,13 +134,18 @@ class Handler:
         return PressAsk(press, tapped=True, prompt=message.context or message.wamid)
 
     def typed(self, player: int, message: Inbound) -> Ask:
-        """Typed words: a move on the current prompt, a command word, or words."""
-        press = typed_press(self.svc, player, message.text)
+        """Typed words: a move on the current prompt, a command word, a move that is no
+        button of the prompt (the desk says why), or words."""
+        prompt = current_prompt(self.svc, player)
+        press = None if prompt is None else typed_press(*prompt, message.text)
         if press is not None:
             return PressAsk(press, tapped=False)
         command = words.command_of(message.text)
         if command is not None:
             return self.command(player, command[0], command[1])
+        move = None if prompt is None else typed_move(prompt[0], message.text)
+        if move is not None:
+            return move
         return TypedAsk(message.text)
 
     def command(self, player: int, word: str, rest: str) -> Ask:
@@ -165,12 +172,22 @@ def target_of(room: Room, player: int) -> str:
     return targets.TABLE if room.private else targets.hand(player)
 
 
-def typed_press(svc: Services, player: int, said: str) -> Press | None:
+def typed_press(room: Room, screen: Screen, said: str) -> Press | None:
     """The press typed words mean among the buttons of the person's current prompt."""
-    prompt = current_prompt(svc, player)
-    if prompt is None:
+    buttons = (b for row in screen.rows for b in row)
+    return words.typed_press(said, buttons, spanish(room))
+
+
+def typed_move(room: Room, said: str) -> TypedMoveAsk | None:
+    """Typed words that name a move, legal or not, in the person's game being played:
+    the desk says why a move that was no button cannot be played."""
+    if room.status != "playing":
         return None
-    room, screen = prompt
+    move = words.move_of(said, spanish(room))
+    return None if move is None else TypedMoveAsk(room.id, move)
+
+
+def spanish(room: Room) -> bool:
+    """Whether the room's cards show Spanish suits (`7o` is then the 7 de oros)."""
     deck = room.game.rules.deck if room.game is not None else ""
-    spanish = spanish_suits(deck, table_games.rules_of(room.settings).suit_style) if deck else False
-    return words.typed_press(said, (b for row in screen.rows for b in row), spanish)
+    return spanish_suits(deck, table_games.rules_of(room.settings).suit_style) if deck else False
