@@ -18,6 +18,7 @@ from pydantic import SecretStr
 from engine.kernel.errors import IllegalAction, MustFollowSuit
 from service.desk.asks import CommandAsk, Place, PressAsk, Reply, Request, Sender, TypedMoveAsk
 from service.desk.desk import Desk
+from service.i18n import Translator
 from service.infra import keys
 from service.infra.store import Store
 from service.platforms.links import ServiceLinks
@@ -30,6 +31,7 @@ from service.table.outcome import Outcome
 from service.table.room import Room
 from service.ui import tokens
 from service.ui.intents import Move, Press
+from service.ui.screens import card_name
 
 PLAYER = 501
 SEED = 15  # a game whose walk meets every shape below
@@ -85,12 +87,12 @@ def services() -> Services:
 class Table:
     """One person's game against bots at the desk, in their language."""
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, preset: str = "spanish") -> None:
         self.svc = services()
         self.desk = Desk(self.svc, WhatsAppManual(), ServiceLinks(self.svc))
         self.lang, self.marks = lang, count(1)
         self.svc.store.set_user_language(PLAYER, lang)
-        self.ask(CommandAsk("play", ("spanish",)))
+        self.ask(CommandAsk("play", (preset,)))
 
     def ask(self, ask: Any) -> Reply:
         sender = Sender(PLAYER, "Abuela", self.lang, platform="whatsapp")
@@ -306,3 +308,28 @@ def test_a_card_of_another_hand_is_refused_as_any_card_not_held() -> None:
     replies = [table.typed(f"card:{card}") for card in (theirs, nobodys)]
     assert [text(r).split(" the ")[0] for r in replies] == ["You don't have"] * 2
     assert buttons(replies[0]) == buttons(replies[1])
+
+
+NOT_HELD = {
+    "es": "No tienes esa carta: {card}.",
+    "pt_BR": "Você não tem essa carta: {card}.",
+    "pt_PT": "Não tens essa carta: {card}.",
+    "en": "You don't have the {card}.",
+    "id": "Kamu tidak memegang kartu itu: {card}.",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(NOT_HELD))
+def test_cuartetos_a_card_to_pass_not_held_is_refused(lang: str) -> None:
+    """Everyone chooses a card to pass: one typed that is another's is not held, and
+    the cards to pass (and the calls) are offered."""
+    table = Table(lang, "cuartetos")
+    room = table.room
+    g = game_of(room.settings.preset)
+    seats = range(len(room.seats))
+    theirs = next(c for s in seats if s != table.seat for c in g.hand(room.game, s))
+    reply = table.typed(f"card:{theirs}")
+    assert text(reply) == NOT_HELD[lang].format(card=card_name(theirs, True, Translator(lang)))
+    mine = g.hand(room.game, table.seat)
+    assert {f"pass:{c}" for c in mine} <= set(buttons(reply))
+    assert table.room.game == room.game
