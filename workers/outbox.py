@@ -35,11 +35,13 @@ from service.infra.store import live_key, room_key, text
 from service.platforms import registry
 from service.platforms.base import Chat, DeliveryFailed, Failure, Platform, Rendered
 from service.table import groups, play, targets
+from service.table.log import last_seq
 from service.table.outcome import JobKind, Outcome
 from service.table.room import Room
 from service.table.targets import Target
 from service.ui import games, news
-from service.ui.screens import Screen
+from service.ui.screens import Screen, TablePainter
+from service.ui.story import Cursor, begin
 
 if TYPE_CHECKING:
     from redis.client import Pipeline
@@ -131,7 +133,17 @@ def settle(rt: Runtime, room: Room | None, aim: Target, asked: bool, news: set[s
         return True  # told with the player's next prompt instead
     if not base.one_off and not folds:
         tell_first(rt, room, base, news)
-    plan = plan_message(rt, room, base, with_table=folds)
+    turn = prompt_of(room, base)
+    marks = None if base.one_off else read_marks(rt, room, base, chat_id)
+    # A re-post, a nudge or news is a new message per request: a second job for it
+    # (the sweeper's, while a 429 held the first back) finds it served and only edits.
+    posts = aim.new or base.kind == "nudge" or base.one_off
+    served = posts and not asked
+    anew: Anew = "" if marks is None else due_anew(rt, marks, turn)
+    if posts and not served:
+        anew = "notify"
+    start = 0 if marks is None else story_start(marks, bool(anew) or folds)
+    plan = plan_message(rt, room, base, with_table=folds, after=start)
     if plan is None:
         return True
     lang, screen = plan
@@ -144,22 +156,16 @@ def settle(rt: Runtime, room: Room | None, aim: Target, asked: bool, news: set[s
         screen = with_news(rt, room, lang, screen)
     logs.bind(chat_id=chat_id)
     message = platform.render(screen, lang) if told is not None else shows
-    # A re-post, a nudge or news is a new message per request: a second job for it
-    # (the sweeper's, while a 429 held the first back) finds it served and only edits.
-    posts = aim.new or base.kind == "nudge" or base.one_off
-    served = posts and not asked
     if served and (base.kind == "nudge" or base.one_off):
         return False  # nothing to clear: no request is marked
-    if base.one_off:
+    if base.one_off or marks is None:
         return unsaid(rt, room, base) or post_once(rt, platform, room, aim, chat_id, message)
-    turn = prompt_of(room, base)
-    marks = read_marks(rt, room, base, chat_id)
-    anew = due_anew(rt, marks, turn)
-    if posts and not served:
-        anew = "notify"
-    if not send(rt, platform, room, aim, chat_id, message, anew, shows, marks):
+    now = rt.svc.now()
+    cursor = Cursor(start, last_seq(room.log), now)
+    if not send(rt, platform, room, aim, chat_id, message, anew, shows, marks, cursor):
         return False
-    prompted(rt, room, base, turn, told=anew == "notify" or marks.message_id is None, marks=marks)
+    told_anew = anew == "notify" or marks.message_id is None
+    prompted(rt, room, base, turn, told=told_anew, marks=marks, now=now)
     if told is not None:
         note_told(rt, room, base, told)
     if folds and turn is not None:
@@ -311,6 +317,7 @@ class Marks:
     acted: float | None  # when its player acted or was last prompted
     turn: str | None  # the turn they were last prompted for
     top: int | None  # the room's newest message in the target's chat
+    story: Cursor | None = None  # the story the message showed (service.ui.story)
 
 
 def read_marks(rt: Runtime, room: Room, target: Target, chat_id: int) -> Marks:
@@ -319,14 +326,28 @@ def read_marks(rt: Runtime, room: Room, target: Target, chat_id: int) -> Marks:
         pipe.hget(msgs_key(room.id), str(target))
         pipe.hget(sent_key(room.id), str(target))
         pipe.hmget(live_key(room.id), str(user), f"{user}:turn", f"top:{chat_id}")
-        shown, digest, (acted, turn, top) = pipe.execute()
+        shown, sent, (acted, turn, top) = pipe.execute()
+    # what was sent: its digest, then the story it showed (`sent_mark`)
+    digest, _sep, story = sent.partition(b" ") if sent is not None else (None, b"", b"")
     return Marks(
         int(shown) if shown is not None else None,
         digest,
         float(acted) if acted is not None and user is not None else None,
         text(turn) if turn is not None and user is not None else None,
         int(top) if top is not None else None,
+        Cursor.parse(text(story)),
     )
+
+
+def sent_mark(digest: str, cursor: Cursor | None) -> str:
+    """What is kept of a sent message: its digest, and the story it showed (forgotten
+    with it)."""
+    return digest if cursor is None else f"{digest} {cursor.encode()}"
+
+
+def story_start(marks: Marks, anew: bool) -> int:
+    """Where the target's story begins: `anew`, a new message (service.ui.story.begin)."""
+    return begin(marks.story, anew or marks.message_id is None, marks.acted)
 
 
 def due_anew(rt: Runtime, marks: Marks, turn: tuple[int, str] | None) -> Anew:
@@ -356,9 +377,10 @@ def prompted(
     turn: tuple[int, str] | None,
     told: bool,
     marks: Marks,
+    now: float | None = None,
 ) -> None:
     """Note when the player was last prompted (shown their turn, or `told` by a new
-    message), and for which turn."""
+    message; `now`: when it was shown, as its story's cursor says), and for which turn."""
     user = turn[0] if turn is not None else player_of(room, target)
     if user is None or room.status != "playing":
         return
@@ -366,7 +388,7 @@ def prompted(
     if turn is not None and marks.turn != turn[1]:
         fields[f"{user}:turn"] = turn[1]
     if fields or told:
-        fields[str(user)] = rt.svc.now()
+        fields[str(user)] = rt.svc.now() if now is None else now
         note_live(rt, room, fields)
 
 
@@ -439,14 +461,15 @@ def chat_id_of(room: Room, target: Target) -> int:
 
 
 def plan_message(
-    rt: Runtime, room: Room, target: Target, with_table: bool = False
+    rt: Runtime, room: Room, target: Target, with_table: bool = False, after: int = 0
 ) -> tuple[str, Screen] | None:
     """(language, screen) for a target, or None when there is nothing to show;
-    `with_table`: a hand shows the table's lines too (a chat that sees no table)."""
+    `with_table`: a hand shows the table's lines too (a chat that sees no table);
+    `after`: the screen's story begins after this line of the log."""
     name = rt.svc.bot_username
     if target.kind in ("table", "nudge"):
         lang = rt.svc.room_lang(room)
-        painter = games.painter(room, lang, name)
+        painter = story_from(games.painter(room, lang, name), after)
         if target.kind == "nudge":
             return lang, painter.nudge()
         return lang, games.room_screen(room, painter)
@@ -464,7 +487,16 @@ def plan_message(
     if target.kind == "news":
         told = news.news(room, lang, name)
         return None if told is None else (lang, told)
-    return lang, games.painter(room, lang, name).hand(seat, with_table=with_table)
+    painter = story_from(games.painter(room, lang, name), after)
+    return lang, painter.hand(seat, with_table=with_table)
+
+
+def story_from(painter: games.Screens, after: int) -> games.Screens:
+    """The painter, its screens' story beginning after line `after` (a game whose
+    painter tells no story is left as it is)."""
+    if isinstance(painter, TablePainter):
+        painter.after = after
+    return painter
 
 
 def send(
@@ -477,10 +509,12 @@ def send(
     post: Anew,
     shows: Rendered | None,
     marks: Marks,
+    cursor: Cursor | None = None,
 ) -> bool:
     """Post (`post`: "notify", or "quiet" without a notification) or update the target's
     message; False when it must be tried again later (rescheduled already). `shows`:
-    what the message shows, if not all of it is (a screen with news told above it)."""
+    what the message shows, if not all of it is (a screen with news told above it);
+    `cursor`: the story it shows, kept beside it."""
     base = str(target.base)
     shown = message if shows is None else shows
     digest = hashlib.sha1(json.dumps(shown, sort_keys=True).encode()).hexdigest()
@@ -503,7 +537,7 @@ def send(
     ttl = rt.svc.store.ttl_of(room)  # as long as the room: it shows the room
     with rt.redis.pipeline(transaction=False) as pipe:
         pipe.hset(msgs, base, message_id)
-        pipe.hset(sent, base, digest)
+        pipe.hset(sent, base, sent_mark(digest, cursor))
         pipe.expire(msgs, ttl)
         pipe.expire(sent, ttl)
         note_top(rt, room, chat_id, message_id, pipe)
