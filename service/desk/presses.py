@@ -225,7 +225,7 @@ def mistake_text(use: Use, room: Room, wanted: str, mistake: Mistake) -> str:
         if plays:
             cards = CARD_SEPARATOR.join(rank_of(c, spanish, tr) for c in plays)
             return tr.gettext(_("You must follow {suit}: {cards}."), suit=suit, cards=cards)
-        if "draw" in mistake.legal:
+        if any(a.startswith("draw") for a in mistake.legal):
             return tr.gettext(_("You have no {suit}: draw."), suit=suit)
     if wanted in DRAWS and plays:
         return tr.gettext(_("You have a card to play."))

@@ -31,7 +31,7 @@ from service.table.outcome import Outcome
 from service.table.room import Room
 from service.ui import tokens
 from service.ui.intents import Move, Press
-from service.ui.screens import card_name
+from service.ui.screens import SPANISH_SUITS, card_name
 
 PLAYER = 501
 SEED = 15  # a game whose walk meets every shape below
@@ -333,3 +333,19 @@ def test_cuartetos_a_card_to_pass_not_held_is_refused(lang: str) -> None:
     mine = g.hand(room.game, table.seat)
     assert {f"pass:{c}" for c in mine} <= set(buttons(reply))
     assert table.room.game == room.game
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("es", "No tienes {suit}: roba."), ("en", "You have no {suit}: draw.")]
+)
+def test_a_card_of_another_suit_when_void_is_told_to_draw(lang: str, said: str) -> None:
+    table = Table(lang)
+    g = game_of("spanish")
+    state = table.walk_to(lambda s, seat: g.legal_actions(s, seat) == ["draw"])
+    card = g.hand(state, table.seat)[0]
+    with pytest.raises(MustFollowSuit) as refused:
+        g.apply(state, table.seat, f"play:{card}", 0.0)
+    suit = Translator(lang).gettext(SPANISH_SUITS[refused.value.suit])
+    reply = table.typed(f"card:{card}")
+    assert text(reply) == said.format(suit=suit)
+    assert buttons(reply) == ["draw"]
