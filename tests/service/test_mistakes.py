@@ -16,6 +16,7 @@ import pytest
 from pydantic import SecretStr
 
 from engine.kernel.errors import IllegalAction, MustFollowSuit
+from service.desk import prompts
 from service.desk.asks import CommandAsk, Place, PressAsk, Reply, Request, Sender, TypedMoveAsk
 from service.desk.desk import Desk
 from service.i18n import Translator
@@ -27,6 +28,7 @@ from service.services import Services
 from service.settings import Settings
 from service.table import targets
 from service.table.games import game_of, rules_of
+from service.table.identity import TELEGRAM
 from service.table.outcome import Outcome
 from service.table.room import Room
 from service.ui import tokens
@@ -94,9 +96,10 @@ class Table:
         self.svc.store.set_user_language(PLAYER, lang)
         self.ask(CommandAsk("play", (preset,)))
 
-    def ask(self, ask: Any) -> Reply:
-        sender = Sender(PLAYER, "Abuela", self.lang, platform="whatsapp")
-        request = Request(f"wa:m{next(self.marks)}", sender, Place(PLAYER), ask, edits=False)
+    def ask(self, ask: Any, platform: str = "whatsapp") -> Reply:
+        sender = Sender(PLAYER, "Abuela", self.lang, platform=platform)
+        edits = platform != "whatsapp"  # WhatsApp cannot edit a message: each is new
+        request = Request(f"m{next(self.marks)}", sender, Place(PLAYER), ask, edits=edits)
         handled = asyncio.run(self.desk.handle(request))
         assert handled.outcome == "ok", handled
         return handled.reply
@@ -349,3 +352,24 @@ def test_a_card_of_another_suit_when_void_is_told_to_draw(lang: str, said: str) 
     reply = table.typed(f"card:{card}")
     assert text(reply) == said.format(suit=suit)
     assert buttons(reply) == ["draw"]
+
+
+def test_an_old_button_tapped_on_telegram_points_to_the_live_moves() -> None:
+    """Telegram keeps one live message per hand, edited in place: an old button's
+    popup says so, and that message offers the live moves."""
+    table = Table("es")
+    state = table.walk_to(leading)
+    room = table.room
+    old = Press(room.id, room.phase_version - 1, Move("draw"))
+    reply = table.ask(PressAsk(old, tapped=True), platform=TELEGRAM)
+    assert reply.popup == "Este botón está desactualizado: usa el mensaje más reciente."
+    assert table.room.game == state
+    screen = prompts.screen_for(room, PLAYER, table.svc)
+    assert screen is not None
+    shown = [
+        b.intent.what.action
+        for row in screen.rows
+        for b in row
+        if isinstance(b.intent, Press) and isinstance(b.intent.what, Move)
+    ]
+    assert sorted(shown) == sorted(game_of("spanish").legal_actions(state, table.seat))
