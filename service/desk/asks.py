@@ -28,7 +28,7 @@ CommandName = Literal[
     "new",  # open a table: a group's lobby, or in a private chat a game against bots
     "play",  # a game against bots in the private chat
     "setup",  # a game against bots, set up in its lobby first
-    "hello",  # a greeting: the person's game shown again, else one dealt at once
+    "hello",  # a greeting: the person's game shown again, a newcomer greeted, else a game
     "resume",  # the person's game shown again, else the welcome
     "start",  # the private chat opened (Telegram's /start, with a link's payload)
     "family",  # a family's table opened from a private chat, with links to share
@@ -45,6 +45,7 @@ CommandName = Literal[
     "forget_no",
     "quiet",  # no more reminders
     "loud",  # reminders again
+    "hour",  # the person's time zone, told or set
 ]
 
 

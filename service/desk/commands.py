@@ -16,13 +16,14 @@ from service.desk.use import Use
 from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
 from service.infra import keys
 from service.infra.forget import forget
-from service.table import caps, lobby, names
+from service.table import caps, lobby, names, zones
 from service.table import games as table_games
 from service.table import privacy as privacy_notice
 from service.table.names import shown
 from service.table.outcome import Outcome, Popup
 from service.table.room import LIVE, Room, RoomSettings
 from service.ui import games
+from service.ui.clock import when
 from service.ui.games import games_list
 from service.ui.intents import Command, Press
 from service.ui.screens import stats_lines
@@ -30,6 +31,12 @@ from service.ui.tokens import text as press_data
 
 ROOM_CODE = re.compile(r"^[a-z0-9]{8}$")  # a table's code (its room id)
 BOTS = 3  # a game against bots dealt at once: a table of four
+# A newcomer's choices under our greeting (one a row: a phone's width takes one label).
+GREETING_CHOICES = (
+    (_("🎲 Play now"), "cmd:play"),
+    (_("👪 Family table"), "cmd:family"),
+    (_("❓ How to play"), "cmd:rules"),
+)
 Handler = Callable[[Use, tuple[str, ...]], Awaitable[Reply]]
 
 
@@ -122,11 +129,27 @@ def against_bots(use: Use, args: tuple[str, ...], bots: int, at_once: bool) -> R
 
 
 async def hello(use: Use, args: tuple[str, ...]) -> Reply:
-    """A greeting: the person's game going on shown again, else one dealt at once."""
+    """A greeting: the person's game going on shown again; a newcomer's first one
+    answered with ours (a game named deals it at once); else a game dealt at once."""
     room = use.active_room()
-    if room is None:
-        return await play_now(use, args)
-    return show_game(use, room)
+    if room is not None:
+        return show_game(use, room)
+    if not args and not greeted(use):
+        return greeting(use)
+    return await play_now(use, args)
+
+
+def greeted(use: Use) -> bool:
+    return bool(use.store.user(use.player).get("greeted"))
+
+
+def greeting(use: Use) -> Reply:
+    """Our first words to a newcomer: the game in a line, where their cards will come,
+    and the choices (play now against bots, a family's table, how to play), once."""
+    use.store.redis.hset(keys.user_key(use.player), "greeted", "1")
+    zone = use.store.user(use.player).get("zone") or zones.DEFAULT
+    rows = tuple((Choice(use.text(label), ask=ask),) for label, ask in GREETING_CHOICES)
+    return Reply.say(use.manual.greeting(use.tr, zone), *rows)
 
 
 async def resume(use: Use, args: tuple[str, ...]) -> Reply:
@@ -170,6 +193,8 @@ async def start(use: Use, args: tuple[str, ...]) -> Reply:
     if own is not None and own.status in LIVE:  # their game against bots
         use.store.update(own.id, opening.repost, use.request.mark)
         return Reply()
+    if not greeted(use):
+        return greeting(use)
     return Reply(lines=(use.manual.welcome(use.tr),))
 
 
@@ -346,6 +371,46 @@ async def language(use: Use, args: tuple[str, ...]) -> Reply:
     return Reply(popup=said) if use.request.message is None else Reply.say(said)
 
 
+async def hour(use: Use, args: tuple[str, ...]) -> Reply:
+    """The person's time zone: told, or set from the words after "hour" (a city, a
+    zone, a UTC offset, or the time it is where they are); the table in their own chat
+    then shows it too."""
+    if not args:
+        return zone_told(use, use.store.user(use.player).get("zone") or zones.DEFAULT, False)
+    zone = zones.named(" ".join(args), use.svc.now())
+    if zone is None:
+        # TRANSLATORS: 'hour' is the word a person writes on WhatsApp to set their time
+        # zone (service/platforms/whatsapp/words.py: hora, horario, jam ...)
+        unknown = _(
+            "🕒 I do not know that place. Write 'hour' and your city (as 'hour Lisbon'), "
+            "or the time it is where you are (as 'hour 18:30')."
+        )
+        return use.say(unknown)
+    use.store.redis.hset(keys.user_key(use.player), "zone", zone)
+    own = use.store.room_in_chat(use.player, None)
+    if own is not None and own.status in LIVE:
+        use.store.update(own.id, lambda r: rezone(r, zone))
+    return zone_told(use, zone, True)
+
+
+def zone_told(use: Use, zone: str, changed: bool) -> Reply:
+    now = when(use.svc.now(), zone, use.tr)
+    if changed:
+        return use.say(_("🕒 Done: your time is now {now}."), now=now)
+    # TRANSLATORS: 'hour' as above
+    told = _(
+        "🕒 Your time is {now}. To change it, write 'hour' and your city "
+        "(as 'hour Lisbon'), or the time it is where you are (as 'hour 18:30')."
+    )
+    return use.say(told, now=now)
+
+
+def rezone(room: Room, zone: str) -> Outcome:
+    """The table in the person's own chat keeps their time zone (its deadlines')."""
+    room.settings.timezone = zone
+    return Outcome(changed=True)
+
+
 async def quiet(use: Use, args: tuple[str, ...]) -> Reply:
     use.store.redis.hset(keys.user_key(use.player), "quiet", "1")
     return use.say(_("🔕 No more reminders. Write 'remind' to have them again."))
@@ -435,4 +500,5 @@ HANDLERS: dict[str, Handler] = {
     "forget_no": forget_no,
     "quiet": quiet,
     "loud": loud,
+    "hour": hour,
 }

@@ -21,6 +21,12 @@ class Manual(Protocol):
     def welcome(self, tr: Translator) -> Line:
         """What a person is shown who says nothing we read and has no game going on."""
 
+    def greeting(self, tr: Translator, zone: str) -> str:
+        """A newcomer's first words from us, above the desk's choices (play now, a
+        family's table, how to play): one line of the game, where their cards will
+        come and how to come back; where the platform tells no time zone, the one we
+        guessed for them (`zone`, service.table.zones) and how to change it."""
+
     def help(self, tr: Translator, games: str) -> Line:
         """Every command, and the games (`games`: one a line) to name after them."""
 

@@ -25,10 +25,22 @@ HELP = _(
 CHATTER_COOLDOWN = 600  # seconds between two answers to plain private messages
 
 
+GREETING = _(
+    "🫏 Hi! I run games of Burro, the donkey card game: get rid of your cards by "
+    "following the suit led; the last one left holding cards is the burro.\n"
+    "Play here against bots, or with your family: add me to your group and send "
+    "/burro there. Your cards for group games come to this chat; /start brings you "
+    "back here."
+)
+
+
 class TelegramManual:
     """The texts that name Telegram's commands."""
 
     chatter_cooldown = CHATTER_COOLDOWN
+
+    def greeting(self, tr: Translator, zone: str) -> str:
+        return tr.gettext(GREETING)  # times: Telegram shows them in the reader's own zone
 
     def welcome(self, tr: Translator) -> Line:
         return Line(tr.gettext(WELCOME))

@@ -71,6 +71,7 @@ COMMANDS: dict[str, CommandName] = {
     "forget_no": "forget_no",
     "cancel": "cancel",
     "resume": "resume",
+    "hour": "hour",
 }
 
 

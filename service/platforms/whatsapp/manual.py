@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from service.desk.asks import Choice, Line
 from service.i18n import Translator, _
+from service.table import zones
 
 WELCOME = _(
     "🫏 Hi! I run games of Burro, the donkey card game.\n"
@@ -15,10 +16,25 @@ WELCOME = _(
 )
 
 
+GREETING = _(
+    "🫏 Hi! I run games of Burro, the donkey card game: get rid of your cards by "
+    "following the suit led; the last one left holding cards is the burro.\n"
+    "Your cards come here, in this chat: tap them, or type them. Write 'hi' any time "
+    "to come back to your game."
+)
+# TRANSLATORS: 'hour' is the word a person writes to set their time zone (one of
+# service/platforms/whatsapp/words.py: hora, horario, jam ...)
+ZONE = _("🕒 I show times in {zone} time: write 'hour' and your city if yours differs.")
+
+
 class WhatsAppManual:
     """The texts that name WhatsApp's words (service.platforms.whatsapp.words)."""
 
     chatter_cooldown = 0  # a person who writes is answered: their chat is with us alone
+
+    def greeting(self, tr: Translator, zone: str) -> str:
+        # WhatsApp tells no time zone: the one guessed from the person's number is said
+        return "\n".join([tr.gettext(GREETING), tr.gettext(ZONE, zone=zones.label(zone))])
 
     def welcome(self, tr: Translator) -> Line:
         choices = (

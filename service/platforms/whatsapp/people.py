@@ -10,8 +10,9 @@ BSUID comes. The player id is an int above every Telegram user id (Telegram's ha
 most 52 bits), so the table's rooms, seats and chat targets hold players of every
 platform alike and a table may mix them. The person's own data lives in
 `user:<player id>` as a Telegram user's does (its name, language, and here `wa`, the
-BSUID, and `phone` when known); messages go to the BSUID once known, else to the phone
-(`address_of`).
+BSUID, `phone` when known, and `zone`, their time zone: WhatsApp tells none, so it is
+first their number's country's, service.table.zones); messages go to the BSUID once
+known, else to the phone (`address_of`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from service.infra.store import Store, text
 from service.platforms.whatsapp import window
 from service.platforms.whatsapp.graph import BSUID, Address
 from service.platforms.whatsapp.message import Inbound
-from service.table import names
+from service.table import names, zones
 
 PLATFORM = "whatsapp"
 BASE = 1 << 52  # player ids from here on are WhatsApp people's
@@ -125,14 +126,16 @@ def language_of(bsuid: str | None, phone: str | None) -> str:
 
 def sender_of(client: redis.Redis, store: Store, message: Inbound) -> Sender:
     """The person who wrote, as a player (first seen: their id made, their language
-    guessed from their number's country); they wrote, so their 24-hour window is open."""
+    and time zone guessed from their number's country); they wrote, so their 24-hour
+    window is open."""
     bsuid = message.bsuid if Address.of(message.bsuid).kind == "bsuid" else None
     phone = message.phone or (None if bsuid else message.bsuid)
     player = player_of(client, bsuid, phone, store.people_ttl)
     known = store.user(player)
     name = names.clean(message.name or "", names.clean(known.get("name") or "", "WhatsApp"))
     guess = known.get("lang_wa") or language_of(bsuid, phone)
-    fields = {"name": name, "lang_wa": guess, "started": "1"}
+    zone = known.get("zone") or zones.of_number(bsuid, phone)
+    fields = {"name": name, "lang_wa": guess, "zone": zone, "started": "1"}
     if message.phone:
         fields["phone"] = message.phone
     client.hset(user_key(player), mapping=fields)  # type: ignore[arg-type]

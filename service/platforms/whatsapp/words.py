@@ -61,6 +61,7 @@ CommandWord = Literal[
     "privacy",
     "forget",
     "cancel",
+    "hour",
 ]
 # A greeting starts a game against bots at once (or shows the one going on); "new game"
 # in any of our languages too; "help" explains what we understand.
@@ -85,6 +86,8 @@ COMMAND_WORDS: dict[str, CommandWord] = {
     **dict.fromkeys(["esquecer", "esqueca", "esquece", "lupakan", "hapus"], "forget"),
     # Ending the table in the person's own chat (confirmed by two buttons, as /cancel).
     **dict.fromkeys(["cancelar", "cancel", "batal", "batalkan", "terminar"], "cancel"),
+    # The person's time zone, told or set by the words after ("hora Lisboa", "jam 18:30").
+    **dict.fromkeys(["hora", "hour", "horario", "jam", "zona", "timezone"], "hour"),
 }
 # Words around a game's name that name no game ("nueva partida", "main lagi", "buenas
 # tardes"): a command that opens a table reads past them.

@@ -1,8 +1,11 @@
-"""A WhatsApp person's way into a game, each step one message: a greeting deals a game
-against three bots at once (no lobby: the first message is their turn, with a one-time
-hint on playing with family), "play again" is answered by the next game's first prompt
-alone, and a hand with more playable cards than a list holds folds its smallest suits
-into the one list (a folded suit opened is the only second message)."""
+"""A WhatsApp person's way into a game, each step one message: a newcomer's greeting is
+answered with ours (the game in a line, where the cards come, the zone their times are
+shown in) and three choices; "Play now" deals a game against three bots at once (no
+lobby: the next message is their turn, with a one-time hint on playing with family);
+later greetings deal at once or show the game going on; "play again" is answered by
+the next game's first prompt alone, and a hand with more playable cards than a list
+holds folds its smallest suits into the one list (a folded suit opened is the only
+second message)."""
 
 from __future__ import annotations
 
@@ -10,10 +13,13 @@ from collections import Counter
 from functools import partial
 
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
+from service.i18n import Translator
 from service.services import Services
+from service.table import games as table_games
 from service.table import lobby
 from service.table.lobby import Actor
 from service.table.room import Room, RoomSettings
+from service.ui import games
 from tests.service.inproc import Hook
 from tests.service.whatsapp.play import (
     act,
@@ -27,11 +33,15 @@ from tests.service.whatsapp.play import (
     play_game,
 )
 from tests.service.whatsapp.test_render import within_limits
-from tests.service.whatsapp.test_whatsapp_game import open_game, player_of
+from tests.service.whatsapp.test_whatsapp_game import player_of
 
 HINTS = {
     "Nenek": "👪 Dengan keluarga? Tulis 'keluarga' untuk buka meja.",
     "Grandma": "👪 With family? Write 'family' to open a table.",
+}
+GREETING_CHOICES = {
+    "Nenek": ["🎲 Main sekarang", "👪 Meja keluarga", "❓ Cara main"],
+    "Grandma": ["🎲 Play now", "👪 Family table", "❓ How to play"],
 }
 
 
@@ -46,22 +56,56 @@ def prompt_after(hook: Hook, user: str, seq: int) -> WaChatMessage:
     return wa.wait_for(partial(next_prompt, wa, user, seq, 0, hook.worker), what="a prompt")
 
 
-def test_a_greeting_deals_a_game_against_three_bots_its_turn_the_first_message(
-    hook: Hook,
-) -> None:
+def greeted(wa: WhatsAppDriver, user: str, word: str) -> WaChatMessage:
+    """A newcomer writes `word` (a greeting): our greeting, once it comes."""
+    asked = wa.send(user, word).seq
+    return wa.wait_for(partial(first_after, wa, user, asked), what=f"{user}'s greeting")
+
+
+def play_now(wa: WhatsAppDriver, user: str, word: str) -> int:
+    """A newcomer greets, is greeted and taps "Play now": the tap's place (their game's
+    messages come after it)."""
+    greeting = greeted(wa, user, word)
+    return wa.tap(user, greeting, choices(greeting)[0][0]).seq
+
+
+def test_a_newcomer_is_greeted_then_play_now_deals_against_three_bots(hook: Hook) -> None:
     wa = hook.emu.whatsapp
-    asked = open_game(wa, "Nenek", "halo")
-    first = wa.wait_for(partial(first_after, wa, "Nenek", asked), what="her first message")
+    greeting = greeted(wa, "Nenek", "halo")
+    assert [title for _id, title in choices(greeting)] == GREETING_CHOICES["Nenek"]
+    assert "Jakarta" in greeting.text  # her times' zone, from her number's country
+    assert hook.store().room_in_chat(player_of(hook, "Nenek"), None) is None  # not yet dealt
+    tapped = wa.tap("Nenek", greeting, GREETING_CHOICES["Nenek"][0])
+    first = wa.wait_for(partial(first_after, wa, "Nenek", tapped.seq), what="her first turn")
     assert is_prompt(first) and not is_final(first)  # her turn: no lobby, no welcome
     assert first.footer == HINTS["Nenek"]  # how to play with family, in her language
     room = hook.room(player_of(hook, "Nenek"))
     assert room.status == "playing" and room.private
     assert [seat.bot is not None for seat in room.seats] == [False, True, True, True]
+    # What a newcomer reads before their own first card: our greeting, then their turn
+    # (before the greeting: their turn alone, 1; the figure for BENCHMARKS.md).
+    read = [m.id for m in outgoing(wa, "Nenek") if m.seq <= first.seq]
+    assert read == [greeting.id, first.id]
+
+
+def test_how_to_play_tells_the_rules_and_a_second_greeting_deals(hook: Hook) -> None:
+    wa = hook.emu.whatsapp
+    wa.add_user("Abuelo", country="MX", language="es", username="abuelo.mx")
+    greeting = greeted(wa, "Abuelo", "hola")
+    assert "Ciudad de México" in greeting.text  # Mexico's most populous zone, named
+    told = wa.tap("Abuelo", greeting, choices(greeting)[2][0])
+    rules = wa.wait_for(partial(first_after, wa, "Abuelo", told.seq), what="the rules")
+    spanish = table_games.rules_for(table_games.DEFAULT_PRESET)
+    assert rules.text == games.rules_text(spanish, Translator("es"))
+    asked = wa.send("Abuelo", "hola").seq  # greeted already: a game at once
+    first = prompt_after(hook, "Abuelo", asked)
+    assert first.seq == min(m.seq for m in outgoing(wa, "Abuelo") if m.seq > asked)
+    assert hook.room(player_of(hook, "Abuelo")).status == "playing"
 
 
 def test_the_family_hint_comes_once_per_person(hook: Hook) -> None:
     wa = hook.emu.whatsapp
-    first = prompt_after(hook, "Grandma", open_game(wa, "Grandma", "hello"))
+    first = prompt_after(hook, "Grandma", play_now(wa, "Grandma", "hello"))
     assert first.footer == HINTS["Grandma"]
     act(wa, "Grandma", first, moves(first)[0][0])
     second = prompt_after(hook, "Grandma", first.seq)
@@ -75,7 +119,7 @@ def test_the_family_hint_comes_once_per_person(hook: Hook) -> None:
 def test_play_again_is_answered_by_the_next_games_first_prompt_alone(hook: Hook) -> None:
     wa, worker = hook.emu.whatsapp, hook.worker
     assert worker is not None
-    played = play_game(wa, "Vovó", after=open_game(wa, "Vovó", "oi"), worker=worker)
+    played = play_game(wa, "Vovó", after=play_now(wa, "Vovó", "oi"), worker=worker)
     final = played.final
     assert final is not None
     again = next(ident for ident, title in choices(final) if "🔁" in title)
@@ -128,3 +172,21 @@ def deal_eleven(hook: Hook, player: int) -> Room:
     outcome = lobby.start(room, abuela, svc.now())
     assert svc.store.create(room, outcome, None)
     return room
+
+
+def test_a_person_tells_their_time_zone_by_a_word(hook: Hook) -> None:
+    """Avó's times are Lisbon's (her number is Portuguese) until she names another."""
+    wa = hook.emu.whatsapp
+    greeted(wa, "Avó", "olá")
+    player = player_of(hook, "Avó")
+    assert hook.redis.hget(f"user:{player}", "zone") == b"Europe/Lisbon"
+    for said, zone, shown in [
+        ("hora", b"Europe/Lisbon", "Lisboa"),
+        ("hora Açores", b"Atlantic/Azores", "Açores"),
+        ("horário são paulo", b"America/Sao_Paulo", "São Paulo"),
+        ("hora Atlântida", b"America/Sao_Paulo", "hora"),  # no such place: how to say it
+    ]:
+        asked = wa.send("Avó", said).seq
+        answer = wa.wait_for(partial(first_after, wa, "Avó", asked), what=f"the answer to {said}")
+        assert shown in answer.text and "🕒" in answer.text
+        assert hook.redis.hget(f"user:{player}", "zone") == zone

@@ -72,7 +72,7 @@ def test_privacy_and_forgetting_on_whatsapp(hook: Hook) -> None:
     wa = hook.emu.whatsapp
     family = family_game_played(hook)
     player = player_id(hook, PERSON)
-    dealt = wa.send(PERSON, "hola")  # a game of her own against bots, going on
+    dealt = wa.send(PERSON, "jugar")  # a game of her own against bots, going on
     wa.wait_for(partial(newest_prompt, wa, PERSON, dealt.seq), what="her game's first prompt")
 
     notice = said_to(wa, PERSON, "privacidad", "Qué guardo de ti").text
@@ -98,8 +98,9 @@ def test_privacy_and_forgetting_on_whatsapp(hook: Hook) -> None:
     assert kept is not None and player not in kept.humans()
     assert [s.name for s in kept.seats if s.user_id is None and s.bot is None] == ["#2"]
 
-    dealt = wa.send(PERSON, "hola")  # back: a new player, a new game
-    wa.wait_for(partial(newest_prompt, wa, PERSON, dealt.seq), what="a new game's prompt")
+    back = wa.send(PERSON, "hola")  # back: a new player, greeted as a newcomer is
+    greeting = wa.wait_for(partial(newest_prompt, wa, PERSON, back.seq), what="a greeting")
+    assert choices(greeting)[0][1] == "🎲 Jugar ya"
     assert player_id(hook, PERSON) != player
     assert hook.store().user_stats(player_id(hook, PERSON)).get("games", 0) == 0
 
