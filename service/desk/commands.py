@@ -125,6 +125,9 @@ def against_bots(use: Use, args: tuple[str, ...], bots: int, at_once: bool) -> R
     popup = opening.against_bots(
         use.svc, use.player, use.actor, preset, use.request.mark, bots, at_once
     )
+    zone = use.store.user(use.player).get("zone")
+    if zone is not None:  # a person whose zone we keep (WhatsApp): their table's deadlines
+        own_table_zone(use, zone)
     return use.told(Outcome(popup=popup))
 
 
@@ -387,10 +390,16 @@ async def hour(use: Use, args: tuple[str, ...]) -> Reply:
         )
         return use.say(unknown)
     use.store.redis.hset(keys.user_key(use.player), "zone", zone)
-    own = use.store.room_in_chat(use.player, None)
-    if own is not None and own.status in LIVE:
-        use.store.update(own.id, lambda r: rezone(r, zone))
+    own_table_zone(use, zone)
     return zone_told(use, zone, True)
+
+
+def own_table_zone(use: Use, zone: str) -> None:
+    """The table in the person's own chat shows its deadlines in their zone (a group's
+    table keeps the group's)."""
+    own = use.store.room_in_chat(use.player, None)
+    if own is not None and own.status in LIVE and own.settings.timezone != zone:
+        use.store.update(own.id, lambda r: rezone(r, zone))
 
 
 def zone_told(use: Use, zone: str, changed: bool) -> Reply:
@@ -406,7 +415,8 @@ def zone_told(use: Use, zone: str, changed: bool) -> Reply:
 
 
 def rezone(room: Room, zone: str) -> Outcome:
-    """The table in the person's own chat keeps their time zone (its deadlines')."""
+    """The room's deadlines in `zone`: saved, nothing to show again (no version bump:
+    its buttons stay good)."""
     room.settings.timezone = zone
     return Outcome(changed=True)
 

@@ -82,6 +82,7 @@ def test_a_newcomer_is_greeted_then_play_now_deals_against_three_bots(hook: Hook
     room = hook.room(player_of(hook, "Nenek"))
     assert room.status == "playing" and room.private
     assert [seat.bot is not None for seat in room.seats] == [False, True, True, True]
+    assert room.settings.timezone == "Asia/Jakarta"  # her own table's deadlines: her zone
     # What a newcomer reads before their own first card: our greeting, then their turn
     # (before the greeting: their turn alone, 1; the figure for BENCHMARKS.md).
     read = [m.id for m in outgoing(wa, "Nenek") if m.seq <= first.seq]
@@ -190,3 +191,7 @@ def test_a_person_tells_their_time_zone_by_a_word(hook: Hook) -> None:
         answer = wa.wait_for(partial(first_after, wa, "Avó", asked), what=f"the answer to {said}")
         assert shown in answer.text and "🕒" in answer.text
         assert hook.redis.hget(f"user:{player}", "zone") == zone
+    prompt_after(hook, "Avó", wa.send("Avó", "olá").seq)  # greeted already: dealt at once
+    answer = wa.send("Avó", "hora Manaus").seq
+    wa.wait_for(partial(first_after, wa, "Avó", answer), what="the answer")
+    assert hook.room(player).settings.timezone == "America/Manaus"  # her table's deadlines
