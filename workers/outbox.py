@@ -142,7 +142,7 @@ def settle(rt: Runtime, room: Room | None, aim: Target, asked: bool, news: set[s
     anew: Anew = "" if marks is None else due_anew(rt, marks, turn)
     if posts and not served:
         anew = "notify"
-    start = 0 if marks is None else story_start(marks, bool(anew) or folds)
+    start = 0 if marks is None else story_start(room, marks, bool(anew) or folds)
     plan = plan_message(rt, room, base, with_table=folds, after=start)
     if plan is None:
         return True
@@ -345,9 +345,9 @@ def sent_mark(digest: str, cursor: Cursor | None) -> str:
     return digest if cursor is None else f"{digest} {cursor.encode()}"
 
 
-def story_start(marks: Marks, anew: bool) -> int:
+def story_start(room: Room, marks: Marks, anew: bool) -> int:
     """Where the target's story begins: `anew`, a new message (service.ui.story.begin)."""
-    return begin(marks.story, anew or marks.message_id is None, marks.acted)
+    return begin(marks.story, anew or marks.message_id is None, marks.acted, room.log)
 
 
 def due_anew(rt: Runtime, marks: Marks, turn: tuple[int, str] | None) -> Anew:

@@ -50,7 +50,7 @@ class LogKind(StrEnum):
 
 
 # At most this many lines are kept (a long hand's oldest go first, told as a count).
-MAX_LINES = 90
+MAX_LINES = 400
 
 
 class LogLine(BaseModel):
@@ -102,7 +102,8 @@ def append(room: Logged, line: LogLine, hand_no: int) -> None:
         merged = {"count": last.count + line.count, "cards": [*last.cards, *line.cards]}
         log[-1] = last.model_copy(update={**merged, "seq": last.seq + line.count})
     else:
-        log.append(line.model_copy(update={"hand_no": hand_no, "seq": seq + line.count - 1}))
+        span = line.count if line.kind == LogKind.DRAW else 1  # `first`: the places it takes
+        log.append(line.model_copy(update={"hand_no": hand_no, "seq": seq + span - 1}))
     room.log = trimmed(log, hand_no)
 
 

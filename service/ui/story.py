@@ -48,13 +48,14 @@ class Cursor:
             return None
 
 
-def begin(cursor: Cursor | None, anew: bool, acted: float | None) -> int:
+def begin(cursor: Cursor | None, anew: bool, acted: float | None, log: Sequence[LogLine]) -> int:
     """The line after which a screen's story begins: a new message after what the last
     one showed; the same message edited where it began, unless its reader acted since
-    it was last shown (they had read it)."""
+    it was last shown (they had read it), or the log no longer holds where it began
+    (an edit would fold what it showed into a count)."""
     if cursor is None:
         return 0
-    if anew or (acted is not None and acted > cursor.at):
+    if anew or (acted is not None and acted > cursor.at) or missed(log, cursor.start):
         return cursor.end
     return cursor.start
 
