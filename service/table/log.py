@@ -119,7 +119,18 @@ def numbered(log: list[LogLine]) -> list[LogLine]:
     return out
 
 
+# The last hand's lines told once it is over (a reader who had not seen the others is
+# told them as a count: service.ui.story.missed): what was done for a player, the cards
+# drawn, tricks, who went out, results.
+DROPPED_WHEN_OVER = (LogKind.PLAY, LogKind.PASS, LogKind.PICKUP, LogKind.TOPPLE)
+
+
 def trimmed(log: list[LogLine], hand_no: int) -> list[LogLine]:
-    """This hand's lines and the last hand's, at most MAX_LINES."""
-    kept = [line for line in log if line.hand_no >= hand_no - 1]
+    """This hand's lines and what the last hand's tell a player, at most MAX_LINES."""
+    kept = [
+        line
+        for line in log
+        if line.hand_no == hand_no
+        or (line.hand_no == hand_no - 1 and (line.forced or line.kind not in DROPPED_WHEN_OVER))
+    ]
     return kept[-MAX_LINES:]

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from service.i18n import Translator, _
-from service.table.log import LogKind, LogLine
+from service.table.log import LogKind, LogLine, last_seq
 
 Public = Callable[[LogLine, int], str]  # a public line in words, with the draws before it
 # Never folded for a seat: what it must know of the hand.
@@ -82,10 +82,10 @@ def unseen(log: Sequence[LogLine], after: int) -> list[LogLine]:
 
 
 def missed(log: Sequence[LogLine], after: int) -> int:
-    """How many places before the log's first line the reader has not seen (the log
-    let them go): told as a count."""
-    first = min((line.first() for line in log), default=after + 1)
-    return max(0, first - after - 1)
+    """How many places after `after` the log no longer holds (it let them go, unseen by
+    this reader): told as a count."""
+    held = sum(line.seq - max(line.first(), after + 1) + 1 for line in log if line.seq > after)
+    return max(0, last_seq(log) - after - held)
 
 
 class Teller:
