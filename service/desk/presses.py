@@ -28,6 +28,7 @@ Change = Callable[[Room], Outcome]
 # ten rows); a prompt with more is posted again instead, if it is buried.
 MAX_CHOICES = 10
 DRAWS = ("draw", "draw:left", "draw:right", "pass")
+NOT_HELD = ("not_in_hand", "unknown_card")  # a card of another deck is not held either
 # Presses only the table's creator or a group admin may make (admins need a check):
 # settings, start, bots in the lobby, cancel (its confirmation), rematch; and options.
 MANAGING: tuple[CommandName, ...] = (
@@ -217,7 +218,7 @@ def mistake_text(use: Use, room: Room, wanted: str, mistake: Mistake) -> str:
     their cards show it, the suit to follow with their cards of it."""
     painter = games.painter(room, use.actor.lang)
     tr, plays = painter.tr, mistake.plays
-    if mistake.code == "not_in_hand" and mistake.card:
+    if mistake.code in NOT_HELD and mistake.card:
         return tr.gettext(_("You don't have the {card}."), card=painter.card(mistake.card))
     if mistake.card and mistake.suit:  # held, but the led suit must be followed
         spanish = spanish_room(room)

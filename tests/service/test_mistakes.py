@@ -373,3 +373,10 @@ def test_an_old_button_tapped_on_telegram_points_to_the_live_moves() -> None:
         if isinstance(b.intent, Press) and isinstance(b.intent.what, Move)
     ]
     assert sorted(shown) == sorted(game_of("spanish").legal_actions(state, table.seat))
+
+
+def test_a_card_of_another_deck_is_not_held_either() -> None:
+    table = Table("es")
+    table.walk_to(leading)
+    reply = table.typed("card:9D")  # the Spanish deck of forty has no 8s and 9s
+    assert text(reply) == "No tienes esa carta: 9 de oros."
