@@ -1,7 +1,9 @@
 """What a WhatsApp person may type instead of tapping, in every language we speak.
 
 A typed move is matched against the person's current prompt only: the buttons it
-shows are the legal moves, so a word can never do what no button offers. A card is
+shows are the legal moves, so a word can never do what no button offers. A move that
+is no button is still read (`move_of`), for the desk to say why it cannot be played
+(a card not held, a suit to follow). A card is
 typed as its label (`7 de oros`, `10♥`), its code (`7d`, `10h`), its rank and suit
 initial (`7o`: oros; in French suits `7c` is clubs), or its rank and suit word in any
 of our languages (`sota copas`, `7 hearts`, `7 hati`). Other moves and commands are
@@ -145,7 +147,8 @@ def typed_press(text: str, buttons: Iterable[Button], spanish: bool) -> Press | 
 
 
 def move_of(text: str, spanish: bool) -> str | None:
-    """The move a text names: a word (`draw`), or a card (`7D`, for any card move)."""
+    """The move a text names, legal or not: a word (`draw`), or a card (`card:7D`, for
+    any card move)."""
     said = normal(text)
     if said in MOVE_WORDS:
         return MOVE_WORDS[said]
