@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from engine.cuartetos import events as cev
+from engine.cuartetos.records import read_record as read_cuartetos
+from engine.cuartetos.replay import _apply as apply_action
 from engine.follow_suit import events as ev
 from engine.follow_suit.records import read_record
 from engine.follow_suit.replay import _step
@@ -120,8 +123,16 @@ def test_each_human_is_told_exactly_what_happened_to_them(
         check_told(reader.told(), expected(room, seat, own))
 
 
-def show(room: Room, outcome: Outcome, readers: dict[int, Reader], edits: bool, now: float) -> None:
-    """Render each human's hand as the outbox would, its story from their cursor."""
+def show(
+    room: Room,
+    outcome: Outcome,
+    readers: dict[int, Reader],
+    edits: bool,
+    now: float,
+    whole: bool = False,
+) -> None:
+    """Render each human's hand as the outbox would, its story from their cursor
+    (`whole`: every line of the message is kept, not only its first part's)."""
     platform = FakePlatform()
     for target in sorted(outcome.sync):
         kind, _, rest = target.partition(":")
@@ -137,7 +148,8 @@ def show(room: Room, outcome: Outcome, readers: dict[int, Reader], edits: bool, 
         painter.after = start
         message = platform.show(target, painter.hand(seat))
         check_secrets(room, message, seat)
-        reader.show(story_of(message["text"]), start, start != (reader.cursor or CURSOR0).start)
+        lines = message["text"].splitlines() if whole else story_of(message["text"])
+        reader.show(lines, start, start != (reader.cursor or CURSOR0).start)
         reader.cursor = Cursor(start, last_seq(room.log), now)
 
 
@@ -249,3 +261,52 @@ def check_told(told: list[str], want: Expected) -> None:
     assert all(p in (c, ANY) for p, c in zip(played, want.played_for, strict=True)), played
     tricks = sum(1 for line in told if TRICK.search(line))
     assert tricks == want.tricks >= want.tricks_in
+
+
+RECEIVED = re.compile(r"^🫴 .* passed you (.*)\.$")
+
+
+@pytest.mark.parametrize(("seed", "edits"), [(1, True), (2, False)])
+def test_each_human_is_told_every_card_passed_to_them(seed: int, edits: bool) -> None:
+    """Cuartetos: every card passed to a human is told on their own screen, once, and
+    only there."""
+    room = lobby.create_room(-100, None, ANA, START, settings=RoomSettings(preset="cuartetos"))
+    lobby.join(room, BEN)
+    lobby.add_bot(room, ANA)
+    lobby.add_bot(room, ANA)
+    room.seed = (1 << 127) | seed
+    readers = {1: Reader(), 2: Reader()}
+    rnd, clock = random.Random(seed), [START]
+    pending: list[tuple[float, int, Job]] = []
+    outcome = lobby.start(room, ANA, START, 1.5)
+    for step in range(5000):
+        show(room, outcome, readers, edits, clock[0], whole=True)
+        queue_jobs(pending, outcome, step)
+        if room.status != "playing":
+            break
+        outcome = next_change(room, pending, clock, rnd, set(), readers, 0.5)
+    assert room.status == "over"
+    for user, reader in readers.items():
+        seat = room.seat_of(user)
+        assert seat is not None
+        told = [m[1] for line in reader.told() if (m := RECEIVED.match(line))]
+        want = received(room, seat)
+        assert want and len(told) == len(want)
+        assert all(t in (c, ANY) for t, c in zip(told, want, strict=True)), told
+
+
+def received(room: Room, seat: int) -> list[str]:
+    """The cards passed to `seat` in the game's hand records."""
+    painter = screens.painter(room, "en")
+    cards = []
+    for hand in range(play.game(room).finished_hands(room.game)):
+        record = read_cuartetos(json.dumps(games.hand_record(room, hand)))
+        game = record.start()
+        for k, (mover, action, at) in enumerate(record.actions):
+            game, events = apply_action(game, k, mover, action, at)
+            cards += [
+                painter.card(e.card)
+                for e in events
+                if isinstance(e, cev.CardReceived) and e.seat == seat and e.card
+            ]
+    return cards
