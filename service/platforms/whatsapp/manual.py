@@ -68,12 +68,18 @@ class WhatsAppManual:
     def kept(self, tr: Translator) -> str:
         # people.py: the BSUID and the phone lead to the person (wa:id:*) and sit in
         # their record, for as long as it is kept
-        return tr.gettext(
+        ids = tr.gettext(
             _(
                 "• The id WhatsApp gives me for you and, when WhatsApp shares it, your "
                 "phone number: to know you when you write, kept as long as the above."
             )
         )
+        # people.py: `zone`, first their number's country's (service.table.zones)
+        zone = _(
+            "• Your time zone (your number's country's, or the one you named): to show "
+            "you times, kept as long as the above."
+        )
+        return f"{ids}\n{tr.gettext(zone)}"
 
     def where_forget(self, tr: Translator) -> str:
         return tr.gettext(_("Write {forget} to me in our own chat."), forget=self.forget_word(tr))

@@ -78,6 +78,7 @@ def test_privacy_and_forgetting_on_whatsapp(hook: Hook) -> None:
     notice = said_to(wa, PERSON, "privacidad", "Qué guardo de ti").text
     assert "tal como lo muestra WhatsApp" in notice and "Telegram" not in notice
     assert "número de teléfono" in notice and "«olvidar»" in notice
+    assert "Tu zona horaria" in notice  # kept in her record (people.py)
 
     question = said_to(wa, PERSON, "olvidar", "No se puede deshacer")
     assert [title for _id, title in choices(question)] == [YES, NO]
