@@ -62,7 +62,9 @@ LABELS = {
 }
 # "UTC+5", "gmt-03:30", "+2", "-3": a sign is needed (a bare number is a time of day).
 OFFSET = re.compile(r"^(?:utc|gmt)?\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?$")
-# "18", "18:30", "18h", "6:30": the time it is now where the person is.
+# "18", "18:30", "18h", "6:30": the time it is now where the person is (a bare hour up
+# to MAX_OFFSET could be an offset that lost its sign: it needs its minutes or an "h").
+MAX_OFFSET = 14
 TIME_OF_DAY = re.compile(r"^(\d{1,2})(?:[:h.](\d{2}))?h?$")
 # Signs spelt as words (a platform may keep no "+" or "-" of what was typed).
 SIGN_WORDS = {
@@ -118,8 +120,10 @@ def named(said: str, now: float) -> str | None:
     if offset:
         return fixed(offset_of(offset[1], offset[2], offset[3] or "0"))
     local = TIME_OF_DAY.match(words)
-    if local:
+    if local and (local[2] or "h" in words or int(local[1]) > MAX_OFFSET):
         return by_time_of_day(int(local[1]), int(local[2] or 0), now)
+    if local:
+        return None  # "3": 3 o'clock, or an offset whose sign was lost ("-3")? ask again
     return ALIASES.get(words) or by_city().get(words.replace(" ", "_"))
 
 

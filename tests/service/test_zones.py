@@ -46,7 +46,9 @@ def test_a_number_s_country_gives_its_zone(bsuid: str | None, phone: str | None,
         ("menos 3", "UTC-03:00"),  # a sign in words: WhatsApp's words keep no "-"
         ("utc", "UTC"),
         ("15:00", "UTC+03:00"),  # the time it is now where the person is
-        ("9", "UTC-03:00"),
+        ("9h", "UTC-03:00"),
+        ("21", "UTC+09:00"),  # past any offset: a time of day
+        ("3", None),  # 3 o'clock, or "-3" with its sign lost (WhatsApp's words)?
         ("nowhere at all", None),
         ("utc 3", None),  # which way is not said
         ("+15", None),
