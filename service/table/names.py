@@ -12,6 +12,7 @@ Platform-neutral: both chat adapters call `clean` on the names they are given.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable
 
@@ -52,6 +53,7 @@ RTL = frozenset(("R", "AL", "AN"))
 EXPLICIT = frozenset(("LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"))
 
 
+@functools.lru_cache(maxsize=4096)  # the same people tap again and again
 def clean(raw: str, fallback: str) -> str:
     """A name as it is kept: one line, nothing hidden or reordering, no command nor
     formatting, at most `MAX_NAME` grapheme clusters; `fallback` if nothing visible
