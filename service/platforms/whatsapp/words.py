@@ -174,6 +174,8 @@ def command_of(text: str) -> tuple[CommandWord, str] | None:
     if not words or words[0] not in COMMAND_WORDS:
         return None
     command = COMMAND_WORDS[words[0]]
+    if command == "hour":  # a zone's words as typed: "hora -03:00" keeps its sign
+        return command, " ".join(text.split()[1:])
     rest = words[1:]
     if command in GAME_COMMANDS:
         rest = [w for w in rest if w not in FILLERS]

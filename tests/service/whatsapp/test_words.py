@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.platforms.whatsapp import words
+from service.table import zones
 from service.ui.intents import Command, Move, Press
 from service.ui.screens import Button
 
@@ -151,3 +152,10 @@ def test_privacy_and_forget_in_every_language() -> None:
     assert {"privacidad", "privacidade", "privacy", "privasi"} <= said["privacy"]
     assert {"olvidar", "esquecer", "forget", "lupakan"} <= said["forget"]
     assert "apagar" not in words.COMMAND_WORDS  # Spanish "turn off": too easily meant else
+
+
+def test_a_zone_typed_keeps_its_sign() -> None:
+    """WhatsApp words lose "+" and "-" when read (`normal`); the zone's words do not."""
+    assert words.command_of("hora -03:00") == ("hour", "-03:00")
+    assert words.command_of("Jam +7") == ("hour", "+7")
+    assert zones.named("-03:00", 1_700_000_000) != zones.named("03:00", 1_700_000_000)
