@@ -64,6 +64,9 @@ def open_table(
         turn_timeout=svc.settings.turn_timeout,
         reminder_after=svc.settings.reminder_after,
     )
+    zone = svc.store.user(actor.user_id).get("zone")  # kept for a WhatsApp person
+    if zone:  # their own chat's table tells its deadlines in their time
+        settings.timezone = zone
     room = lobby.create_room(chat_id, None, actor, svc.now(), private=private, settings=settings)
     for _seat in range(min(bots or 0, lobby.seat_limit(room) - 1)):
         lobby.add_bot(room, actor)

@@ -32,6 +32,8 @@ def test_a_family_table_opened_on_whatsapp(hook: Hook) -> None:
     emu.start("Ana", f"j{code}")
     host = player_id(hook, "Abuela")
     emu.wait_for(lambda: len(room_in(hook, host).seats) == 3 or None, what="three seated")
+    # the table in her chat tells its deadlines in her time (her number's country)
+    assert room_in(hook, host).settings.timezone == hook.store().user(host)["zone"]
     wa.send("Vovó", "oi")  # a greeting at a table waiting to start: no game of her own
     wa.wait_for(
         lambda: any("suas cartas vão chegar aqui" in m.text for m in outgoing(wa, "Vovó")),
