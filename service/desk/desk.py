@@ -39,7 +39,7 @@ from service.ui.intents import Move
 log = logging.getLogger("burro.desk")
 T = TypeVar("T")
 Outcome = Literal["ok", "duplicate", "retry", "failed"]
-SETTLE_WAITS = (0.1, 0.3, 0.6, 1.0)  # seconds: a Redis restart is over in about one
+END_CLAIM_WAITS = (0.1, 0.3, 0.6, 1.0)  # seconds: a Redis restart is over in about one
 
 
 @dataclass(frozen=True)
@@ -114,14 +114,14 @@ class Desk:
             reply = await work()
         except (redis.RedisError, Conflict) as error:
             log.warning("update %s not committed: %r", mark, error)
-            await settle(store, mark, done=False)
+            await end_claim(store, mark, done=False)
             return Handled("retry")
         except Exception:
             log.exception("update %s failed permanently", mark)
-            await settle(store, mark, done=True)
+            await end_claim(store, mark, done=True)
             return Handled("failed")
         done = reply if isinstance(reply, Reply) else Nothing
-        await settle(store, mark, done=True, answer=kept_answer(done) if kept else None)
+        await end_claim(store, mark, done=True, answer=kept_answer(done) if kept else None)
         return Handled("ok", done)
 
     async def route(self, request: Request, store: Store) -> Reply:
@@ -151,11 +151,11 @@ class Desk:
         return Reply()
 
 
-async def settle(store: Store, mark: Mark, done: bool, answer: str | None = None) -> None:
+async def end_claim(store: Store, mark: Mark, done: bool, answer: str | None = None) -> None:
     """Finish (or release) the update's claim, tried again for a few seconds while Redis
     is away; a mark left unsettled lapses by itself, and a change committed with the mark
     makes a redelivery a duplicate."""
-    for wait in (*SETTLE_WAITS, None):
+    for wait in (*END_CLAIM_WAITS, None):
         try:
             await (store.afinish(mark, answer) if done else store.arelease(mark))
             return

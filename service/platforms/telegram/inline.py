@@ -159,7 +159,7 @@ async def make_move(desk: Desk, exchange: Exchange, chosen: Chosen, bot: Bot) ->
     if chosen.pressed is not None and handled.outcome in ("ok", "duplicate"):
         exchange.answer_press(chosen.pressed, handled.reply)
     if handled.outcome == "ok" and chosen.posted is not None:
-        await settle(bot, chosen, handled.reply)
+        await close_result(bot, chosen, handled.reply)
     return handled
 
 
@@ -178,7 +178,7 @@ def refusal_of(svc: Services, chosen: Chosen) -> str | None:
     return None
 
 
-async def settle(bot: Bot, chosen: Chosen, reply: Reply) -> None:
+async def close_result(bot: Bot, chosen: Chosen, reply: Reply) -> None:
     """The posted message after its move: the Confirm button goes; a refused chosen
     result says why there instead (a Confirm's refusal was its popup)."""
     assert chosen.posted is not None

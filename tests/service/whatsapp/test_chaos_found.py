@@ -116,7 +116,7 @@ def signed_post() -> tuple[bytes, dict[str, str]]:
 
 
 def test_redis_gone_while_a_message_is_handled_is_503(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(desk_module, "SETTLE_WAITS", (0.0,))
+    monkeypatch.setattr(desk_module, "END_CLAIM_WAITS", (0.0,))
     monkeypatch.setattr(Desk, "route", agone)  # Redis went away mid-message ...
     monkeypatch.setattr(Store, "arelease", agone)  # ... and is still away a moment later
     body, headers = signed_post()
@@ -128,7 +128,7 @@ def test_redis_gone_while_a_message_is_handled_is_503(monkeypatch: pytest.Monkey
 def test_a_claim_is_released_once_redis_is_back(monkeypatch: pytest.MonkeyPatch) -> None:
     """Found by the chaos soak: Redis restarted while a message was handled, its busy
     mark stayed, and Meta's redeliveries were turned away for half a minute."""
-    monkeypatch.setattr(desk_module, "SETTLE_WAITS", (0.0, 0.0))
+    monkeypatch.setattr(desk_module, "END_CLAIM_WAITS", (0.0, 0.0))
     release, failures = Store.arelease, [DOWN]
 
     async def back_soon(store: Store, update_id: str) -> None:
