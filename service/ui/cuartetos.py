@@ -240,7 +240,7 @@ class CuartetosPainter(TablePainter):
         """What happened since the screen's story began, for `reader` (None: the
         group), folded to `keep` lines (service.ui.story)."""
         teller = Teller(self.tr, self.told, self.card, self.name, view.hand_no)
-        return teller.story(self.room.log, self.after, reader, keep)
+        return teller.story(self.room.log, self.story_after(reader), reader, keep)
 
     def told(self, line: LogLine, drawn: int) -> str:
         return self.event_text(line)  # nobody draws in this game

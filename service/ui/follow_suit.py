@@ -177,7 +177,7 @@ class FollowSuitPainter(TablePainter):
         the group), folded to `keep` moves (service.ui.story)."""
         hand_no = self.room.game.hand_no if self.room.game else 0
         teller = Teller(self.tr, self.event_text, self.card, self.name, hand_no)
-        return teller.story(self.room.log, self.after, reader, keep)
+        return teller.story(self.room.log, self.story_after(reader), reader, keep)
 
     def event_text(self, line: LogLine, drawn: int) -> str:
         _, ng = self._, self.tr.ngettext

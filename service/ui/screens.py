@@ -203,6 +203,13 @@ class TablePainter(ABC):
     def rules_line(self) -> str:
         """The rules in one line, under the lobby's title."""
 
+    def story_after(self, reader: int | None) -> int:
+        """Where the screen's story begins: after `after`; a finished game's table (the
+        group's, or a one-to-one game's), from the start of what the log keeps: anyone
+        may read it later, not one reader."""
+        table = reader is None or self.room.private
+        return 0 if self.room.status == "over" and table else self.after
+
     def spanish(self) -> bool:
         rules = self.rules()
         return spanish_suits(rules.deck, rules.suit_style)
