@@ -192,6 +192,6 @@ def test_a_person_tells_their_time_zone_by_a_word(hook: Hook) -> None:
         assert shown in answer.text and "🕒" in answer.text
         assert hook.redis.hget(f"user:{player}", "zone") == zone
     prompt_after(hook, "Avó", wa.send("Avó", "olá").seq)  # greeted already: dealt at once
-    answer = wa.send("Avó", "hora Manaus").seq
-    wa.wait_for(partial(first_after, wa, "Avó", answer), what="the answer")
+    asked = wa.send("Avó", "hora Manaus").seq
+    wa.wait_for(partial(first_after, wa, "Avó", asked), what="the answer")
     assert hook.room(player).settings.timezone == "America/Manaus"  # her table's deadlines
