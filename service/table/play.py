@@ -19,7 +19,7 @@ from typing import Any
 from engine.kernel.errors import IllegalAction, RulesError
 from engine.kernel.protocol import SYSTEM, Game
 from service.i18n import _
-from service.table import targets
+from service.table import log, targets
 from service.table.games import game_of, rules_of, table_of
 from service.table.kernel import DEFAULT_DELAY
 from service.table.log import LogKind, LogLine
@@ -151,7 +151,7 @@ def time_out(room: Room, seat: int, action: str, now: float, bot_delay: float) -
     player.removed = player.removed or gone
     hand_no = game(room).finished_hands(room.game) + 1
     kind = LogKind.REMOVED if gone else LogKind.TIMEOUT
-    room.add_log(LogLine(kind=kind, seat=seat, hand_no=hand_no))
+    log.append(room, LogLine(kind=kind, seat=seat), hand_no)  # a place in the story
     return act(room, seat, action, now, bot_delay, timed_out=True)
 
 

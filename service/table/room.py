@@ -215,6 +215,3 @@ class Room(BaseModel):
     def reminder_at(self) -> float:
         """When the players yet to act in this phase are nudged."""
         return (self.turn_started or self.updated) + self.settings.reminder_after
-
-    def add_log(self, line: LogLine, keep: int = 12) -> None:
-        self.log = [*self.log, line][-keep:]

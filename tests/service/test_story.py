@@ -76,17 +76,10 @@ class Expected:
     tricks_in: int = 0
 
 
-# A human who lets their time run out: `play.time_out` logs it by `Room.add_log`, which
-# keeps only the last 12 lines (service/table/room.py, service/table/play.py: not this
-# change's files), so the lines not yet told to them are lost before the story can tell
-# them. Once it appends by `service.table.log.append`, these pass.
-TIMEOUTS_TRIM = pytest.mark.xfail(reason="Room.add_log keeps 12 lines on a timeout")
-
-
 def cases() -> list[object]:
     live = [(preset, 1, "live", True) for preset in PRESETS]
     slow = [
-        pytest.param(preset, seed, "slow", edits, marks=TIMEOUTS_TRIM)
+        pytest.param(preset, seed, "slow", edits)
         for preset in PRESETS
         for seed, edits in ((2, False), (3, True))
     ]
