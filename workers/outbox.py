@@ -26,7 +26,8 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from service.i18n import Translator
 from service.infra import chats, logs, queue
@@ -108,7 +109,7 @@ def sync_all(rt: Runtime, room_id: str, texts: list[str]) -> None:
                 continue
             asked = asked_at[text_]
             waiting.discard(text_)  # told here, before the rest
-            if settle(rt, room, aim, asked is not None, waiting) and asked is not None:
+            if bring_up_to_date(rt, room, aim, asked is not None, waiting) and asked is not None:
                 served[text_] = asked
     finally:
         with rt.redis.pipeline(transaction=False) as pipe:
@@ -119,7 +120,9 @@ def sync_all(rt: Runtime, room_id: str, texts: list[str]) -> None:
             pipe.execute()
 
 
-def settle(rt: Runtime, room: Room | None, aim: Target, asked: bool, news: set[str]) -> bool:
+def bring_up_to_date(
+    rt: Runtime, room: Room | None, aim: Target, asked: bool, news: set[str]
+) -> bool:
     """Render the target's message and send or edit it (`asked`: a change is marked for
     it; `news`: the news targets marked pending); whether the target is up to date,
     False when it must wait for a later job."""
@@ -139,9 +142,9 @@ def settle(rt: Runtime, room: Room | None, aim: Target, asked: bool, news: set[s
     # (the sweeper's, while a 429 held the first back) finds it served and only edits.
     posts = aim.new or base.kind == "nudge" or base.one_off
     served = posts and not asked
-    anew: Anew = "" if marks is None else due_anew(rt, marks, turn)
+    anew = Posting.EDIT if marks is None else due_anew(rt, marks, turn)
     if posts and not served:
-        anew = "notify"
+        anew = Posting.NOTIFY
     start = 0 if marks is None else story_start(room, marks, bool(anew) or folds)
     plan = plan_message(rt, room, base, with_table=folds, after=start)
     if plan is None:
@@ -164,7 +167,7 @@ def settle(rt: Runtime, room: Room | None, aim: Target, asked: bool, news: set[s
     cursor = Cursor(start, last_seq(room.log), now)
     if not send(rt, platform, room, aim, chat_id, message, anew, shows, marks, cursor):
         return False
-    told_anew = anew == "notify" or marks.message_id is None
+    told_anew = anew == Posting.NOTIFY or marks.message_id is None
     prompted(rt, room, base, turn, told=told_anew, marks=marks, now=now)
     if told is not None:
         note_told(rt, room, base, told)
@@ -305,7 +308,12 @@ def prompt_of(room: Room, target: Target) -> tuple[int, str] | None:
     return user, f"p{room.phase_version}"
 
 
-Anew = Literal["", "notify", "quiet"]  # edit; post a new message; post it silently
+class Posting(StrEnum):
+    """How a target's message goes: edited in place, or posted anew (ringing or not)."""
+
+    EDIT = ""
+    NOTIFY = "notify"
+    QUIET = "quiet"
 
 
 @dataclass(frozen=True)
@@ -350,15 +358,16 @@ def story_start(room: Room, marks: Marks, anew: bool) -> int:
     return begin(marks.story, anew or marks.message_id is None, marks.acted, room.log)
 
 
-def due_anew(rt: Runtime, marks: Marks, turn: tuple[int, str] | None) -> Anew:
+def due_anew(rt: Runtime, marks: Marks, turn: tuple[int, str] | None) -> Posting:
     """Whether the target's next change is a new message: one that notifies for a turn of
     a player not in live play (not prompted for it yet, nor acted or prompted lately), a
     silent one where the room's later messages pushed the old one up (it posted news or
     a nudge after it, or a command came: Store.note_message)."""
     if turn is not None and not live(rt, marks, turn):
-        return "notify"
+        return Posting.NOTIFY
     shown, top = marks.message_id, marks.top
-    return "quiet" if shown is not None and top is not None and top > shown else ""
+    later = shown is not None and top is not None and top > shown
+    return Posting.QUIET if later else Posting.EDIT
 
 
 def live(rt: Runtime, marks: Marks, turn: tuple[int, str]) -> bool:
@@ -506,12 +515,12 @@ def send(
     target: Target,
     chat_id: int,
     message: Rendered,
-    post: Anew,
+    post: Posting,
     shows: Rendered | None,
     marks: Marks,
     cursor: Cursor | None = None,
 ) -> bool:
-    """Post (`post`: "notify", or "quiet" without a notification) or update the target's
+    """Post (`post`: NOTIFY, or QUIET without a notification) or update the target's
     message; False when it must be tried again later (rescheduled already). `shows`:
     what the message shows, if not all of it is (a screen with news told above it);
     `cursor`: the story it shows, kept beside it."""
@@ -528,7 +537,7 @@ def send(
         return False
     try:
         if post or old is None:
-            message_id = platform.deliver(chat, message, notify=post != "quiet")
+            message_id = platform.deliver(chat, message, notify=post != Posting.QUIET)
         else:
             message_id = platform.update(chat, old, message)
     except DeliveryFailed as error:

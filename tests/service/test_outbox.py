@@ -151,7 +151,7 @@ def test_a_request_made_while_its_target_is_sent_is_not_cleared_unserved(
     api: FakeApi = rt.clients["telegram"]  # type: ignore[assignment]
     room = started_room(rt)
     outbox.sync(rt, room.id, "table")
-    settle = outbox.settle
+    settle = outbox.bring_up_to_date
 
     def settle_then_ask(*args: Any) -> bool:
         served = settle(*args)
