@@ -159,9 +159,9 @@ def test_a_request_made_while_its_target_is_sent_is_not_cleared_unserved(
         return served
 
     request(rt, room, "table:new")
-    monkeypatch.setattr(outbox, "settle", settle_then_ask)
+    monkeypatch.setattr(outbox, "bring_up_to_date", settle_then_ask)
     outbox.sync(rt, room.id, "table:new")
-    monkeypatch.setattr(outbox, "settle", settle)
+    monkeypatch.setattr(outbox, "bring_up_to_date", settle)
     assert api.sent() == 2 and rt.redis.zcard(PENDING_SYNC) == 1
     outbox.sync(rt, room.id, "table:new")  # the second request's job
     assert api.sent() == 3 and rt.redis.zcard(PENDING_SYNC) == 0
