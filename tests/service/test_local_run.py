@@ -67,5 +67,8 @@ def cards(chat: EmulatorDriver) -> ChatMessage | None:
 
 
 def stop(process: subprocess.Popen[str]) -> None:
+    """Ctrl-C, reading what it prints meanwhile: a pipe nobody reads fills up (64 KB of
+    log lines) and a process writing to it never gets to exit."""
     process.send_signal(signal.SIGINT)
-    assert process.wait(timeout=60) == 0
+    process.communicate(timeout=60)
+    assert process.returncode == 0
