@@ -45,7 +45,10 @@ def run(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay,
     )
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    # Ctrl-C and SIGTERM stop it, even when it was started with SIGINT ignored (as a
+    # parent that handles Ctrl-C itself may leave it: Python then installs no handler)
+    for stopping in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stopping, lambda *_: stop.set())
     remembered = (args.data / "emulator.json").exists()  # the web chat's history (Stack)
     print("Starting Burro (Redis, local Telegram, serve, worker)…", flush=True)
     with stack:
