@@ -117,7 +117,7 @@ def chosen_of(update: Update) -> Chosen | None:
 
 def chosen_result(update: Update) -> Chosen | None:
     result = update.chosen_inline_result
-    if result is None or result.from_user is None:
+    if result is None or result.from_user is None or type(result.from_user.id) is not int:
         return None
     press, sender = callbacks.press(result.result_id), sender_of(result.from_user)
     return Chosen(update.update_id, sender, press, result.inline_message_id)
@@ -127,6 +127,8 @@ def confirm_pressed(update: Update) -> Chosen | None:
     query = update.callback_query
     data = query.data if query is not None else None
     if query is None or query.from_user is None or type(query.id) is not str:
+        return None
+    if type(query.from_user.id) is not int:
         return None
     if not isinstance(data, str) or not re.match(CALLBACK_PATTERN, data):
         return None
