@@ -49,7 +49,6 @@ from service.ui.intents import Press
 from service.ui.screens import Screen, spanish_suits
 
 log = logging.getLogger("burro.whatsapp")
-PLATFORM = "whatsapp"
 # Each word (service.platforms.whatsapp.words) and button id, and the desk command it
 # asks for: "new" deals a game against bots at once here, every message being new.
 COMMANDS: dict[str, CommandName] = {

@@ -10,7 +10,6 @@ from urllib.parse import quote
 from service.i18n import Translator, _
 from service.services import Services
 
-PLATFORM = "whatsapp"
 JOIN_WORD = {"en": "join", "es": "unirme", "pt_BR": "entrar", "pt_PT": "entrar", "id": "gabung"}
 
 
