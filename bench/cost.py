@@ -465,13 +465,20 @@ def open_group_game(emu: EmulatorDriver, client: redis.Redis, preset: str) -> st
     lobby = emu.wait_for_message(GROUP, lambda m: action_data(m, "J") is not None)
     room_id = (action_data(lobby, "J") or "").split(".")[0]
     for name in FAMILY[1:]:
-        message = emu.wait_for_message(GROUP, lambda m: action_data(m, "J") is not None)
+        # the lobby as it is now: a join edits it, and a gone button cannot be tapped
+        message = emu.wait_for_message(GROUP, partial(lobby_now, client, room_id, "J"))
         emu.tap(name, message, action_data(message, "J") or "")
         emu.wait_for(partial(load_seated, client, room_id, name), what=f"{name} seated")
-    message = emu.wait_for_message(GROUP, lambda m: action_data(m, "S") is not None)
+    message = emu.wait_for_message(GROUP, partial(lobby_now, client, room_id, "S"))
     emu.tap("Ana", message, action_data(message, "S") or "")
     emu.wait_for(lambda: load(client, room_id).status == "playing" or None, what="the start")
     return room_id
+
+
+def lobby_now(client: redis.Redis, room_id: str, action: str, message: ChatMessage) -> bool:
+    """The lobby's button of `action` as of the room's current version."""
+    data = action_data(message, action)
+    return data is not None and data.split(".")[1] == str(load(client, room_id).version)
 
 
 def status_is(client: redis.Redis, room_id: str, status: str) -> bool | None:

@@ -31,6 +31,7 @@ from typing import Any
 import fakeredis
 import httpx
 import pytest
+import redis
 from pydantic import SecretStr
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
@@ -216,3 +217,19 @@ def test_a_person_meta_cannot_reach_is_a_warning(
         logging.WARNING
     ]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+def test_storage_down_before_the_desk_is_a_503(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finding the sender reads Redis before the desk claims the message: Redis gone
+    then was a 500 (the chaos soak's restarts found it); Meta is asked to post again."""
+
+    def unreachable(*_args: object, **_kwargs: object) -> None:
+        raise redis.ConnectionError("Connection refused.")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(people, "sender_of", unreachable)
+        assert service.post(ours(payload("bsuid_and_phone_text.json"))).status_code == 503
+    assert service.post(ours(payload("bsuid_and_phone_text.json"))).status_code == 200
+    assert len(service.meta.bodies) == 1  # answered once, when it came again

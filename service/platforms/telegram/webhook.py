@@ -171,7 +171,11 @@ class TelegramWebhook:
             log.warning("update %s: not readable as Telegram's, left alone", update.update_id)
             return "unparsed", Answer.text("ok")
         exchange = Exchange(self.client)
-        handled = await self.run(update, exchange)
+        try:
+            handled = await self.run(update, exchange)
+        except redis.RedisError as error:  # outside the desk's claim: reading, answering
+            log.warning("update %s: storage unavailable: %r", update.update_id, error)
+            return "retry", Answer.text("storage unavailable", 503)
         if handled.outcome == "retry":
             return "retry", Answer.text("storage unavailable", 503)
         if exchange.answer:

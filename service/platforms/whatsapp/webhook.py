@@ -115,7 +115,11 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis, links: Links
         if parsed.foreign:
             metrics.UPDATES.labels("whatsapp_change", "other_number").inc(parsed.foreign)
         for message in sorted(parsed.messages, key=lambda m: m.at):
-            outcome = await handler.handle(message)  # claimed by the desk, by its wamid
+            try:
+                outcome = await handler.handle(message)  # claimed by the desk, by its wamid
+            except redis.RedisError as error:  # before or after the desk's claim
+                log.warning("whatsapp message %s not handled: %r", message.wamid, error)
+                outcome = "retry"
             metrics.UPDATES.labels(f"whatsapp_{message.kind}", outcome).inc()
             if outcome == "retry":
                 return PlainTextResponse("storage unavailable", status_code=503)
