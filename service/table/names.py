@@ -13,6 +13,7 @@ Platform-neutral: both chat adapters call `clean` on the names they are given.
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from collections.abc import Iterable
 
@@ -53,11 +54,24 @@ RTL = frozenset(("R", "AL", "AN"))
 EXPLICIT = frozenset(("LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"))
 
 
-@functools.lru_cache(maxsize=4096)  # the same people tap again and again
+# Most names: words of Latin letters and digits (a `.`, `'` or `-` inside), one space
+# apart. `clean` keeps such a name as it is, so it is taken as it is without the work.
+LETTER = "0-9A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff"
+PLAIN = re.compile(f"[{LETTER}][{LETTER}.'-]*(?: [{LETTER}][{LETTER}.'-]*)*")
+
+
 def clean(raw: str, fallback: str) -> str:
     """A name as it is kept: one line, nothing hidden or reordering, no command nor
     formatting, at most `MAX_NAME` grapheme clusters; `fallback` if nothing visible
     is left."""
+    if len(raw) <= MAX_NAME and PLAIN.fullmatch(raw):
+        return raw
+    return cleaned(raw, fallback)
+
+
+@functools.lru_cache(maxsize=4096)  # the same people tap again and again
+def cleaned(raw: str, fallback: str) -> str:
+    """`clean`, for any name."""
     text = " ".join(_kept(raw).split())  # newlines, tabs and runs of spaces: one space
     clusters = graphemes(_tidy_joiners(unicodedata.normalize("NFC", text)))
     if clusters and _extends(clusters[0][0]):  # a mark with nothing to sit on

@@ -8,6 +8,8 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from service.platforms.telegram.people import name_of
 from service.table import lobby, play
@@ -18,6 +20,7 @@ from service.table.names import (
     PDI,
     alike_key,
     clean,
+    cleaned,
     distinct,
     graphemes,
     shown,
@@ -203,3 +206,16 @@ def test_a_cut_leaves_no_marker_at_a_names_end() -> None:
     name = clean("x" * 31 + "_y", "x")  # `_` inside a word, until the cut ends it there
     assert name == "x" * 31 + "\u02cd"
     assert distinct("x" * 27 + "_yz", ["x" * 27 + "_yz"]) == "x" * 27 + "\u02cd (2)"
+
+
+@given(st.text(alphabet="aZé0ÿÀ .'-_*/\u200d\u202e", max_size=40))
+def test_a_plain_name_is_kept_as_the_full_cleaning_keeps_it(raw: str) -> None:
+    """`clean` takes a plain name as it is (most taps carry one): exactly what the full
+    cleaning would make of it, and the full cleaning for anything else."""
+    assert clean(raw, "fallback") == cleaned(raw, "fallback")
+
+
+def test_a_first_name_with_nothing_visible_falls_back_to_the_username() -> None:
+    assert name_of(7, "\u3164", "ana_g") == "ana_g"
+    assert name_of(7, "Ana", "ana_g") == "Ana"
+    assert name_of(7, None, None) == "7"

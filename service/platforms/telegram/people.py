@@ -19,8 +19,8 @@ def display_name(user: User) -> str:
 def name_of(user_id: int, first_name: str | None, username: str | None) -> str:
     """The name we call a Telegram user by: their first name, else (none, or nothing
     visible in it) their username, else their id; cleaned (`service.table.names`)."""
-    fallback = names.clean(username or "", str(user_id))
-    return names.clean(first_name or "", fallback)
+    name = names.clean(first_name or "", "")
+    return name or names.clean(username or "", str(user_id))
 
 
 def actor_of(svc: Services, user: User, admin: bool = False) -> Actor:
