@@ -1,0 +1,213 @@
+"""A new WhatsApp person's first two minutes, read in the web chat at a phone's width
+(headless Chromium): "hola" is answered by our greeting (the game in a line, three
+choices), "Play now" by their dealt hand and their turn, and a few moves tapped in the
+page by what happened since, until something was done for them (a card played, cards
+drawn) and the page said which. In Spanish, Brazilian Portuguese and Indonesian (the
+emulator's Abuela, Vovó and Nenek).
+
+What a person reads is asserted, not what the service meant: each message shown, with
+its buttons or its list's rows tappable; nothing wider than the phone; their hand shown
+before anything is done for them; a card played for them one they were shown holding,
+cards drawn for them as many as said; no card of another's hand named. Each screen is
+saved as the phone shows it (`BURRO_SHOTS`, else the test's own folder), to be read."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.follow_suit.game import GameState
+from service.i18n import Translator
+from service.platforms.whatsapp.manual import GREETING
+from service.table import games as table_games
+from service.table import lobby
+from service.table.room import KEY_BITS, Room
+from service.ui.screens import card_name, spanish_suits
+from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser  # noqa: F401  (a fixture)
+from tests.emulator.test_web_whatsapp import (
+    Chat,
+    act,
+    check_fits,
+    check_prompt,
+    open_whatsapp,
+    shown,
+)
+from tests.service.inproc import Hook, running_service
+from tests.service.whatsapp.play import choices, pick
+from tests.service.whatsapp.test_whatsapp_game import player_of
+
+pytestmark = [NEEDS_CHROMIUM, pytest.mark.e2e]  # a browser in its own processes
+if CHROMIUM.exists():
+    from playwright.sync_api import Browser, Page, expect
+
+# The emulator's people (emulator/whatsapp/config.py), their language and first word.
+PEOPLE = {"Abuela": ("es", "hola"), "Vovó": ("pt_BR", "oi"), "Nenek": ("id", "halo")}
+GAME_KEY = 11  # every game dealt from it: in its first hand a card is played for them
+MOVES = 12  # at most this many taps for something to be done for them (2 or 3 take)
+AFTER = 3  # and this many more moves read after it
+CHOICES = ("🎲 Play now", "👪 Family table", "❓ How to play")
+# What the story tells a reader of what was done for them (service/ui/story.py).
+PLAYED = "🤖 {card} was played for you."
+UNNAMED = "🤖 A card was played for you."  # an earlier hand's: its cards are not named
+DREW = ("🫳 You drew {n} card: {cards}", "🫳 You drew {n} cards: {cards}")
+
+
+@pytest.fixture(scope="module")
+def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
+    """The product in this process, every game dealt from one key (the same first
+    minutes every run)."""
+    key = GAME_KEY | (1 << (KEY_BITS - 1))  # as new_game_key makes them
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lobby, "new_game_key", lambda: key)
+        folder = tmp_path_factory.mktemp("newcomer")
+        with running_service(folder, whatsapp_pair_rate=0.0, game_target=2) as running:
+            yield running
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:  # noqa: F811
+    width, height = VIEWPORTS["phone"]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    opened = context.new_page()
+    opened.set_default_timeout(10_000)
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert errors == [], f"the page's script failed: {errors}"
+
+
+class Screens:
+    """Each message as the phone shows it, saved in order: `<person>-<nn>-<what>.png`."""
+
+    def __init__(self, page: Page, folder: Path, user: str) -> None:
+        self.page, self.folder, self.user = page, folder, user
+        self.count = 0
+
+    def save(self, wamid: str, what: str) -> None:
+        self.count += 1
+        name = f"{self.user}-{self.count:02d}-{what}.png"
+        shown(self.page, wamid).screenshot(path=str(self.folder / name))
+
+
+def shots_folder(tmp_path: Path) -> Path:
+    found = os.environ.get("BURRO_SHOTS")
+    folder = Path(found) if found else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def pattern(message: str) -> re.Pattern[str]:
+    """A translated message with its placeholders as named groups."""
+    parts = re.split(r"\{(\w+)\}", message)
+    found = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+    return re.compile(found + "$", re.MULTILINE)
+
+
+def hand_line(text: str, tr: Translator) -> list[str]:
+    """The cards a message says the reader holds (its "Your cards:" line)."""
+    cards = pattern(tr.gettext("Your cards: {cards}")).search(text)
+    assert cards is not None, f"no hand in:\n{text}"
+    return cards["cards"].split(" · ")
+
+
+def others_cards(room: Room, seat: int, tr: Translator) -> list[str]:
+    """The names of the cards in the other players' hands now."""
+    game = room.game
+    assert isinstance(game, GameState)
+    rules = table_games.rules_of(room.settings)
+    spanish = spanish_suits(rules.deck, rules.suit_style)
+    codec = game.table.codec
+    return [
+        card_name(code, spanish, tr)
+        for other, held in enumerate(game.hand.hands)
+        if other != seat
+        for code in codec.codes(held)
+    ]
+
+
+def check_secret(text: str, room: Room, seat: int, tr: Translator) -> None:
+    """No card held by another is named (cards played are on the table: not theirs)."""
+    for name in others_cards(room, seat, tr):
+        assert not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text), (name, text)
+
+
+def done_for(text: str, tr: Translator) -> tuple[list[str], list[str]]:
+    """The cards the message says were played for the reader, and drawn for them."""
+    told = pattern(tr.gettext(PLAYED)).finditer(text)
+    played = [m["card"] for m in told if m[0] != tr.gettext(UNNAMED)]
+    drawn: list[str] = []
+    for n in (1, 7):  # one of each form (a language may have one)
+        form = tr.ngettext(*DREW, n, cards="{cards}").replace(str(n), "{n}", 1)
+        for found in pattern(form).finditer(text):
+            cards = found["cards"].split(" · ")
+            assert found["n"] == str(len(cards)), f"drew {found['n']}, named {cards}"
+            drawn += cards
+    return played, drawn
+
+
+@pytest.mark.parametrize("user", sorted(PEOPLE))
+def test_a_newcomers_first_two_minutes_at_a_phones_width(
+    hook: Hook, phone: Page, user: str, tmp_path: Path
+) -> None:
+    lang, word = PEOPLE[user]
+    tr, chat = Translator(lang), Chat(hook.emu.whatsapp, user)
+    screens = Screens(phone, shots_folder(tmp_path), user)
+    open_whatsapp(phone, hook.emu.url, user)
+
+    phone.locator("#wa-input").fill(word)
+    phone.locator("#wa-input").press("Enter")
+    expect(phone.locator(".wa-msg.mine", has_text=word)).to_be_visible()
+    titles = [tr.gettext(c) for c in CHOICES]
+    greeting = chat.wait("the greeting", lambda m: m.button_titles == titles, 0)
+    check_prompt(phone, greeting)
+    game_line = tr.gettext(GREETING).splitlines()[0]  # the game in a line
+    expect(shown(phone, greeting).locator(".wa-text")).to_contain_text(game_line)
+    for title in titles:  # one a row: each whole, tappable
+        expect(shown(phone, greeting).get_by_role("button", name=title)).to_be_enabled()
+    check_fits(phone)
+    screens.save(greeting.id, "greeting")
+    player = player_of(hook, user)
+    assert hook.store().room_in_chat(player, None) is None  # nothing dealt before a choice
+
+    act(phone, greeting, greeting.buttons[0].id)  # "Play now"
+    prompt = chat.newest_prompt(greeting.seq)
+    room = hook.room(player)
+    seat = room.seat_of(player)
+    assert isinstance(room.game, GameState) and seat is not None
+    assert all(who != seat for who, _ in room.game.hand.actions), "done for them unseen"
+    held = hand_line(prompt.text, tr)  # the hand they were dealt, before any move of theirs
+    assert len(held) == len(room.game.table.codec.codes(room.game.hand.hands[seat]))
+
+    done_at = None  # the move after which something was first done for them
+    hand_no = room.game.hand_no  # the hand of the last prompt read
+    for move in range(MOVES):
+        check_prompt(phone, prompt)
+        check_fits(phone)
+        if room.game.hand_no == 1:  # later, an earlier hand's cards may be held again
+            check_secret(prompt.text, room, seat, tr)
+        played, drawn = done_for(prompt.text, tr)
+        screens.save(prompt.id, "done-for-them" if played or drawn else "turn")
+        for card in played if room.game.hand_no == hand_no else ():
+            # one they were shown holding, told in their words (a next hand's first
+            # forced card is not yet shown first: issue #37, left to its own change)
+            assert card in held, f"{card} played for them, never shown in {held}"
+            expect(shown(phone, prompt).locator(".wa-text")).to_contain_text(card)
+        held, hand_no = hand_line(prompt.text, tr), room.game.hand_no
+        assert not set(drawn) - set(held) - set(played), (drawn, held)
+        if (played or drawn) and done_at is None:
+            done_at = move
+        if done_at is not None and move >= done_at + AFTER:
+            break
+        act(phone, prompt, pick(prompt))  # a tap on a reply button or a list's row
+        prompt = chat.newest_prompt(prompt.seq)
+        room = hook.room(player)
+        assert isinstance(room.game, GameState)
+    assert done_at is not None, f"nothing was done for {user} in {MOVES} moves"
+    assert choices(prompt), "after what was done for them, what to do next is offered"
+    assert hook.worker is not None
+    hook.worker.check()
