@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ class QueuedPress:
     at: float
     action: str
 
-    @property
+    @cached_property  # three readers per press: its job, its mark, the claim's script
     def arg(self) -> str:
         """The press as its job's argument (the action last: it may hold a colon)."""
         mark = str(self.update_id).replace(":", "~")  # a text mark's colon kept out of the split

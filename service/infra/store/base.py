@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import time
 import zlib
 from collections.abc import Callable
@@ -84,7 +83,8 @@ class StoreBase:
         """The store as one request sees it: the same clients and settings, with its
         own values read ahead and committed mark, so its claim, update and finish share
         them (the desk makes one per update)."""
-        view = copy.copy(self)
+        view = object.__new__(type(self))  # copy.copy, without its reduce protocol
+        view.__dict__.update(self.__dict__)
         view.ahead, view.committed = {}, None
         return view
 
