@@ -1,5 +1,6 @@
-"""Groups that change under a game: a group upgraded to a supergroup (its id changes),
-a forum topic closed or deleted, the bot removed from the group.
+"""Groups that change under a game: a group named or renamed (its title is its table's
+name), upgraded to a supergroup (its id changes), a forum topic closed or deleted, the
+bot removed from the group.
 
 A move to the new chat id keeps the room, its version and its timers, and posts the
 table afresh there (the old group's messages cannot be edited through the new id). A
@@ -11,9 +12,20 @@ moving their keys is `service.infra.chats`.
 from __future__ import annotations
 
 from service.i18n import Translator, _
-from service.table import targets
+from service.table import names, targets
 from service.table.outcome import Outcome
 from service.table.room import LIVE, Room
+
+
+def named(room: Room, title: str) -> Outcome:
+    """A group's title (as an update of the group carries it) kept as its table's name,
+    when it is new. Saved without a new version, the room's buttons stay good, and
+    without a message: the next screen of the table shows it."""
+    name = names.clean(title, "")
+    if not name or room.private or room.name == name:
+        return Outcome()
+    room.name = name
+    return Outcome(changed=True)
 
 
 def move(room: Room, old_chat: int, new_chat: int) -> Outcome:

@@ -103,6 +103,9 @@ class Room(BaseModel):
     thread_id: int | None = None  # a forum topic
     platform: str = TELEGRAM  # the platform of the room's chat
     private: bool = False  # a one-to-one game against bots in a private chat
+    # The table's name where its chat has one (a group's title, as its platform last
+    # told it, cleaned); None: it is named after its host (service.ui.screens).
+    name: str | None = None
     creator: int
     status: Status = "lobby"
     settings: RoomSettings = Field(default_factory=RoomSettings)
@@ -188,6 +191,13 @@ class Room(BaseModel):
             if seat.user_id == user_id:
                 return index
         return None
+
+    def host(self) -> Seat | None:
+        """The seat a table is named after when its chat has no name: its opener's, else
+        its first person's (the opener may have left a lobby)."""
+        people = [seat for seat in self.seats if seat.user_id is not None]
+        opener = [seat for seat in people if seat.user_id == self.creator]
+        return next(iter(opener or people), None)
 
     def humans(self) -> list[int]:
         return [s.user_id for s in self.seats if s.user_id is not None]

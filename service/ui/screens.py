@@ -175,6 +175,28 @@ JOIN_HINTS = {
     2: _("Tap Join to sit down. The game starts with 2 or more players."),
     3: _("Tap Join to sit down. The game starts with 3 or more players."),
 }
+# The same, where the lobby is shown in the chat of its host, seated already (a family's
+# table opened from a person's own chat): what they wait for.
+WAIT_HINTS = {
+    2: _(
+        "You are seated. The game starts with 2 or more players: "
+        "wait for your family to join, or add a bot."
+    ),
+    3: _(
+        "You are seated. The game starts with 3 or more players: "
+        "wait for your family to join, or add bots."
+    ),
+}
+HOST_TABLE = _("{name}'s table")  # a table whose chat has no name of its own
+
+
+def table_name(room: Room, tr: Translator) -> str:
+    """The table's name as people call it: its group's title, else its host's table
+    ("Grandma's table"), else the game's name (a table nobody sits at)."""
+    if room.name and not room.private:
+        return shown(room.name)
+    host = room.host()
+    return tr.gettext(HOST_TABLE, name=shown(host.name)) if host else "Burro"
 
 
 class TablePainter(ABC):
@@ -194,6 +216,9 @@ class TablePainter(ABC):
         # The screen's story begins after this line of the log (service.ui.story.Cursor):
         # the outbox sets it from what the message showed last; 0 tells the whole log.
         self.after = 0
+        # The reader sits at more than one table at once: their screens name this one
+        # (the outbox sets it; a reader at one table is not told what they know).
+        self.named = False
 
     @abstractmethod
     def rules(self) -> SuitedRules:
@@ -249,11 +274,24 @@ class TablePainter(ABC):
     def preset_name(self) -> str:
         return self._(self.preset_names[self.room.settings.preset])
 
+    def table_name(self) -> str:
+        return table_name(self.room, self.tr)
+
+    def headline(self, line: str) -> str:
+        """A screen's first line, the table's name after it when the reader sits at more
+        than one table ("🫏 Spanish Burro · hand 1 · Grandma's table")."""
+        return f"{line}{CARD_SEPARATOR}{self.table_name()}" if self.named else line
+
+    def name_lines(self) -> list[str]:
+        """A screen that has no first line of its own (a hand in a private chat) opens
+        with the table's name, when the reader sits at more than one table."""
+        return [f"🫏 {self.table_name()}"] if self.named else []
+
     def lobby(self) -> Screen:
         _ = self._
         room = self.room
         lines = [
-            _("🫏 New game of Burro: {preset}", preset=self.preset_name()),
+            self.headline(_("🫏 New game of Burro: {preset}", preset=self.preset_name())),
             self.rules_line(),
             "",
             _("Players ({n}):", n=len(room.seats)),
@@ -262,8 +300,14 @@ class TablePainter(ABC):
         if room.private:
             lines += ["", _("Add bots (up to 7), choose the game in Settings, then Start.")]
         elif len(room.seats) < self.min_players:
-            lines += ["", _(JOIN_HINTS[self.min_players])]
+            lines += ["", self.wait_hint()]
         return Screen("\n".join(lines), self.lobby_rows())
+
+    def wait_hint(self) -> str:
+        """What a lobby with too few players says: in a group, how to sit down; in the
+        chat of its host, seated already, what they wait for."""
+        hints = WAIT_HINTS if self.room.seat_of(self.room.chat_id) is not None else JOIN_HINTS
+        return self._(hints[self.min_players])
 
     def lobby_rows(self) -> Rows:
         """The lobby's buttons (both families have the same)."""
