@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from emulator.whatsapp.driver import WaChatMessage
 from engine.follow_suit.game import GameState
 from service.i18n import Translator
 from service.platforms.whatsapp.manual import GREETING
@@ -82,16 +83,20 @@ def phone(browser: Browser) -> Iterator[Page]:  # noqa: F811
 
 
 class Screens:
-    """Each message as the phone shows it, saved in order: `<person>-<nn>-<what>.png`."""
+    """Each message as the phone shows it, saved in order: `<person>-<nn>-<what>.png`,
+    and its text beside it (`.txt`: a message taller than the phone is cut in its)."""
 
     def __init__(self, page: Page, folder: Path, user: str) -> None:
         self.page, self.folder, self.user = page, folder, user
         self.count = 0
 
-    def save(self, wamid: str, what: str) -> None:
+    def save(self, message: WaChatMessage, what: str) -> None:
         self.count += 1
-        name = f"{self.user}-{self.count:02d}-{what}.png"
-        shown(self.page, wamid).screenshot(path=str(self.folder / name))
+        name = self.folder / f"{self.user}-{self.count:02d}-{what}"
+        found = shown(self.page, message)
+        found.screenshot(path=str(name.with_suffix(".png")))
+        offered = "\n".join(f"[{title}]" for _id, title in choices(message))
+        name.with_suffix(".txt").write_text(f"{found.inner_text()}\n{offered}\n")
 
 
 def shots_folder(tmp_path: Path) -> Path:
@@ -170,7 +175,7 @@ def test_a_newcomers_first_two_minutes_at_a_phones_width(
     for title in titles:  # one a row: each whole, tappable
         expect(shown(phone, greeting).get_by_role("button", name=title)).to_be_enabled()
     check_fits(phone)
-    screens.save(greeting.id, "greeting")
+    screens.save(greeting, "greeting")
     player = player_of(hook, user)
     assert hook.store().room_in_chat(player, None) is None  # nothing dealt before a choice
 
@@ -191,7 +196,7 @@ def test_a_newcomers_first_two_minutes_at_a_phones_width(
         if room.game.hand_no == 1:  # later, an earlier hand's cards may be held again
             check_secret(prompt.text, room, seat, tr)
         played, drawn = done_for(prompt.text, tr)
-        screens.save(prompt.id, "done-for-them" if played or drawn else "turn")
+        screens.save(prompt, "done-for-them" if played or drawn else "turn")
         for card in played if room.game.hand_no == hand_no else ():
             # one they were shown holding, told in their words (a next hand's first
             # forced card is not yet shown first: issue #37, left to its own change)
