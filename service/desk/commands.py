@@ -16,7 +16,7 @@ from service.desk.use import Use
 from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
 from service.infra import keys
 from service.infra.forget import forget
-from service.table import caps, lobby, names, zones
+from service.table import caps, lobby, names, targets, zones
 from service.table import games as table_games
 from service.table import privacy as privacy_notice
 from service.table.names import shown
@@ -156,8 +156,12 @@ def greeting(use: Use) -> Reply:
 
 
 async def resume(use: Use, args: tuple[str, ...]) -> Reply:
-    """Back to the game: the person's game going on shown again, else the welcome."""
-    room = use.active_room()
+    """Back to the game: the table named (a WhatsApp template's, whose turn waited) if
+    the person still plays there, else their game going on, shown again; else the
+    welcome."""
+    named = use.store.load(args[0]) if args else None
+    seated = named is not None and named.status in LIVE and named.seat_of(use.player) is not None
+    room = named if seated else use.active_room()
     if room is None:
         return Reply(lines=(use.manual.welcome(use.tr),))
     return show_game(use, room)
@@ -183,14 +187,13 @@ async def start(use: Use, args: tuple[str, ...]) -> Reply:
         return await help_(use, ())
     remember(use)
     payload = args[0] if args else ""
-    room_id = payload[1:]
-    if payload[:1] in ("j", "g") and use.store.load(room_id) is not None:
-        actor, player = use.actor, use.player
-        if payload[0] == "j":
-            result = use.store.update(room_id, lambda r: lobby.join(r, actor), use.request.mark)
-        else:
-            change = lambda r: lobby.show_hand(r, player)  # noqa: E731
-            result = use.store.update(room_id, change, use.request.mark)
+    room = use.store.load(payload[1:]) if payload[:1] in ("j", "g") else None
+    if room is not None and payload[0] == "j":
+        return seat(use, room)
+    if room is not None:
+        player = use.player
+        change = lambda r: lobby.show_hand(r, player)  # noqa: E731
+        result = use.store.update(room.id, change, use.request.mark)
         return use.told(result[1]) if result is not None else Reply()
     own = use.store.room_in_chat(use.player, None)
     if own is not None and own.status in LIVE:  # their game against bots
@@ -203,33 +206,135 @@ async def start(use: Use, args: tuple[str, ...]) -> Reply:
 
 async def family_table(use: Use, args: tuple[str, ...]) -> Reply:
     """A table for family and friends, opened from the private chat: its lobby, and the
-    links to share (each player then plays in their own chat with us)."""
+    links to share (each player then plays in their own chat with us). A person in the
+    middle of a game against bots is asked first: the family table takes that chat's
+    place, so the game ends only if they say so (`!` before the game's word, as the
+    question's button sends it); its links are never handed out (they seat nobody)."""
+    confirmed = bool(args) and args[0].startswith(CONFIRMED)
+    if confirmed:
+        args = tuple(a for a in (args[0][len(CONFIRMED) :], *args[1:]) if a)
     preset = preset_of(args)
     if preset is None:
         return unknown_game(use)
+    own = opening.game_against_bots(use.svc, use.player)
+    if own is not None and own.status == "playing" and not confirmed:
+        return family_question(use, preset)
+    ended = False
+    if own is not None:  # a lobby of one goes without a word
+        ended = opening.end_for_family(use.svc, own, use.actor) and own.status == "playing"
     room = opening.family_table(use.svc, use.player, use.actor, preset, use.request.mark)
     if isinstance(room, Popup):
         return use.told(Outcome(popup=room))
+    if room.private:  # the chat's game could not give way (ended by a second request)
+        return family_question(use, preset)
     links = use.links.invitations(room.id, use.actor.lang)
-    return use.say(
+    told = use.text(
         _("👪 Send this to your family's WhatsApp group: {link}\nOn Telegram: {telegram}"),
         link=links.get("whatsapp", ""),
         telegram=links.get("telegram", ""),
     )
+    if ended:
+        told = use.text(_("Your game against the bots has ended.")) + "\n\n" + told
+    return Reply.say(told)
+
+
+CONFIRMED = "!"  # before a family table's game word: end the game against bots for it
+
+
+def family_question(use: Use, preset: str) -> Reply:
+    """Asked of a person playing against bots who wants a family table: it opens in
+    their chat in the game's place (one table a chat), so they choose."""
+    question = _(
+        "🎲 You are in the middle of a game against the bots. A family table opens here "
+        "in its place: end this game and open the family table now, or keep playing?"
+    )
+    rows = (
+        (Choice(use.text(_("👪 Family table")), ask=f"cmd:family:{CONFIRMED}{preset}"),),
+        (Choice(use.text(_("▶️ Keep playing")), ask="cmd:resume"),),
+    )
+    return Reply.say(use.text(question), *rows)
 
 
 async def join(use: Use, args: tuple[str, ...]) -> Reply:
     return seat_by_code(use, args[0].strip() if args else "")
 
 
+NO_TABLE = _("No open table has that code.")
+
+
 def seat_by_code(use: Use, code: str) -> Reply:
     """Sit at the table a code names."""
     room = use.store.load(code) if code else None
-    if room is None or room.status not in LIVE:
-        return use.say(_("No open table has that code."))
+    if room is None or (room.status not in LIVE and not room.private):
+        return use.say(NO_TABLE)
+    return seat(use, room)
+
+
+def seat(use: Use, room: Room) -> Reply:
+    """Sit at a table its link or code names: welcomed with where it is and where the
+    cards will come; a game against bots seats nobody: the person is shown a way on,
+    and its owner told."""
+    if room.private and room.creator == use.player:  # their own game's link
+        return show_game(use, room) if room.status in LIVE else use.say(NO_TABLE)
+    if room.private:
+        return private_game(use, room)
     actor = use.actor
     result = use.store.update(room.id, lambda r: lobby.join(r, actor), use.request.mark)
-    return use.told(result[1]) if result is not None else Reply()
+    if result is None:
+        return Reply()
+    fresh, outcome = result
+    return welcome(use, fresh) if outcome.changed else use.told(outcome)
+
+
+def private_game(use: Use, room: Room) -> Reply:
+    """Someone followed a link to another's game against bots (shared before family
+    tables had links): what they can do instead, and a word to the game's owner, once."""
+    tell_owner(use, room)
+    host = lobby.host_name(room)
+    words = _(
+        "🔒 This link is to {host}'s game against the bots, which nobody can join. "
+        "Ask {host} to open a family table and send you its link. Meanwhile:"
+    )
+    rows = tuple((Choice(use.text(label), ask=ask),) for label, ask in GREETING_CHOICES[:2])
+    return Reply.say(use.text(words, host=shown(host)), *rows)
+
+
+def tell_owner(use: Use, room: Room) -> None:
+    """Tell a game's owner that the person followed its link, once a day, through
+    their open table in that chat (an ended room is never written again: it would take
+    the chat back from the game there now)."""
+    visitor = use.player
+    told = use.store.room_in_chat(room.chat_id, None)
+    if told is None or told.status not in LIVE or told.creator != room.creator:
+        return
+    if use.store.first_in(f"knocked:{room.id}:{visitor}", KNOCK_COOLDOWN):
+        remember(use)  # the owner is told the visitor's name
+        use.store.update(told.id, lambda r: lobby.knocked(r, visitor))
+
+
+KNOCK_COOLDOWN = 24 * 3600  # a visitor's second try within a day is not told again
+
+
+def welcome(use: Use, room: Room) -> Reply:
+    """The welcome at the table just joined: whose table it is, where the table and the
+    cards will come, and the way back to the group where there is one."""
+    host, name = shown(lobby.host_name(room)), shown(use.actor.name)
+    seat = room.seat_of(use.player)
+    if seat is not None:
+        name = shown(room.seats[seat].name)
+    if not targets.shows_table(room, use.player):  # no group of theirs shows it
+        words = _(
+            "👋 Welcome to {host}'s table, {name}! The table and your cards will come "
+            "here, in this chat, when the game starts."
+        )
+        return use.say(words, host=host, name=name)
+    words = _(
+        "👋 Welcome to {host}'s table, {name}! The table is in the group; your cards "
+        "will come here, in this chat, when the game starts."
+    )
+    link = use.links.group(room)
+    back = (Choice(use.text(_("↩️ Back to the group")), url=link),) if link else ()
+    return Reply.say(use.text(words, host=host, name=name), *([back] if back else []))
 
 
 # ----- telling -------------------------------------------------------------------------

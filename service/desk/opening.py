@@ -9,7 +9,7 @@ from service.table import caps, lobby
 from service.table import games as table_games
 from service.table.lobby import Actor
 from service.table.outcome import Outcome, Popup
-from service.table.room import Room, RoomSettings
+from service.table.room import LIVE, Room, RoomSettings
 from service.table.targets import TABLE_NEW
 
 
@@ -37,6 +37,20 @@ def family_table(
     platform with no groups of ours: each player plays in their own chat); the room, or
     their open one there, or a refusal (over a cap)."""
     return open_table(svc, chat_id, actor, preset, update_id, bots=None)
+
+
+def game_against_bots(svc: Services, chat_id: int) -> Room | None:
+    """The game against bots open in a person's private chat, if any."""
+    room = svc.store.room_in_chat(chat_id, None)
+    return room if room is not None and room.private and room.status in LIVE else None
+
+
+def end_for_family(svc: Services, room: Room, actor: Actor) -> bool:
+    """End a person's game against bots (or its lobby) for the family table that takes
+    its chat; whether it ended (it is told so in its own message, as any cancelled
+    game: its buttons go)."""
+    result = svc.store.update(room.id, lambda r: lobby.cancel(r, actor, svc.now()))
+    return result is not None and result[1].changed
 
 
 def open_table(

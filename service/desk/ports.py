@@ -13,6 +13,7 @@ from typing import Protocol
 
 from service.desk.asks import Line
 from service.i18n import Translator
+from service.table.room import Room
 
 
 class Manual(Protocol):
@@ -64,6 +65,10 @@ class Links(Protocol):
 
     def invitations(self, room: str, lang: str) -> dict[str, str]:
         """For a family's table: a link by platform name, to share in a family's chat."""
+
+    def group(self, room: Room) -> str | None:
+        """The link that opens the room's table in its group, where its platform has
+        one; None elsewhere."""
 
 
 # What a platform keeps of a person beside the store's keys, deleted when they ask to

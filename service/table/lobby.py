@@ -104,7 +104,33 @@ def join(room: Room, actor: Actor) -> Outcome:
         return Outcome().say(_("The table is full."))
     seat = seat_of(actor, room)
     room.seats.append(seat)
-    return changed(room).say(_("Welcome to the table, {name}!"), name=shown(seat.name))
+    host, name = shown(host_name(room)), shown(seat.name)
+    if targets.in_own_chat(room):  # no group shows it: each player is shown it
+        welcome = _(
+            "Welcome to {host}'s table, {name}! The table and your cards will come in "
+            "your private chat with me."
+        )
+    else:
+        welcome = _(
+            "Welcome to {host}'s table, {name}! Your cards will come in your private chat with me."
+        )
+    return changed(room).say(welcome, host=host, name=name)
+
+
+def host_name(room: Room) -> str:
+    """Whose table it is: its opener's name as seated (the first player's if they have
+    left it)."""
+    seat = room.seat_of(room.creator)
+    if seat is None:
+        seat = next((i for i, s in enumerate(room.seats) if s.user_id is not None), 0)
+    return room.seats[seat].name if room.seats else ""
+
+
+def knocked(room: Room, visitor: int) -> Outcome:
+    """Someone followed a link to the room (a game against bots, which seats nobody):
+    its owner is told, in their chat. The room itself is unchanged (its buttons stay
+    good: no new version)."""
+    return Outcome(changed=True, sync={targets.knock(room.creator, visitor)})
 
 
 def leave(room: Room, actor: Actor) -> Outcome:

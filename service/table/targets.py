@@ -11,6 +11,12 @@ so they never change:
     news            a hand's or the game's end, in the room's chat
     news:<user>     the same in a player's private chat
     said:<user>:<why>:<action>   a move played for a player, told in their chat
+    said:<user>:knock:<visitor>  someone followed a link to the player's game against
+                                 bots, which seats nobody: told to its owner
+
+Where a room's table is seen: a group's in the group; a table in a person's own chat (a
+family's, opened from a private chat) only there: every other seat is shown it with
+its hand (`shows_table`), whatever its platform.
 
 `:new` after `table` or `hand:<user>` asks for a fresh message (it notifies) rather
 than an edit.
@@ -21,9 +27,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from service.table.room import Room
+
 Kind = Literal["table", "hand", "nudge", "news", "said"]
 _KINDS: tuple[Kind, ...] = ("table", "hand", "nudge", "news", "said")
 NEW = ":new"
+KNOCK = "knock"  # said: someone followed a link to the player's game against bots
 
 
 @dataclass(frozen=True)
@@ -93,3 +102,27 @@ def said(user: int, why: str, action: str) -> str:
     """A move played for a player (`why`: timeout, or only when it was their only
     legal move), told in their chat."""
     return str(Target("said", user, why=why, action=action))
+
+
+def knock(owner: int, visitor: int) -> str:
+    """Told to `owner`: `visitor` followed a link to their game against bots, and was
+    not seated (the link was no invitation)."""
+    return said(owner, KNOCK, str(visitor))
+
+
+def in_own_chat(room: Room) -> bool:
+    """Whether the room's table is in a person's own chat rather than a group's: a game
+    against bots, or a family's table opened from its host's private chat (the chat is
+    its host's: they opened it, or sit at it)."""
+    return room.private or room.chat_id == room.creator or room.seat_of(room.chat_id) is not None
+
+
+def shows_table(room: Room, user: int) -> bool:
+    """Whether the room's own chat shows `user` its table: a group's, to a player who
+    plays from where the group is (a group of one platform is no chat of another's);
+    a table in a person's own chat, to that person. A player it does not is shown the
+    table in their own chat, above their hand."""
+    if in_own_chat(room):
+        return room.chat_id == user
+    seat = room.seat_of(user)
+    return seat is not None and room.seats[seat].platform == room.platform
