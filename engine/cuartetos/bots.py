@@ -8,9 +8,11 @@ for fake calls):
 - `reaction(view)`: a call is open: `"respond"` or None (let it go).
 `act(view)` asks whichever fits the phase. The delay before a bot's action is the
 service's business (a human-looking one); `pick_pace` is the bot's hint for the delay
-before it picks a card (the easy bot picks slower: it multiplies the service's delay).
-Reactions to calls get no such hint: in the arena even 10% slower reactions made a
-level lose about twice as often, which would drown every other difference.
+before it picks a card (the easy bot picks slower: it multiplies the service's delay),
+`react` the spread of its delay from a call to its hand down. The arena keeps one
+reaction spread for every level (`arena.Delays`): there even 10% slower reactions made a
+level lose about twice as often, which would drown the differences of play it measures.
+At a table, the spreads are what let a quick human beat a slow bot (bench/calls.py).
 
 Levels:
 - `random`: passes any card; calls when it can; responds to real calls and to half the
@@ -46,14 +48,23 @@ class Style:
     fooled: float  # chance of responding to a fake call
     fakes: str  # never, blind (now and then) or targeted (when it should pay)
     pick_pace: float  # hint for the service: times its human-looking delay to pick a card
+    react: tuple[float, float]  # seconds from a call to its hand down, drawn uniformly
 
 
+# A person who sees a call on the screen they are looking at (no notification to wait
+# for) needs to notice it, read the word (¡Burro! or a fake?) and tap: about 1 to 3 s on
+# a phone, a median near 1.7 s; the call reaches their phone and their tap comes back in
+# about half a second more, while a bot's delay counts from the call itself. So the bots
+# answer 1 s to 3.6 s after it: a strong one about as a quick person, a random one as a
+# slow one. A quick human beats a slow bot; a typical one answering with two heuristic
+# bots is not the last about half the time (bench/calls.py measures it).
 STYLES: dict[str, Style] = {
-    "random": Style(stray=1.0, fooled=0.5, fakes="never", pick_pace=1.0),
-    "easy": Style(stray=0.35, fooled=0.33, fakes="never", pick_pace=1.5),
-    "heuristic": Style(stray=0.0, fooled=0.0, fakes="blind", pick_pace=1.0),
-    "strong": Style(stray=0.0, fooled=0.0, fakes="targeted", pick_pace=1.0),
+    "random": Style(stray=1.0, fooled=0.5, fakes="never", pick_pace=1.0, react=(1.8, 3.6)),
+    "easy": Style(stray=0.35, fooled=0.33, fakes="never", pick_pace=1.5, react=(1.5, 3.2)),
+    "heuristic": Style(stray=0.0, fooled=0.0, fakes="blind", pick_pace=1.0, react=(1.2, 2.8)),
+    "strong": Style(stray=0.0, fooled=0.0, fakes="targeted", pick_pace=1.0, react=(1.0, 2.2)),
 }
+
 
 BLIND_FAKE = 0.02  # per choosing decision
 TARGETED_FAKE = 0.3  # per choosing decision, when a fake should pay
@@ -73,6 +84,10 @@ class CuartetosBot:
     @property
     def pick_pace(self) -> float:
         return self.style.pick_pace
+
+    @property
+    def react(self) -> tuple[float, float]:
+        return self.style.react
 
     def choose(self, view: PlayerView) -> str | None:
         """The bot's action in the current phase, or None (nothing to do, or let it go)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.cuartetos import REAL_WORD, CuartetosRules, GameState, make_rules, player_view
 from engine.cuartetos import events as ev
-from engine.cuartetos.bots import make_bot
+from engine.cuartetos.bots import LEVELS, make_bot
 from engine.cuartetos.cards import is_four_of_a_kind
 from engine.kernel.rng import keyed
 from service.i18n import _
@@ -24,11 +24,24 @@ from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
 
 # Human-looking delays, in seconds at the default bot delay of 1.5 s (the service's
-# `bot_delay` scales them; 0 in tests). The same ranges as the arena's.
+# `bot_delay` scales them; 0 in tests). Choosing as in the arena; a call is answered at
+# the bot level's own human speed (engine.cuartetos.bots.STYLES: 1 s to 3.6 s), so a
+# quick person beats a slow bot (issue #37; bench/calls.py measures their chance).
 CHOOSE = (0.6, 2.5)  # from when choosing opens, times the bot's pick_pace
 SHOUT = (0.2, 0.6)  # a bot holding four of a kind calls at once
-REACT = (0.35, 1.6)  # from the call
 LIVE_LIMIT = 300.0  # seconds to choose: up to this, a live table; beyond, a slow one
+# A person's first ¡Burro! without four of a kind, and their first fake call, are told
+# what they do and risk instead of costing a letter (issue #37); the next one acts.
+FALSE_BURRO = "cuartetos:false_burro"
+FAKE_CALL = "cuartetos:fake_call"
+FALSE_BURRO_TOLD = _(
+    "¡Burro! is for four of a kind, and you have none yet: it would cost you a letter. "
+    "Tap it again to call anyway."
+)
+FAKE_CALL_TOLD = _(
+    "🎭 A fake call shouts {word}: whoever taps it takes a letter, but if nobody does, "
+    "you take it. Once a hand. Tap it again to shout it."
+)
 
 
 class CuartetosTable:
@@ -83,13 +96,30 @@ class CuartetosTable:
         seed and the phase."""
         hand = state.hand
         rnd = random.Random(keyed(room.seed, state.hand_no, hand.rotation, hand.phase_at, seat))
+        bot = make_bot(bot_level(room, seat), room.bot_seed(seat))
         if hand.call is not None:
-            return rnd.uniform(*REACT)
+            return rnd.uniform(*bot.react)
         view = player_view(state, seat)
         if "burro" in view.legal and is_four_of_a_kind(view.hand):
             return rnd.uniform(*SHOUT)
-        pace = make_bot(room.seats[seat].bot or "heuristic", room.bot_seed(seat)).pick_pace
-        return rnd.uniform(*CHOOSE) * pace
+        return rnd.uniform(*CHOOSE) * bot.pick_pace
+
+    def explains(self, room: Room, seat: int, action: str) -> tuple[str, Outcome] | None:
+        """A press that would cost its player a letter for want of knowing the rules (a
+        ¡Burro! without four of a kind, a fake call): the name it is told once per
+        person under (service.infra.hints), and the answer that tells what it does and
+        risks instead of doing it. None for any other press."""
+        if room.status != "playing" or not isinstance(room.game, GameState):
+            return None
+        view = player_view(room.game, seat)
+        kind = action.partition(":")[0]
+        if kind == "burro" and "burro" in view.legal and not is_four_of_a_kind(view.hand):
+            return FALSE_BURRO, Outcome().say(FALSE_BURRO_TOLD, alert=True)
+        fake = next((a for a in view.legal if a.startswith("fake:")), None)
+        if kind == "fake" and fake is not None:
+            word = fake.partition(":")[2].upper()
+            return FAKE_CALL, Outcome().say(FAKE_CALL_TOLD, alert=True, word=f"¡{word}!")
+        return None
 
     def tells_forced(self, action: str) -> bool:
         return False  # nothing is ever forced: everyone chooses
@@ -101,6 +131,13 @@ class CuartetosTable:
     def rings(self, state: GameState) -> bool:
         """A call on a slow table comes as a new message: an edit would not notify."""
         return state.hand.call is not None and not is_live(state.rules)
+
+
+def bot_level(room: Room, seat: int) -> str:
+    """The level a bot seat plays at: its own, or `heuristic` for a human's seat a bot
+    took over, or one this game has not (as `service.table.play.bot_action` plays it)."""
+    level = room.seats[seat].bot or "heuristic"
+    return level if level in LEVELS else "heuristic"
 
 
 def is_live(rules: CuartetosRules) -> bool:
