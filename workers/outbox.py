@@ -30,7 +30,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from service.i18n import Translator
-from service.infra import chats, logs, queue
+from service.infra import chats, logs, queue, tables
 from service.infra.keys import BOT_USERNAME, PENDING_SYNC, lock_key, msgs_key, sent_key
 from service.infra.store import live_key, room_key, text
 from service.platforms import registry
@@ -481,7 +481,8 @@ def plan_message(
         painter = story_from(games.painter(room, lang, name), after)
         if target.kind == "nudge":
             return lang, painter.nudge()
-        return lang, games.room_screen(room, painter)
+        reader = room.chat_id if room.seat_of(room.chat_id) is not None else None
+        return lang, games.room_screen(room, named_for(rt, room, painter, reader))
     user_id = target.user
     if user_id is None:  # the room's own chat's news
         lang = rt.svc.room_lang(room)
@@ -496,8 +497,16 @@ def plan_message(
     if target.kind == "news":
         told = news.news(room, lang, name)
         return None if told is None else (lang, told)
-    painter = story_from(games.painter(room, lang, name), after)
+    painter = named_for(rt, room, story_from(games.painter(room, lang, name), after), user_id)
     return lang, painter.hand(seat, with_table=with_table)
+
+
+def named_for(rt: Runtime, room: Room, painter: games.Screens, reader: int | None) -> games.Screens:
+    """The painter, naming its table on the screens of a `reader` (a person whose own
+    chat shows them) who sits at another table too: their chat shows both."""
+    if isinstance(painter, TablePainter) and reader is not None:
+        painter.named = tables.elsewhere(rt.svc.store, reader, room.id)
+    return painter
 
 
 def story_from(painter: games.Screens, after: int) -> games.Screens:

@@ -180,11 +180,13 @@ class CuartetosPainter(TablePainter):
         return CARD_SEPARATOR.join(self._(LEGEND[m]) for m in LEGEND if m in marks)
 
     def header(self, view: PublicView) -> str:
-        return self._(
-            "🫏 {preset} · hand {hand} · round {round}",
-            preset=self.preset_name(),
-            hand=view.hand_no,
-            round=view.rotation + 1,
+        return self.headline(
+            self._(
+                "🫏 {preset} · hand {hand} · round {round}",
+                preset=self.preset_name(),
+                hand=view.hand_no,
+                round=view.rotation + 1,
+            )
         )
 
     def seat_line(self, view: PublicView, seat: int) -> str:

@@ -101,7 +101,8 @@ class FollowSuitPainter(TablePainter):
 
     def table_lines(self, view: PublicView, reader: int | None = None) -> list[str]:
         _ = self._
-        lines = [_("🫏 {preset} · hand {n}", preset=self.preset_name(), n=view.hand_no)]
+        title = _("🫏 {preset} · hand {n}", preset=self.preset_name(), n=view.hand_no)
+        lines = [self.headline(title)]
         for seat in range(view.seats):
             lines.append(self.seat_line(view, seat))
         lines.append("")
@@ -252,7 +253,7 @@ class FollowSuitPainter(TablePainter):
             lines += [*self.table_lines(view, seat), ""]
         else:  # what was done for them and the tricks; others' moves once it is their turn
             story = self.story(seat, keep=4 if self.own_turn(view) else 0)
-            lines += [*story, ""] if story else []
+            lines += [*self.name_lines(), *story, ""] if story else self.name_lines()
         if not (self.room.private or with_table) and self.own_turn(view):
             if view.trick:
                 lines.append(

@@ -51,6 +51,7 @@ from service.platforms.telegram import (
     limits,
     notices,
     taps,
+    titles,
 )
 from service.platforms.telegram.answer import Exchange, Pressed
 from service.platforms.telegram.app import build_application, own_handler
@@ -184,6 +185,12 @@ class TelegramWebhook:
         return handled.outcome, Answer.text(handled.outcome)
 
     async def run(self, update: Incoming, exchange: Exchange) -> Handled:
+        handled = await self.dispatch(update, exchange)
+        if update.update is not None:  # after it: a /burro may have opened the table
+            await titles.note_title(self.svc, update.update)
+        return handled
+
+    async def dispatch(self, update: Incoming, exchange: Exchange) -> Handled:
         if update.request is None:
             return await self.own(update, exchange)
         handled = await self.desk.handle(update.request)
