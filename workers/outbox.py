@@ -40,7 +40,7 @@ from service.table.log import last_seq
 from service.table.outcome import JobKind, Outcome
 from service.table.room import Room
 from service.table.targets import Target
-from service.ui import games, news
+from service.ui import games, invitations, news
 from service.ui.screens import Screen, TablePainter
 from service.ui.story import Cursor, begin
 
@@ -118,6 +118,10 @@ def sync_all(rt: Runtime, room_id: str, texts: list[str]) -> None:
             for base in taken:
                 pipe.delete(locks[base])
             pipe.execute()
+    if room is not None and any(aim.kind == "table" for aim in aims):
+        for hand in hands_beside_table(rt, room):
+            if hand not in bases:
+                sync(rt, room_id, hand)
 
 
 def bring_up_to_date(
@@ -146,7 +150,8 @@ def bring_up_to_date(
     if posts and not served:
         anew = Posting.NOTIFY
     start = 0 if marks is None else story_start(room, marks, bool(anew) or folds)
-    plan = plan_message(rt, room, base, with_table=folds, after=start)
+    with_table = folds or not sees_table(room, base)
+    plan = plan_message(rt, room, base, with_table=with_table, after=start)
     if plan is None:
         return True
     lang, screen = plan
@@ -176,6 +181,28 @@ def bring_up_to_date(
     return True
 
 
+def sees_table(room: Room, target: Target) -> bool:
+    """Whether the reader of a player's message sees the table elsewhere (a group's, or
+    the table in their own chat); a hand read by one who does not shows it too."""
+    return target.user is None or targets.shows_table(room, target.user)
+
+
+def hands_beside_table(rt: Runtime, room: Room) -> list[str]:
+    """The hands to bring up to date with a table in a person's own chat: those of the
+    other players whose chats are edited in place (each shows the table above the hand,
+    kept current as the table is; a chat where every change is a message is told with
+    its player's next prompt instead)."""
+    if room.status != "playing" or not targets.in_own_chat(room) or room.private:
+        return []
+    return [
+        targets.hand(user)
+        for user in room.humans()
+        if user not in room.blocked
+        and not targets.shows_table(room, user)
+        and registry.for_chat(rt, room, user).capabilities().edit
+    ]
+
+
 def with_invite(rt: Runtime, room: Room, target: Target, lang: str, screen: Screen) -> Screen:
     """A group's lobby says how people on the other platforms join (family on WhatsApp,
     where it is on too)."""
@@ -197,6 +224,8 @@ def worth_a_message(rt: Runtime, room: Room, aim: Target) -> bool:
     base = aim.base
     if base.kind == "said" and base.why == CLOSING:
         return closing_still(rt, room, base)
+    if base.kind == "said" and base.why == targets.KNOCK:
+        return True  # its owner would otherwise believe the link worked
     if base.one_off:
         return False
     if base.kind in ("table", "nudge") and not room.private and room.status == "playing":
@@ -484,6 +513,8 @@ def plan_message(
         reader = room.chat_id if room.seat_of(room.chat_id) is not None else None
         return lang, games.room_screen(room, named_for(rt, room, painter, reader))
     user_id = target.user
+    if target.kind == "said" and target.why == targets.KNOCK and user_id is not None:
+        return knocked(rt, room, user_id, target.action)
     if user_id is None:  # the room's own chat's news
         lang = rt.svc.room_lang(room)
         told = news.news(room, lang, name)
@@ -507,6 +538,15 @@ def named_for(rt: Runtime, room: Room, painter: games.Screens, reader: int | Non
     if isinstance(painter, TablePainter) and reader is not None:
         painter.named = tables.elsewhere(rt.svc.store, reader, room.id)
     return painter
+
+
+def knocked(rt: Runtime, room: Room, owner: int, visitor: str) -> tuple[str, Screen] | None:
+    """Someone followed a link to the owner's game against bots: told in the owner's
+    language (their seat's, else the room's)."""
+    seat = room.seat_of(owner)
+    lang = room.seats[seat].lang if seat is not None else rt.svc.room_lang(room)
+    name = rt.svc.store.user(int(visitor)).get("name", "") if visitor.isdigit() else ""
+    return lang, invitations.knocked(lang, name)
 
 
 def story_from(painter: games.Screens, after: int) -> games.Screens:

@@ -1,0 +1,121 @@
+"""A Telegram relative at a WhatsApp family's table: no group shows it, so her private
+chat shows her the table as a group would (players, their counts, the story, whose
+table) with her hand below it, kept up to date while the others play; never anyone
+else's cards."""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+
+from emulator.telegram.driver import ChatMessage
+from engine.follow_suit.game import GameState, to_move
+from engine.follow_suit.views import player_view, public_view
+from engine.registry import find_game
+from service.table.room import Room
+from service.ui.follow_suit import FollowSuitPainter
+from tests.service.group_play import ending_at
+from tests.service.inproc import Hook
+from tests.service.play import game_buttons, names_in, room_in
+from tests.service.whatsapp.play import act, outgoing
+from tests.service.whatsapp.test_family_table import lobby_offering, player_id
+from tests.service.whatsapp.test_mixed_table import (
+    LINK,
+    play_to_the_end,
+    play_whatsapp_turn,
+    wait_moved,
+)
+
+TURNS_READ = 3  # Ana's turns whose screens are read whole before the game plays out
+
+
+def test_a_telegram_relative_sees_the_table_in_her_private_chat(hook: Hook) -> None:
+    emu, wa = hook.emu, hook.emu.whatsapp
+    before = len(outgoing(wa, "Abuela"))
+    wa.send("Abuela", "familia")
+    told = wa.wait_for(
+        lambda: next((m for m in outgoing(wa, "Abuela")[before:] if "wa.me" in m.text), None),
+        what="the links to share",
+    )
+    found = LINK.search(told.text)
+    assert found is not None
+    code = re.sub(r"^\S+%20", "", found[2])
+    emu.start("Ana", f"j{code}")
+    welcome = emu.wait_for_message("Ana", lambda m: "Abuela" in m.text, timeout=20)
+    assert "👋" in welcome.text and "Ana" in welcome.text
+    host = player_id(hook, "Abuela")
+    lobby = lobby_offering(wa, "Abuela", "🤖 Añadir bot", 0)
+    act(wa, "Abuela", lobby, "🤖 Añadir bot")
+    emu.wait_for(lambda: len(room_in(hook, host).seats) == 3 or None, what="the bot seated")
+    hook.store().update(room_in(hook, host).id, ending_at(2))
+    act(wa, "Abuela", lobby_offering(wa, "Abuela", "▶️ Empezar", lobby.seq), "▶️ Empezar")
+    emu.wait_for(lambda: room_in(hook, host).status != "lobby" or None, what="the start")
+    seen = (0, 0)
+    for _turn in range(TURNS_READ):
+        seen = read_anas_turn(hook, host, seen)
+    play_to_the_end(hook, host)
+    assert not any("wa.me" in m.text for m in emu.messages_in("Ana"))  # no group's words
+
+
+def read_anas_turn(hook: Hook, host: int, seen: tuple[int, int]) -> tuple[int, int]:
+    """Until it is Ana's turn (the others moving meanwhile: `seen`, the last of Abuela's
+    prompts acted on), then her private chat's last message, read while the room stands
+    still: every seat's line (name, cards, points), the stock, her own cards, and none
+    of the others'; she plays. The last of Abuela's prompts acted on."""
+    emu = hook.emu
+    for _ in range(500):
+        room = room_in(hook, host)
+        assert isinstance(room.game, GameState) and room.status == "playing"
+        seat = to_move(room.game)
+        assert seat is not None
+        if room.seats[seat].name == "Ana":
+            break
+        if room.seats[seat].bot is None:  # Abuela's turn: Ana's chat shows it, then
+            # Abuela moves from her prompt
+            emu.wait_for(partial(shows_now, hook, room), timeout=20, what="Ana's table")
+            seen, _opened = play_whatsapp_turn(hook, "Abuela", room, seat, seen)
+        wait_moved(hook, host, room)
+    else:
+        raise AssertionError("Ana's turn never came")
+    mark = f".{room.version}."
+    message = emu.wait_for(
+        lambda: ana_prompt(hook, mark), timeout=20, what="Ana's turn in her private chat"
+    )
+    game = room.game
+    painter = FollowSuitPainter(room, room.seats[seat].lang)
+    view = public_view(game)
+    for other in range(len(room.seats)):
+        assert painter.seat_line(view, other) in message.text, message.text
+    assert painter.stock_line(view) in message.text
+    own = player_view(game, seat)
+    assert painter.cards(own.hand) in message.text
+    rules = find_game(room.settings.preset)[0]
+    hidden = {
+        painter.card(code)
+        for other in range(len(room.seats))
+        if other != seat
+        for code in rules.hand(game, other)
+    }
+    shown = message.text + " " + " ".join(b.text for row in message.buttons for b in row)
+    assert not names_in(shown, hidden), names_in(shown, hidden)
+    button = game_buttons(message)[0]
+    emu.tap("Ana", message, str(button.value))
+    wait_moved(hook, host, room)
+    return seen
+
+
+def shows_now(hook: Hook, room: Room) -> bool | None:
+    """Whether Ana's last message shows the table as it stands: every seat's line."""
+    message = hook.emu.last_message("Ana")
+    assert isinstance(room.game, GameState) and message is not None
+    seat = next(i for i, info in enumerate(room.seats) if info.name == "Ana")
+    painter = FollowSuitPainter(room, room.seats[seat].lang)
+    view = public_view(room.game)
+    lines = [painter.seat_line(view, other) for other in range(len(room.seats))]
+    return all(line in message.text for line in lines) or None
+
+
+def ana_prompt(hook: Hook, mark: str) -> ChatMessage | None:
+    message = hook.emu.last_message("Ana")
+    current = [b for b in game_buttons(message) if mark in str(b.value)]
+    return message if message is not None and current else None
