@@ -534,9 +534,11 @@ def plan_message(
 
 def named_for(rt: Runtime, room: Room, painter: games.Screens, reader: int | None) -> games.Screens:
     """The painter, naming its table on the screens of a `reader` (a person whose own
-    chat shows them) who sits at another table too: their chat shows both."""
+    chat shows them) who sits at another table too: their chat shows both; or who sees
+    the table nowhere else (whose table it is, they learn there)."""
     if isinstance(painter, TablePainter) and reader is not None:
-        painter.named = tables.elsewhere(rt.svc.store, reader, room.id)
+        alone = not targets.shows_table(room, reader)
+        painter.named = alone or tables.elsewhere(rt.svc.store, reader, room.id)
     return painter
 
 

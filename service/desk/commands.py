@@ -332,9 +332,15 @@ def welcome(use: Use, room: Room) -> Reply:
         "👋 Welcome to {host}'s table, {name}! The table is in the group; your cards "
         "will come here, in this chat, when the game starts."
     )
+    if room.name:  # the group's title, as its platform last told it
+        words = _(
+            "👋 Welcome to {host}'s table, {name}! The table is in the group {group}; "
+            "your cards will come here, in this chat, when the game starts."
+        )
     link = use.links.group(room)
     back = (Choice(use.text(_("↩️ Back to the group")), url=link),) if link else ()
-    return Reply.say(use.text(words, host=host, name=name), *([back] if back else []))
+    told = use.text(words, host=host, name=name, group=f"«{shown(room.name or '')}»")
+    return Reply.say(told, *([back] if back else []))
 
 
 # ----- telling -------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from service.platforms.telegram.manual import TelegramManual
 from service.platforms.whatsapp.manual import WhatsAppManual
 from service.services import Services
 from service.settings import Settings
-from service.table import targets
+from service.table import groups, targets
 from service.table.room import Room
 
 ABUELA, ANA, CARLA = 501, 502, 503
@@ -220,6 +220,16 @@ def test_welcome_at_a_group_table_with_the_way_back(lang: str) -> None:
     said = family.ask(CARLA, CommandAsk("start", (f"j{table.id}",)), "telegram", lang)
     assert text_of(said) == WELCOME_GROUP[lang]
     assert choices_of(said) == [(BACK[lang], None, "https://t.me/c/1234567890/77")]
+
+
+def test_welcome_names_the_group_when_its_title_is_known() -> None:
+    family = Family()
+    family.ask(ABUELA, CommandAsk("new"), "telegram", place=Place(GROUP, private=False))
+    table = family.svc.store.room_in_chat(GROUP, None)
+    assert table is not None
+    family.svc.store.update(table.id, lambda r: groups.named(r, "Primos"))
+    said = family.ask(CARLA, CommandAsk("start", (f"j{table.id}",)), "telegram", "en")
+    assert "The table is in the group «Primos»; your cards will come here" in text_of(said)
 
 
 def test_a_whatsapp_person_at_a_telegram_groups_table_is_not_sent_to_the_group() -> None:

@@ -14,6 +14,7 @@ from engine.follow_suit.views import player_view, public_view
 from engine.registry import find_game
 from service.table.room import Room
 from service.ui.follow_suit import FollowSuitPainter
+from service.ui.screens import table_name
 from tests.service.group_play import ending_at
 from tests.service.inproc import Hook
 from tests.service.play import game_buttons, names_in, room_in
@@ -87,6 +88,8 @@ def read_anas_turn(hook: Hook, host: int, seen: tuple[int, int]) -> tuple[int, i
     for other in range(len(room.seats)):
         assert painter.seat_line(view, other) in message.text, message.text
     assert painter.stock_line(view) in message.text
+    assert table_name(room, painter.tr) == "Mesa de Abuela"
+    assert message.text.startswith("🫏 ") and "Mesa de Abuela" in message.text.split("\n")[0]
     own = player_view(game, seat)
     assert painter.cards(own.hand) in message.text
     rules = find_game(room.settings.preset)[0]
