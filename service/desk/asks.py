@@ -107,13 +107,21 @@ class TypedMoveAsk:
 
 
 @dataclass(frozen=True)
+class StoryAsk:
+    """The whole story of the hand at `room` (None: the person's active game), asked in
+    words (`/story`, `historia`); a button asks it as a press (`Command("story")`)."""
+
+    room: str | None = None
+
+
+@dataclass(frozen=True)
 class UnknownAsk:
     """A button that is not one of ours, or a message the desk cannot read (a photo)."""
 
     button: bool = True
 
 
-Ask = PressAsk | CommandAsk | TypedAsk | TypedMoveAsk | UnknownAsk
+Ask = PressAsk | CommandAsk | TypedAsk | TypedMoveAsk | StoryAsk | UnknownAsk
 
 # Whether a person administers a room's chat (Telegram asks getChatMember; a platform
 # with no groups of ours answers False). Asked only when a use case needs it.
@@ -178,8 +186,8 @@ class Reply:
     """What the desk answers: a press's popup (an alert, or a link to open instead),
     and lines for the sender's place. `quiet`: the popup only echoes what the screens
     now show (a platform without popups leaves it out). `replaced`: the pressed message
-    answered its question and goes (the cancel question). An empty reply answers
-    nothing."""
+    answered its question and goes (the cancel question). `private`: the lines go to
+    the sender's own chat wherever they asked. An empty reply answers nothing."""
 
     popup: str | None = None
     alert: bool = False
@@ -187,6 +195,8 @@ class Reply:
     url: str | None = None
     lines: tuple[Line, ...] = field(default=())
     replaced: bool = False
+    # The lines are the sender's alone: a group's ask is answered in their private chat.
+    private: bool = False
 
     @staticmethod
     def say(text: str, *choices: tuple[Choice, ...]) -> Reply:

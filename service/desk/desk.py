@@ -18,7 +18,7 @@ from typing import Literal, TypeVar
 
 import redis
 
-from service.desk import commands, presses
+from service.desk import commands, presses, reading
 from service.desk.asks import (
     CommandAsk,
     Mark,
@@ -26,6 +26,7 @@ from service.desk.asks import (
     PressAsk,
     Reply,
     Request,
+    StoryAsk,
     TypedAsk,
     TypedMoveAsk,
 )
@@ -135,6 +136,8 @@ class Desk:
             return commands.typed(use, ask)
         if isinstance(ask, TypedMoveAsk):
             return await presses.typed_move(use, ask)
+        if isinstance(ask, StoryAsk):
+            return await reading.asked(use, ask)
         return use.unknown(ask)
 
     def use(self, request: Request, store: Store) -> Use:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from engine.kernel.cards import SUIT_SYMBOLS
-from service.desk import opening, prompts
+from service.desk import opening, prompts, reading
 from service.desk.asks import Choice, PressAsk, Reply, TypedMoveAsk
 from service.desk.use import Use
 from service.i18n import Translator, _
@@ -101,6 +101,8 @@ async def pressed(use: Use, ask: PressAsk) -> Reply:
         return replace(use.popup(made.popup), quiet=made.changed)
     if is_command(press, "rules"):
         return rules_posted(use, room)
+    if is_command(press, "story"):  # read only: nothing of the room changes
+        return reading.told(use, room, pressed=ask.tapped)
     change = change_for(room, press, actor, use.svc.now(), use.svc.settings.bot_delay)
     if isinstance(change, Outcome):  # refused before touching the room
         return refused(use, room, change, ask)

@@ -18,7 +18,8 @@ from service.i18n import Translator
 from service.table.room import Room
 from service.ui import cuartetos, follow_suit
 from service.ui.intents import Choice
-from service.ui.screens import Screen, cancelled_screen, list_games
+from service.ui.screens import Screen, TablePainter, cancelled_screen, list_games
+from service.ui.story import Public, Teller
 
 
 class Screens(Protocol):
@@ -66,6 +67,9 @@ class GameScreens:
     painter: Callable[[Room, str, str], Screens]
     rules_text: Callable[[Any, Translator], str]
     names: Mapping[str, str] = field(default_factory=dict)
+    # The game's story told in its painter's words (service.ui.story), for a reader who
+    # asks for a hand's whole story; None: the game tells none.
+    teller: Callable[[Any], Teller] | None = None
 
 
 _SCREENS: dict[str, GameScreens] = {}  # by the engine's game name
@@ -98,13 +102,41 @@ def games_list(tr: Translator) -> str:
     return list_games(tr, PRESET_NAMES)
 
 
+def follow_suit_teller(painter: follow_suit.FollowSuitPainter) -> Teller:
+    return story_teller(painter, painter.event_text)
+
+
+def cuartetos_teller(painter: cuartetos.CuartetosPainter) -> Teller:
+    return story_teller(painter, painter.told)
+
+
+def story_teller(painter: TablePainter, public: Public) -> Teller:
+    """A painter's story teller: its words for public lines, cards and names."""
+    game = painter.room.game
+    hand_no = game.hand_no if game is not None else 0
+    return Teller(painter.tr, public, painter.card, painter.name, hand_no)
+
+
+def teller(room: Room, lang: str, bot_username: str = "burro_bot") -> Teller | None:
+    """The story of a room's game, told in `lang` (None: its game tells no story)."""
+    entry = of_preset(room.settings.preset)
+    return None if entry.teller is None else entry.teller(entry.painter(room, lang, bot_username))
+
+
 register(
     "follow_suit",
-    GameScreens(follow_suit.FollowSuitPainter, follow_suit.rules_text, follow_suit.PRESET_NAMES),
+    GameScreens(
+        follow_suit.FollowSuitPainter,
+        follow_suit.rules_text,
+        follow_suit.PRESET_NAMES,
+        follow_suit_teller,
+    ),
 )
 register(
     "cuartetos",
-    GameScreens(cuartetos.CuartetosPainter, cuartetos.rules_text, cuartetos.PRESET_NAMES),
+    GameScreens(
+        cuartetos.CuartetosPainter, cuartetos.rules_text, cuartetos.PRESET_NAMES, cuartetos_teller
+    ),
 )
 
 

@@ -33,6 +33,7 @@ CommandName = Literal[
     "cancel",  # the cancel question's yes
     "keep_playing",  # … and its no
     "rematch",  # a new game with the same players (private: play again)
+    "story",  # the hand's whole story, to the reader alone (service.desk.reading)
 ]
 
 

@@ -10,7 +10,8 @@ one ended, an edited one where it began, unless its reader acted since (they rea
 Nothing falls off unannounced: older lines beyond what a screen keeps, and lines the log
 no longer holds, are folded into one count ("… 9 earlier moves"). A seat's own lines,
 tricks, players going out and results are never folded for that seat. Counts are the
-engine's own (a run of draws is one line of its count).
+engine's own (a run of draws is one line of its count). A folded story is read whole on
+demand (`Teller.whole`: every line of the hand, split into `pages` a message holds).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 
 from service.i18n import Translator, _
 from service.table.log import LogKind, LogLine, last_seq
+from service.ui.text_limits import cut_utf16, utf16_len
 
 Public = Callable[[LogLine, int], str]  # a public line in words, with the draws before it
 # Never folded for a seat: what it must know of the hand.
@@ -107,6 +109,12 @@ class Teller:
         told = self.lines(unseen(log, after), reader)
         return fold(told, missed(log, after), keep, self.tr)
 
+    def whole(self, log: Sequence[LogLine], reader: int | None) -> list[str]:
+        """The hand's whole story for `reader`, nothing folded: every line since it was
+        dealt (what the log no longer holds of it told as a count)."""
+        after = hand_start(log, self.hand_no)
+        return self.story(log, after, reader, keep=len(log) + 1)
+
     def lines(self, lines: list[LogLine], reader: int | None) -> list[Told]:
         """Each line in words, a seat's draws told with its next move (the reader's own
         told on their own, with the cards)."""
@@ -179,6 +187,31 @@ class Teller:
         if line.kind == LogKind.TIMEOUT:
             return gt(_("⏰ You were away: a bot played your turn."))
         return self.public(line, 0)
+
+
+def hand_start(log: Sequence[LogLine], hand_no: int) -> int:
+    """The place after which hand `hand_no` begins: after the last line of an earlier
+    hand the log holds, else before its first line held (the first hand: the start)."""
+    earlier = [line.seq for line in log if line.hand_no < hand_no]
+    if earlier or hand_no <= 1:
+        return max(earlier, default=0)
+    return min((line.first() - 1 for line in log), default=0)
+
+
+def pages(lines: Sequence[str], limit: int) -> list[str]:
+    """Lines joined into as few texts as hold them within `limit` UTF-16 units each (as
+    Telegram and WhatsApp count), a line never split across two (one longer than a
+    whole text is cut)."""
+    out: list[str] = []
+    page = ""
+    for raw in lines:
+        line = cut_utf16(raw, limit)
+        joined = f"{page}\n{line}" if page else line
+        if page and utf16_len(joined) > limit:
+            out.append(page)
+            joined = line
+        page = joined
+    return [*out, page] if page else out
 
 
 # The lines that fold into a count when a story is long: moves, nothing that decides.

@@ -6,7 +6,8 @@ else. Each platform carries the text in its own field (Telegram's 64-byte button
 service.platforms.telegram.callbacks; WhatsApp's reply ids).
 
     commands   J join · L leave · B add bot · X remove bot · S start · C settings ·
-               o:done close them · R rules · K cancel · k keep playing · N rematch
+               o:done close them · R rules · K cancel · k keep playing · N rematch ·
+               T the hand's whole story
     options    o:<key>
     moves      follow-suit: p<card> play · d draw · dl / dr draw left / right · x pass
                passing: c<card> pass the card · b ¡Burro! · f fake call · r respond
@@ -35,6 +36,7 @@ _COMMANDS: dict[CommandName, str] = {
     "cancel": "K",
     "keep_playing": "k",
     "rematch": "N",
+    "story": "T",
 }
 _COMMANDS_BACK = {token: name for name, token in _COMMANDS.items()}
 

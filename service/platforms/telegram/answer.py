@@ -6,14 +6,14 @@ document; the pressed question goes or says its answer (`Reply.replaced`)."""
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import redis
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, ReplyParameters
 from telegram.error import RetryAfter, TelegramError
 
-from service.desk.asks import Choice, Line, Reply, Request
+from service.desk.asks import Choice, Line, Place, Reply, Request
 from service.platforms.telegram import limits
 from service.platforms.telegram.reply import send_message
 from service.ui.text_limits import cut_utf16
@@ -63,6 +63,8 @@ async def deliver(
     lines = reply.lines
     if pressed is None and not lines and reply.popup:  # a command refused: said in the chat
         lines = (Line(reply.popup),)
+    if reply.private and not request.place.private:  # the sender's alone: their own chat
+        request = replace(request, place=Place(request.sender.player), message=None)
     for line in lines:
         await send_line(bot, exchange, request, line)
 

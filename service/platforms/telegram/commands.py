@@ -24,6 +24,7 @@ from service.desk.asks import (
     PressAsk,
     Request,
     Sender,
+    StoryAsk,
     TypedAsk,
     UnknownAsk,
 )
@@ -46,6 +47,8 @@ COMMANDS: dict[str, CommandName] = {
     "privacy": "privacy",
     "forget": "forget",
 }
+# The hand's whole story, to the sender alone (service.desk.reading).
+STORY = ("story", "historia", "cerita")
 DESK_COMMANDS: dict[str, CommandName] = {name: name for name in get_args(CommandName)}
 OLD_BUTTONS: dict[str, tuple[CommandName, tuple[str, ...]]] = {
     "forget:yes": ("forget_yes", ()),
@@ -89,7 +92,7 @@ def ids(*values: object) -> bool:
     return all(type(value) is int for value in values)
 
 
-def command_of(message: Message, bot_username: str) -> CommandAsk | None:
+def command_of(message: Message, bot_username: str) -> CommandAsk | StoryAsk | None:
     """The command a message gives us, with its words; None if it gives none."""
     words = (message.text or "").split()
     entities = message.entities or ()
@@ -99,6 +102,8 @@ def command_of(message: Message, bot_username: str) -> CommandAsk | None:
     name, _at, addressee = words[0][1:].partition("@")
     if addressee and addressee.lower() != bot_username.lower():
         return None
+    if name.lower() in STORY:
+        return StoryAsk()
     command = COMMANDS.get(name.lower())
     return None if command is None else CommandAsk(command, tuple(words[1:]))
 

@@ -64,6 +64,7 @@ CommandWord = Literal[
     "forget",
     "cancel",
     "hour",
+    "story",
 ]
 # A greeting starts a game against bots at once (or shows the one going on); "new game"
 # in any of our languages too; "help" explains what we understand.
@@ -90,6 +91,8 @@ COMMAND_WORDS: dict[str, CommandWord] = {
     **dict.fromkeys(["cancelar", "cancel", "batal", "batalkan", "terminar"], "cancel"),
     # The person's time zone, told or set by the words after ("hora Lisboa", "jam 18:30").
     **dict.fromkeys(["hora", "hour", "horario", "jam", "zona", "timezone"], "hour"),
+    # The hand's whole story, where a screen folded it ("… 9 earlier moves").
+    **dict.fromkeys(["historia", "story", "cerita", "history", "riwayat"], "story"),
 }
 # Words around a game's name that name no game ("nueva partida", "main lagi", "buenas
 # tardes"): a command that opens a table reads past them.

@@ -1,0 +1,104 @@
+"""The whole story on demand (issue #37), below the platforms: a hand's story that a
+screen folds ("… 9 earlier moves") is told whole to each seat (every trick, every draw
+with its count, its own cards drawn named to it alone), in its language; split into
+messages a platform takes; and asked in a group on Telegram, it goes to the asker's
+private chat."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import zlib
+
+import pytest
+
+from service.desk.asks import Line, Place, Reply, Request, Sender, StoryAsk
+from service.platforms.telegram import answer
+from service.table import lobby
+from service.table.log import LogKind
+from service.table.outcome import Job
+from service.table.room import Room, RoomSettings
+from service.ui import games
+from service.ui.story import pages
+from service.ui.text_limits import utf16_len
+from tests.desk.fakes import FakeBot
+from tests.service.test_story import ANA, BEN, START, Reader, next_change
+from tests.service.test_table_contract import check_secrets, queue_jobs
+
+FOLDED = {"en": r"^… \d+ earlier moves?$", "es": r"^… \d+ jugadas? anteriore?s?$"}
+TRICK = {"en": " won the trick.", "es": " se lleva la baza."}
+OWN_DRAW = {"en": "🫳 You drew ", "es": "🫳 Has robado "}
+
+
+def long_hand(preset: str, seed: int, lines: int) -> Room:
+    """A game of two humans and two bots, played on until its hand's log holds `lines`
+    lines (or the game ends)."""
+    settings = RoomSettings(preset=preset, turn_timeout=60)
+    room = lobby.create_room(-100, None, ANA, START, settings=settings)
+    lobby.join(room, BEN)
+    lobby.add_bot(room, ANA)
+    lobby.add_bot(room, ANA)
+    room.seed = (1 << 127) | zlib.crc32(f"whole{preset}{seed}".encode())
+    readers, rnd, clock = {1: Reader(), 2: Reader()}, random.Random(seed), [START]
+    pending: list[tuple[float, int, Job]] = []
+    outcome = lobby.start(room, ANA, START, 1.5)
+    for step in range(3000):
+        queue_jobs(pending, outcome, step)
+        assert room.game is not None
+        if room.status != "playing" or len(this_hand(room)) >= lines:
+            return room
+        outcome = next_change(room, pending, clock, rnd, set(), readers, 0.9)
+    raise AssertionError("the game went on too long")
+
+
+def this_hand(room: Room) -> list:  # type: ignore[type-arg]
+    assert room.game is not None
+    return [line for line in room.log if line.hand_no == room.game.hand_no]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize(("preset", "seed"), [("spanish", 1), ("cangkul", 2), ("brazilian", 3)])
+def test_a_folded_story_is_told_whole_to_each_seat(preset: str, seed: int, lang: str) -> None:
+    room = long_hand(preset, seed, 30)
+    assert room.game is not None
+    hand = this_hand(room)
+    for seat in (0, 1):
+        teller = games.teller(room, lang)
+        assert teller is not None
+        folded = teller.story(room.log, min(line.first() for line in hand) - 1, seat, keep=4)
+        assert any(re.match(FOLDED[lang], line) for line in folded)  # the screen's: folded
+        whole = teller.whole(room.log, seat)
+        assert not any(re.match(FOLDED[lang], line) for line in whole)
+        tricks = [line for line in hand if line.kind == LogKind.TRICK]
+        assert sum(TRICK[lang] in line for line in whole) == len(tricks)
+        draws = [line for line in hand if line.kind == LogKind.DRAW and line.seat == seat]
+        own = [line for line in whole if line.startswith(OWN_DRAW[lang])]
+        assert len(own) == len(draws)
+        for told, line in zip(own, draws, strict=True):
+            assert str(line.count) in told and all(
+                games.painter(room, lang).card(card) in told for card in line.cards
+            )
+        check_secrets(room, {"text": "\n".join(whole), "buttons": []}, seat)
+
+
+def test_pages_keep_every_line_within_the_limit() -> None:
+    lines = [f"{n} · {'🂠' * (n % 40)}" for n in range(400)]
+    split = pages(lines, 1000)
+    assert len(split) > 1
+    assert all(utf16_len(text) <= 1000 for text in split)
+    assert "\n".join(split).split("\n") == lines
+    assert pages(["x" * 50], 10) == ["x" * 9 + "…"]  # a line longer than a message: cut
+    assert pages([], 10) == []
+
+
+def test_a_story_asked_in_a_group_goes_to_the_private_chat() -> None:
+    bot = FakeBot()
+    request = Request(7, Sender(42, "Ana"), Place(-100, None, False), StoryAsk(), message=9)
+    reply = Reply(lines=(Line("📜 one"), Line("two")), private=True)
+    asyncio.run(answer.deliver(bot, answer.Exchange(None), request, reply, None))  # type: ignore[arg-type]
+    assert [(m, p["chat_id"], p["text"]) for m, p in bot.calls] == [
+        ("sendMessage", 42, "📜 one"),
+        ("sendMessage", 42, "two"),
+    ]
+    assert all("reply_parameters" not in p for _m, p in bot.calls)
