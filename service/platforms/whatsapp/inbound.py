@@ -27,6 +27,7 @@ from service.desk.asks import (
     PressAsk,
     Request,
     Sender,
+    StoryAsk,
     TypedAsk,
     TypedMoveAsk,
     UnknownAsk,
@@ -149,6 +150,8 @@ class Handler:
         return TypedAsk(message.text)
 
     def command(self, player: int, word: str, rest: str) -> Ask:
+        if word == "story":
+            return StoryAsk()
         name = COMMANDS.get(word)
         if name is None:
             return UnknownAsk()
