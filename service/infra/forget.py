@@ -30,6 +30,7 @@ def forget(store: Store, user_id: int, now: float) -> None:
         keys.user_key(user_id),
         keys.user_rooms_key(user_id),
         keys.user_chats_key(user_id),
+        keys.user_hints_key(user_id),
         keys.user_stats_key(user_id),
         keys.chat_stats_key(user_id),
         keys.user_open_key(user_id),

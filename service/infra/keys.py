@@ -18,6 +18,8 @@ Rooms (the `{…}` hash tags keep a room's keys together if Redis is ever sharde
 People:
   user:<id>                   hash: lang, name, started (the user opened a private chat)
   user:<id>:rooms, user:<id>:chats   the rooms a person sat in, the chats they have stats in
+  user:<id>:hints             hash: each newcomer's hint met, with the room and phase it was
+                              first shown in (service.infra.hints)
   stats:chat:<chat>, stats:user:<id>   hashes of counters
   open:chat:<chat>, open:user:<id>     rooms opened in a chat / by a person (for the caps)
   cooldown:rules:<chat>:<thread>, cooldown:chatter:<id>   once per so many seconds
@@ -136,6 +138,12 @@ def user_rooms_key(user_id: int) -> str:
     return f"user:{user_id}:rooms"
 
 
+def user_hints_key(user_id: int) -> str:
+    """The hints a person has been shown, each with where it was first (the phase it
+    stays shown through)."""
+    return f"user:{user_id}:hints"
+
+
 def user_chats_key(user_id: int | str) -> str:
     """The chats a person has statistics in (the people index)."""
     return f"user:{user_id}:chats"
@@ -247,6 +255,11 @@ def wa_pace_key(player: int) -> str:
 def wa_template_key(player: int) -> str:
     """When the person's turn template last went."""
     return f"wa:template:{player}"
+
+
+def wa_sent_key(wamid: str) -> str:
+    """The room a message we sent showed (a status about it names the message only)."""
+    return f"wa:sent:{wamid}"
 
 
 def wa_stale_key(message_id: str) -> str:

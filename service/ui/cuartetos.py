@@ -12,12 +12,14 @@ the same button for ¡Burro! and for a fake word. The word is the only clue.
 from __future__ import annotations
 
 from engine.cuartetos import REAL_WORD, CuartetosRules, GameState, player_view, public_view
+from engine.cuartetos.cards import is_four_of_a_kind
 from engine.cuartetos.views import CallView, PlayerView, PublicView
 from engine.kernel.rules import LETTERS
 from service.i18n import Translator, _
 from service.table import games as table_games
 from service.table.cuartetos.table import is_live
 from service.table.log import LogKind, LogLine
+from service.ui import hints
 from service.ui.clock import when
 from service.ui.intents import Choice, Move, NotPlayable, Press
 from service.ui.screens import (
@@ -51,6 +53,8 @@ LEGEND = {
     "🎴": _("🎴 dealer"),
     "🤖": _("🤖 bot"),
 }
+# During a call ⏳ marks who has not put a hand down yet: nobody is choosing then.
+CALL_LEGEND = {**LEGEND, "⏳": _("⏳ yet to respond")}
 
 
 class CuartetosPainter(TablePainter):
@@ -58,6 +62,8 @@ class CuartetosPainter(TablePainter):
 
     min_players = 3
     preset_names = PRESET_NAMES
+    # The hints its reader has not met yet, as the outbox found them (service.ui.hints).
+    shown_hints: frozenset[str] = frozenset()
 
     # ----- small pieces ------------------------------------------------------------
 
@@ -177,7 +183,8 @@ class CuartetosPainter(TablePainter):
         marks.add("🎴")
         if any(seat.bot for seat in self.room.seats):
             marks.add("🤖")
-        return CARD_SEPARATOR.join(self._(LEGEND[m]) for m in LEGEND if m in marks)
+        legend = CALL_LEGEND if view.call is not None and not view.game_over else LEGEND
+        return CARD_SEPARATOR.join(self._(legend[m]) for m in legend if m in marks)
 
     def header(self, view: PublicView) -> str:
         return self.headline(
@@ -377,7 +384,31 @@ class CuartetosPainter(TablePainter):
         prompt = self.prompt(view)
         if prompt:
             lines += ["", prompt]
+        lines += hints.hint_lines(self.shown_hints & set(self.due(view)), self.tr)
         return Screen("\n".join(lines), self.action_rows(view))
+
+    def hints_due(self, seat: int) -> list[str]:
+        """The hints the decision in front of `seat` calls for (service.ui.hints)."""
+        if self.room.status != "playing" or not self.room.game:
+            return []
+        return self.due(player_view(self.game(), seat))
+
+    def due(self, view: PlayerView) -> list[str]:
+        """A call to answer: what the word means; choosing: the goal, four of a kind to
+        call, and, after the first choice of the game, the fake call."""
+        if view.game_over or view.seat not in view.players:
+            return []
+        if view.call is not None:
+            return [hints.RESPOND] if "respond" in view.legal else []
+        if view.my_choice or not view.legal:
+            return []
+        due = [hints.GOAL]
+        if "burro" in view.legal and is_four_of_a_kind(view.hand):
+            due.append(hints.FOUR)
+        fake = any(a.startswith("fake:") for a in view.legal)
+        if fake and (view.rotation or view.hand_no > 1):
+            due.append(hints.FAKE)
+        return due
 
     def prompt(self, view: PlayerView) -> str:
         _ = self._

@@ -15,6 +15,7 @@ from engine.kernel.rules import LETTERS
 from service.i18n import Translator, _
 from service.table import games as table_games
 from service.table.log import LogKind, LogLine
+from service.ui import hints
 from service.ui.intents import (
     Choice,
     Move,
@@ -54,6 +55,8 @@ class FollowSuitPainter(TablePainter):
 
     min_players = 2
     preset_names = PRESET_NAMES
+    # The hints its reader has not met yet, as the outbox found them (service.ui.hints).
+    shown_hints: frozenset[str] = frozenset()
 
     def rules(self) -> Rules:
         rules = self.room.game.rules if self.room.game else table_games.rules_of(self.room.settings)
@@ -262,7 +265,36 @@ class FollowSuitPainter(TablePainter):
             lines.append(self.stock_line(view))
         lines.append(_("Your cards: {cards}", cards=self.cards(view.hand)))
         lines.append(self.prompt(view))
+        lines += hints.hint_lines(self.shown_hints & set(self.due(view)), self.tr)
         return Screen("\n".join(lines), self.action_rows(view))
+
+    def hints_due(self, seat: int) -> list[str]:
+        """The hints the decision in front of `seat` calls for (service.ui.hints)."""
+        if self.room.status != "playing" or not isinstance(self.room.game, GameState):
+            return []
+        return self.due(player_view(self.room.game, seat))
+
+    def due(self, view: PlayerView) -> list[str]:
+        """On their own turn: what the burro is; digging in the stock while they draw or
+        once cards were drawn for them this hand (why, beside the draws their story
+        tells); following the suit led when they choose among its cards."""
+        if view.game_over or view.to_move != view.seat:
+            return []
+        due = [hints.BURRO]
+        digging = view.drawing or any(a.startswith("draw") for a in view.legal)
+        if digging or self.dug(view):
+            due.append(hints.DIG)
+        if not digging and view.led is not None and any(a.startswith("play:") for a in view.legal):
+            due.append(hints.FOLLOW)
+        return due
+
+    def dug(self, view: PlayerView) -> bool:
+        """Cards were drawn for them in this hand (their story tells it): digging for a
+        suit is explained with their next turn, even if no draw was left to them."""
+        return any(
+            line.kind == LogKind.DRAW and line.seat == view.seat and line.hand_no == view.hand_no
+            for line in self.room.log
+        )
 
     def own_turn(self, view: PlayerView) -> bool:
         """The hand is the player's to act on (or the game is over)."""
@@ -280,6 +312,8 @@ class FollowSuitPainter(TablePainter):
             return ""
         if view.seat in view.out:  # nothing more to play in this hand
             return _("✅ You are out of cards: the others play on.")
+        if self.room.seats[view.seat].removed:  # no turn of theirs comes to remind of
+            return _("🤖 A bot plays your seat now: you were away too often.")
         if not self.room.private:  # a group's hand waits unedited: nothing that goes stale
             return _("🔔 I will remind you when it is your turn.")
         return _("Waiting for {name}.", name=self.name(view.to_move))

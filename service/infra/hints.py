@@ -1,0 +1,87 @@
+"""Which newcomer's hints a person is still to be shown (service.ui.hints), kept in their
+`user:<id>:hints` hash as long as what else we keep about them (`people_ttl`).
+
+A hint is met the first time its decision comes: the hash then keeps it with the room
+and phase it came in (`stamp`), and it is shown on every screen of theirs painted in
+that phase (a hand is edited as the others choose, and a lost edit is painted again)
+and never after. One round trip, at most, per hand painted; none where nothing is due.
+
+The same hash keeps the presses a game's table explains once instead of playing them
+(`explained_first`: a ¡Burro! without four of a kind, a first fake call): the first
+such press of a person is answered with what it does and risks; the next one acts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from service.infra.keys import user_hints_key
+from service.infra.store.base import StoreBase, text
+from service.table.games import table_of
+from service.table.outcome import Outcome
+from service.table.room import Room
+from service.ui.hints import Hinted
+
+TOLD = "told"  # an explained press's mark (it belongs to no phase)
+
+
+@runtime_checkable
+class Explaining(Protocol):
+    """A game's table that explains some presses once instead of playing them."""
+
+    def explains(self, room: Room, seat: int, action: str) -> tuple[str, Outcome] | None:
+        """The name to remember it under and the answer, or None to play it."""
+        ...
+
+
+def stamp(room: Room) -> str:
+    """The phase a hint is first shown in: the room's and its phase's."""
+    return f"{room.id}:{room.phase_version}"
+
+
+def take(store: StoreBase, player: int, due: Sequence[str], now: str) -> frozenset[str]:
+    """Of the hints `due` on the person's screen in phase `now`, those to show: the ones
+    never shown before (now marked as shown in this phase) and the ones first shown in
+    this very phase."""
+    if not due:
+        return frozenset()
+    key = user_hints_key(player)
+    with store.redis.pipeline(transaction=False) as pipe:
+        for name in due:
+            pipe.hsetnx(key, name, now)
+        pipe.hmget(key, list(due))
+        pipe.expire(key, store.people_ttl)
+        answers = pipe.execute()
+    stamps = answers[len(due)]
+    return frozenset(
+        n for n, s in zip(due, stamps, strict=True) if s is not None and text(s) == now
+    )
+
+
+def give(store: StoreBase, room: Room, painter: object, reader: int | None) -> None:
+    """Give a painter (that tells hints) the hints its `reader`'s screen is to show; a
+    screen for nobody in particular (a group's table) gets none."""
+    seat = None if reader is None else room.seat_of(reader)
+    if reader is None or seat is None or not isinstance(painter, Hinted):
+        return
+    painter.shown_hints = take(store, reader, painter.hints_due(seat), stamp(room))
+
+
+def explained_first(store: StoreBase, room: Room, player: int, action: str) -> Outcome | None:
+    """The answer that explains the person's press of `action` instead of playing it, if
+    their table explains such a press and they never had it explained; now they have."""
+    seat = room.seat_of(player)
+    table = table_of(room.settings.preset)
+    if seat is None or not isinstance(table, Explaining):
+        return None
+    found = table.explains(room, seat, action)
+    if found is None:
+        return None
+    name, answer = found
+    key = user_hints_key(player)
+    with store.redis.pipeline(transaction=False) as pipe:
+        pipe.hsetnx(key, name, TOLD)
+        pipe.expire(key, store.people_ttl)
+        first, _expiring = pipe.execute()
+    return answer if first else None

@@ -1,0 +1,197 @@
+"""A first game that explains itself (issue #37): one-line hints on a newcomer's own
+hand where a decision is new to them, each shown through the first phase it came in and
+never again; a first ¡Burro! without four of a kind, and a first fake call, told what
+they do and risk instead of costing a letter."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import fakeredis
+import pytest
+
+from engine.cuartetos import GameState as PassingState
+from engine.follow_suit.game import GameState
+from engine.follow_suit.views import player_view
+from service.i18n import Translator
+from service.infra import hints as kept
+from service.infra.forget import forget
+from service.infra.keys import user_hints_key
+from service.infra.store import Store
+from service.table import lobby, play
+from service.table.cuartetos.table import FAKE_CALL_TOLD, FALSE_BURRO_TOLD
+from service.table.lobby import Actor
+from service.table.room import Room, RoomSettings
+from service.ui import games, hints
+
+ANA, BEN, CARLA = Actor(1, "Ana", "es"), Actor(2, "Ben", "en"), Actor(3, "Carla", "pt_BR")
+START = 1_800_000_000.0
+
+
+@pytest.fixture
+def store() -> Store:
+    return Store(fakeredis.FakeRedis(), 3600, 3600)
+
+
+def started(preset: str, *people: Actor, bots: int = 0, seed: int = 7) -> Room:
+    room = lobby.create_room(-5, None, people[0], START, settings=RoomSettings(preset=preset))
+    room.seed = (1 << 127) | seed
+    for person in people[1:]:
+        lobby.join(room, person)
+    for _ in range(bots):
+        lobby.add_bot(room, people[0])
+    assert lobby.start(room, people[0], START).changed
+    return room
+
+
+def hand_of(store: Store, room: Room, person: Actor) -> str:
+    """The person's hand as the outbox paints it: with the hints the store gives."""
+    seat = room.seat_of(person.user_id)
+    assert seat is not None
+    painter = games.painter(room, person.lang)
+    kept.give(store, room, painter, person.user_id)
+    return painter.hand(seat).text
+
+
+def told(name: str, person: Actor) -> str:
+    return f"{hints.MARK} {Translator(person.lang).gettext(hints.TEXTS[name])}"
+
+
+def play_turn(room: Room, at: float) -> None:
+    """Whoever is to move in a follow-suit game plays their first legal move."""
+    assert isinstance(room.game, GameState)
+    seat = room.game.hand.order[room.game.hand.turn]
+    action = player_view(room.game, seat).legal[0]
+    play.act(room, seat, action, at, 0.0)
+
+
+def test_follow_suit_hints_show_through_their_first_turn_then_never(store: Store) -> None:
+    room = started("spanish", ANA, BEN)
+    assert isinstance(room.game, GameState)
+    first = room.seats[room.game.hand.order[room.game.hand.turn]]
+    leader, other = (ANA, BEN) if first.user_id == ANA.user_id else (BEN, ANA)
+    burro = told(hints.BURRO, leader)
+    assert burro in hand_of(store, room, leader)
+    assert burro in hand_of(store, room, leader)  # painted again in the same turn
+    assert hints.MARK not in hand_of(store, room, other)  # not their decision yet
+    play_turn(room, START + 1)
+    # the other's first turn: the burro, and following the suit led or digging for it
+    theirs = hand_of(store, room, other)
+    assert told(hints.BURRO, other) in theirs
+    assert told(hints.DIG, other) in theirs  # (this deal) a card was drawn for them
+    follow = told(hints.FOLLOW, other)
+    seen = []
+    for k in range(2, 40):  # the leader's next turns: no burro hint
+        if room.status != "playing":
+            break
+        play_turn(room, START + k)
+        assert burro not in hand_of(store, room, leader)
+        seen.append(hand_of(store, room, other))
+    assert not any(told(hints.DIG, other) in text for text in seen)
+    assert [follow in text for text in seen].count(True) == 1  # its first trick to follow
+    again = started("cangkul", leader, other, seed=9)  # one kind of game: told once
+    assert all(told(hints.BURRO, p) not in hand_of(store, again, p) for p in (ANA, BEN))
+
+
+def test_hints_are_told_in_the_readers_language(store: Store) -> None:
+    room = started("spanish", ANA, BEN)
+    assert isinstance(room.game, GameState)
+    leader = ANA if room.seats[room.game.hand.order[0]].user_id == ANA.user_id else BEN
+    text = hand_of(store, room, leader)
+    spanish = Translator("es").gettext(hints.TEXTS[hints.BURRO])
+    english = hints.TEXTS[hints.BURRO]
+    assert (spanish in text) == (leader is ANA) and (english in text) == (leader is BEN)
+    assert spanish != english
+
+
+def passing(seed: int = 7) -> Room:
+    return started("cuartetos", ANA, BEN, CARLA, bots=1, seed=seed)
+
+
+def choose_all(room: Room, at: float) -> None:
+    """Everyone passes their first card: the next round's choosing begins."""
+    assert isinstance(room.game, PassingState)
+    for seat in range(len(room.seats)):
+        card = room.game.hand.hands[seat][0]
+        play.act(room, seat, f"pass:{card}", at, 0.0)
+
+
+def test_cuartetos_hints_the_goal_then_the_fake_call_then_the_call(store: Store) -> None:
+    room = passing()
+    goal = told(hints.GOAL, ANA)
+    assert goal in hand_of(store, room, ANA)
+    assert told(hints.FAKE, ANA) not in hand_of(store, room, ANA)  # one thing at a time
+    assert told(hints.GOAL, CARLA) in hand_of(store, room, CARLA)  # in Portuguese
+    choose_all(room, START + 1)
+    second = hand_of(store, room, ANA)
+    assert goal not in second and told(hints.FAKE, ANA) in second
+    play.act(room, 1, "fake", START + 2, 0.0)  # Ben shouts a fake: a call for Ana
+    call = hand_of(store, room, ANA)
+    assert told(hints.RESPOND, ANA) in call and told(hints.FAKE, ANA) not in call
+    assert hints.MARK not in hand_of(store, room, BEN)  # his own call: nothing to decide
+
+
+def test_a_first_false_burro_is_explained_and_the_next_costs_a_letter(store: Store) -> None:
+    room = passing()
+    assert isinstance(room.game, PassingState)
+    answer = kept.explained_first(store, room, ANA.user_id, "burro")
+    assert answer is not None and answer.popup is not None
+    assert answer.popup.message == FALSE_BURRO_TOLD and not answer.changed
+    assert room.game.standing.letters[0] == 0
+    assert kept.explained_first(store, room, ANA.user_id, "burro") is None  # told once
+    change = play.press(room, room.phase_version, ANA.user_id, "burro", START + 1, 0.0)
+    assert callable(change)
+    outcome = change(room)
+    assert isinstance(room.game, PassingState) and room.game.standing.letters[0] == 1
+    assert outcome.popup is not None and "letter" in outcome.popup.message
+    # a later game: the person was told already
+    assert kept.explained_first(store, passing(seed=8), ANA.user_id, "burro") is None
+
+
+def test_a_first_fake_call_is_explained_and_the_next_is_shouted(store: Store) -> None:
+    room = passing()
+    answer = kept.explained_first(store, room, BEN.user_id, "fake:Barro")
+    assert answer is not None and answer.popup is not None
+    assert answer.popup.message == FAKE_CALL_TOLD
+    assert str(dict(answer.popup.values)["word"]).startswith("¡")
+    assert kept.explained_first(store, room, BEN.user_id, "fake") is None
+    assert kept.explained_first(store, room, CARLA.user_id, "pass:AS") is None  # plays
+    play.act(room, 1, "fake", START + 1, 0.0)
+    assert isinstance(room.game, PassingState) and room.game.hand.call is not None
+
+
+def test_a_real_burro_is_never_held_back(store: Store) -> None:
+    room = passing()
+    assert isinstance(room.game, PassingState)
+    hands = room.game.hand.hands
+    four = tuple(hands[0][0][:-1] + suit for suit in "SHDC")
+    hand = dataclasses.replace(room.game.hand, hands=(four, *hands[1:]))
+    room.game = dataclasses.replace(room.game, hand=hand)
+    assert kept.explained_first(store, room, ANA.user_id, "burro") is None
+
+
+def test_forgetting_a_person_forgets_their_hints(store: Store) -> None:
+    room = passing()
+    hand_of(store, room, ANA)
+    assert store.redis.exists(user_hints_key(ANA.user_id))
+    assert 0 < store.redis.ttl(user_hints_key(ANA.user_id)) <= store.people_ttl
+    forget(store, ANA.user_id, START)
+    assert not store.redis.exists(user_hints_key(ANA.user_id))
+
+
+def test_a_call_legend_says_who_has_not_answered() -> None:
+    room = passing()
+    table = games.painter(room, "en").table().text
+    assert "⏳ still choosing" in table and "yet to respond" not in table
+    play.act(room, 1, "fake", START + 1, 0.0)
+    table = games.painter(room, "en").table().text
+    assert "⏳ yet to respond" in table and "still choosing" not in table
+
+
+def test_a_seat_a_bot_took_over_is_not_promised_a_reminder() -> None:
+    room = started("spanish", ANA, BEN)
+    assert isinstance(room.game, GameState)
+    waiting = 1 - room.game.hand.order[room.game.hand.turn]
+    room.seats[waiting].removed = True
+    text = games.painter(room, "en").hand(waiting).text
+    assert "remind you" not in text and "A bot plays your seat now" in text
