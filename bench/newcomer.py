@@ -17,18 +17,21 @@ Counted, per person: our messages they were shown up to and including the first 
 offers a card of theirs to play (a reply button or list row on WhatsApp, a card button on
 Telegram), the characters of those messages, their own steps (messages and taps), and
 the moves of their seat made for them by then (forced plays and draws: done before they
-held a card of their choosing), and whether that first card's message still opens with
-the table's title (a WhatsApp body over 1024 characters loses its top lines). Each
-round is every person of both casts in a product of its own.
+held a card of their choosing), whether what they read told them exactly that (each card
+played for them named, the number drawn), and whether that first card's message still
+opens with the table's title (a WhatsApp body over 1024 characters loses its top lines).
+Each round is every person of both casts in a product of its own.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,15 +40,82 @@ from emulator.telegram.driver import ChatMessage
 from emulator.whatsapp.driver import WaChatMessage
 from engine.follow_suit.actions import decode
 from engine.follow_suit.game import GameState
+from service.i18n import Translator
+from service.table import games as table_games
+from service.ui.screens import card_name, spanish_suits
 from tests.service.inproc import Hook, running_service
 from tests.service.play import game_buttons
 from tests.service.whatsapp.play import choices, outgoing
 from tests.service.whatsapp.test_whatsapp_game import player_of
 
-WHATSAPP = {"Abuela": "hola", "Avó": "olá", "Vovó": "oi", "Nenek": "halo", "Grandma": "hi"}
-TELEGRAM = ("Ana", "Ben", "Carla", "Dan")
+# The casts (emulator/whatsapp/config.py, emulator/config.py): a greeting, a language.
+WHATSAPP = {
+    "Abuela": ("hola", "es"),
+    "Avó": ("olá", "pt_PT"),
+    "Vovó": ("oi", "pt_BR"),
+    "Nenek": ("halo", "id"),
+    "Grandma": ("hi", "en"),
+}
+TELEGRAM = {"Ana": "es", "Ben": "pt_BR", "Carla": "en", "Dan": "id"}
 BOT_ID = int(TOKEN.split(":")[0])
 Reading = dict[str, Any]  # one person's count: messages, characters, steps
+
+# What a reader is told of what was done for them (service/ui/story.py, ui/news.py).
+PLAYED = (  # the longer first: see first_match
+    "🤖 {card} was your only card to play: it was played for you.",
+    "🤖 {card} was played for you.",
+)
+UNNAMED = "🤖 A card was played for you."  # an earlier hand's: its cards are not named
+DREW = ("🫳 You drew {n} card: {cards}", "🫳 You drew {n} cards: {cards}")
+DREW_UNNAMED = ("🫳 You drew {n} card.", "🫳 You drew {n} cards.")
+
+
+def pattern(message: str) -> re.Pattern[str]:
+    """A translated message, a whole line, with its placeholders as named groups."""
+    parts = re.split(r"\{(\w+)\}", message)
+    found = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+    return re.compile(found)
+
+
+def lines_saying(message: str, text: str) -> list[re.Match[str]]:
+    """The lines of `text` that are the translated `message`, its fields filled."""
+    found = pattern(message)
+    return [m for line in text.splitlines() if (m := found.fullmatch(line)) is not None]
+
+
+def first_match(patterns: list[re.Pattern[str]], line: str) -> re.Match[str] | None:
+    """The line as the first of the patterns that is the whole of it reads it (a news
+    line "🤖 X was your only card to play: it was played for you." before the story's
+    "🤖 X was played for you.", which its end would match too in some languages)."""
+    return next((m for p in patterns if (m := p.fullmatch(line)) is not None), None)
+
+
+def forms(tr: Translator, plural: tuple[str, str], **values: str) -> set[str]:
+    """Each form of a plural message in the reader's language, `{n}` left in it."""
+    return {tr.ngettext(*plural, n, **values).replace(str(n), "{n}", 1) for n in (1, 7)}
+
+
+@dataclass
+class Told:
+    """What messages told a reader was done for them."""
+
+    played: list[str]  # the cards named as played for them
+    drawn: list[str]  # the cards named as drawn for them
+    drawn_count: int  # how many cards they were told they drew, named or not
+
+
+def told_for(text: str, tr: Translator) -> Told:
+    unnamed = tr.gettext(UNNAMED)
+    played = [pattern(tr.gettext(message)) for message in PLAYED]
+    said = [first_match(played, line) for line in text.splitlines() if line != unnamed]
+    told = Told([line["card"] for line in said if line is not None], [], 0)
+    for form in forms(tr, DREW, cards="{cards}"):
+        for line in lines_saying(form, text):
+            told.drawn += line["cards"].split(" · ")
+            told.drawn_count += int(line["n"])
+    for form in forms(tr, DREW_UNNAMED):
+        told.drawn_count += sum(int(line["n"]) for line in lines_saying(form, text))
+    return told
 
 
 def plays_a_card(message: WaChatMessage) -> bool:
@@ -59,19 +129,24 @@ def offers_a_card(message: ChatMessage) -> bool:
     return any(str(b.value).rsplit(".", 1)[-1].startswith("p") for b in game_buttons(message))
 
 
-def done_for(hook: Hook, player: int) -> dict[str, int]:
+def done_for(hook: Hook, player: int, shown: list[str], tr: Translator) -> Reading:
     """The cards played and drawn for the player so far in their game (they have made
-    no move yet: each was a forced one)."""
+    no move yet: each was a forced one), and whether the messages `shown` told them
+    exactly that: every card played for them, named, and how many they drew."""
     room = hook.store().room_in_chat(player, None)
     assert room is not None and isinstance(room.game, GameState)
     seat, codec = room.seat_of(player), room.game.table.codec
+    rules = table_games.rules_of(room.settings)
+    spanish = spanish_suits(rules.deck, rules.suit_style)
     moves = [decode(a, codec) for who, a in room.game.hand.actions if who == seat]
-    played = sum(1 for move in moves if move.startswith("play:"))
+    played = [card_name(m.removeprefix("play:"), spanish, tr) for m in moves if "play:" in m]
     drawn = sum(1 for move in moves if move.startswith("draw"))
-    return {"played_for_them": played, "drawn_for_them": drawn}
+    told = told_for("\n".join(shown), tr)
+    exactly = set(told.played) == set(played) and told.drawn_count == drawn
+    return {"played_for_them": len(played), "drawn_for_them": drawn, "told_exactly": exactly}
 
 
-def read(messages: list[str], steps: int, done: dict[str, int]) -> Reading:
+def read(messages: list[str], steps: int, done: Reading) -> Reading:
     return done | {
         "messages": len(messages),
         "chars": sum(map(len, messages)),
@@ -83,7 +158,7 @@ def read(messages: list[str], steps: int, done: dict[str, int]) -> Reading:
     }
 
 
-def whatsapp_newcomer(hook: Hook, user: str, word: str) -> Reading:
+def whatsapp_newcomer(hook: Hook, user: str, word: str, lang: str) -> Reading:
     """A new person's greeting, our greeting, "Play now": what they read till a card."""
     wa = hook.emu.whatsapp
     asked = wa.send(user, word).seq
@@ -100,10 +175,11 @@ def whatsapp_newcomer(hook: Hook, user: str, word: str) -> Reading:
 
     card = wa.wait_for(first_card, what=f"{user}'s first card")
     shown = [m.text for m in outgoing(wa, user) if m.visible and m.seq <= card.seq]
-    return read(shown, steps=2, done=done_for(hook, player_of(hook, user)))
+    done = done_for(hook, player_of(hook, user), shown, Translator(lang))
+    return read(shown, steps=2, done=done)
 
 
-def telegram_newcomer(hook: Hook, user: str) -> Reading:
+def telegram_newcomer(hook: Hook, user: str, lang: str) -> Reading:
     """A new person's /start, our greeting, "Play now": what they read till a card."""
     emu = hook.emu
     emu.start(user)
@@ -119,7 +195,7 @@ def telegram_newcomer(hook: Hook, user: str) -> Reading:
 
     card = emu.wait_for(first_card, what=f"{user}'s first card")
     shown = [m.text for m in ours() if m.message_id <= card.message_id]
-    return read(shown, steps=2, done=done_for(hook, card.chat_id))
+    return read(shown, steps=2, done=done_for(hook, card.chat_id, shown, Translator(lang)))
 
 
 def spread(values: list[int]) -> dict[str, float]:
@@ -134,6 +210,7 @@ def summary(readings: list[Reading]) -> dict[str, Any]:
         "drawn_for_them": spread([r["drawn_for_them"] for r in readings]),
         "chars": spread([r["chars"] for r in readings]),
         "untitled": sum(1 for r in readings if not r["titled"]),
+        "told_exactly": sum(1 for r in readings if r["told_exactly"]),
     }
 
 
@@ -143,8 +220,13 @@ def one_round() -> tuple[list[Reading], list[Reading]]:
         tempfile.TemporaryDirectory() as folder,
         running_service(Path(folder), whatsapp_pair_rate=0.0) as hook,
     ):
-        whatsapp = [whatsapp_newcomer(hook, u, w) | {"who": u} for u, w in WHATSAPP.items()]
-        telegram = [telegram_newcomer(hook, u) | {"who": u} for u in TELEGRAM]
+        whatsapp = [
+            whatsapp_newcomer(hook, user, word, lang) | {"who": user}
+            for user, (word, lang) in WHATSAPP.items()
+        ]
+        telegram = [
+            telegram_newcomer(hook, user, lang) | {"who": user} for user, lang in TELEGRAM.items()
+        ]
         assert hook.worker is not None
         hook.worker.check()
     return whatsapp, telegram
@@ -172,6 +254,7 @@ def main(argv: list[str] | None = None, run: Callable[[int], dict[str, Any]] = m
             low, mid, high = (figures[what][k] for k in ("min", "median", "max"))
             print(f"  {what}: median {mid} (min {low}, max {high})")
         print(f"  first card's message without the table's title: {figures['untitled']}")
+        print(f"  told exactly what was done for them: {figures['told_exactly']}")
     if args.json is not None:
         args.json.write_text(json.dumps(found, indent=2, ensure_ascii=False))
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.newcomer import lines_saying, told_for
 from emulator.whatsapp.driver import WaChatMessage
 from engine.follow_suit.game import GameState
 from service.i18n import Translator
@@ -52,10 +53,6 @@ GAME_KEY = 11  # every game dealt from it: in its first hand a card is played fo
 MOVES = 12  # at most this many taps for something to be done for them (2 or 3 take)
 AFTER = 5  # and this many more moves read after it (a list among them, in this deal)
 CHOICES = ("🎲 Play now", "👪 Family table", "❓ How to play")
-# What the story tells a reader of what was done for them (service/ui/story.py).
-PLAYED = "🤖 {card} was played for you."
-UNNAMED = "🤖 A card was played for you."  # an earlier hand's: its cards are not named
-DREW = ("🫳 You drew {n} card: {cards}", "🫳 You drew {n} cards: {cards}")
 
 
 @pytest.fixture(scope="module")
@@ -108,18 +105,11 @@ def shots_folder(tmp_path: Path) -> Path:
     return folder
 
 
-def pattern(message: str) -> re.Pattern[str]:
-    """A translated message with its placeholders as named groups."""
-    parts = re.split(r"\{(\w+)\}", message)
-    found = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
-    return re.compile(found + "$", re.MULTILINE)
-
-
 def hand_line(text: str, tr: Translator) -> list[str]:
     """The cards a message says the reader holds (its "Your cards:" line)."""
-    cards = pattern(tr.gettext("Your cards: {cards}")).search(text)
-    assert cards is not None, f"no hand in:\n{text}"
-    return cards["cards"].split(" · ")
+    lines = lines_saying(tr.gettext("Your cards: {cards}"), text)
+    assert len(lines) == 1, f"no hand in:\n{text}"
+    return lines[0]["cards"].split(" · ")
 
 
 def others_cards(room: Room, seat: int, tr: Translator) -> list[str]:
@@ -141,20 +131,6 @@ def check_secret(text: str, room: Room, seat: int, tr: Translator) -> None:
     """No card held by another is named (cards played are on the table: not theirs)."""
     for name in others_cards(room, seat, tr):
         assert not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text), (name, text)
-
-
-def done_for(text: str, tr: Translator) -> tuple[list[str], list[str]]:
-    """The cards the message says were played for the reader, and drawn for them."""
-    told = pattern(tr.gettext(PLAYED)).finditer(text)
-    played = [m["card"] for m in told if m[0] != tr.gettext(UNNAMED)]
-    drawn: list[str] = []
-    for n in (1, 7):  # one of each form (a language may have one)
-        form = tr.ngettext(*DREW, n, cards="{cards}").replace(str(n), "{n}", 1)
-        for found in pattern(form).finditer(text):
-            cards = found["cards"].split(" · ")
-            assert found["n"] == str(len(cards)), f"drew {found['n']}, named {cards}"
-            drawn += cards
-    return played, drawn
 
 
 def tap(page: Page, message: WaChatMessage, ident: str, screens: Screens) -> None:
@@ -216,7 +192,10 @@ def test_a_newcomers_first_two_minutes_at_a_phones_width(
         check_fits(phone)
         if room.game.hand_no == 1:  # later, an earlier hand's cards may be held again
             check_secret(prompt.text, room, seat, tr)
-        played, drawn = done_for(prompt.text, tr)
+        told = told_for(prompt.text, tr)
+        played, drawn = told.played, told.drawn
+        if room.game.hand_no == hand_no:  # a hand's own draws, each card named
+            assert len(drawn) == told.drawn_count, f"drawn for them, unnamed: {prompt.text}"
         screens.save(prompt, "done-for-them" if played or drawn else "turn")
         for card in played if room.game.hand_no == hand_no else ():
             # one they were shown holding or drawing, told in their words (a next hand's first
