@@ -129,17 +129,27 @@ def rules_posted(use: Use, room: Room) -> Reply:
 
 
 def refused(use: Use, room: Room, outcome: Outcome, ask: PressAsk) -> Reply:
-    """Why a press did nothing. Where every old prompt stays in the chat (`ask.prompt`),
-    a stale tap is said once per old prompt (`stale_prompt`)."""
+    """Why a press did nothing. An old button's refusal offers the live choices again:
+    where every old prompt stays in the chat (`ask.prompt`), said once per old prompt
+    (`stale_prompt`); elsewhere (Telegram) as its popup, the choices below it in a
+    private chat (a group's are the group table's own buttons)."""
     popup = outcome.popup
-    if popup is None or popup.message != play.STALE or ask.prompt is None:
+    if popup is None or popup.message != play.STALE:
         return use.popup(popup)
+    if ask.prompt is None:
+        told = use.popup(popup)
+        if not use.request.place.private:
+            return told
+        live = live_choices(use, room, use.text(play.STALE), repost=False)
+        return replace(told, lines=live.lines) if has_choices(live) else told
     if not first_stale(use.svc, ask.prompt):
         return Reply()
     said = use.text(_("That button is from an earlier turn: nothing was played."))
-    if not buried(use.svc, room, use.player):  # the live prompt is just above
-        return Reply.say(said)
     return live_choices(use, room, said)
+
+
+def has_choices(reply: Reply) -> bool:
+    return any(line.choices for line in reply.lines)
 
 
 def stale_prompt(svc: Services, room: Room, player: int, prompt: str) -> bool:
@@ -177,16 +187,18 @@ def prompt_target(room: Room, player: int) -> str:
     return targets.TABLE if room.private else targets.hand(player)
 
 
-def live_choices(use: Use, room: Room, said: str) -> Reply:
+def live_choices(use: Use, room: Room, said: str, repost: bool = True) -> Reply:
     """A refusal said with the person's live choices: their current prompt's moves as
-    its buttons, or (too many for one reply) the prompt posted again if buried."""
+    its buttons, or (too many for one reply) the prompt posted again if buried (and
+    `repost`)."""
     screen = prompts.screen_for(room, use.player, use.svc)
     rows = tuple(
         row for row in (tuple(move_choices(r)) for r in (screen.rows if screen else ())) if row
     )
     if 0 < sum(len(row) for row in rows) <= MAX_CHOICES:
         return Reply.say(said, *rows)
-    repost_if_buried(use.svc, room, use.player)
+    if repost:
+        repost_if_buried(use.svc, room, use.player)
     return Reply.say(said)
 
 
