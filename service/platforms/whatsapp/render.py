@@ -87,11 +87,12 @@ def render(screen: Screen, lang: str, part: str | None = None) -> Rendered:
     buttons = pressable(screen)
     body = fit_body(screen.text)
     if part is not None and part.isdigit() and buttons:
-        return listed(body, tr, [(OTHER, page_rows(buttons, int(part)))])
-    if part is not None:
+        return listed(prompt_line(screen.text), tr, [(OTHER, page_rows(buttons, int(part)))])
+    if part is not None:  # only what the row opens: the table was shown just above
         buttons = [(b, p) for b, p in buttons if suit_of(p) == part]
         if len(buttons) > MAX_ROWS:  # one suit longer than a list: every move, paged
             return render(screen, lang, part="0")
+        body = opened(buttons, tr) if buttons else body
     if not buttons:
         return {"type": "text", "text": {"body": short(screen.text, 4096) or "…"}}
     if len(buttons) <= MAX_REPLY_BUTTONS:
@@ -100,6 +101,18 @@ def render(screen: Screen, lang: str, part: str | None = None) -> Rendered:
     if folded is None:
         return listed(body, tr, [(OTHER, page_rows(buttons, 0))])
     return listed(body, tr, sections_of(buttons, tr, folded))
+
+
+def opened(buttons: list[tuple[Button, Press]], tr: Translator) -> str:
+    """A folded suit's message: its name and count, as its row said (`Oros · 4 cards`)."""
+    count = tr.ngettext("{n} card", "{n} cards", len(buttons))
+    return f"{suit_title(buttons[0][0].label)} · {count}"
+
+
+def prompt_line(text: str) -> str:
+    """A screen's last line (what it asks), for a page of its buttons shown alone."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    return short(lines[-1], MAX_BODY) if lines else "…"
 
 
 def fit_body(text: str) -> str:
