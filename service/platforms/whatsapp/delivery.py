@@ -3,8 +3,9 @@
 A chat here is one person's chat with the business, named by their player id
 (`people`). Nothing can be edited or deleted: an update is a new message and an old
 one stays (its taps are refused as stale by the table). Within the person's 24-hour
-window the message goes as it is; outside it the turn template goes instead, once per
-window and never to someone who asked for no reminders (`window`, `templates`). Every
+window the message goes as it is; outside it the turn template goes instead, naming the
+table, once per window and never to someone who asked for no reminders (`window`,
+`templates`), and the table is noted to be sent again once they write. Every
 message to a person takes a slot of their pacing first (`budget`); the first prompt
 after they started a game may carry a one-time hint (`hints`). A person is sent to by
 BSUID once known, else by phone (`people.address_of`). Every key about a person here
@@ -20,14 +21,16 @@ from typing import Any
 
 import redis
 
+from service.i18n import Translator
 from service.infra import keys
+from service.infra.store import decode_room
 from service.platforms.base import Capabilities, Chat, DeliveryFailed, Failure, Rendered
 from service.platforms.whatsapp import graph, hints, people, templates, window
 from service.platforms.whatsapp.graph import Address, Graph, GraphError
-from service.platforms.whatsapp.render import render, short
+from service.platforms.whatsapp.render import render, room_of, short
 from service.settings import Settings
 from service.table.room import Room
-from service.ui.screens import Screen
+from service.ui.screens import Screen, table_name
 
 log = logging.getLogger("burro.outbox")
 TEMPLATE_EVERY = 20 * 3600  # at most one turn template per person in this many seconds
@@ -77,8 +80,10 @@ class WhatsAppDelivery:
         )
 
     def render(self, screen: Screen, lang: str) -> Rendered:
-        title = short(screen.text.split("\n", 1)[0], 60)  # the template's one parameter
-        return {"lang": lang, "title": title, "message": render(screen, lang)}
+        title = short(screen.text.split("\n", 1)[0], 60)  # the template's, lacking a room
+        rendered = {"lang": lang, "title": title, "message": render(screen, lang)}
+        room = room_of(screen)  # the table it shows: noted when it cannot go
+        return rendered | ({"room": room} if room is not None else {})
 
     def open_until(self, chat: Chat) -> float | None:
         last = window.last_inbound(self.redis, chat.id)
@@ -93,12 +98,27 @@ class WhatsAppDelivery:
         address = people.address_of(self.redis, chat.id)
         if address is None:  # their record lapsed, or was forgotten
             raise DeliveryFailed(Failure("fatal", f"no WhatsApp person {chat.id}"))
-        if window.is_open(self.redis, chat.id, self.clock()):
+        room, now = message.get("room"), self.clock()
+        if window.is_open(self.redis, chat.id, now):
             content = hints.with_hint(self.redis, chat.id, message["lang"], message["message"])
-            self.send(chat.id, address, content)
-        elif self.template_due(chat.id):
-            self.send(chat.id, address, templates.turn_message(message["lang"], message["title"]))
+            wamid = self.send(chat.id, address, content)
+            if room is not None:
+                window.note_sent(self.redis, chat.id, wamid, room)
+            return self.next_id(chat.id)
+        if room is not None:  # sent again once they write (webhook: every turn unseen)
+            window.note_unseen(self.redis, chat.id, room, now)
+        if self.template_due(chat.id):
+            table = self.table_of(room, message["lang"]) or message["title"]
+            self.send(chat.id, address, templates.turn_message(message["lang"], table, room))
         return self.next_id(chat.id)
+
+    def table_of(self, room_id: str | None, lang: str) -> str | None:
+        """The name of the table a message shows, for the template that goes instead (a
+        person may sit at more than one): read once per window at most."""
+        data = None if room_id is None else self.redis.get(keys.room_key(room_id))
+        if data is None:
+            return None
+        return short(table_name(decode_room(data), Translator(lang)), 60)
 
     def next_id(self, player: int) -> int:
         """The next of our message ids in the person's chat (kept as long as they are)."""

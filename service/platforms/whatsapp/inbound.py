@@ -118,8 +118,11 @@ class Handler:
     def ask_of(self, player: int, message: Inbound) -> Ask:
         if message.kind == "reply":
             return self.tapped(player, message)
-        if message.kind == "quick":
-            return CommandAsk("quiet" if message.data == templates.STOP else "resume")
+        if message.kind == "quick":  # Play now names its table's room (an old one, none)
+            if message.data == templates.STOP:
+                return CommandAsk("quiet")
+            room = templates.played_room(message.data)
+            return CommandAsk("resume", (room,) if room else ())
         if message.kind == "text":
             return self.typed(player, message)
         return UnknownAsk(button=False)

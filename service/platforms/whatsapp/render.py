@@ -72,6 +72,11 @@ def pressable(screen: Screen) -> list[tuple[Button, Press]]:
     ]
 
 
+def room_of(screen: Screen) -> str | None:
+    """The room whose buttons the screen holds (a turn's prompt has some), if any."""
+    return next((press.room for _button, press in pressable(screen)), None)
+
+
 def suit_of(press: Press) -> str | None:
     """The suit letter of a card move, else None."""
     if not isinstance(press.what, Move):

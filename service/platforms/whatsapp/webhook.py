@@ -18,7 +18,9 @@ Meta posts the changes of every number of the app's Business Account to one call
 URL: a change whose `metadata.phone_number_id` is not ours (`BURRO_WHATSAPP_PHONE_ID`)
 is left alone and counted (`burro_updates{kind="whatsapp_change",outcome="other_number"}`).
 A sender may be named by BSUID, by phone or by both: both are linked to one player
-before their message is handled (`people.player_of`).
+before their message is handled (`people.player_of`). A person's message opens their
+24-hour window again: every turn of theirs that could not be sent while it was closed
+is sent again then (`window.take_unseen`), at every table they sit at.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import hmac
 import json
 import logging
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import redis
@@ -41,13 +44,15 @@ from service.desk.ports import Links
 from service.infra import metrics
 from service.infra.store import Conflict
 from service.platforms.base import BodyTooLarge, Webhook, read_body
-from service.platforms.whatsapp import graph, people, window
+from service.platforms.whatsapp import graph, people, templates, window
 from service.platforms.whatsapp.delivery import graph_of
 from service.platforms.whatsapp.inbound import Handler, target_of
 from service.platforms.whatsapp.message import Inbound, Kind
 from service.services import Services
 from service.settings import Settings
+from service.table import play
 from service.table.outcome import Outcome
+from service.table.room import Room
 
 log = logging.getLogger("burro.whatsapp")
 PATH = "/whatsapp/webhook"
@@ -123,6 +128,11 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis, links: Links
             metrics.UPDATES.labels(f"whatsapp_{message.kind}", outcome).inc()
             if outcome == "retry":
                 return PlainTextResponse("storage unavailable", status_code=503)
+            if outcome == "ok":
+                try:
+                    await asyncio.to_thread(resend_unseen, message)
+                except (redis.RedisError, Conflict) as error:  # noted again when sent
+                    log.warning("whatsapp %s: turns not sent again: %r", message.wamid, error)
         for status in parsed.statuses:
             try:
                 await asyncio.to_thread(on_status, status)
@@ -132,9 +142,9 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis, links: Links
         return PlainTextResponse("ok")
 
     def on_status(status: Status) -> None:
-        """A message refused for the closed window: the turn template goes instead (not
-        when the person wrote since the failure: their window is open again and what
-        they asked for is on its way)."""
+        """A message refused for the closed window: the turn template goes instead,
+        naming the message's table (not when the person wrote since the failure: their
+        window is open again and what they asked for is on its way)."""
         if status.status != "failed" or graph.REENGAGEMENT not in status.codes:
             return
         player = people.find(client, status.bsuid, status.phone)
@@ -142,10 +152,22 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis, links: Links
             return
         if not window.close(client, player, svc.now() if status.at is None else status.at):
             return
-        room = prompts.active_room(svc, player)
+        room_id = window.room_sent(client, status.wamid)
+        room = prompts.active_room(svc, player) if room_id is None else svc.store.load(room_id)
         if room is not None and room.status == "playing":
-            target = target_of(room, player) + ":new"
-            svc.store.update(room.id, lambda r: Outcome(changed=True, sync={target}))
+            svc.store.update(room.id, partial(prompt_again, player=player, waiting=False))
+
+    def resend_unseen(message: Inbound) -> None:
+        """The person wrote: their window is open again, and every turn of theirs whose
+        message could not go while it was closed is sent again, but the one their Play
+        now opens (the desk shows it) and none after they asked for no reminders."""
+        player = people.find(client, message.bsuid, message.phone)
+        if player is None or (message.kind == "quick" and message.data == templates.STOP):
+            return
+        opened = templates.played_room(message.data) if message.kind == "quick" else None
+        for room_id in window.take_unseen(client, player):
+            if room_id != opened:
+                svc.store.update(room_id, partial(prompt_again, player=player))
 
     routes = [Route(PATH, verify, methods=["GET"]), Route(PATH, receive, methods=["POST"])]
     return Webhook(routes, noop, noop)
@@ -153,6 +175,17 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis, links: Links
 
 async def noop() -> None:
     return None
+
+
+def prompt_again(room: Room, player: int, waiting: bool = True) -> Outcome:
+    """The person's screen of the room posted anew; `waiting`: only while the room waits
+    on them (a turn left unseen, not a game gone on without them)."""
+    seat = room.seat_of(player)
+    if room.status != "playing" or seat is None:
+        return Outcome()
+    if waiting and seat not in play.waiting_humans(room):
+        return Outcome()
+    return Outcome(changed=True, sync={target_of(room, player) + ":new"})
 
 
 # ----- Meta's notification, read defensively ---------------------------------------------

@@ -10,6 +10,12 @@ Pacing (cloud-api/overview#pair-rate-limits): about one message per 6 seconds to
 same person, with short bursts; past it Meta answers 131056. Messages sent very close
 together may also arrive out of order, so two messages to one person are a sixth of
 the interval apart (a second at 6 s). Both as one Redis script, a GCRA bucket per person.
+
+Turns left unseen: a table's message that could not go for the closed window (only one
+template goes per window, and it names one table) is noted on the person (a field
+`unseen:<room>` of their `user:` hash, forgotten with it), and every turn still waiting
+at those tables is sent again once they write (`take_unseen`). Which room a sent message
+showed is kept a day (`wa_sent_key`): a failure's status names the message only.
 """
 
 from __future__ import annotations
@@ -77,6 +83,49 @@ def close(client: redis.Redis, player: int, at: float) -> bool:
         repr(at),
     )
     return bool(closed)
+
+
+UNSEEN = "unseen:"  # a field of the person's hash per table whose message did not go
+SENT_TTL = 24 * 3600  # seconds a sent message's room is kept (Meta's statuses come soon)
+_TAKE_UNSEEN = """
+local all, out = redis.call('HGETALL', KEYS[1]), {}
+for i = 1, #all, 2 do
+  if string.sub(all[i], 1, #ARGV[1]) == ARGV[1] then
+    table.insert(out, string.sub(all[i], #ARGV[1] + 1))
+    table.insert(out, all[i + 1])
+    redis.call('HDEL', KEYS[1], all[i])
+  end
+end
+return out
+"""
+
+
+def note_unseen(client: redis.Redis, player: int, room_id: str, at: float) -> None:
+    """A message of the room could not go to the person (their window is closed)."""
+    client.hset(user_key(player), UNSEEN + room_id, repr(at))
+
+
+def note_sent(client: redis.Redis, player: int, wamid: str, room_id: str) -> None:
+    """A message showing the room went to the person: it was seen (or its failure's
+    status will say it was not, naming `wamid`)."""
+    with client.pipeline(transaction=False) as pipe:
+        pipe.hdel(user_key(player), UNSEEN + room_id)
+        pipe.set(keys.wa_sent_key(wamid), room_id, ex=SENT_TTL)
+        pipe.execute()
+
+
+def room_sent(client: redis.Redis, wamid: str) -> str | None:
+    """The room a message we sent showed, if it is still kept."""
+    found = client.get(keys.wa_sent_key(wamid))
+    return None if found is None else text(found)
+
+
+def take_unseen(client: redis.Redis, player: int) -> list[str]:
+    """The rooms whose messages did not go to the person, oldest first; forgotten here
+    (the caller sends them again)."""
+    flat = [text(item) for item in client.eval(_TAKE_UNSEEN, 1, user_key(player), UNSEEN)]
+    noted = sorted(zip(flat[1::2], flat[0::2], strict=True), key=lambda pair: float(pair[0]))
+    return [room_id for _at, room_id in noted]
 
 
 def pace(client: redis.Redis, player: int, now: float, interval: float) -> float:
