@@ -5,15 +5,21 @@ tables had names load unnamed."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import fakeredis
 import pytest
+from telegram import Update
 
 from service.infra import tables
 from service.infra.store import Store, decode_room, encode_room
+from service.platforms.telegram import titles
+from service.services import Services
 from service.table import groups, lobby
 from service.table.lobby import Actor
 from service.table.room import Room, RoomSettings
@@ -50,7 +56,7 @@ def started(room: Room) -> Room:
     return room
 
 
-def painter(room: Room, lang: str = "en", named: bool = False) -> TablePainter:
+def painter(room: Room, lang: str = "en", named: bool = False) -> games.Screens:
     drawn = games.painter(room, lang)
     assert isinstance(drawn, TablePainter)
     drawn.named = named
@@ -122,3 +128,23 @@ def test_the_open_tables_a_person_sits_at(store: Store) -> None:
     assert not tables.elsewhere(store, BEN.user_id, group.id)  # Ben sits at one
     store.update(group.id, lambda r: lobby.leave(r, GRANDMA))
     assert not tables.elsewhere(store, GRANDMA.user_id, family.id)  # she left it
+
+
+def group_update(title: str, text: str = "/burro") -> Update:
+    """A message in the group, as Telegram posts it (its chat's title with it)."""
+    chat = {"id": -100, "type": "supergroup", "title": title}
+    sender = {"id": BEN.user_id, "is_bot": False, "first_name": "Ben"}
+    message = {"message_id": 7, "date": 0, "chat": chat, "from": sender, "text": text}
+    return Update.de_json({"update_id": 1, "message": message}, None)
+
+
+def test_a_group_renamed_names_its_table_anew_with_its_next_update(store: Store) -> None:
+    room = group_room("Family")
+    assert store.create(room, lobby.changed(room), None)
+    svc = cast(Services, SimpleNamespace(store=store))
+    asyncio.run(titles.note_title(svc, group_update("Family 🏡")))
+    renamed = store.load(room.id)
+    assert renamed is not None and renamed.name == "Family 🏡"
+    assert renamed.version == room.version  # its buttons still count
+    asyncio.run(titles.note_title(svc, group_update("\u2067")))  # nothing to show: kept
+    assert (store.load(room.id) or room).name == "Family 🏡"
