@@ -290,7 +290,7 @@ def private_game(use: Use, room: Room) -> Reply:
     """Someone followed a link to another's game against bots (shared before family
     tables had links): what they can do instead, and a word to the game's owner, once."""
     tell_owner(use, room)
-    host = lobby.host_name(room)
+    host = host_of(room)
     words = _(
         "🔒 This link is to {host}'s game against the bots, which nobody can join. "
         "Ask {host} to open a family table and send you its link. Meanwhile:"
@@ -300,25 +300,34 @@ def private_game(use: Use, room: Room) -> Reply:
 
 
 def tell_owner(use: Use, room: Room) -> None:
-    """Tell a game's owner that the person followed its link, once a day, through
-    their open table in that chat (an ended room is never written again: it would take
-    the chat back from the game there now)."""
+    """Tell a game's owner that the person followed its link, once a day per game (the
+    mark names no visitor: nothing of a person is kept for it), through their open
+    table in that chat (an ended room is never written again: it would take the chat
+    back from the game there now)."""
     visitor = use.player
     told = use.store.room_in_chat(room.chat_id, None)
     if told is None or told.status not in LIVE or told.creator != room.creator:
         return
-    if use.store.first_in(f"knocked:{room.id}:{visitor}", KNOCK_COOLDOWN):
+    if use.store.first_in(f"knocked:{room.id}", KNOCK_COOLDOWN):
         remember(use)  # the owner is told the visitor's name
         use.store.update(told.id, lambda r: lobby.knocked(r, visitor))
 
 
-KNOCK_COOLDOWN = 24 * 3600  # a visitor's second try within a day is not told again
+KNOCK_COOLDOWN = 24 * 3600
+
+
+def host_of(room: Room) -> str:
+    """Whose table it is, by name (its opener's, else its first person's)."""
+    host = room.host()
+    return (
+        host.name if host is not None else ""
+    )  # a visitor's second try within a day is not told again
 
 
 def welcome(use: Use, room: Room) -> Reply:
     """The welcome at the table just joined: whose table it is, where the table and the
     cards will come, and the way back to the group where there is one."""
-    host, name = shown(lobby.host_name(room)), shown(use.actor.name)
+    host, name = shown(host_of(room)), shown(use.actor.name)
     seat = room.seat_of(use.player)
     if seat is not None:
         name = shown(room.seats[seat].name)

@@ -104,26 +104,18 @@ def join(room: Room, actor: Actor) -> Outcome:
         return Outcome().say(_("The table is full."))
     seat = seat_of(actor, room)
     room.seats.append(seat)
-    host, name = shown(host_name(room)), shown(seat.name)
+    # Only the joiner is named: a press's answer is kept with its update's mark, and
+    # must name nobody who might ask to be forgotten meanwhile.
     if targets.in_own_chat(room):  # no group shows it: each player is shown it
         welcome = _(
-            "Welcome to {host}'s table, {name}! The table and your cards will come in "
-            "your private chat with me."
+            "Welcome to the table, {name}! The table and your cards will come in your "
+            "private chat with me."
         )
     else:
         welcome = _(
-            "Welcome to {host}'s table, {name}! Your cards will come in your private chat with me."
+            "Welcome to the table, {name}! Your cards will come in your private chat with me."
         )
-    return changed(room).say(welcome, host=host, name=name)
-
-
-def host_name(room: Room) -> str:
-    """Whose table it is: its opener's name as seated (the first player's if they have
-    left it)."""
-    seat = room.seat_of(room.creator)
-    if seat is None:
-        seat = next((i for i, s in enumerate(room.seats) if s.user_id is not None), 0)
-    return room.seats[seat].name if room.seats else ""
+    return changed(room).say(welcome, name=shown(seat.name))
 
 
 def knocked(room: Room, visitor: int) -> Outcome:
