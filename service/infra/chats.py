@@ -34,9 +34,9 @@ def migrate(store: Store, old_chat: int, new_chat: int) -> list[str]:
         result = store.update(room_id, lambda room: groups.move(room, old_chat, new_chat))
         if result is not None and result[1].changed:
             moved.append(room_id)
-        unindex(store, key, room_id)
         old, new = keys.chat_open_key(old_chat), keys.chat_open_key(new_chat)
-        store.redis.smove(old, new, room_id)  # caps
+        store.redis.smove(old, new, room_id)  # caps, before the old index goes: then
+        unindex(store, key, room_id)  # a room gone from the old chat has moved whole
     if moved:
         store.redis.expire(keys.chat_open_key(new_chat), store.live_ttl)
     move_stats(store, old_chat, new_chat)

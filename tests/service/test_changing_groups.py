@@ -210,7 +210,7 @@ def test_an_upgraded_group_moves_on_its_service_messages(
 ) -> None:
     room = open_table(emu, stack, COUSINS)
     new_id = emu.migrate_group("Ana", "Cousins")
-    # The room moves in one transaction, its old chat's index goes in the next: wait for both.
+    # The room moves in one transaction, then its caps, then its old chat's index goes.
     moved = emu.wait_for(
         lambda: room_at(stack, new_id) if room_at(stack, COUSINS) is None else None,
         what="the room in the supergroup, none left in the group",
