@@ -9,6 +9,7 @@ import re
 from functools import partial
 
 from emulator.telegram.driver import ChatMessage
+from emulator.whatsapp.driver import WaChatMessage
 from engine.follow_suit.game import GameState, to_move
 from engine.follow_suit.views import player_view, public_view
 from engine.registry import find_game
@@ -122,3 +123,55 @@ def ana_prompt(hook: Hook, mark: str) -> ChatMessage | None:
     message = hook.emu.last_message("Ana")
     current = [b for b in game_buttons(message) if mark in str(b.value)]
     return message if message is not None and current else None
+
+
+def test_familia_during_a_game_against_bots(hook: Hook) -> None:
+    """Vovó, mid-game against bots, writes "familia": asked first, with two buttons.
+    Meanwhile Ben follows a link to that game (as "familia" once handed out): he is
+    shown a way on, and Vovó is told in her chat. Her "family table" tap ends the game
+    and gives the links of a new table, which seat Ben."""
+    emu, wa = hook.emu, hook.emu.whatsapp
+    wa.send("Vovó", "novo jogo")
+    game = emu.wait_for(lambda: playing(hook, "Vovó"), what="her game against bots")
+    vovo = player_id(hook, "Vovó")
+    before = len(outgoing(wa, "Vovó"))
+    wa.send("Vovó", "familia")
+    question = wa.wait_for(
+        lambda: next((m for m in outgoing(wa, "Vovó")[before:] if asks_first(m)), None),
+        what="the question",
+    )
+    assert game.id not in question.text and "wa.me" not in question.text
+    emu.start("Ben", f"j{game.id}")
+    way_on = emu.wait_for_message("Ben", lambda m: "🔒" in m.text, timeout=20)
+    assert "Vovó" in way_on.text and "🎲 Jogar agora" in way_on.button_texts
+    told = wa.wait_for(
+        lambda: next((m for m in outgoing(wa, "Vovó") if m.text.startswith("🔒 Ben")), None),
+        what="Vovó told of Ben's try",
+    )
+    assert "mesa da família" in told.text
+    room = hook.store().load(game.id)
+    assert room is not None and room.status == "playing" and room.seat_of(100002) is None
+    act(wa, "Vovó", question, "👪 Mesa da família")
+    links = wa.wait_for(
+        lambda: next((m for m in outgoing(wa, "Vovó") if "wa.me" in m.text), None),
+        what="the family table's links",
+    )
+    table = hook.store().room_in_chat(vovo, None)
+    assert table is not None and not table.private and table.id != game.id
+    assert f"start=j{table.id}" in links.text and game.id not in links.text
+    ended = hook.store().load(game.id)
+    assert ended is not None and ended.status == "cancelled"
+    emu.start("Ben", f"j{table.id}")
+    emu.wait_for(lambda: len(room_in(hook, vovo).seats) == 2 or None, what="Ben seated")
+
+
+def playing(hook: Hook, name: str) -> Room | None:
+    """The person's game against bots, once it is dealt."""
+    found = hook.redis.get(f"wa:id:{hook.emu.whatsapp.user(name)['user_id']}")
+    room = hook.store().room_in_chat(int(found), None) if found else None
+    return room if room is not None and room.private and room.status == "playing" else None
+
+
+def asks_first(message: WaChatMessage) -> bool:
+    titles = [b.title for b in message.buttons]
+    return titles == ["👪 Mesa da família", "▶️ Continuar jogando"]
