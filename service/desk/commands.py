@@ -265,7 +265,7 @@ NO_TABLE = _("No open table has that code.")
 def seat_by_code(use: Use, code: str) -> Reply:
     """Sit at the table a code names."""
     room = use.store.load(code) if code else None
-    if room is None or (room.status not in LIVE and not room.private):
+    if room is None or (room.status not in LIVE and not targets.in_own_chat(room)):
         return use.say(NO_TABLE)
     return seat(use, room)
 
@@ -283,7 +283,27 @@ def seat(use: Use, room: Room) -> Reply:
     if result is None:
         return Reply()
     fresh, outcome = result
-    return welcome(use, fresh) if outcome.changed else use.told(outcome)
+    if outcome.changed:
+        return welcome(use, fresh)
+    why = lobby.missed(fresh, use.player)
+    if why is None or not targets.in_own_chat(fresh):  # a group sees its own table
+        return use.told(outcome)
+    return too_late(use, fresh, outcome, why)
+
+
+def too_late(use: Use, room: Room, outcome: Outcome, why: str) -> Reply:
+    """A family's table its link could not seat the person at (its game started, was
+    full, was over): why, what they can do instead, and a word to its host, who shared
+    the link and would otherwise believe it worked."""
+    tell_owner(use, room, why)
+    popup = outcome.popup
+    if why == targets.OVER or popup is None:
+        first = use.text(_("This game is over."))
+    else:
+        first = use.text(popup.message, **dict(popup.values))
+    words = _("Ask {host} to send you the link of their next table. Meanwhile:")
+    rows = tuple((Choice(use.text(label), ask=ask),) for label, ask in GREETING_CHOICES[:2])
+    return Reply.say(f"{first}\n{use.text(words, host=shown(host_of(room)))}", *rows)
 
 
 def private_game(use: Use, room: Room) -> Reply:
@@ -299,7 +319,7 @@ def private_game(use: Use, room: Room) -> Reply:
     return Reply.say(use.text(words, host=shown(host)), *rows)
 
 
-def tell_owner(use: Use, room: Room) -> None:
+def tell_owner(use: Use, room: Room, why: str = targets.PRIVATE) -> None:
     """Tell a game's owner that the person followed its link, once a day per game (the
     mark names no visitor: nothing of a person is kept for it), through their open
     table in that chat (an ended room is never written again: it would take the chat
@@ -310,7 +330,7 @@ def tell_owner(use: Use, room: Room) -> None:
         return
     if use.store.first_in(f"knocked:{room.id}", KNOCK_COOLDOWN):
         remember(use)  # the owner is told the visitor's name
-        use.store.update(told.id, lambda r: lobby.knocked(r, visitor))
+        use.store.update(told.id, lambda r: lobby.knocked(r, visitor, why))
 
 
 KNOCK_COOLDOWN = 24 * 3600

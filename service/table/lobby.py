@@ -118,11 +118,23 @@ def join(room: Room, actor: Actor) -> Outcome:
     return changed(room).say(welcome, name=shown(seat.name))
 
 
-def knocked(room: Room, visitor: int) -> Outcome:
-    """Someone followed a link to the room (a game against bots, which seats nobody):
-    its owner is told, in their chat. The room itself is unchanged (its buttons stay
-    good: no new version)."""
-    return Outcome(changed=True, sync={targets.knock(room.creator, visitor)})
+def knocked(room: Room, visitor: int, why: str = targets.PRIVATE) -> Outcome:
+    """Someone followed a link to the room's table and was not seated (`why`,
+    targets.knock): its owner is told, in their chat. The room itself is unchanged (its
+    buttons stay good: no new version)."""
+    return Outcome(changed=True, sync={targets.knock(room.creator, visitor, why)})
+
+
+def missed(room: Room, user_id: int) -> str | None:
+    """Why a person who asked to sit at the table is not seated (targets.knock's why),
+    or None: they are, or it is no table a link could seat them at."""
+    if room.seat_of(user_id) is not None:
+        return None
+    if room.status not in ("lobby", "playing"):
+        return targets.OVER
+    if room.status == "playing":
+        return targets.STARTED
+    return targets.FULL if len(room.seats) >= seat_limit(room) else None
 
 
 def leave(room: Room, actor: Actor) -> Outcome:

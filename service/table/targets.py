@@ -11,8 +11,9 @@ so they never change:
     news            a hand's or the game's end, in the room's chat
     news:<user>     the same in a player's private chat
     said:<user>:<why>:<action>   a move played for a player, told in their chat
-    said:<user>:knock:<visitor>  someone followed a link to the player's game against
-                                 bots, which seats nobody: told to its owner
+    said:<user>:knock:<visitor>[.<why>]  someone followed a link to the player's table
+                                 and was not seated (a game against bots seats nobody;
+                                 or its game started, was full, was over): told to them
 
 Where a room's table is seen: a group's in the group; a table in a person's own chat (a
 family's, opened from a private chat) only there: every other seat is shown it with
@@ -32,7 +33,9 @@ from service.table.room import Room
 Kind = Literal["table", "hand", "nudge", "news", "said"]
 _KINDS: tuple[Kind, ...] = ("table", "hand", "nudge", "news", "said")
 NEW = ":new"
-KNOCK = "knock"  # said: someone followed a link to the player's game against bots
+KNOCK = "knock"  # said: someone followed a link to the player's table, not seated
+# Why they were not: the player's game against bots, or the game started, full, or over.
+PRIVATE, STARTED, FULL, OVER = "private", "started", "full", "over"
 
 
 @dataclass(frozen=True)
@@ -104,10 +107,17 @@ def said(user: int, why: str, action: str) -> str:
     return str(Target("said", user, why=why, action=action))
 
 
-def knock(owner: int, visitor: int) -> str:
-    """Told to `owner`: `visitor` followed a link to their game against bots, and was
-    not seated (the link was no invitation)."""
-    return said(owner, KNOCK, str(visitor))
+def knock(owner: int, visitor: int, why: str = PRIVATE) -> str:
+    """Told to `owner`: `visitor` followed a link to their table and was not seated
+    (`why`: it was their game against bots, or its game had started, was full, or was
+    over). The action is `<visitor>` for a game against bots, else `<visitor>.<why>`."""
+    return said(owner, KNOCK, str(visitor) if why == PRIVATE else f"{visitor}.{why}")
+
+
+def knocked(action: str) -> tuple[int | None, str]:
+    """The visitor and why, from a knock's action (`knock`)."""
+    visitor, _sep, why = action.partition(".")
+    return (int(visitor) if visitor.lstrip("-").isdigit() else None), why or PRIVATE
 
 
 def in_own_chat(room: Room) -> bool:

@@ -26,8 +26,11 @@ from service.platforms.telegram.manual import TelegramManual
 from service.platforms.whatsapp.manual import WhatsAppManual
 from service.services import Services
 from service.settings import Settings
-from service.table import groups, targets
+from service.table import groups, lobby, targets
+from service.table.lobby import Actor
+from service.table.outcome import Outcome
 from service.table.room import Room
+from service.ui import invitations
 
 ABUELA, ANA, CARLA = 501, 502, 503
 GROUP = -1001234567890  # a supergroup: its messages have links
@@ -254,3 +257,83 @@ def test_a_group_link_is_a_supergroups_message() -> None:
     assert group_link(-4242, 5) is None  # a basic group's messages have no links
     assert group_link(-1001234567890, None) is None
     assert group_link(-100, 5) is None
+
+
+def started_family_table(family: Family) -> Room:
+    """Abuela's family table with Ana at it, its game started."""
+    family.ask(ABUELA, CommandAsk("family"))
+    table = family.own_room(ABUELA)
+    family.ask(ANA, CommandAsk("start", (f"j{table.id}",)), "telegram")
+    host = Actor(ABUELA, "Abuela", "es", platform="whatsapp")
+    family.svc.store.update(table.id, lambda r: lobby.start(r, host, 1_700_000_000.0))
+    started = family.own_room(ABUELA)
+    assert started.status == "playing"
+    return started
+
+
+@pytest.mark.parametrize("platform", ["telegram", "whatsapp"])
+def test_a_family_tables_link_followed_too_late(platform: str) -> None:
+    """Carla follows the family table's link once its game started: told so, asked to
+    get the next table's link, offered a game meanwhile; Abuela is told, once."""
+    family = Family()
+    table = started_family_table(family)
+    follow = (
+        CommandAsk("start", (f"j{table.id}",))
+        if platform == "telegram"
+        else TypedAsk(f"join {table.id}")
+    )
+    said = family.ask(CARLA, follow, platform, "en")
+    assert text_of(said) == (
+        "The game has already started.\n"
+        "Ask Abuela to send you the link of their next table. Meanwhile:"
+    )
+    assert [ask for _l, ask, _u in choices_of(said)] == ["cmd:play", "cmd:family"]
+    assert targets.knock(ABUELA, CARLA, targets.STARTED) in family.pending(table.id)
+    assert family.own_room(ABUELA).seat_of(CARLA) is None
+
+
+def test_a_family_tables_link_followed_once_it_is_over() -> None:
+    family = Family()
+    table = started_family_table(family)
+
+    def over(room: Room) -> Outcome:
+        room.status = "over"
+        return Outcome(changed=True)
+
+    family.svc.store.update(table.id, over)
+    family.svc.store.redis.delete(keys.PENDING_SYNC)
+    said = family.ask(CARLA, TypedAsk(f"join {table.id}"), "whatsapp", "en")
+    assert text_of(said).startswith("This game is over.\nAsk Abuela to send you the link")
+    assert family.pending(table.id) == set()  # an ended room is never written again
+
+
+def test_a_group_tables_started_game_says_only_so() -> None:
+    """In a group, the table is in sight of its members: no word to its opener."""
+    family = Family()
+    family.ask(ABUELA, CommandAsk("new"), "telegram", place=Place(GROUP, private=False))
+    table = family.svc.store.room_in_chat(GROUP, None)
+    assert table is not None
+    family.ask(ANA, CommandAsk("start", (f"j{table.id}",)), "telegram")
+    host = Actor(ABUELA, "Abuela", "es")
+    family.svc.store.update(table.id, lambda r: lobby.start(r, host, 1_700_000_000.0))
+    family.svc.store.redis.delete(keys.PENDING_SYNC)
+    said = family.ask(CARLA, CommandAsk("start", (f"j{table.id}",)), "telegram", "en")
+    assert text_of(said) == "The game has already started."
+    assert family.pending(table.id) == set()
+
+
+@pytest.mark.parametrize(
+    ("why", "words"),
+    [
+        (targets.PRIVATE, "followed a link to your game against the bots"),
+        (targets.STARTED, "its game had already started"),
+        (targets.FULL, "the table was full"),
+        (targets.OVER, "whose game is over"),
+    ],
+)
+def test_the_owner_is_told_why(why: str, words: str) -> None:
+    action = targets.Target.parse(targets.knock(ABUELA, CARLA, why)).action
+    assert targets.knocked(action) == (CARLA, why)
+    told = invitations.knocked("en", "Carla", why).text
+    assert told.startswith("🔒 Carla ") and words in told
+    assert invitations.knocked("en", "", why).text.startswith("🔒 Someone ")
