@@ -225,7 +225,7 @@ def worth_a_message(rt: Runtime, room: Room, aim: Target) -> bool:
     if base.kind == "said" and base.why == CLOSING:
         return closing_still(rt, room, base)
     if base.kind == "said" and base.why == targets.KNOCK:
-        return True  # its owner would otherwise believe the link worked
+        return True  # its owner would otherwise believe their link worked
     if base.one_off:
         return False
     if base.kind in ("table", "nudge") and not room.private and room.status == "playing":
@@ -542,13 +542,14 @@ def named_for(rt: Runtime, room: Room, painter: games.Screens, reader: int | Non
     return painter
 
 
-def knocked(rt: Runtime, room: Room, owner: int, visitor: str) -> tuple[str, Screen] | None:
-    """Someone followed a link to the owner's game against bots: told in the owner's
-    language (their seat's, else the room's)."""
+def knocked(rt: Runtime, room: Room, owner: int, action: str) -> tuple[str, Screen] | None:
+    """Someone followed a link to the owner's table and was not seated: told in the
+    owner's language (their seat's, else the room's)."""
     seat = room.seat_of(owner)
     lang = room.seats[seat].lang if seat is not None else rt.svc.room_lang(room)
-    name = rt.svc.store.user(int(visitor)).get("name", "") if visitor.isdigit() else ""
-    return lang, invitations.knocked(lang, name)
+    visitor, why = targets.knocked(action)
+    name = rt.svc.store.user(visitor).get("name", "") if visitor is not None else ""
+    return lang, invitations.knocked(lang, name, why)
 
 
 def story_from(painter: games.Screens, after: int) -> games.Screens:
