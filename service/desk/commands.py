@@ -227,15 +227,21 @@ async def family_table(use: Use, args: tuple[str, ...]) -> Reply:
         return use.told(Outcome(popup=room))
     if room.private:  # the chat's game could not give way (ended by a second request)
         return family_question(use, preset)
-    links = use.links.invitations(room.id, use.actor.lang)
-    told = use.text(
-        _("👪 Send this to your family's WhatsApp group: {link}\nOn Telegram: {telegram}"),
-        link=links.get("whatsapp", ""),
-        telegram=links.get("telegram", ""),
-    )
+    told = invitation(use, room)
     if ended:
         told = use.text(_("Your game against the bots has ended.")) + "\n\n" + told
     return Reply.say(told)
+
+
+def invitation(use: Use, room: Room) -> str:
+    """The family table's links to share: for their WhatsApp group and for Telegram,
+    or the one link there is (a platform not set up has none)."""
+    links = use.links.invitations(room.id, use.actor.lang)
+    whatsapp, telegram = links.get("whatsapp"), links.get("telegram")
+    if whatsapp and telegram:
+        words = _("👪 Send this to your family's WhatsApp group: {link}\nOn Telegram: {telegram}")
+        return use.text(words, link=whatsapp, telegram=telegram)
+    return use.text(_("👪 Send this link to your family: {link}"), link=whatsapp or telegram)
 
 
 CONFIRMED = "!"  # before a family table's game word: end the game against bots for it

@@ -337,3 +337,12 @@ def test_the_owner_is_told_why(why: str, words: str) -> None:
     told = invitations.knocked("en", "Carla", why).text
     assert told.startswith("🔒 Carla ") and words in told
     assert invitations.knocked("en", "", why).text.startswith("🔒 Someone ")
+
+
+def test_without_whatsapp_the_family_gets_the_one_link() -> None:
+    """A service with no WhatsApp number: the family table's one link, nothing empty."""
+    family = Family()
+    family.svc.settings.whatsapp_number = None
+    told = text_of(family.ask(ABUELA, CommandAsk("family"), "telegram", "en"))
+    table = family.own_room(ABUELA)
+    assert told == f"👪 Send this link to your family: https://t.me/burro_bot?start=j{table.id}"
