@@ -41,6 +41,7 @@ from service.table.outcome import JobKind, Outcome
 from service.table.room import Room
 from service.table.targets import Target
 from service.ui import games, invitations, news
+from service.ui.news import ended_since
 from service.ui.screens import Screen, TablePainter
 from service.ui.story import Cursor, begin
 
@@ -151,12 +152,21 @@ def bring_up_to_date(
         anew = Posting.NOTIFY
     start = 0 if marks is None else story_start(room, marks, bool(anew) or folds)
     with_table = folds or not sees_table(room, base)
-    plan = plan_message(rt, room, base, with_table=with_table, after=start)
+    # A chat that cannot edit tells a hand's end in a message of its own (below): the
+    # prompt's story starts after it.
+    ended = ended_since(room, start) if folds else None
+    after = start if ended is None else ended
+    plan = plan_message(rt, room, base, with_table=with_table, after=after)
     if plan is None:
         return True
     lang, screen = plan
     screen = with_invite(rt, room, base, lang, screen)
     told = untold_hands(rt, room, base) if folds else None
+    if told is not None and ended is not None:
+        if not tell_hand_end(rt, platform, room, base, chat_id, lang, start):
+            return False
+        note_told(rt, room, base, told)
+        told = None
     # What the message shows, the news told above it aside: the same screen with or
     # without them is the same screen (one final message, not two).
     shows = platform.render(screen, lang)
@@ -169,7 +179,7 @@ def bring_up_to_date(
     if base.one_off or marks is None:
         return unsaid(rt, room, base) or post_once(rt, platform, room, aim, chat_id, message)
     now = rt.svc.now()
-    cursor = Cursor(start, last_seq(room.log), now)
+    cursor = Cursor(after, last_seq(room.log), now)
     if not send(rt, platform, room, aim, chat_id, message, anew, shows, marks, cursor):
         return False
     told_anew = anew == Posting.NOTIFY or marks.message_id is None
@@ -280,9 +290,32 @@ def untold_hands(rt: Runtime, room: Room, target: Target) -> int | None:
 
 
 def with_news(rt: Runtime, room: Room, lang: str, screen: Screen) -> Screen:
-    """The screen with the last hand's end (and the scores) told above it."""
+    """The screen with the last hand's end (and the scores) told above it, but the
+    lines it tells already (a finished game's screen tells its last hand)."""
     told = news.news(room, lang, rt.svc.bot_username)
-    return screen if told is None else Screen(f"{told.text}\n\n{screen.text}", screen.rows)
+    shown = set(screen.text.split("\n"))
+    lines = [line for line in (told.text.split("\n") if told else []) if line not in shown]
+    return Screen("\n".join([*lines, "", screen.text]), screen.rows) if lines else screen
+
+
+def tell_hand_end(
+    rt: Runtime, platform: Platform, room: Room, target: Target, chat_id: int, lang: str, after: int
+) -> bool:
+    """A hand's end in a message of its own, before the next prompt (a chat where every
+    change is a message): its last moves since the reader's look (`after`), its result
+    and the scores. False: the chat's pace says wait (the job is due again later)."""
+    user = player_of(room, target)
+    seat = None if user is None else room.seat_of(user)
+    told = news.hand_end(room, lang, rt.svc.bot_username, seat, after)
+    if told is None:
+        return True
+    chat = chat_of(room, chat_id)
+    wait = platform.budget(chat)
+    if wait > 0:
+        queue.later(rt.redis, JobKind.SYNC, room.id, str(target), rt.svc.now() + wait)
+        return False
+    platform.post(chat, told.text)
+    return True
 
 
 def note_told(rt: Runtime, room: Room, target: Target, hands: int) -> None:
