@@ -7,8 +7,11 @@ emulator's Abuela, Vovó and Nenek).
 
 What a person reads is asserted, not what the service meant: each message shown, with
 its buttons or its list's rows tappable; nothing wider than the phone; their hand shown
-before anything is done for them; a card played for them one they were shown holding,
-cards drawn for them as many as said; no card of another's hand named. Each screen is
+before anything is done for them; a card played for them one they were shown holding
+(or drawing), in the hand they last saw; cards drawn for them as many as said and each
+named; no card of another's hand named (in the first hand: later, an earlier hand's
+cards are held again). A later hand's first forced card still comes before that hand is
+shown (issue #37): not asserted here. Each screen is
 saved as the phone shows it (`BURRO_SHOTS`, else the test's own folder), to be read."""
 
 from __future__ import annotations
@@ -82,7 +85,8 @@ def phone(browser: Browser) -> Iterator[Page]:  # noqa: F811
 
 class Screens:
     """Each message as the phone shows it, saved in order: `<person>-<nn>-<what>.png`,
-    and its text beside it (`.txt`: a message taller than the phone is cut in its)."""
+    and its text beside it (`.txt`: the picture of a message taller than the phone has
+    its top hidden under the chat's header)."""
 
     def __init__(self, page: Page, folder: Path, user: str) -> None:
         self.page, self.folder, self.user = page, folder, user
