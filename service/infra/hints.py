@@ -1,10 +1,11 @@
 """Which newcomer's hints a person is still to be shown (service.ui.hints), kept in their
 `user:<id>:hints` hash as long as what else we keep about them (`people_ttl`).
 
-A hint is met the first time its decision comes: the hash then keeps it with the room
-and phase it came in (`stamp`), and it is shown on every screen of theirs painted in
-that phase (a hand is edited as the others choose, and a lost edit is painted again)
-and never after. One round trip, at most, per hand painted; none where nothing is due.
+A hint is met the first time it is shown: the hash then keeps it with the room and
+phase it came in (`stamp`), and it is shown on every screen of theirs painted in that
+phase (a hand is edited as the others choose, and a lost edit is painted again) and
+never after; one hint a screen. One round trip per hand painted with a hint due; none
+where nothing is due.
 
 The same hash keeps the presses a game's table explains once instead of playing them
 (`explained_first`: a ¡Burro! without four of a kind, a first fake call): the first
@@ -40,23 +41,32 @@ def stamp(room: Room) -> str:
     return f"{room.id}:{room.phase_version}"
 
 
+# The first of the names (ARGV[3..]) shown in this phase (ARGV[1]) or never: it is then
+# marked as shown in this phase; the hash lives ARGV[2] seconds more. Returns it, or nil.
+_TAKE = """
+local found = nil
+for i = 3, #ARGV do
+  local seen = redis.call('HGET', KEYS[1], ARGV[i])
+  if seen == ARGV[1] then found = ARGV[i] break end
+  if not seen then
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[1])
+    found = ARGV[i]
+    break
+  end
+end
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return found
+"""
+
+
 def take(store: StoreBase, player: int, due: Sequence[str], now: str) -> frozenset[str]:
-    """Of the hints `due` on the person's screen in phase `now`, those to show: the ones
-    never shown before (now marked as shown in this phase) and the ones first shown in
-    this very phase."""
+    """Of the hints `due` on the person's screen in phase `now` (most pressing first),
+    the one to show: the first shown in this very phase, else the first never shown
+    (now marked as shown in this phase); none if they have met every one."""
     if not due:
         return frozenset()
-    key = user_hints_key(player)
-    with store.redis.pipeline(transaction=False) as pipe:
-        for name in due:
-            pipe.hsetnx(key, name, now)
-        pipe.hmget(key, list(due))
-        pipe.expire(key, store.people_ttl)
-        answers = pipe.execute()
-    stamps = answers[len(due)]
-    return frozenset(
-        n for n, s in zip(due, stamps, strict=True) if s is not None and text(s) == now
-    )
+    found = store.redis.eval(_TAKE, 1, user_hints_key(player), now, store.people_ttl, *due)
+    return frozenset() if found is None else frozenset({text(found)})
 
 
 def give(store: StoreBase, room: Room, painter: object, reader: int | None) -> None:

@@ -1,11 +1,16 @@
 """One-line hints on a newcomer's own hand, where a decision is new to them (issue #37).
 
 A game's painter says which hints its reader's hand is due now (`hints_due`: the
-decision in front of them, from their own view); the outbox asks the store which of
-those this person has not met yet (service.infra.hints: a hint is shown through the
-first phase its decision came in, then never again) and gives them to the painter as
-`shown_hints` before it paints the hand. A painter nobody gave hints to shows none (the
-group's table, a screen painted for someone else).
+decision in front of them, from their own view, most pressing first); the outbox asks
+the store for the first of those this person has not met yet (service.infra.hints: a
+hint is shown through the first phase its decision came in, then never again) and gives
+it to the painter as `shown_hints` before it paints the hand. A painter nobody gave
+hints to shows none (the group's table, a screen painted for someone else).
+
+One hint at a time, and only on a screen it leaves short enough (`ROOM`): a hint must
+never push the story of what was done for the reader off a screen, and the tightest
+body a platform shows is an interactive WhatsApp message's 1,024 characters (its
+oldest lines are cut to fit). A hint left out stays due for the next screen.
 
 Each hint is kept per person and per game family (`follow_suit:…`, `cuartetos:…`): a
 person who learnt to follow suit in Spanish Burro is not told again in Cangkul, but is
@@ -20,6 +25,7 @@ from typing import Protocol, runtime_checkable
 from service.i18n import Translator, _
 
 MARK = "💡"  # before each hint, so it reads as help and not as the game's news
+ROOM = 900  # characters a screen may reach with its hint (see above: 1,024 and a margin)
 
 # follow-suit games
 BURRO = "follow_suit:burro"  # their first turn: what the burro is
@@ -32,11 +38,11 @@ RESPOND = "cuartetos:respond"  # the first call they may answer
 FOUR = "cuartetos:four"  # the first time they hold four of a kind
 
 TEXTS: dict[str, str] = {
-    BURRO: _("Players out of cards are safe; the last one holding cards is the burro."),
-    FOLLOW: _("A card of the suit led must be played if you have one: your buttons show which."),
-    DIG: _(
-        "No card of the suit led: draw from the stock until one turns up. "
-        "The cards drawn stay in your hand."
+    # most pressing first: the order hints are offered in when several are due
+    FOUR: _("Four of a kind! Tap ¡Burro! now, before anyone else."),
+    RESPOND: _(
+        "Is the word ¡Burro!? Tap quick: the last hand down takes a letter. "
+        "Any other word is a fake: tapping it costs a letter."
     ),
     GOAL: _(
         "Collect four cards of one rank, then tap ¡Burro!: the others must put a hand "
@@ -46,13 +52,14 @@ TEXTS: dict[str, str] = {
         "🎭 A fake call shouts another word: whoever taps it takes a letter; "
         "if nobody does, you take it."
     ),
-    RESPOND: _(
-        "Is the word ¡Burro!? Tap quick: the last hand down takes a letter. "
-        "Any other word is a fake: tapping it costs a letter."
+    DIG: _(
+        "No card of the suit led: draw from the stock until one turns up. "
+        "The cards drawn stay in your hand."
     ),
-    FOUR: _("Four of a kind! Tap ¡Burro! now, before anyone else."),
+    FOLLOW: _("A card of the suit led must be played if you have one: your buttons show which."),
+    BURRO: _("Players out of cards are safe; the last one holding cards is the burro."),
 }
-ORDER = tuple(TEXTS)  # the order hints are told in, when several are due at once
+ORDER = tuple(TEXTS)
 
 
 @runtime_checkable
@@ -62,11 +69,24 @@ class Hinted(Protocol):
     shown_hints: frozenset[str]
 
     def hints_due(self, seat: int) -> list[str]:
-        """The hints the decision in front of `seat` calls for, met or not."""
+        """The hints the decision in front of `seat` calls for, met or not, most
+        pressing first; those that fit on their screen only."""
         ...
 
 
+def hint_line(name: str, tr: Translator) -> str:
+    return f"{MARK} {tr.gettext(TEXTS[name])}"
+
+
 def hint_lines(names: Iterable[str], tr: Translator) -> list[str]:
-    """The hints given, each on a line of its own, in `tr`'s language."""
+    """The first of the hints given (in `ORDER`) on a line, in `tr`'s language."""
     given = set(names)
-    return [f"{MARK} {tr.gettext(TEXTS[n])}" for n in ORDER if n in given]
+    return [hint_line(n, tr) for n in ORDER if n in given][:1]
+
+
+def fitting(names: Iterable[str], screen: str, tr: Translator) -> list[str]:
+    """Of the hints `names`, most pressing first, those whose line leaves `screen`
+    (its text without hints) within `ROOM`."""
+    given = set(names)
+    room = ROOM - len(screen) - 1
+    return [n for n in ORDER if n in given and len(hint_line(n, tr)) <= room]

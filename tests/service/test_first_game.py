@@ -65,32 +65,58 @@ def play_turn(room: Room, at: float) -> None:
     play.act(room, seat, action, at, 0.0)
 
 
-def test_follow_suit_hints_show_through_their_first_turn_then_never(store: Store) -> None:
-    room = started("spanish", ANA, BEN)
-    assert isinstance(room.game, GameState)
-    first = room.seats[room.game.hand.order[room.game.hand.turn]]
-    leader, other = (ANA, BEN) if first.user_id == ANA.user_id else (BEN, ANA)
-    burro = told(hints.BURRO, leader)
-    assert burro in hand_of(store, room, leader)
-    assert burro in hand_of(store, room, leader)  # painted again in the same turn
-    assert hints.MARK not in hand_of(store, room, other)  # not their decision yet
-    play_turn(room, START + 1)
-    # the other's first turn: the burro, and following the suit led or digging for it
-    theirs = hand_of(store, room, other)
-    assert told(hints.BURRO, other) in theirs
-    assert told(hints.DIG, other) in theirs  # (this deal) a card was drawn for them
-    follow = told(hints.FOLLOW, other)
-    seen = []
-    for k in range(2, 40):  # the leader's next turns: no burro hint
+def shown_in(text: str) -> list[str]:
+    """The hints a screen shows, by name (English screens)."""
+    return [name for name in hints.ORDER if hints.TEXTS[name] in text]
+
+
+def hints_through(
+    store: Store, room: Room, people: tuple[Actor, ...]
+) -> dict[int, dict[str, set[int]]]:
+    """Play the game out; each person's hints, with the phases each was shown in
+    (every screen painted twice: a phase's screens all show its hint)."""
+    seen: dict[int, dict[str, set[int]]] = {p.user_id: {} for p in people}
+    for k in range(1, 200):
         if room.status != "playing":
             break
+        for person in people:
+            text = hand_of(store, room, person)
+            assert text == hand_of(store, room, person)
+            assert text.count(hints.MARK) <= 1  # one at a time
+            for name in shown_in(text):
+                seen[person.user_id].setdefault(name, set()).add(room.phase_version)
         play_turn(room, START + k)
-        assert burro not in hand_of(store, room, leader)
-        seen.append(hand_of(store, room, other))
-    assert not any(told(hints.DIG, other) in text for text in seen)
-    assert [follow in text for text in seen].count(True) == 1  # its first trick to follow
-    again = started("cangkul", leader, other, seed=9)  # one kind of game: told once
-    assert all(told(hints.BURRO, p) not in hand_of(store, again, p) for p in (ANA, BEN))
+    return seen
+
+
+def test_follow_suit_hints_show_through_their_first_phase_then_never(store: Store) -> None:
+    ana, ben = Actor(1, "Ana", "en"), Actor(2, "Ben", "en")
+    room = started("spanish", ana, ben)
+    assert isinstance(room.game, GameState)
+    assert room.seats[room.game.hand.order[room.game.hand.turn]].user_id == ana.user_id
+    first = hand_of(store, room, ana)
+    assert shown_in(first) == [hints.BURRO]  # her first turn: what the burro is
+    assert hints.MARK not in hand_of(store, room, ben)  # not his decision yet
+    seen = hints_through(store, room, (ana, ben))
+    # (this deal) a card is drawn for Ben on his first turn: why comes first; his one
+    # trick to follow comes on a screen its story fills (the hint stays due)
+    assert set(seen[ana.user_id]) == {hints.BURRO, hints.FOLLOW, hints.DIG}
+    assert set(seen[ben.user_id]) == {hints.DIG, hints.BURRO}
+    for person in seen.values():
+        assert all(len(phases) == 1 for phases in person.values())  # one phase each
+    again = started("cangkul", ana, ben, seed=9)  # the same kind of game: told once
+    later = hints_through(store, again, (ana, ben))
+    for user, names in later.items():
+        assert not set(names) & set(seen[user])
+
+
+def test_a_hint_goes_only_where_it_leaves_the_screen_short_enough() -> None:
+    tr = Translator("en")
+    line = len(hints.hint_line(hints.GOAL, tr))
+    short, full = "x" * (hints.ROOM - line - 1), "x" * (hints.ROOM - line)
+    assert hints.fitting([hints.BURRO, hints.GOAL], short, tr) == [hints.GOAL, hints.BURRO]
+    assert hints.fitting([hints.BURRO, hints.GOAL], full, tr) == [hints.BURRO]  # shorter
+    assert hints.fitting([hints.GOAL], "x" * hints.ROOM, tr) == []
 
 
 def test_hints_are_told_in_the_readers_language(store: Store) -> None:
@@ -120,7 +146,7 @@ def test_cuartetos_hints_the_goal_then_the_fake_call_then_the_call(store: Store)
     room = passing()
     goal = told(hints.GOAL, ANA)
     assert goal in hand_of(store, room, ANA)
-    assert told(hints.FAKE, ANA) not in hand_of(store, room, ANA)  # one thing at a time
+    assert hand_of(store, room, ANA).count(hints.MARK) == 1  # one thing at a time
     assert told(hints.GOAL, CARLA) in hand_of(store, room, CARLA)  # in Portuguese
     choose_all(room, START + 1)
     second = hand_of(store, room, ANA)
