@@ -1,12 +1,18 @@
-"""Derive the emulator's table of Bot API methods from the official reference.
+"""Derive the emulator's table of Bot API methods from the newest reference.
 
-    python -m tools.api_table [API_JSON] [--out emulator/telegram/api_table.json]
+    python -m tools.api_table [--out emulator/telegram/api_table.json]
+        [--declarations DIR] [--delta FILE] [--earlier API_JSON SCHEMA_JSON]
 
-API_JSON is the machine-readable Bot API reference of the telegram-bot-api-spec project
-(MIT, Copyright (c) 2020 Paul Larsen; default: ../shared/telegram-bot-api/api.json).
-The table keeps, for every method, its parameters' types, which are required and the
-sizes their descriptions state, the same for every type a bot sends, and carries the
-reference's licence notice with it (`emulator/telegram/api_table.LICENSE`).
+The newest reference is built from three sources in ../shared/telegram-bot-api/:
+@grammyjs/types 5.0.0's declarations of Bot API 10.3 (`bot-api-10.3/*.d.ts`, MIT,
+Copyright (c) 2021-2024 KnorpelSenf), with the 10.4 changes as data applied on top
+(`bot-api-10.4/delta.json`, this project's); TypeScript's `number` is called a Float
+where the earlier references do (`api.json`, 10.1, MIT, Copyright (c) 2020 Paul Larsen;
+`bot-api-10.2/schema.json`, MIT, Copyright (c) 2017 - present Alex Root Junior).
+The table keeps, for every method, its parameters' types, which are required (and what
+makes one optional: `required_unless`), the sizes their descriptions state, the same
+for every type a bot sends, and carries the sources' licence notices with it
+(`emulator/telegram/api_table.LICENSE`).
 """
 
 from __future__ import annotations
@@ -17,14 +23,22 @@ import re
 from pathlib import Path
 from typing import Any
 
+from tools.bot_api_delta import apply_delta
+from tools.bot_api_dts import aiogram_reference, read_declarations, refine_numbers
+
 ROOT = Path(__file__).resolve().parent.parent
 # shared/ lies beside the repository (the specs it was built from), here and in CI
-DEFAULT_SOURCE = ROOT.parent / "shared" / "telegram-bot-api" / "api.json"
+SHARED = ROOT.parent / "shared" / "telegram-bot-api"
+DEFAULT_SOURCE = SHARED / "bot-api-10.3"
+DEFAULT_DELTA = SHARED / "bot-api-10.4" / "delta.json"
+DEFAULT_EARLIER = (SHARED / "api.json", SHARED / "bot-api-10.2" / "schema.json")
 DEFAULT_OUT = ROOT / "emulator" / "telegram" / "api_table.json"
 NOTICE = (
-    "Derived from api.json of the telegram-bot-api-spec project, MIT License, "
-    "Copyright (c) 2020 Paul Larsen: see api_table.LICENSE. "
-    "Regenerate with `python -m tools.api_table`."
+    "Derived from @grammyjs/types 5.0.0 (Bot API 10.3, MIT License, Copyright (c) "
+    "2021-2024 KnorpelSenf) with this project's Bot API 10.4 delta applied, Floats named "
+    "as in api.json of the telegram-bot-api-spec project (MIT License, Copyright (c) 2020 "
+    "Paul Larsen) and aiogram's schema.json (MIT License, Copyright (c) 2017 - present "
+    "Alex Root Junior): see api_table.LICENSE. Regenerate with `python -m tools.api_table`."
 )
 
 
@@ -47,12 +61,16 @@ def fields_of(entry: dict[str, Any]) -> dict[str, Any]:
     }
     if sizes:
         out["sizes"] = sizes
+    unless = {f["name"]: f["required_unless"] for f in fields if f.get("required_unless")}
+    if unless:
+        out["required_unless"] = unless
     return out
 
 
 def named_types(types: list[str], known: dict[str, Any]) -> list[str]:
     """The object types named in field types such as "Array of MessageEntity"."""
-    return [word for text in types for word in re.findall(r"[A-Z]\w+", text) if word in known]
+    words = (word for text in types for word in re.findall(r"[A-Z][\w.]*\w", text))
+    return [word for word in words if word in known]
 
 
 def input_types(reference: dict[str, Any]) -> set[str]:
@@ -107,18 +125,34 @@ def render(table: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def newest_reference(
+    declarations: Path, delta: Path, earlier: tuple[Path, Path] = DEFAULT_EARLIER
+) -> dict[str, Any]:
+    """The 10.3 declarations with the delta applied, Floats named as earlier."""
+    reference = read_declarations(declarations)
+    spec_json, aiogram_schema = (json.loads(p.read_text(encoding="utf-8")) for p in earlier)
+    for known in (spec_json, aiogram_reference(aiogram_schema)):
+        refine_numbers(reference, known)
+    return apply_delta(reference, json.loads(delta.read_text(encoding="utf-8")))
+
+
+def licences(paths: list[Path]) -> str:
+    """The sources' licence notices, one after another."""
+    texts = [path.read_text(encoding="utf-8").strip() for path in paths if path.exists()]
+    return ("\n\n" + "-" * 72 + "\n\n").join(texts) + "\n"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("source", nargs="?", type=Path, default=DEFAULT_SOURCE)
+    parser.add_argument("--declarations", type=Path, default=DEFAULT_SOURCE)
+    parser.add_argument("--delta", type=Path, default=DEFAULT_DELTA)
+    parser.add_argument("--earlier", type=Path, nargs=2, default=DEFAULT_EARLIER)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
-    reference = json.loads(args.source.read_text(encoding="utf-8"))
+    reference = newest_reference(args.declarations, args.delta, tuple(args.earlier))
     args.out.write_text(render(build(reference)), encoding="utf-8")
-    licence = args.source.parent / "LICENSE"
-    if licence.exists():
-        args.out.with_suffix(".LICENSE").write_text(
-            licence.read_text(encoding="utf-8"), encoding="utf-8"
-        )
+    notices = [args.declarations / "LICENSE", *(path.parent / "LICENSE" for path in args.earlier)]
+    args.out.with_suffix(".LICENSE").write_text(licences(notices), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """The Bot API's methods and input types, from `api_table.json` (generated from the
-official reference by `tools/api_table.py`; MIT licence notice in `api_table.LICENSE`).
+newest reference by `tools/api_table.py`; the sources' MIT licence notices in
+`api_table.LICENSE`).
 
 The emulator reads it to tell a method Telegram does not have (404) from one it does,
 a parameter Telegram would ignore from one it reads, and a required one from the rest.
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,9 @@ class Param:
 class Method:
     name: str
     params: dict[str, Param]
+    # what makes a parameter optional: "chat_id" -> "ephemeral_message_parameters.
+    # callback_query_id" (a path into the call's parameters)
+    required_unless: dict[str, str] = field(default_factory=dict)
 
     def knows(self, name: str) -> bool:
         return name in self.params or name in STILL_READ.get(self.name.lower(), ())
@@ -86,7 +90,7 @@ def _methods() -> dict[str, Method]:
         if "reply_parameters" in params:
             for extra, kind in STILL_READ_BY_SENDERS.items():
                 params.setdefault(extra, Param(extra, (kind,), False))
-        found[name.lower()] = Method(name, params)
+        found[name.lower()] = Method(name, params, entry.get("required_unless", {}))
     return found
 
 
@@ -116,7 +120,7 @@ def element_types(types: tuple[str, ...]) -> tuple[list[str], int]:
     names: list[str] = []
     depth = 0
     for text in types:
-        match = re.fullmatch(r"((?:Array of )*)(\w+)", text)
+        match = re.fullmatch(r"((?:Array of )*)([\w.]+)", text)
         found = object_type(match.group(2)) if match else None
         if match and found is not None and found.fields:
             names.append(match.group(2))
@@ -124,10 +128,19 @@ def element_types(types: tuple[str, ...]) -> tuple[list[str], int]:
     return names, depth
 
 
-def size(owner: str, field: str) -> tuple[int, int]:
+def size(owner: str, field_name: str) -> tuple[int, int]:
     """The least and greatest size the reference states for a method's parameter or a
-    type's field ("1-4096 characters": (1, 4096)); KeyError when it states none."""
+    type's field ("1-4096 characters": (1, 4096)), a union's from its subtypes; KeyError
+    when it states none."""
     table = _table()
     entry = table["methods"].get(owner) or table["types"][owner]
-    low, high, _unit = entry["sizes"][field]
+    found = entry.get("sizes", {}).get(field_name)
+    if found is None:
+        for subtype in entry.get("subtypes", []):
+            try:
+                return size(subtype, field_name)
+            except KeyError:
+                continue
+        raise KeyError(field_name)
+    low, high, _unit = found
     return int(low), int(high)

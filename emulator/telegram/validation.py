@@ -338,7 +338,7 @@ def require(method: Method, params: Params) -> None:
     """Refuse a call missing a parameter Telegram needs, in Telegram's words."""
     checks = MISSING.get(method.name.lower(), ())
     for name, text in checks:
-        if text is not None and not params.has(name):
+        if text is not None and not params.has(name) and not excused(method, params, name):
             raise bad_request(text)
     checked = {name for name, _ in checks}
     missing = [p.name for p in method.required if p.name not in checked and not params.has(p.name)]
@@ -346,6 +346,23 @@ def require(method: Method, params: Params) -> None:
         raise bad_request("chat_id is empty")
     if missing:
         raise bad_request(f'parameter "{missing[0]}" is required')
+
+
+def excused(method: Method, params: Params, name: str) -> bool:
+    """Whether the call gives what makes `name` optional (the reference's
+    `required_unless`: 10.4's sendMessage needs no chat_id when it answers a callback
+    query ephemerally, `ephemeral_message_parameters.callback_query_id`)."""
+    path = method.required_unless.get(name)
+    if path is None:
+        return False
+    head, _, field_name = path.partition(".")
+    if not field_name:
+        return params.has(head)
+    try:
+        value = params.json(head)
+    except ApiError:
+        return False
+    return isinstance(value, dict) and value.get(field_name) not in (None, "")
 
 
 def integer_arg(method: str, params: Params, name: str, default: int) -> int:

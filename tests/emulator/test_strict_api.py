@@ -26,6 +26,7 @@ from tools import api_table as generator
 ANA = 100001
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = generator.DEFAULT_SOURCE
+DELTA = generator.DEFAULT_DELTA
 BUTTON = {"text": "Go", "callback_data": "go"}
 
 
@@ -40,11 +41,31 @@ def keyboard(count: int, per_row: int = 8) -> dict[str, Any]:
 @pytest.mark.skipif(not REFERENCE.exists(), reason=f"no Bot API reference at {REFERENCE}")
 def test_the_committed_table_is_the_generators_output(tmp_path: Path) -> None:
     out = tmp_path / "api_table.json"
-    generator.main([str(REFERENCE), "--out", str(out)])
+    generator.main(["--declarations", str(REFERENCE), "--delta", str(DELTA), "--out", str(out)])
     assert out.read_text() == api_table.TABLE.read_text()
     licence = api_table.TABLE.with_suffix(".LICENSE").read_text()
     assert out.with_suffix(".LICENSE").read_text() == licence
-    assert licence.startswith("MIT License") and "Paul Larsen" in licence
+    for holder in ("KnorpelSenf", "Paul Larsen", "Alex Root Junior"):
+        assert holder in licence
+
+
+def test_the_table_is_bot_api_10_4() -> None:
+    table = json.loads(api_table.TABLE.read_text())
+    assert table["version"] == "Bot API 10.4"
+    send = api_table.method("sendMessage")
+    assert send is not None and "ephemeral_message_parameters" in send.params
+    assert not send.knows("receiver_user_id") and not send.knows("callback_query_id")
+    assert send.required_unless == {"chat_id": "ephemeral_message_parameters.callback_query_id"}
+    for name in ("editEphemeralMessageText", "deleteEphemeralMessage", "sendWidget"):
+        assert api_table.method(name) is not None, name
+    ephemeral = api_table.object_type("EphemeralMessageParameters")
+    assert ephemeral is not None
+    assert ephemeral.fields == {"receiver_user_id", "callback_query_id",
+                                "replace_callback_query_message"}  # fmt: skip
+    command = api_table.object_type("BotCommand")
+    assert command is not None and "is_ephemeral" in command.fields
+    location = api_table.method("sendLocation")
+    assert location is not None and location.params["latitude"].scalar == "Float"
 
 
 def test_every_emulated_method_is_a_bot_api_method() -> None:
@@ -67,7 +88,7 @@ def test_sizes_are_the_references() -> None:
 def test_the_table_knows_parameters_types_and_unions() -> None:
     send = api_table.method("SENDMESSAGE")
     assert send is not None and send.name == "sendMessage"
-    assert [param.name for param in send.required] == ["chat_id", "text"]
+    assert [param.name for param in send.required] == ["text"]  # chat_id: see required_unless
     assert send.params["disable_notification"].scalar == "Boolean"
     assert send.params["chat_id"].scalar is None  # Integer or String
     assert send.knows("reply_to_message_id")  # no longer documented, still read
