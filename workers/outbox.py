@@ -42,7 +42,7 @@ from service.table.room import Room
 from service.table.targets import Target
 from service.ui import games, invitations, news
 from service.ui.news import ended_since
-from service.ui.screens import Screen, TablePainter
+from service.ui.screens import Screen, TablePainter, titled
 from service.ui.story import Cursor, begin
 
 if TYPE_CHECKING:
@@ -557,10 +557,11 @@ def plan_message(
         return None
     lang = room.seats[seat].lang
     if target.kind == "said":
-        return lang, news.said(room, lang, target.why, target.action)
+        said = news.said(room, lang, target.why, target.action)
+        return lang, named_word(rt, room, user_id, lang, said)
     if target.kind == "news":
         told = news.news(room, lang, name)
-        return None if told is None else (lang, told)
+        return None if told is None else (lang, named_word(rt, room, user_id, lang, told))
     painter = named_for(rt, room, story_from(games.painter(room, lang, name), after), user_id)
     return lang, painter.hand(seat, with_table=with_table)
 
@@ -573,6 +574,14 @@ def named_for(rt: Runtime, room: Room, painter: games.Screens, reader: int | Non
         alone = not targets.shows_table(room, reader)
         painter.named = alone or tables.elsewhere(rt.svc.store, reader, room.id)
     return painter
+
+
+def named_word(rt: Runtime, room: Room, reader: int, lang: str, screen: Screen) -> Screen:
+    """A word or a hand's news in the reader's own chat, naming its table when they sit
+    at another table too."""
+    if not tables.elsewhere(rt.svc.store, reader, room.id):
+        return screen
+    return titled(screen, room, Translator(lang))
 
 
 def knocked(rt: Runtime, room: Room, owner: int, action: str) -> tuple[str, Screen] | None:

@@ -199,6 +199,12 @@ def table_name(room: Room, tr: Translator) -> str:
     return tr.gettext(HOST_TABLE, name=shown(host.name)) if host else "Burro"
 
 
+def titled(screen: Screen, room: Room, tr: Translator) -> Screen:
+    """A message with no header of its own (a word said to one player, a hand's news in
+    their chat), opening with its table's name: for a reader at more than one table."""
+    return Screen(f"🫏 {table_name(room, tr)}\n{screen.text}", screen.rows)
+
+
 class TablePainter(ABC):
     """The pieces of a room's screens that every game shares: buttons that act on
     the room, names, cards in the room's suit style, the lobby, the shared settings.

@@ -24,7 +24,7 @@ from service.table import groups, lobby
 from service.table.lobby import Actor
 from service.table.room import Room, RoomSettings
 from service.ui import games
-from service.ui.screens import TablePainter, table_name
+from service.ui.screens import Screen, TablePainter, table_name, titled
 
 GRANDMA = Actor(1, "Grandma", "en", platform="whatsapp")
 BEN = Actor(2, "Ben", "en")
@@ -148,3 +148,11 @@ def test_a_group_renamed_names_its_table_anew_with_its_next_update(store: Store)
     assert renamed.version == room.version  # its buttons still count
     asyncio.run(titles.note_title(svc, group_update("\u2067")))  # nothing to show: kept
     assert (store.load(room.id) or room).name == "Family 🏡"
+
+
+def test_a_word_said_to_one_player_opens_with_its_tables_name() -> None:
+    said = Screen("🤖 7 of coins was played for you.")
+    room = family_room()
+    assert titled(said, room, games.painter(room, "es").tr).text == (
+        "🫏 Mesa de Grandma\n🤖 7 of coins was played for you."
+    )

@@ -17,7 +17,7 @@ from service.table import lobby, play
 from service.table.lobby import Actor
 from service.table.room import Room
 from tests.service.inproc import Hook, running_service
-from tests.service.play import game_buttons
+from tests.service.play import BOT_ID, game_buttons
 
 FAMILY_GROUP, COUSINS = -1001000000001, -4000000001
 BEN = 100002
@@ -33,6 +33,8 @@ def test_each_hand_names_its_group_and_a_press_acts_on_its_own_table(hook: Hook)
     emu, worker = hook.emu, hook.worker
     assert worker is not None
     emu.start("Ben")  # his cards may come to his private chat
+    welcome = emu.wait_for(partial(from_bot, hook), what="the welcome")
+    since = emu.messages_in(BEN).index(welcome) + 1
     rooms = {
         title: opened(hook, chat, title)
         for chat, title in ((FAMILY_GROUP, "Family"), (COUSINS, "Cousins"))
@@ -56,6 +58,9 @@ def test_each_hand_names_its_group_and_a_press_acts_on_its_own_table(hook: Hook)
     worker.settle()
     after = load(hook, other)
     assert (after.version, after.game) == (before.version, before.game)
+    for message in emu.messages_in(BEN)[since:]:  # his hands, words said to him, news
+        if message.sender_id == BOT_ID:
+            assert "Family" in message.text or "Cousins" in message.text, message.text
 
 
 def opened(hook: Hook, chat: int, title: str) -> str:
@@ -93,3 +98,8 @@ def waiting_on_ben(hook: Hook, rooms: dict[str, str]) -> str | None:
         if room.seat_of(BEN) in play.waiting_humans(room):
             return room_id
     return None
+
+
+def from_bot(hook: Hook) -> ChatMessage | None:
+    found = [m for m in hook.emu.messages_in(BEN) if m.sender_id == BOT_ID]
+    return found[-1] if found else None
