@@ -17,10 +17,11 @@ def test_one_round_counts_each_newcomers_messages_to_their_first_card() -> None:
     whatsapp, telegram = newcomer.one_round()
     assert [r["who"] for r in whatsapp] == list(newcomer.WHATSAPP)
     assert [r["who"] for r in telegram] == list(newcomer.TELEGRAM)
-    for reading in whatsapp:  # our greeting, then their turn: the first with a card
-        assert reading["messages"] == 2 == len(reading["first_lines"])
+    for reading in whatsapp:  # our greeting, then their turn: the first with a card (a
+        # whole first hand played for them puts its end between, a few in a hundred deals)
+        assert reading["messages"] >= 2 and len(reading["first_lines"]) == reading["messages"]
         assert reading["first_lines"][0].startswith("🫏")
-        assert reading["titled"] == reading["first_lines"][1].startswith("🫏")
+        assert reading["titled"] == reading["first_lines"][-1].startswith("🫏")
     english = Translator("en").gettext(GREETING).split(":")[0]
     carla = next(r for r in telegram if r["who"] == "Carla")  # the cast's English speaker
     assert carla["first_lines"][0].startswith(english)
