@@ -52,18 +52,22 @@ def test_a_telegram_relative_sees_the_table_in_her_private_chat(hook: Hook) -> N
     hook.store().update(room_in(hook, host).id, ending_at(2))
     act(wa, "Abuela", lobby_offering(wa, "Abuela", "▶️ Empezar", lobby.seq), "▶️ Empezar")
     emu.wait_for(lambda: room_in(hook, host).status != "lobby" or None, what="the start")
-    seen = (0, 0)
+    seen, read = (0, 0), []
     for _turn in range(TURNS_READ):
-        seen = read_anas_turn(hook, host, seen)
+        seen, text = read_anas_turn(hook, host, seen)
+        read.append(text)
+    # the story since her last look: the trick she played in, and who took it
+    assert any(" se lleva la baza." in text for text in read[1:]), read
     play_to_the_end(hook, host)
     assert not any("wa.me" in m.text for m in emu.messages_in("Ana"))  # no group's words
 
 
-def read_anas_turn(hook: Hook, host: int, seen: tuple[int, int]) -> tuple[int, int]:
+def read_anas_turn(hook: Hook, host: int, seen: tuple[int, int]) -> tuple[tuple[int, int], str]:
     """Until it is Ana's turn (the others moving meanwhile: `seen`, the last of Abuela's
     prompts acted on), then her private chat's last message, read while the room stands
     still: every seat's line (name, cards, points), the stock, her own cards, and none
-    of the others'; she plays. The last of Abuela's prompts acted on."""
+    of the others'; she plays. The last of Abuela's prompts acted on, and what Ana
+    read."""
     emu = hook.emu
     for _ in range(500):
         room = room_in(hook, host)
@@ -105,7 +109,7 @@ def read_anas_turn(hook: Hook, host: int, seen: tuple[int, int]) -> tuple[int, i
     button = game_buttons(message)[0]
     emu.tap("Ana", message, str(button.value))
     wait_moved(hook, host, room)
-    return seen
+    return seen, message.text
 
 
 def shows_now(hook: Hook, room: Room) -> bool | None:
