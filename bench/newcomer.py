@@ -102,6 +102,7 @@ class Told:
     played: list[str]  # the cards named as played for them
     drawn: list[str]  # the cards named as drawn for them
     drawn_count: int  # how many cards they were told they drew, named or not
+    unnamed: int = 0  # cards of an earlier hand told as played for them, not named
 
 
 def told_for(text: str, tr: Translator) -> Told:
@@ -109,6 +110,7 @@ def told_for(text: str, tr: Translator) -> Told:
     played = [pattern(tr.gettext(message)) for message in PLAYED]
     said = [first_match(played, line) for line in text.splitlines() if line != unnamed]
     told = Told([line["card"] for line in said if line is not None], [], 0)
+    told.unnamed = sum(1 for line in text.splitlines() if line == unnamed)
     for form in forms(tr, DREW, cards="{cards}"):
         for line in lines_saying(form, text):
             told.drawn += line["cards"].split(" · ")
@@ -132,18 +134,25 @@ def offers_a_card(message: ChatMessage) -> bool:
 def done_for(hook: Hook, player: int, shown: list[str], tr: Translator) -> Reading:
     """The cards played and drawn for the player so far in their game (they have made
     no move yet: each was a forced one), and whether the messages `shown` told them
-    exactly that: every card played for them, named, and how many they drew."""
+    exactly that: every card played for them in this hand named (an earlier hand's
+    counted), and how many they drew."""
     room = hook.store().room_in_chat(player, None)
     assert room is not None and isinstance(room.game, GameState)
-    seat, codec = room.seat_of(player), room.game.table.codec
+    game, seat = room.game, room.seat_of(player)
     rules = table_games.rules_of(room.settings)
     spanish = spanish_suits(rules.deck, rules.suit_style)
-    moves = [decode(a, codec) for who, a in room.game.hand.actions if who == seat]
+    earlier = [decode(a, game.table.codec) for h in game.past for w, a in h.actions if w == seat]
+    moves = [decode(a, game.table.codec) for w, a in game.hand.actions if w == seat]
     played = [card_name(m.removeprefix("play:"), spanish, tr) for m in moves if "play:" in m]
-    drawn = sum(1 for move in moves if move.startswith("draw"))
+    played_before = sum(1 for move in earlier if move.startswith("play:"))
+    drawn = sum(1 for move in earlier + moves if move.startswith("draw"))
     told = told_for("\n".join(shown), tr)
-    exactly = set(told.played) == set(played) and told.drawn_count == drawn
-    return {"played_for_them": len(played), "drawn_for_them": drawn, "told_exactly": exactly}
+    exactly = (set(told.played), told.unnamed) == (set(played), played_before)
+    return {
+        "played_for_them": len(played) + played_before,
+        "drawn_for_them": drawn,
+        "told_exactly": exactly and told.drawn_count == drawn,
+    }
 
 
 def read(messages: list[str], steps: int, done: Reading) -> Reading:
