@@ -170,12 +170,38 @@ def test_familia_during_a_game_against_bots(hook: Hook) -> None:
 
 
 def playing(hook: Hook, name: str) -> Room | None:
-    """The person's game against bots, once it is dealt."""
+    """The WhatsApp person's game against bots, once it is dealt."""
     found = hook.redis.get(f"wa:id:{hook.emu.whatsapp.user(name)['user_id']}")
-    room = hook.store().room_in_chat(int(found), None) if found else None
-    return room if room is not None and room.private and room.status == "playing" else None
+    return game_against_bots(hook, int(found)) if found else None
 
 
 def asks_first(message: WaChatMessage) -> bool:
     titles = [b.title for b in message.buttons]
     return titles == ["👪 Mesa da família", "▶️ Continuar jogando"]
+
+
+def test_family_table_during_a_game_against_bots_on_telegram(hook: Hook) -> None:
+    """Carla, new on Telegram, taps the greeting's Play now, then its Family table while
+    that game goes on: asked first; her yes ends the game and gives a new table's
+    links, never her game's."""
+    emu = hook.emu
+    emu.start("Carla")
+    greeting = emu.wait_for_message("Carla", lambda m: "👪 Family table" in m.button_texts)
+    emu.tap("Carla", greeting, "🎲 Play now")
+    game = emu.wait_for(lambda: game_against_bots(hook, 100003), what="her game")
+    emu.tap("Carla", greeting, "👪 Family table")
+    question = emu.wait_for_message("Carla", lambda m: "▶️ Keep playing" in m.button_texts)
+    assert game.id not in question.text
+    emu.tap("Carla", question, "👪 Family table")
+    links = emu.wait_for_message("Carla", lambda m: "start=j" in m.text, timeout=20)
+    table = hook.store().room_in_chat(100003, None)
+    assert table is not None and not table.private and f"start=j{table.id}" in links.text
+    assert game.id not in links.text
+    ended = hook.store().load(game.id)
+    assert ended is not None and ended.status == "cancelled"
+
+
+def game_against_bots(hook: Hook, player: int) -> Room | None:
+    """The person's game against bots, once it is dealt (any platform's id)."""
+    room = hook.store().room_in_chat(player, None)
+    return room if room is not None and room.private and room.status == "playing" else None
