@@ -308,8 +308,8 @@ def too_late(use: Use, room: Room, outcome: Outcome, why: str) -> Reply:
     else:
         first = use.text(popup.message, **dict(popup.values))
     words = _("Ask {host} to send you the link of their next table. Meanwhile:")
-    rows = tuple((Choice(use.text(label), ask=ask),) for label, ask in GREETING_CHOICES[:2])
-    return Reply.say(f"{first}\n{use.text(words, host=shown(host_of(room)))}", *rows)
+    told = f"{first}\n{use.text(words, host=shown(host_of(room)))}"
+    return Reply.say(told, *meanwhile(use))
 
 
 def private_game(use: Use, room: Room) -> Reply:
@@ -321,8 +321,12 @@ def private_game(use: Use, room: Room) -> Reply:
         "🔒 This link is to {host}'s game against the bots, which nobody can join. "
         "Ask {host} to open a family table and send you its link. Meanwhile:"
     )
-    rows = tuple((Choice(use.text(label), ask=ask),) for label, ask in GREETING_CHOICES[:2])
-    return Reply.say(use.text(words, host=shown(host)), *rows)
+    return Reply.say(use.text(words, host=shown(host)), *meanwhile(use))
+
+
+def meanwhile(use: Use) -> tuple[tuple[Choice, ...], ...]:
+    """What a person not seated can do instead: play now, or open a family table."""
+    return tuple((Choice(use.text(label), ask=ask),) for label, ask in GREETING_CHOICES[:2])
 
 
 def tell_owner(use: Use, room: Room, why: str = targets.PRIVATE) -> None:
@@ -334,7 +338,9 @@ def tell_owner(use: Use, room: Room, why: str = targets.PRIVATE) -> None:
     told = use.store.room_in_chat(room.chat_id, None)
     if told is None or told.status not in LIVE or told.creator != room.creator:
         return
-    if use.store.first_in(f"knocked:{room.id}", KNOCK_COOLDOWN):
+    if visitor != room.creator and use.store.first_in(
+        keys.knock_cooldown_key(room.id), KNOCK_COOLDOWN
+    ):
         remember(use)  # the owner is told the visitor's name
         use.store.update(told.id, lambda r: lobby.knocked(r, visitor, why))
 

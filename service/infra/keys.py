@@ -23,6 +23,7 @@ People:
   stats:chat:<chat>, stats:user:<id>   hashes of counters
   open:chat:<chat>, open:user:<id>     rooms opened in a chat / by a person (for the caps)
   cooldown:rules:<chat>:<thread>, cooldown:chatter:<id>   once per so many seconds
+  cooldown:knock:<room>       its owner told lately that its link seated someone not
 Updates:
   update:<update_id>          the dedupe mark of a handled update, holding its answer
                               (service.infra.store.claims; expires)
@@ -175,6 +176,12 @@ def rules_cooldown_key(chat_id: int, thread_id: int | None) -> str:
 def chatter_cooldown_key(user_id: int) -> str:
     """A person answered lately for chatting to the bot."""
     return f"cooldown:chatter:{user_id}"
+
+
+def knock_cooldown_key(room_id: str) -> str:
+    """A table's owner told lately that someone followed its link and was not seated
+    (it names no visitor)."""
+    return f"cooldown:knock:{room_id}"
 
 
 # ----- updates --------------------------------------------------------------------

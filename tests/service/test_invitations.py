@@ -165,8 +165,8 @@ def test_an_old_link_to_a_game_against_bots(platform: str) -> None:
     family.svc.store.redis.delete(keys.PENDING_SYNC)
     family.ask(CARLA, follow, platform)  # a second visitor the same day: told once
     assert family.pending(game.id) == set()
-    marks = [text(k) for k in family.svc.store.redis.scan_iter("knocked:*")]
-    assert marks == [f"knocked:{game.id}"]  # names no visitor
+    marks = [text(k) for k in family.svc.store.redis.scan_iter("cooldown:knock:*")]
+    assert marks == [keys.knock_cooldown_key(game.id)]  # names no visitor
     assert family.svc.store.load(game.id).version == game.version  # type: ignore[union-attr]
 
 
