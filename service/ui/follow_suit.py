@@ -38,7 +38,7 @@ from service.ui.screens import (
     spanish_suits,
     winners_text,
 )
-from service.ui.story import Teller
+from service.ui.story import Teller, story_row
 
 # The follow-suit presets by their names, as the chat shows and lists them.
 PRESET_NAMES = {
@@ -56,6 +56,7 @@ class FollowSuitPainter(TablePainter):
 
     min_players = 2
     preset_names = PRESET_NAMES
+    folded = False  # the screen drawn last folded its story (its button goes below)
     # The hints its reader has not met yet, as the outbox found them (service.ui.hints).
     shown_hints: frozenset[str] = frozenset()
 
@@ -101,7 +102,7 @@ class FollowSuitPainter(TablePainter):
             rows.append(self.chat_rows())
         if view.game_over or self.room.status == "over":
             rows.append((self.command(self._("🔁 Rematch"), "rematch"),))
-        return Screen("\n".join(lines), fit(rows))
+        return Screen("\n".join(lines), fit([*rows, *self.story_rows()]))
 
     def table_lines(self, view: PublicView, reader: int | None = None) -> list[str]:
         _ = self._
@@ -182,7 +183,13 @@ class FollowSuitPainter(TablePainter):
         the group), folded to `keep` moves (service.ui.story)."""
         hand_no = self.room.game.hand_no if self.room.game else 0
         teller = Teller(self.tr, self.event_text, self.card, self.name, hand_no)
-        return teller.story(self.room.log, self.story_after(reader), reader, keep)
+        lines = teller.story(self.room.log, self.story_after(reader), reader, keep)
+        self.folded = self.folded or teller.folded > 0
+        return lines
+
+    def story_rows(self) -> list[tuple[Button, ...]]:
+        """The whole story's button, under a screen that folded its story."""
+        return [story_row(self.room.id, self.room.version, self.tr)] if self.folded else []
 
     def event_text(self, line: LogLine, drawn: int) -> str:
         _, ng = self._, self.tr.ngettext
@@ -267,7 +274,7 @@ class FollowSuitPainter(TablePainter):
         lines.append(_("Your cards: {cards}", cards=self.cards(view.hand)))
         lines.append(self.prompt(view))
         lines += hints.hint_lines(self.shown_hints & set(self.due(view)), self.tr)
-        return Screen("\n".join(lines), self.action_rows(view))
+        return Screen("\n".join(lines), (*self.action_rows(view), *self.story_rows()))
 
     def hints_due(self, seat: int) -> list[str]:
         """The hints the decision in front of `seat` calls for (service.ui.hints)."""

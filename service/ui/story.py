@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 from service.i18n import Translator, _
 from service.table.log import LogKind, LogLine, last_seq
+from service.ui.intents import Command, Press
+from service.ui.screens import Button
 from service.ui.text_limits import cut_utf16, utf16_len
 
 Public = Callable[[LogLine, int], str]  # a public line in words, with the draws before it
@@ -103,11 +105,13 @@ class Teller:
         hand_no: int,
     ) -> None:
         self.tr, self.public, self.card, self.name, self.hand_no = tr, public, card, name, hand_no
+        self.folded = 0  # the moves the last story told folded into its count
 
     def story(self, log: Sequence[LogLine], after: int, reader: int | None, keep: int) -> list[str]:
         """The story since `after` for `reader`, folded to `keep` lines where it can be."""
         told = self.lines(unseen(log, after), reader)
-        return fold(told, missed(log, after), keep, self.tr)
+        lines, self.folded = folding(told, missed(log, after), keep, self.tr)
+        return lines
 
     def whole(self, log: Sequence[LogLine], reader: int | None) -> list[str]:
         """The hand's whole story for `reader`, nothing folded: every line since it was
@@ -230,6 +234,11 @@ FOLDABLE = (
 def fold(told: list[Told], missed: int, keep: int, tr: Translator) -> list[str]:
     """The story's lines, its oldest foldable ones (and `missed` places) told as a count
     so that at most `keep` foldable lines show."""
+    return folding(told, missed, keep, tr)[0]
+
+
+def folding(told: list[Told], missed: int, keep: int, tr: Translator) -> tuple[list[str], int]:
+    """`fold`'s lines, and how many moves their count folded."""
     foldable = sum(1 for t in told if not t.kept)
     drop = max(0, foldable - keep)
     folded, out = missed, []
@@ -244,4 +253,10 @@ def fold(told: list[Told], missed: int, keep: int, tr: Translator) -> list[str]:
     if folded:
         more = tr.ngettext("… {n} earlier move", "… {n} earlier moves", folded)
         out.insert(0, more)
-    return out
+    return out, folded
+
+
+def story_row(room: str, version: int, tr: Translator) -> tuple[Button, ...]:
+    """The button that asks for the hand's whole story (service.desk.reading), under a
+    screen that folded it; a platform that reads a word for it instead may leave it out."""
+    return (Button(tr.gettext(_("📜 Story")), Press(room, version, Command("story"))),)

@@ -7,22 +7,27 @@ private chat."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 import zlib
 
 import pytest
 
-from service.desk.asks import Line, Place, Reply, Request, Sender, StoryAsk
+from service.desk.asks import Line, Place, PressAsk, Reply, Request, Sender, StoryAsk
 from service.platforms.telegram import answer
+from service.platforms.whatsapp import render
 from service.table import lobby
 from service.table.log import LogKind
 from service.table.outcome import Job
 from service.table.room import Room, RoomSettings
 from service.ui import games
+from service.ui.intents import Command, Press
+from service.ui.screens import Button, Screen, TablePainter
 from service.ui.story import pages
 from service.ui.text_limits import utf16_len
 from tests.desk.fakes import FakeBot
+from tests.service.test_mistakes import Table, leading
 from tests.service.test_story import ANA, BEN, START, Reader, next_change
 from tests.service.test_table_contract import check_secrets, queue_jobs
 
@@ -102,3 +107,43 @@ def test_a_story_asked_in_a_group_goes_to_the_private_chat() -> None:
         ("sendMessage", 42, "two"),
     ]
     assert all("reply_parameters" not in p for _m, p in bot.calls)
+
+
+def story_buttons(screen: Screen) -> list[Button]:
+    return [b for row in screen.rows for b in row if is_story(b)]
+
+
+def is_story(button: Button) -> bool:
+    return isinstance(button.intent, Press) and button.intent.what == Command("story")
+
+
+def test_a_screen_that_folds_its_story_offers_it_whole() -> None:
+    """The group's table and a private hand on Telegram carry a 📜 button once their
+    story folded; WhatsApp leaves it out of its lists (the word asks for it)."""
+    room = long_hand("spanish", 1, 30)
+    painter = games.painter(room, "en")
+    assert isinstance(painter, TablePainter)
+    painter.after = min(line.first() for line in this_hand(room)) - 1
+    assert [b.label for b in story_buttons(painter.table())] == ["📜 Story"]
+    for with_table in (False, True):  # a private hand beside the table, or under it
+        fresh = games.painter(room, "en")
+        assert isinstance(fresh, TablePainter)
+        fresh.after = painter.after
+        screen = fresh.hand(0, with_table=with_table)
+        assert story_buttons(screen)
+    assert '.T"' not in json.dumps(render.render(screen, "en"))  # not on WhatsApp
+    quiet = games.painter(room, "en")  # a story from its last line on: nothing folded
+    assert isinstance(quiet, TablePainter)
+    quiet.after = max(line.seq for line in room.log)
+    assert not story_buttons(quiet.table())
+
+
+def test_the_story_button_answers_with_the_whole_story() -> None:
+    table = Table("en")
+    table.walk_to(leading)
+    room = table.room
+    press = Press(room.id, room.version, Command("story"))
+    reply = table.ask(PressAsk(press, tapped=True))
+    assert reply.private and reply.lines
+    assert reply.lines[0].text.startswith("📜 The story of hand 1")
+    assert table.room.version == room.version  # read only

@@ -24,6 +24,7 @@ PRIVATE = (
     ("stats", _("your games, wins and burros")),
     ("language", _("choose your language")),
     ("privacy", _("what I keep about you")),
+    ("story", _("every move of this hand")),
     ("help", _("all the commands")),
 )
 GROUP = (
@@ -32,6 +33,7 @@ GROUP = (
     ("stats", _("games, wins and burros")),
     ("export", _("a finished hand, as a file")),
     ("cancel", _("end the open game")),
+    ("story", _("every move of this hand")),
     ("help", _("all the commands")),
 )
 SCOPES = (("all_private_chats", PRIVATE), ("all_group_chats", GROUP))

@@ -47,7 +47,10 @@ class WhatsAppManual:
     def help(self, tr: Translator, games: str) -> Line:
         welcome = self.welcome(tr)
         privacy = tr.gettext(_("'privacy': what I keep about you; 'forget': delete it."))
-        return Line(f"{welcome.text}\n{privacy}", welcome.choices)
+        # TRANSLATORS: 'story' is the word that asks for it (service/platforms/whatsapp/
+        # words.py: historia, story, cerita)
+        story = tr.gettext(_("'story': every move of the hand, where a screen folds them."))
+        return Line(f"{welcome.text}\n{story}\n{privacy}", welcome.choices)
 
     def chatter(self, tr: Translator, playing: bool) -> Line:
         if playing:

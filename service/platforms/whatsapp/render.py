@@ -27,7 +27,7 @@ from typing import Any
 from service.i18n import Translator, _
 from service.platforms.base import Rendered
 from service.ui import tokens
-from service.ui.intents import Move, NotPlayable, Press
+from service.ui.intents import Command, Move, NotPlayable, Press
 from service.ui.screens import Button, Screen
 
 MAX_BODY = 1024
@@ -63,12 +63,15 @@ def pick_of(data: str) -> Pick | None:
 
 def pressable(screen: Screen) -> list[tuple[Button, Press]]:
     """The screen's buttons a WhatsApp person can press (no inline list, no link to a
-    private chat: every chat is private here; no "not playable" card)."""
+    private chat: every chat is private here; no "not playable" card; no whole story's
+    button: a list's rows are for moves, and the word `historia` asks for it)."""
     return [
         (button, button.intent)
         for row in screen.rows
         for button in row
-        if isinstance(button.intent, Press) and not isinstance(button.intent.what, NotPlayable)
+        if isinstance(button.intent, Press)
+        and not isinstance(button.intent.what, NotPlayable)
+        and button.intent.what != Command("story")
     ]
 
 
