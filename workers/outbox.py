@@ -30,7 +30,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from service.i18n import Translator
-from service.infra import chats, logs, queue, tables
+from service.infra import chats, hints, logs, queue, tables
 from service.infra.keys import BOT_USERNAME, PENDING_SYNC, lock_key, msgs_key, sent_key
 from service.infra.store import live_key, room_key, text
 from service.platforms import registry
@@ -573,6 +573,7 @@ def named_for(rt: Runtime, room: Room, painter: games.Screens, reader: int | Non
     if isinstance(painter, TablePainter) and reader is not None:
         alone = not targets.shows_table(room, reader)
         painter.named = alone or tables.elsewhere(rt.svc.store, reader, room.id)
+    hints.give(rt.svc.store, room, painter, reader)  # a newcomer's hints (issue #37)
     return painter
 
 

@@ -11,7 +11,7 @@ from service.desk import opening, prompts, reading
 from service.desk.asks import Choice, PressAsk, Reply, TypedMoveAsk
 from service.desk.use import Use
 from service.i18n import Translator, _
-from service.infra import keys
+from service.infra import hints, keys
 from service.services import Services
 from service.table import lobby, play, refusals, targets
 from service.table.games import rules_of, table_of
@@ -103,6 +103,10 @@ async def pressed(use: Use, ask: PressAsk) -> Reply:
         return rules_posted(use, room)
     if is_command(press, "story"):  # read only: nothing of the room changes
         return reading.told(use, room, pressed=ask.tapped)
+    if isinstance(press.what, Move):  # a costly first press is explained instead
+        first = hints.explained_first(use.store, room, actor.user_id, press.what.action)
+        if first is not None:
+            return refused(use, room, first, ask)
     change = change_for(room, press, actor, use.svc.now(), use.svc.settings.bot_delay)
     if isinstance(change, Outcome):  # refused before touching the room
         return refused(use, room, change, ask)

@@ -16,6 +16,7 @@ from emulator.server import RunningEmulator
 from emulator.telegram.driver import ChatMessage
 from engine.cuartetos import CuartetosRules
 from service.i18n import Translator
+from service.infra import hints
 from service.infra.keys import PENDING_SYNC
 from service.platforms.telegram import blocked, callbacks
 from service.table import games as table_games
@@ -243,6 +244,7 @@ def test_a_new_language_shows_at_once_in_a_running_game(emu: RunningEmulator, st
     fresh = room_at(stack, GROUP)
     assert fresh is not None
     painter = games.painter(fresh, "es")
+    hints.give(store_of(stack), fresh, painter, fresh.seats[0].user_id)  # as the outbox does
     emu.wait_for(lambda: showing(emu, "Carla", hand, painter.hand(0).text), what="her hand")
     emu.wait_for(lambda: showing(emu, GROUP, table, painter.table().text), what="the table")
     assert "Tus cartas" in emu.message("Carla", hand).text

@@ -29,6 +29,8 @@ from emulator.telegram.driver import ChatMessage, EmulatorError
 from engine.cuartetos import GameState as PassingGame
 from engine.cuartetos import legal_actions, to_move
 from engine.cuartetos.cards import is_four_of_a_kind, rank_of
+from service.infra.keys import user_hints_key
+from service.table.cuartetos.table import FAKE_CALL, FALSE_BURRO
 from service.table.outcome import Outcome
 from service.table.room import LogLine, Room
 from tests.service.inproc import Hook, running_service
@@ -318,6 +320,10 @@ def test_group_game_with_calls_fakes_and_a_timeout(emu: RunningEmulator, stack: 
     table = open_table(emu, stack)
     room = table.room()
     assert [s.bot is not None for s in room.seats] == [False, False, False, True]
+    for seat in room.seats:  # no first-timers: their first ¡Burro! and fake act at once
+        for told in (FALSE_BURRO, FAKE_CALL):
+            if seat.user_id is not None:
+                store_of(stack).redis.hset(user_hints_key(seat.user_id), told, "told")
     # The group's "🃏 My cards" opens Ana's hand as personal inline results.
     message = emu.wait_for_message(GROUP, lambda m: "🃏" in " ".join(m.button_texts))
     cards = next(b for row in message.buttons for b in row if b.value == f"g{room.id}")
