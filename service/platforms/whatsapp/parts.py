@@ -3,14 +3,15 @@ pages) into rows, and a tap on such a row shows that part of the prompt."""
 
 from __future__ import annotations
 
-from service.desk.asks import Reply, Sender
-from service.desk.presses import stale_prompt
+from service.desk.asks import Choice, Reply, Sender
+from service.desk.presses import MAX_CHOICES, move_choices, stale_prompt
 from service.desk.prompts import screen_for
 from service.i18n import Translator, _
 from service.platforms.whatsapp import render
 from service.platforms.whatsapp.answer import Sending
 from service.services import Services
 from service.ui.intents import Press
+from service.ui.screens import Screen
 
 
 def show(svc: Services, sending: Sending, sender: Sender, pick: render.Pick, prompt: str) -> None:
@@ -27,6 +28,16 @@ def show(svc: Services, sending: Sending, sender: Sender, pick: render.Pick, pro
     if room is None or screen is None or not current:
         if room is not None and stale_prompt(svc, room, sender.player, prompt):
             said = _("That button is from an earlier turn: nothing was played.")
-            sending.reply(sender, Reply.say(Translator(lang).gettext(said)))
+            live = live_rows(screen)
+            sending.reply(sender, Reply.say(Translator(lang).gettext(said), *live))
         return
     sending.content(sender, render.render(screen, lang, part=pick.part))
+
+
+def live_rows(screen: Screen | None) -> tuple[tuple[Choice, ...], ...]:
+    """The live prompt's moves, offered again with an old row's refusal (as an old
+    button's are: service.desk.presses), if a reply holds them all."""
+    rows = tuple(
+        row for row in (tuple(move_choices(r)) for r in (screen.rows if screen else ())) if row
+    )
+    return rows if 0 < sum(len(row) for row in rows) <= MAX_CHOICES else ()
