@@ -43,5 +43,8 @@ def told(use: Use, room: Room, pressed: bool) -> Reply:
     lines = teller.whole(room.log, room.seat_of(use.player))
     lines = lines or [use.text(_("Nothing has happened in this hand yet."))]
     texts = pages([head, *lines], MESSAGE_LIMIT)
-    quiet = pressed and place.private
-    return Reply(lines=tuple(Line(text) for text in texts), private=True, quiet=quiet)
+    told = tuple(Line(text) for text in texts)
+    if place.private:
+        return Reply(lines=told, private=True, quiet=pressed)
+    sent = use.text(_("📜 The story is in our private chat."))
+    return Reply(popup=sent if pressed else None, lines=told, private=True)

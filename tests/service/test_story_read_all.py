@@ -15,6 +15,7 @@ import zlib
 import pytest
 
 from service.desk.asks import Line, Place, PressAsk, Reply, Request, Sender, StoryAsk
+from service.infra import keys
 from service.platforms.telegram import answer
 from service.platforms.whatsapp import render
 from service.table import lobby
@@ -27,7 +28,7 @@ from service.ui.screens import Button, Screen, TablePainter
 from service.ui.story import pages
 from service.ui.text_limits import utf16_len
 from tests.desk.fakes import FakeBot
-from tests.service.test_mistakes import Table, leading
+from tests.service.test_mistakes import PLAYER, Table, leading
 from tests.service.test_story import ANA, BEN, START, Reader, next_change
 from tests.service.test_table_contract import check_secrets, queue_jobs
 
@@ -147,3 +148,25 @@ def test_the_story_button_answers_with_the_whole_story() -> None:
     assert reply.private and reply.lines
     assert reply.lines[0].text.startswith("📜 The story of hand 1")
     assert table.room.version == room.version  # read only
+
+
+def test_a_story_button_pressed_in_a_group_answers_in_private() -> None:
+    """Pressed on a group's table: the story goes to the private chat, the button says
+    so; one who never opened the private chat is sent there first."""
+    table = Table("en")
+    table.walk_to(leading)
+    room, store = table.room, table.svc.store
+    press = PressAsk(Press(room.id, room.version, Command("story")), tapped=True)
+    sender = Sender(PLAYER, "Abuela", "en")
+
+    def pressed(mark: str) -> Reply:
+        request = Request(mark, sender, Place(-100, None, False), press)
+        return asyncio.run(table.desk.handle(request)).reply
+
+    store.remember_user(PLAYER, "Abuela", "en", started=True)
+    reply = pressed("g1")
+    assert reply.popup == "📜 The story is in our private chat."
+    assert reply.private and reply.lines[0].text.startswith("📜 The story of hand 1")
+    store.redis.hdel(keys.user_key(PLAYER), "started")
+    reply = pressed("g2")
+    assert reply.url is not None and not reply.lines
