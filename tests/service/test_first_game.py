@@ -10,7 +10,12 @@ import dataclasses
 import fakeredis
 import pytest
 
+from cli.stack import Stack
+from emulator.server import RunningEmulator
+from emulator.telegram.driver import CallbackAnswer, EmulatorError
 from engine.cuartetos import GameState as PassingState
+from engine.cuartetos import player_view as passing_view
+from engine.cuartetos.cards import is_four_of_a_kind
 from engine.follow_suit.game import GameState
 from engine.follow_suit.views import player_view
 from service.i18n import Translator
@@ -21,8 +26,10 @@ from service.infra.store import Store
 from service.table import lobby, play
 from service.table.cuartetos.table import FAKE_CALL_TOLD, FALSE_BURRO_TOLD
 from service.table.lobby import Actor
+from service.table.log import LogKind, LogLine
 from service.table.room import Room, RoomSettings
 from service.ui import games, hints
+from tests.service.play import room_in
 
 ANA, BEN, CARLA = Actor(1, "Ana", "es"), Actor(2, "Ben", "en"), Actor(3, "Carla", "pt_BR")
 START = 1_800_000_000.0
@@ -220,3 +227,59 @@ def test_a_seat_a_bot_took_over_is_not_promised_a_reminder() -> None:
     room.seats[waiting].removed = True
     text = games.painter(room, "en").hand(waiting).text
     assert "remind you" not in text and "A bot plays your seat now" in text
+
+
+# ----- in the product: the outbox shows the hint, the desk explains the press ----------
+
+
+def test_a_first_timer_against_bots_is_hinted_and_told_before_a_letter(
+    emu: RunningEmulator, stack: Stack
+) -> None:
+    """Carla's first cuartetos, against bots on Telegram: her hand carries the goal; her
+    first ¡Burro! without four of a kind is explained and costs nothing, the next one
+    costs a letter."""
+    chat = CARLA_ID
+    emu.send_message("Carla", "Carla", "/play cuartetos")
+    emu.wait_for_message(chat, lambda m: "▶️ Start" in m.button_texts)
+    while len(room_in(stack, chat).seats) < 3:
+        tap_lobby(emu, stack, chat, "B")
+    tap_lobby(emu, stack, chat, "S")
+    goal = f"{hints.MARK} {hints.TEXTS[hints.GOAL]}"
+    emu.wait_for(lambda: any(goal in m.text for m in emu.messages_in("Carla")), what="the goal")
+    told = emu.wait_for(lambda: burro(emu, stack), what="her first ¡Burro!")
+    assert told.text == FALSE_BURRO_TOLD and told.show_alert
+    assert not false_calls(room_in(stack, chat))  # nothing was applied
+    emu.wait_for(lambda: burro(emu, stack) and false_calls(room_in(stack, chat)), what="a letter")
+
+
+CARLA_ID = 100003  # the emulator's Carla
+
+
+def burro(emu: RunningEmulator, stack: Stack) -> CallbackAnswer | None:
+    """Carla taps ¡Burro! in the phase now on, while she may and holds no four of a
+    kind (a bot may call, or time run out, meanwhile: None, to try again)."""
+    room = room_in(stack, CARLA_ID)
+    assert isinstance(room.game, PassingState)
+    view = passing_view(room.game, 0)
+    if "burro" not in view.legal or is_four_of_a_kind(view.hand):
+        return None
+    data = f"{room.id}.{room.phase_version}.b"
+    shown = [m for m in emu.messages_in("Carla") if data in {b.value for r in m.buttons for b in r}]
+    if not shown:
+        return None
+    try:
+        return emu.tap("Carla", shown[-1], data).answer
+    except EmulatorError:  # redrawn for a newer phase meanwhile
+        return None
+
+
+def false_calls(room: Room) -> list[LogLine]:
+    return [line for line in room.log if line.kind == LogKind.FALSE_CALL and line.seat == 0]
+
+
+def tap_lobby(emu: RunningEmulator, stack: Stack, chat: int, token: str) -> None:
+    room = room_in(stack, chat)
+    data = f"{room.id}.{room.version}.{token}"
+    message = emu.wait_for_message(chat, lambda m: data in {b.value for r in m.buttons for b in r})
+    emu.tap("Carla", message, data)
+    emu.wait_for(lambda: room_in(stack, chat).version > room.version or None, what=token)
