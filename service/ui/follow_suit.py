@@ -189,7 +189,7 @@ class FollowSuitPainter(TablePainter):
 
     def story_rows(self) -> list[tuple[Button, ...]]:
         """The whole story's button, under a screen that folded its story."""
-        return [story_row(self.room.id, self.room.version, self.tr)] if self.folded else []
+        return [story_row(self.room.id, self.tr)] if self.folded else []
 
     def event_text(self, line: LogLine, drawn: int) -> str:
         _, ng = self._, self.tr.ngettext

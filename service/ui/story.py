@@ -256,7 +256,9 @@ def folding(told: list[Told], missed: int, keep: int, tr: Translator) -> tuple[l
     return out, folded
 
 
-def story_row(room: str, version: int, tr: Translator) -> tuple[Button, ...]:
+def story_row(room: str, tr: Translator) -> tuple[Button, ...]:
     """The button that asks for the hand's whole story (service.desk.reading), under a
-    screen that folded it; a platform that reads a word for it instead may leave it out."""
-    return (Button(tr.gettext(_("📜 Story")), Press(room, version, Command("story"))),)
+    screen that folded it; a platform that reads a word for it instead may leave it out.
+    Reading changes nothing: the press names no version (0), so that the button alone
+    never makes a screen differ from the one showing."""
+    return (Button(tr.gettext(_("📜 Story")), Press(room, 0, Command("story"))),)
