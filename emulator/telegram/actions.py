@@ -135,6 +135,9 @@ class UserActions:
             and self.world.find_message(conv.chat.id, conv.scope, reply_to) is None
         ):
             raise ActionError(f"no message {reply_to} to reply to")
+        ephemeral_bot = self._ephemeral_command_bot(user, conv, text) if not send_as else None
+        if ephemeral_bot is not None:
+            return self._ephemeral_command(user, conv, text, ephemeral_bot, topic)
         message = Message(
             chat_id=conv.chat.id,
             scope=conv.scope,
@@ -149,6 +152,41 @@ class UserActions:
         )
         self.world.add_message(conv, message)
         self._deliver_message(conv, message)
+        return message
+
+    def _ephemeral_command_bot(self, user: Account, conv: Conversation, text: str) -> Bot | None:
+        """The bot whose group command menu marks this command `is_ephemeral`: the app
+        sends it as an ephemeral message that only the user and that bot see."""
+        match = re.match(r"/([A-Za-z0-9_]+)(?:@([A-Za-z0-9_]+))?(?:\s|$)", text)
+        if match is None or not conv.chat.is_group:
+            return None
+        for bot in self.world.bots.values():
+            if conv.chat.members.get(bot.id) not in PRESENT:
+                continue
+            if match.group(2) and match.group(2).lower() != bot.username.lower():
+                continue
+            for command in bot.menu(False, user.language_code):
+                if command["command"] == match.group(1).lower() and command.get("is_ephemeral"):
+                    return bot
+        return None
+
+    def _ephemeral_command(
+        self, user: Account, conv: Conversation, text: str, bot: Bot, topic: int | None
+    ) -> Message:
+        message = Message(
+            chat_id=conv.chat.id,
+            scope=conv.scope,
+            message_id=0,
+            sender_id=user.id,
+            date=self.world.now(),
+            text=text,
+            entities=detect_entities(text),
+            thread_id=topic,
+            receiver_id=bot.id,
+            created=time.monotonic(),
+        )
+        self.world.add_ephemeral(conv, message)
+        self._send_update(bot, "message", self.world.message_json(message), conv.chat.id)
         return message
 
     def _user_topic(self, user: Account, conv: Conversation, thread_id: int | None) -> int | None:
@@ -227,6 +265,8 @@ class UserActions:
         position (row, column) or its index counted across rows."""
         conv = self.world.conversation(message.chat_id, message.scope)
         self._member_check(user, conv)
+        if not message.seen_by(user.id):
+            raise ActionError(f"{user.first_name} does not see that ephemeral message")
         found = self._find_button(message, button)
         if found is None:
             raise ActionError(f"no button {button!r} on message {message.message_id}")
@@ -298,6 +338,7 @@ class UserActions:
             message_id=message.message_id,
             inline_message_id=message.inline_message_id,
             created=time.monotonic(),
+            ephemeral_message_id=message.ephemeral_id,
         )
         update_id = self._send_update(bot, "callback_query", payload, message.chat_id)
         return {"kind": "callback", "query_id": query_id, "update_id": update_id}

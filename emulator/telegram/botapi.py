@@ -16,6 +16,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from emulator.telegram import api_table
+from emulator.telegram.ephemeral import (
+    Ephemeral,
+    EphemeralMethods,
+    check_markup,
+    destination,
+    make_ephemeral,
+    replied_ephemeral,
+)
 from emulator.telegram.errors import (
     NOT_MODIFIED,
     QUERY_TOO_OLD,
@@ -122,6 +130,14 @@ class BotApi:
             "setmyname": self.set_profile("name"),
             "setchatmenubutton": self.ok,
             **ForumMethods(world).handlers(),
+            **EphemeralMethods(
+                world,
+                {
+                    "text": self._edit_text,
+                    "caption": self._edit_caption,
+                    "replymarkup": self._edit_reply_markup,
+                },
+            ).handlers(),
         }
 
     async def call(self, token: str, method: str, params: Params, via: str = "http") -> Any:
@@ -177,13 +193,26 @@ class BotApi:
     # ----- the bot itself ----------------------------------------------------
 
     def get_me(self, bot: Bot, params: Params) -> JSON:
+        """A BotFullInfo, as Bot API 10.5 answers getMe: the bot's identity and its
+        bot-only fields (10.5 took those out of User). The references name no field of
+        BotFullInfo: these are 10.3's UserFromGetMe's, every one given (the stricter
+        reading: a bot may rely on none being absent), and nothing a User has that a bot
+        does not (no last_name, language_code, is_premium)."""
         return {
-            **bot.account.to_api(),
+            "id": bot.id,
+            "is_bot": True,
+            "first_name": bot.account.first_name,
+            "username": bot.username,
             "can_join_groups": True,
             "can_read_all_group_messages": not bot.privacy_mode,
             "supports_inline_queries": bot.inline_mode,
+            "supports_guest_queries": False,
             "can_connect_to_business": False,
             "has_main_web_app": False,
+            "has_topics_enabled": False,
+            "allows_users_to_create_topics": False,
+            "can_manage_bots": False,
+            "supports_join_request_queries": False,
         }
 
     def set_profile(self, key: str) -> Handler:
@@ -214,7 +243,8 @@ class BotApi:
                 raise bad_request("BOT_COMMAND_INVALID")
             if not isinstance(description, str) or not 1 <= len(description) <= 256:
                 raise bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
-            checked.append({"command": name, "description": description})
+            ephemeral = {"is_ephemeral": True} if command.get("is_ephemeral") is True else {}
+            checked.append({"command": name, "description": description, **ephemeral})
         bot.commands[self._commands_key(params)] = checked
         self.world.events.publish({"type": "world"})
         return True
@@ -269,10 +299,21 @@ class BotApi:
         self.world.check_can_write(bot, conv)
         return conv
 
-    def _reply_to(self, conv: Conversation, params: Params) -> int | None:
+    def _destination(self, bot: Bot, params: Params) -> tuple[Conversation, Ephemeral | None]:
+        """A send's conversation, and where in it when ephemeral_message_parameters ask."""
+        conv, ephemeral = destination(self.world, bot, params)
+        self.world.check_can_write(bot, conv)
+        return conv, ephemeral
+
+    def _reply_to(
+        self, conv: Conversation, params: Params, ephemeral: Ephemeral | None = None
+    ) -> int | None:
         reply = params.json("reply_parameters")
         message_id: int | None
         allow_missing = params.flag("allow_sending_without_reply")
+        if isinstance(reply, dict) and reply.get("ephemeral_message_id") is not None:
+            replied_ephemeral(self.world, conv, int(reply["ephemeral_message_id"]), ephemeral)
+            return None  # "this field may be omitted" for replies to ephemeral messages
         if isinstance(reply, dict):
             message_id = reply.get("message_id")
             allow_missing = bool(reply.get("allow_sending_without_reply", allow_missing))
@@ -289,16 +330,20 @@ class BotApi:
             raise bad_request("message to be replied not found")
         return message_id
 
-    def _new_message(self, bot: Bot, conv: Conversation, params: Params) -> Message:
+    def _new_message(
+        self, bot: Bot, conv: Conversation, params: Params, ephemeral: Ephemeral | None = None
+    ) -> Message:
         markup = inline_buttons_allowed(bot, reply_markup(params.json("reply_markup")))
+        if ephemeral is not None:
+            check_markup(markup)
         inline_markup = markup if markup and "inline_keyboard" in markup else None
         thread_id = self.world.topic_to_write(bot, conv, params.integer("message_thread_id"))
-        reply_to = self._reply_to(conv, params)
+        reply_to = self._reply_to(conv, params, ephemeral)
         self.flood.take(bot.id, conv.chat.id, conv.chat.is_group)
         message = Message(
             chat_id=conv.chat.id,
             scope=conv.scope,
-            message_id=conv.new_message_id(),
+            message_id=0 if ephemeral else conv.new_message_id(),  # ephemeral: an id of its own
             sender_id=bot.id,
             date=self.world.now(),
             reply_markup=inline_markup,
@@ -318,27 +363,34 @@ class BotApi:
             )
         return message
 
+    def _add(self, conv: Conversation, message: Message, ephemeral: Ephemeral | None) -> JSON:
+        """Add a sent message (an ephemeral one with its own id) and return its JSON."""
+        if ephemeral is None:
+            self.world.add_message(conv, message)
+        else:
+            make_ephemeral(self.world, message, ephemeral)
+            self.world.add_ephemeral(conv, message)
+        return self.world.message_json(message)
+
     def send_message(self, bot: Bot, params: Params) -> JSON:
-        conv = self._target(bot, params)
+        conv, ephemeral = self._destination(bot, params)
         text, entities = message_text(
             params.string("text"), params.string("parse_mode"), params.json("entities")
         )
-        message = self._new_message(bot, conv, params)
+        message = self._new_message(bot, conv, params, ephemeral)
         message.text, message.entities = text, entities
-        self.world.add_message(conv, message)
-        return self.world.message_json(message)
+        return self._add(conv, message, ephemeral)
 
     def send_document(self, bot: Bot, params: Params) -> JSON:
-        conv = self._target(bot, params)
+        conv, ephemeral = self._destination(bot, params)
         document = self._document(params.file("document"))
         caption, caption_entities = caption_text(
             params.string("caption"), params.string("parse_mode"), params.json("caption_entities")
         )
-        message = self._new_message(bot, conv, params)
+        message = self._new_message(bot, conv, params, ephemeral)
         message.document = document
         message.caption, message.caption_entities = caption or None, caption_entities
-        self.world.add_message(conv, message)
-        return self.world.message_json(message)
+        return self._add(conv, message, ephemeral)
 
     def _document(self, value: Upload | str | None) -> JSON:
         if value is None:
@@ -450,6 +502,12 @@ class BotApi:
 
     def edit_message_text(self, bot: Bot, params: Params) -> Any:
         message, by_inline = self._editable(bot, params)
+        return self._edit_text(bot, message, params, by_inline)
+
+    def _edit_text(self, bot: Bot, message: Message, params: Params, by_inline: bool = True) -> Any:
+        """Change a message's text (`by_inline`, or an ephemeral message: answer True)."""
+        if params.has("rich_message"):
+            raise not_implemented("rich messages")
         if message.text is None:
             raise bad_request("there is no text in the message to edit")
         text, entities = message_text(
@@ -464,6 +522,11 @@ class BotApi:
 
     def edit_message_caption(self, bot: Bot, params: Params) -> Any:
         message, by_inline = self._editable(bot, params)
+        return self._edit_caption(bot, message, params, by_inline)
+
+    def _edit_caption(
+        self, bot: Bot, message: Message, params: Params, by_inline: bool = True
+    ) -> Any:
         if message.document is None:
             raise bad_request("there is no caption in the message to edit")
         caption, entities = caption_text(
@@ -483,6 +546,11 @@ class BotApi:
 
     def edit_message_reply_markup(self, bot: Bot, params: Params) -> Any:
         message, by_inline = self._editable(bot, params)
+        return self._edit_reply_markup(bot, message, params, by_inline)
+
+    def _edit_reply_markup(
+        self, bot: Bot, message: Message, params: Params, by_inline: bool = True
+    ) -> Any:
         markup = inline_buttons_allowed(
             bot, reply_markup(params.json("reply_markup"), inline_only=True)
         )

@@ -18,6 +18,8 @@ from emulator.common.control import GET, POST, Args, ControlApi, fail, flag
 from emulator.common.events import event_stream
 from emulator.telegram.actions import ActionError, UserActions
 from emulator.telegram.botapi import BotApi
+from emulator.telegram.date_time import DEFAULT_ZONE, text_view, valid_zone
+from emulator.telegram.ephemeral import restart_app
 from emulator.telegram.errors import ApiError
 from emulator.telegram.limits import FloodControl
 from emulator.telegram.webhook import Delivery
@@ -108,6 +110,9 @@ class TelegramControl(ControlApi):
             route("/reopen_topic", self.reopen_topic, POST),
             route("/delete_topic", self.delete_topic, POST),
             route("/delete_message", self.delete_message, POST),
+            route("/set_online", self.set_online, POST),
+            route("/restart_app", self.restart_app, POST),
+            route("/time_zone", self.time_zone, POST),
             route("/log", self.log, GET),
             route("/notifications", self.notifications, GET),
             route("/settings", self.settings, [*GET, *POST]),
@@ -135,6 +140,12 @@ class TelegramControl(ControlApi):
         return self.world.find_conversation(args[key], args.get("bot"))
 
     def message(self, args: Args) -> Message:
+        if args.get("ephemeral_message_id"):
+            conv = self.conversation(args)
+            ephemeral = conv.ephemeral.get(int(args["ephemeral_message_id"]))
+            if ephemeral is None or ephemeral.deleted:
+                raise LookupError("no such ephemeral message (or it was deleted)")
+            return ephemeral
         if args.get("inline_message_id"):
             found = self.world.find_inline_message(str(args["inline_message_id"]))
         else:
@@ -184,7 +195,14 @@ class TelegramControl(ControlApi):
 
     def state(self, args: Args) -> JSON:
         return {
-            "users": [u.to_api() for u in self.world.users.values()],
+            "users": [
+                {
+                    **u.to_api(),
+                    "online": u.id not in self.world.offline,
+                    "time_zone": self.world.time_zones.get(u.id, DEFAULT_ZONE),
+                }
+                for u in self.world.users.values()
+            ],
             "bots": [
                 {
                     **b.account.to_api(),
@@ -216,13 +234,19 @@ class TelegramControl(ControlApi):
         }
 
     def messages(self, args: Args) -> list[JSON]:
+        """A chat's messages as everyone sees them, or (`user`) as that user's app shows
+        them: their ephemeral messages too, and date_time entities in their time zone
+        (`_emulator.text_view`)."""
         conv = self.conversation(args)
         include_deleted = flag(args.get("include_deleted", False))
-        return [
-            self.world.message_view(m)
-            for m in conv.messages.values()
-            if include_deleted or not m.deleted
-        ]
+        viewer = self.user(args).id if args.get("user") else None
+        shown = self.world.visible_messages(conv, viewer)
+        views = [self.world.message_view(m) for m in shown if include_deleted or not m.deleted]
+        if viewer is not None:
+            zone = self.world.time_zones.get(viewer, DEFAULT_ZONE)
+            for view in views:
+                view["_emulator"]["text_view"] = text_view(view, zone, self.world.now())
+        return views
 
     def conversation_info(self, args: Args) -> JSON:
         conv = self.conversation(args)
@@ -354,6 +378,29 @@ class TelegramControl(ControlApi):
             self.user(args), self.conversation(args), int(args["message_id"])
         )
         return True
+
+    def set_online(self, args: Args) -> bool:
+        """Mark a user's app online or offline: an ephemeral message sent to them while
+        offline never reaches them."""
+        user = self.user(args)
+        if flag(args.get("online", True)):
+            self.world.offline.discard(user.id)
+        else:
+            self.world.offline.add(user.id)
+        self.world.events.publish({"type": "world"})
+        return True
+
+    def restart_app(self, args: Args) -> int:
+        """The user's app restarts: the ephemeral messages it showed are gone."""
+        return restart_app(self.world, self.user(args).id)
+
+    def time_zone(self, args: Args) -> str:
+        """Set the time zone a user's app shows date_time entities in (IANA name)."""
+        user = self.user(args)
+        zone = valid_zone(str(args.get("zone", "")))
+        self.world.time_zones[user.id] = zone
+        self.world.events.publish({"type": "world"})
+        return zone
 
     def log(self, args: Args) -> list[JSON]:
         since = int(args.get("since", 0))

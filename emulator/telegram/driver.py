@@ -53,6 +53,12 @@ class ChatMessage:
     inline_message_id: str | None
     raw: dict[str, Any] = field(repr=False, compare=False)
     notified: tuple[int, ...] = ()  # the users the message notified when it was sent
+    # an ephemeral message: its own id (message_id is 0) and the one user who sees it
+    ephemeral_message_id: int | None = None
+    receiver_id: int | None = None
+    # the text as the viewing user's app shows it (date_time entities in their zone);
+    # only in a chat read as a user (messages_in(..., user=))
+    text_view: str | None = None
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> ChatMessage:
@@ -81,6 +87,9 @@ class ChatMessage:
             inline_message_id=extra.get("inline_message_id"),
             raw=view,
             notified=tuple(extra.get("notified", ())),
+            ephemeral_message_id=view.get("ephemeral_message_id"),
+            receiver_id=extra.get("receiver_id"),
+            text_view=extra.get("text_view"),
         )
 
     @property
@@ -254,6 +263,7 @@ class EmulatorDriver(ControlClient):
             chat_id=message.chat_id,
             scope=message.scope,
             message_id=message.message_id,
+            ephemeral_message_id=message.ephemeral_message_id,
             button=list(button) if isinstance(button, tuple) else button,
             target_chat=target_chat,
         )
@@ -381,13 +391,62 @@ class EmulatorDriver(ControlClient):
         raise EmulatorError(f"no user {user!r}")
 
     def messages_in(
-        self, chat: Ref, *, bot: Ref | None = None, include_deleted: bool = False
+        self,
+        chat: Ref,
+        *,
+        bot: Ref | None = None,
+        include_deleted: bool = False,
+        user: Ref | None = None,
     ) -> list[ChatMessage]:
-        """What the chat shows now (edits applied), oldest first."""
+        """What the chat shows now (edits applied), oldest first: to everyone, or as
+        `user`'s app shows it (their ephemeral messages too, one shown in place of the
+        message it replaces; `text_view` in their time zone)."""
         views = self._get(
-            "/messages", chat=chat, bot=bot, include_deleted="1" if include_deleted else None
+            "/messages",
+            chat=chat,
+            bot=bot,
+            include_deleted="1" if include_deleted else None,
+            user=user,
         )
         return [ChatMessage.from_view(v) for v in views]
+
+    def ephemeral_messages(self, user: Ref, chat: Ref) -> list[ChatMessage]:
+        """The ephemeral messages the user's app shows in a group, oldest first."""
+        shown = self.messages_in(chat, user=user)
+        return [m for m in shown if m.ephemeral_message_id is not None]
+
+    def wait_for_ephemeral(
+        self,
+        user: Ref,
+        chat: Ref,
+        match: str | Callable[[ChatMessage], bool],
+        *,
+        timeout: float | None = None,
+    ) -> ChatMessage:
+        """Wait until the user sees an ephemeral message in the group matching `match`."""
+
+        def check() -> ChatMessage | None:
+            for found in reversed(self.ephemeral_messages(user, chat)):
+                if match(found) if callable(match) else match in found.text:
+                    return found
+            return None
+
+        what = f"an ephemeral message {match!r} to {user!r} in {chat!r}"
+        return self.wait_for(check, timeout=timeout, what=what)
+
+    def set_online(self, user: Ref, online: bool = True) -> None:
+        """Mark the user's app online or offline (offline: ephemeral messages sent to
+        them meanwhile never arrive)."""
+        self._post("/set_online", user=user, online=online)
+
+    def restart_app(self, user: Ref) -> int:
+        """Restart the user's app: the ephemeral messages it showed are gone (how many)."""
+        gone: int = self._post("/restart_app", user=user)
+        return gone
+
+    def set_time_zone(self, user: Ref, zone: str) -> None:
+        """The time zone (IANA name) the user's app shows date_time entities in."""
+        self._post("/time_zone", user=user, zone=zone)
 
     def last_message(self, chat: Ref, *, bot: Ref | None = None) -> ChatMessage | None:
         found = self.messages_in(chat, bot=bot)

@@ -33,6 +33,7 @@ _HTML_TAGS: dict[str, str | None] = {
     "span": "spoiler",
     "a": None,
     "tg-emoji": "custom_emoji",
+    "tg-time": "date_time",
     "code": "code",
     "pre": "pre",
     "blockquote": "blockquote",
@@ -59,8 +60,11 @@ ENTITY_TYPES = frozenset(
         "text_link",
         "text_mention",
         "custom_emoji",
+        "date_time",
     }
 )
+# A date_time entity's format: relative alone, or day of the week, date, time.
+DATE_TIME_FORMAT_RE = re.compile(r"r|w?[dD]?[tT]?")
 
 
 def utf16_len(text: str) -> int:
@@ -258,11 +262,24 @@ def _close_tag(tag: _OpenTag, pos16: int, stack: list[_OpenTag], entities: list[
     elif tag.name == "tg-emoji":
         entity["type"] = "custom_emoji"
         entity["custom_emoji_id"] = tag.attrs["emoji-id"]
+    elif tag.name == "tg-time":
+        unix = tag.attrs.get("unix", "")
+        date_time_fields(int(unix) if unix.isdigit() else None, tag.attrs.get("format", ""))
+        entity.update(type="date_time", unix_time=int(unix))
+        entity["date_time_format"] = tag.attrs.get("format", "")
     else:
         kind = _HTML_TAGS[tag.name]
         assert kind is not None
         entity["type"] = kind
     entities.append(entity)
+
+
+def date_time_fields(unix_time: Any, date_time_format: Any) -> None:
+    """A date_time entity's time and format (the wording is a guess in Telegram's style)."""
+    if not isinstance(unix_time, int) or isinstance(unix_time, bool) or unix_time < 0:
+        raise bad_request("can't parse MessageEntity: date_time needs a unix_time")
+    if not isinstance(date_time_format, str) or not DATE_TIME_FORMAT_RE.fullmatch(date_time_format):
+        raise bad_request("can't parse MessageEntity: wrong date_time_format")
 
 
 def check_entities(text: str, raw: Any) -> list[Entity]:
@@ -287,6 +304,8 @@ def check_entities(text: str, raw: Any) -> list[Entity]:
             raise bad_request("can't parse entities: entity is outside of the text")
         if kind == "text_link" and not isinstance(item.get("url"), str):
             raise bad_request("can't parse MessageEntity: text_link needs a url")
+        if kind == "date_time":
+            date_time_fields(item.get("unix_time"), item.get("date_time_format", ""))
         if length > 0:
             entities.append(dict(item))
     entities.sort(key=lambda e: (e["offset"], -e["length"]))

@@ -210,6 +210,28 @@ class Message:
     history: list[JSON] = field(default_factory=list)  # earlier versions, oldest first
     silent: bool = False  # sent with disable_notification
     notified: list[int] = field(default_factory=list)  # the users it notified
+    # An ephemeral message (a group message one user sees): its id among the chat's
+    # ephemeral messages (message_id is 0), who sees it (a bot's: the user it was sent
+    # to; a user's ephemeral command: the bot), the message it stands in place of for
+    # that user, and whether it reached them (not to an offline user; gone after a
+    # restart of their app). See `ephemeral.py`.
+    ephemeral_id: int | None = None
+    receiver_id: int | None = None
+    replaces: int | None = None
+    reached: bool = True
+    created: float = 0.0  # time.monotonic() when sent: the 15-second reply window
+    after: int = 0  # an ephemeral message comes after this message of its chat
+
+    @property
+    def is_ephemeral(self) -> bool:
+        return self.ephemeral_id is not None
+
+    def seen_by(self, user_id: int) -> bool:
+        """Whether the user's app shows this message: any message but an ephemeral one
+        of another user's, or one that never reached them."""
+        if not self.is_ephemeral or user_id == self.sender_id:
+            return True
+        return self.reached and user_id == self.receiver_id
 
 
 @dataclass
@@ -221,10 +243,17 @@ class Conversation:
     messages: dict[int, Message] = field(default_factory=dict)
     next_message_id: int = 1
     reply_keyboard: JSON | None = None
+    # ephemeral messages by their own ids (a group's only); not kept across restarts
+    ephemeral: dict[int, Message] = field(default_factory=dict)
+    next_ephemeral_id: int = 1
 
     def new_message_id(self) -> int:
         self.next_message_id += 1
         return self.next_message_id - 1
+
+    def new_ephemeral_id(self) -> int:
+        self.next_ephemeral_id += 1
+        return self.next_ephemeral_id - 1
 
 
 @dataclass
@@ -239,6 +268,8 @@ class CallbackQuery:
     inline_message_id: str | None
     created: float
     answer: JSON | None = None
+    ephemeral_message_id: int | None = None  # a press on an ephemeral message
+    ephemeral_replies: int = 0  # ephemeral messages sent in answer to it
 
 
 @dataclass
@@ -272,6 +303,8 @@ class World:
         self.chats: dict[int, Chat] = {}
         self.conversations: dict[tuple[int, int], Conversation] = {}
         self.started: set[tuple[int, int]] = set()  # (bot id, user id)
+        self.offline: set[int] = set()  # users whose app is offline (ephemeral messages)
+        self.time_zones: dict[int, str] = {}  # user id -> IANA zone their app shows times in
         self.blocked: set[tuple[int, int]] = set()
         self.callback_queries: dict[str, CallbackQuery] = {}
         self.inline_queries: dict[str, InlineQuery] = {}
@@ -451,6 +484,46 @@ class World:
         self.publish_message(message)
         return message
 
+    def add_ephemeral(self, conv: Conversation, message: Message) -> Message:
+        """An ephemeral message: its own id, and a notification for its receiver only
+        (when it reaches them)."""
+        message.ephemeral_id = conv.new_ephemeral_id()
+        message.after = conv.next_message_id - 1
+        conv.ephemeral[message.ephemeral_id] = message
+        receiver = message.receiver_id
+        if receiver in self.users and message.reached and not message.silent:
+            message.notified = [receiver]
+            self.record(
+                "notification",
+                user_id=receiver,
+                chat_id=message.chat_id,
+                scope=message.scope,
+                message_id=0,
+                ephemeral_message_id=message.ephemeral_id,
+                text=message.text or message.caption or "",
+            )
+        self.publish_message(message)
+        return message
+
+    def visible_messages(self, conv: Conversation, user_id: int | None) -> list[Message]:
+        """A chat as one user's app shows it (None: as everyone sees it, no ephemeral
+        message): their ephemeral messages in order, one shown in place of the pressed
+        message standing where that message stood."""
+        if user_id is None:
+            return list(conv.messages.values())
+        mine = [m for m in conv.ephemeral.values() if m.seen_by(user_id)]
+        in_place = {m.replaces: m for m in mine if m.replaces is not None and not m.deleted}
+        placed = {id(m) for m in in_place.values()}
+        following: dict[int, list[Message]] = {}
+        for message in mine:
+            if id(message) not in placed:
+                following.setdefault(message.after, []).append(message)
+        shown = following.get(0, [])
+        for message in conv.messages.values():
+            shown.append(in_place.get(message.message_id, message))
+            shown += following.get(message.message_id, [])
+        return shown
+
     def recipients(self, conv: Conversation, message: Message) -> list[int]:
         """The users a new message notifies: everyone in the chat but its sender, unless
         it was sent silently (an edit notifies nobody; a service message neither)."""
@@ -486,6 +559,9 @@ class World:
             "chat": chat.to_api(),
             "date": message.date,
         }
+        if message.is_ephemeral and message.receiver_id is not None:
+            out["receiver_user"] = self.account(message.receiver_id).to_api()
+            out["ephemeral_message_id"] = message.ephemeral_id
         if message.sender_chat_id is not None:
             out["sender_chat"] = self.chats[message.sender_chat_id].to_api()
         if message.thread_id is not None:
@@ -529,6 +605,12 @@ class World:
             "history": message.history,
             "notified": message.notified,
         }
+        if message.is_ephemeral:
+            view["_emulator"].update(
+                receiver_id=message.receiver_id,
+                replaces=message.replaces,
+                reached=message.reached,
+            )
         return view
 
     def publish_message(self, message: Message) -> None:

@@ -13,7 +13,7 @@ const app = {
   userId: null,         // who we are playing as
   current: null,        // {chat_id, scope}
   topic: null,          // the open forum topic (its message_thread_id), null for General
-  messages: new Map(),  // "chat:scope" -> Map(message_id -> view) for the open chat
+  messages: new Map(),  // "chat:scope" -> Map(viewKey -> view) for the open chat, as this user sees it
   unread: new Map(),    // "chat:scope:user" -> count
   notified: new Map(),  // "chat:scope:user" -> unread messages that notified the user
   previews: new Map(),  // "chat:scope" -> last message view
@@ -26,6 +26,10 @@ const app = {
 };
 
 const key = (chatId, scope) => `${chatId}:${scope}`;
+// An ephemeral message's message_id is 0: it is known by its own id.
+const viewKey = (view) => (view.ephemeral_message_id ? `e${view.ephemeral_message_id}` : String(view.message_id));
+// Time zones offered for reading date_time entities (the family's, and UTC).
+const ZONES = ["UTC", "Europe/Madrid", "Europe/Lisbon", "America/Sao_Paulo", "Asia/Jakarta", "Asia/Kolkata", "Europe/London"];
 
 async function call(path, body) {
   const options = body === undefined ? {} : {
@@ -82,8 +86,29 @@ function wrapEntity(e, inner, whole) {
     case "url": return `<a class="link" data-href="${escapeHtml(whole)}">${inner}</a>`;
     case "bot_command": return `<a class="cmd" data-command="${escapeHtml(whole)}">${inner}</a>`;
     case "mention": case "hashtag": case "text_mention": return `<span class="link">${inner}</span>`;
+    case "date_time": return `<time class="date-time" title="${escapeHtml(whole)}">${escapeHtml(dateTimeText(e, whole))}</time>`;
     default: return inner;
   }
+}
+
+// A date_time entity as this user's app shows it: in their time zone ("" keeps the text).
+function dateTimeText(e, whole) {
+  const format = e.date_time_format || "";
+  if (!format) return whole;
+  const zone = (me() && me().time_zone) || "UTC";
+  if (format === "r") {
+    const minutes = Math.round((e.unix_time * 1000 - Date.now()) / 60000);
+    return new Intl.RelativeTimeFormat("en", {numeric: "auto"}).format(minutes, "minute");
+  }
+  const at = new Date(e.unix_time * 1000);
+  const part = (options) => new Intl.DateTimeFormat("en-GB", {timeZone: zone, ...options}).format(at);
+  const parts = [];
+  if (format.includes("w")) parts.push(part({weekday: "long"}));
+  if (format.includes("t")) parts.push(part({hour: "2-digit", minute: "2-digit", hour12: false}));
+  if (format.includes("T")) parts.push(part({hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZoneName: "short"}));
+  if (format.includes("d")) parts.push(part({day: "2-digit", month: "2-digit", year: "numeric"}));
+  if (format.includes("D")) parts.push(part({day: "numeric", month: "long", year: "numeric"}));
+  return parts.join(", ");
 }
 
 function linkify(html) {
@@ -138,16 +163,22 @@ async function openChat(chatId, scope, topic = null) {
   app.notified.delete(`${key(chatId, scope)}:${app.userId}`);
   closeInlinePanel();
   $("commands-menu").hidden = true;
-  const list = await call(`/messages?chat_id=${chatId}&scope=${scope}`);
-  const map = new Map();
-  for (const view of list) map.set(view.message_id, view);
-  app.messages = new Map([[key(chatId, scope), map]]);
+  await loadMessages(chatId, scope);
   renderChats();
   renderHeader();
   renderTopics();
   renderMessages();
   await renderComposer();
   remember();
+}
+
+// The open chat as this user's app shows it: their ephemeral messages too, one shown in
+// place of the message it replaces.
+async function loadMessages(chatId, scope) {
+  const list = await call(`/messages?chat_id=${chatId}&scope=${scope}&user=${app.userId}`);
+  const map = new Map();
+  for (const view of list) map.set(viewKey(view), view);
+  app.messages = new Map([[key(chatId, scope), map]]);
 }
 
 function remember() {
@@ -181,6 +212,25 @@ function renderUsers() {
     box.append(tab);
   }
   waTabs(box);
+  renderMySettings();
+}
+
+// This user's app: the time zone it shows times in, online or not, a restart.
+function renderMySettings() {
+  const user = me();
+  if (!user) return;
+  const zone = $("my-zone");
+  zone.replaceChildren(...[...new Set([user.time_zone, ...ZONES])].map((name) => new Option(name, name)));
+  zone.value = user.time_zone;
+  $("my-online").checked = user.online;
+}
+
+async function changeMyApp(path, body) {
+  try {
+    await call(path, {user: app.userId, ...body});
+    await loadState();
+    if (app.current) await openChat(app.current.chat_id, app.current.scope, app.topic);
+  } catch (error) { toast(error.message); }
 }
 
 async function switchUser(userId, chatName) {
@@ -296,7 +346,7 @@ function renderMessages() {
     box.append(empty);
     return;
   }
-  for (const view of [...map.values()].sort((a, b) => a.message_id - b.message_id)) {
+  for (const view of map.values()) {  // in the order the server shows them
     if (inOpenTopic(view)) box.append(renderMessage(view, map));
   }
   box.scrollTop = box.scrollHeight;
@@ -304,7 +354,7 @@ function renderMessages() {
 
 function renderMessage(view, map) {
   const el = document.createElement("div");
-  el.dataset.messageId = view.message_id;
+  el.dataset.messageId = viewKey(view);
   const said = serviceText(view);
   if (said !== null) {
     el.className = "service";
@@ -312,7 +362,7 @@ function renderMessage(view, map) {
     return el;
   }
   const own = view.from.id === app.userId;
-  el.className = "msg" + (own ? " own" : "");
+  el.className = "msg" + (own ? " own" : "") + (view.ephemeral_message_id ? " ephemeral" : "");
   const bubble = document.createElement("div");
   bubble.className = "bubble";
   const conv = currentConversation();
@@ -580,7 +630,7 @@ async function tapButton(view, position, element) {
   try {
     const result = await call("/tap", {
       user: app.userId, chat_id: view.chat.id, scope: view._emulator.scope,
-      message_id: view.message_id, button: position,
+      message_id: view.message_id, ephemeral_message_id: view.ephemeral_message_id, button: position,
     });
     if (result.kind === "callback") {
       if (app.answered.has(result.query_id)) return;
@@ -756,17 +806,28 @@ function alertBox(text) {
 
 // ----- live events ---------------------------------------------------------
 
+// An ephemeral message changed: only its sender and its receiver see anything, and the
+// open chat is read again (it may stand in place of another message, or be gone).
+async function onEphemeral(view) {
+  const mine = view.from.id === app.userId || view._emulator.receiver_id === app.userId;
+  const open = app.current && key(app.current.chat_id, app.current.scope) === key(view.chat.id, view._emulator.scope);
+  if (!mine || !open) return;
+  await loadMessages(app.current.chat_id, app.current.scope);
+  renderMessages();
+}
+
 function onMessage(view) {
+  if (view.ephemeral_message_id) { onEphemeral(view); return; }
   const k = key(view.chat.id, view._emulator.scope);
   const last = app.previews.get(k);
   if (!view._emulator.deleted && (!last || last.message_id <= view.message_id)) app.previews.set(k, view);
-  const isNew = !(app.messages.get(k) && app.messages.get(k).has(view.message_id));
+  const isNew = !(app.messages.get(k) && app.messages.get(k).has(viewKey(view)));
   const open = app.current && key(app.current.chat_id, app.current.scope) === k;
   if (open) {
     const map = app.messages.get(k);
-    if (view._emulator.deleted) map.delete(view.message_id); else map.set(view.message_id, view);
+    if (view._emulator.deleted) map.delete(viewKey(view)); else map.set(viewKey(view), view);
     const box = $("messages");
-    const existing = box.querySelector(`[data-message-id="${view.message_id}"]`);
+    const existing = box.querySelector(`[data-message-id="${viewKey(view)}"]`);
     if (view._emulator.deleted) { if (existing) existing.remove(); if (!map.size) renderMessages(); }
     else if (existing) existing.replaceWith(renderMessage(view, map));
     else if (!inOpenTopic(view)) { /* another topic's: shown when that topic is opened */ }
@@ -864,6 +925,12 @@ function wire() {
     menu.hidden = !menu.hidden;
   };
   $("alert-ok").onclick = () => { $("alert-backdrop").hidden = true; };
+  $("my-zone").onchange = () => changeMyApp("/time_zone", {zone: $("my-zone").value});
+  $("my-online").onchange = () => changeMyApp("/set_online", {online: $("my-online").checked});
+  $("my-restart").onclick = async () => {
+    await changeMyApp("/restart_app", {});
+    toast("App restarted");
+  };
   $("group-button").onclick = toggleGroupMenu;
   $("picker-cancel").onclick = () => { $("picker-backdrop").hidden = true; };
   $("messages").addEventListener("click", (event) => {
