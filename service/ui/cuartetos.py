@@ -39,7 +39,7 @@ from service.ui.screens import (
     spanish_suits,
     winners_text,
 )
-from service.ui.story import Teller
+from service.ui.story import Teller, story_row
 
 PRESET_NAMES = {"cuartetos": _("Cuartetos (pass the cards)")}  # the game's by its name
 # Log lines still told once the next hand is dealt.
@@ -63,6 +63,7 @@ class CuartetosPainter(TablePainter):
 
     min_players = 3
     preset_names = PRESET_NAMES
+    folded = False  # the screen drawn last folded its story (its button goes below)
     # The hints its reader has not met yet, as the outbox found them (service.ui.hints).
     shown_hints: frozenset[str] = frozenset()
 
@@ -154,7 +155,8 @@ class CuartetosPainter(TablePainter):
             rows.append(self.chat_rows())
         if view.game_over or self.room.status == "over":
             rows.append((self.command(self._("🔁 Rematch"), "rematch"),))
-        return Screen("\n".join(self.table_lines(view)), fit(rows))
+        lines = self.table_lines(view)
+        return Screen("\n".join(lines), fit([*rows, *self.story_rows()]))
 
     def respond_button(self, call: CallView) -> Button:
         """The big button: the same for a real call and a fake one, but for the word."""
@@ -250,7 +252,13 @@ class CuartetosPainter(TablePainter):
         """What happened since the screen's story began, for `reader` (None: the
         group), folded to `keep` lines (service.ui.story)."""
         teller = Teller(self.tr, self.told, self.card, self.name, view.hand_no)
-        return teller.story(self.room.log, self.story_after(reader), reader, keep)
+        lines = teller.story(self.room.log, self.story_after(reader), reader, keep)
+        self.folded = self.folded or teller.folded > 0
+        return lines
+
+    def story_rows(self) -> list[tuple[Button, ...]]:
+        """The whole story's button, under a screen that folded its story."""
+        return [story_row(self.room.id, self.tr)] if self.folded else []
 
     def told(self, line: LogLine, drawn: int) -> str:
         return self.event_text(line)  # nobody draws in this game
@@ -386,7 +394,7 @@ class CuartetosPainter(TablePainter):
         if prompt:
             lines += ["", prompt]
         lines += hints.hint_lines(self.shown_hints & set(self.due(view)), self.tr)
-        return Screen("\n".join(lines), self.action_rows(view))
+        return Screen("\n".join(lines), (*self.action_rows(view), *self.story_rows()))
 
     def hints_due(self, seat: int) -> list[str]:
         """The hints the decision in front of `seat` calls for (service.ui.hints)."""

@@ -18,8 +18,8 @@ from service.desk.asks import Line, Place, PressAsk, Reply, Request, Sender, Sto
 from service.infra import keys
 from service.platforms.telegram import answer
 from service.platforms.whatsapp import render
-from service.table import lobby
-from service.table.log import LogKind
+from service.table import lobby, log
+from service.table.log import LogKind, LogLine
 from service.table.outcome import Job
 from service.table.room import Room, RoomSettings
 from service.ui import games
@@ -170,3 +170,21 @@ def test_a_story_button_pressed_in_a_group_answers_in_private() -> None:
     store.redis.hdel(keys.user_key(PLAYER), "started")
     reply = pressed("g2")
     assert reply.url is not None and not reply.lines
+
+
+def test_a_passing_game_that_folds_its_story_offers_it_whole() -> None:
+    """Cuartetos tells little (cards received, calls), but a run of turns played for
+    the away folds as any story does, with its button."""
+    room = long_hand("cuartetos", 1, 1)
+    assert room.game is not None
+    for _ in range(9):  # nine choices made for the away: more than the table keeps
+        log.append(room, LogLine(kind=LogKind.TIMEOUT, seat=2), room.game.hand_no)
+    painter = games.painter(room, "en")
+    assert isinstance(painter, TablePainter)
+    painter.after = min(line.first() for line in this_hand(room)) - 1
+    folded = painter.table()
+    assert any(re.match(FOLDED["en"], line) for line in folded.text.split("\n"))
+    assert story_buttons(folded)
+    teller = games.teller(room, "en")
+    assert teller is not None
+    assert not any(re.match(FOLDED["en"], line) for line in teller.whole(room.log, None))
