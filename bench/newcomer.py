@@ -120,15 +120,25 @@ def told_for(text: str, tr: Translator) -> Told:
     return told
 
 
+# The tokens of a move that is no card: a draw (from either pile) or a pass.
+OTHER_MOVES = ("d", "dl", "dr", "x")
+
+
+def is_move(token: str) -> bool:
+    """Whether a button's token is a move of the reader's: a card, a draw or a pass (a
+    first forced step is offered as the one move it is, for the player to see first)."""
+    return token.startswith(("p", "c")) or token in OTHER_MOVES
+
+
 def plays_a_card(message: WaChatMessage) -> bool:
-    """Whether a WhatsApp message offers a card of the reader's to play."""
-    ids = [ident for ident, _title in choices(message)]
-    return any((".p" in i or ".c" in i) and not i.startswith("pick") for i in ids)
+    """Whether a WhatsApp message offers the reader a move of theirs."""
+    ids = [ident for ident, _title in choices(message) if not ident.startswith("pick")]
+    return any(i.count(".") >= 2 and is_move(i.rsplit(".", 1)[-1]) for i in ids)
 
 
 def offers_a_card(message: ChatMessage) -> bool:
-    """Whether a Telegram message has a button that plays a card (`<room>.<v>.p<card>`)."""
-    return any(str(b.value).rsplit(".", 1)[-1].startswith("p") for b in game_buttons(message))
+    """Whether a Telegram message has a move's button (`<room>.<v>.p<card>`, `….d`)."""
+    return any(is_move(str(b.value).rsplit(".", 1)[-1]) for b in game_buttons(message))
 
 
 def done_for(hook: Hook, player: int, shown: list[str], tr: Translator) -> Reading:

@@ -114,7 +114,7 @@ class FollowSuitTable:
                 hand_no = event.hand_no
             line = log_line(event)
             if line is not None:
-                forced = line.kind in MOVES and done_for(room, outcome, line.seat)
+                forced = line.kind in MOVES and done_for(room, outcome, line.seat, actor)
                 append(room, line.model_copy(update={"forced": forced}), hand_no)
 
     def think_time(self, room: Room, state: GameState, seat: int) -> float:
@@ -135,14 +135,13 @@ AWAY = 0.0  # play.AWAY: "last acted" of a player whose turn timed out
 MOVES = (LogKind.PLAY, LogKind.DRAW, LogKind.PASS, LogKind.TOPPLE, LogKind.PICKUP)
 
 
-def done_for(room: Room, outcome: Outcome, seat: int) -> bool:
-    """Whether a move of `seat` was made for its human player: they did not act in this
-    change (their only move, played at another's), or their time ran out."""
+def done_for(room: Room, outcome: Outcome, seat: int, actor: int) -> bool:
+    """Whether a move of `seat` was made for its human player: not theirs to choose (their
+    only move, played after their own or another's), or their time ran out."""
     user = room.seats[seat].user_id if 0 <= seat < len(room.seats) else None
     if user is None or room.is_bot_seat(seat):
         return False
-    acted = outcome.acted.get(user)
-    return acted is None or acted == AWAY
+    return actor != seat or outcome.acted.get(user) == AWAY
 
 
 def log_line(event: ev.Event) -> LogLine | None:

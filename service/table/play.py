@@ -132,6 +132,8 @@ def act(
         outcome.acted[user] = AWAY  # they were away: their next turn rings, however soon
     elif user is not None and not room.is_bot_seat(seat):
         outcome.acted[user] = now
+    if user is not None:
+        saw(room, seat)
     return move(room, outcome, {seat}, _applying(seat, action, now), seat, now, bot_delay)
 
 
@@ -258,12 +260,33 @@ def play_forced(
         if forced is None:
             return
         seat, action = forced
+        if waits_for_a_look(room, seat):
+            return
         step = _applying(seat, action, now)
-        hands = change(room, outcome, touched, step, seat, hands)
+        hands = change(room, outcome, touched, step, SYSTEM, hands)  # nobody chose it
         touched.add(seat)
         user = room.seats[seat].user_id
         if seat != actor and user is not None and table.tells_forced(action):
             outcome.sync.add(targets.said(user, "only", action))
+
+
+def waits_for_a_look(room: Room, seat: int) -> bool:
+    """Whether a human's forced move waits for them: the first of a hand does, so that
+    nobody has cards drawn or played for them before they have seen the hand they were
+    dealt (their turn shows the one move; a timeout plays it as any other)."""
+    player = room.seats[seat]
+    if player.user_id is None or room.is_bot_seat(seat):
+        return False
+    return not (room.seen_hand == game(room).finished_hands(room.game) and seat in room.seen)
+
+
+def saw(room: Room, seat: int) -> None:
+    """`seat` has had its turn in this hand: its forced moves play at once from now."""
+    hand = game(room).finished_hands(room.game)
+    if room.seen_hand != hand:
+        room.seen, room.seen_hand = [], hand
+    if seat not in room.seen:
+        room.seen = [*room.seen, seat]
 
 
 def follow_up(

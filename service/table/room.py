@@ -121,6 +121,10 @@ class Room(BaseModel):
     reminded: bool = False  # the current turn's group mention went out
     phase_version: int = 0  # the version the current phase began at (service.table.play)
     passed: list[int] = Field(default_factory=list)  # bot seats that let this phase go by
+    # Human seats that have had their turn in hand `seen_hand` (moved, or timed out):
+    # until then a seat's forced moves wait for it, so it sees its cards first.
+    seen: list[int] = Field(default_factory=list)
+    seen_hand: int = 0
     blocked: list[int] = Field(default_factory=list)  # users whose private chat refused us
     created: float = 0.0
     updated: float = 0.0

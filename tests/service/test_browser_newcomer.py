@@ -10,9 +10,8 @@ its buttons or its list's rows tappable; nothing wider than the phone; their han
 before anything is done for them; a card played for them one they were shown holding
 (or drawing), in the hand they last saw; cards drawn for them as many as said and each
 named; no card of another's hand named (in the first hand: later, an earlier hand's
-cards are held again). A later hand's first forced card still comes before that hand is
-shown (issue #37): not asserted here. Each screen is
-saved as the phone shows it (`BURRO_SHOTS`, else the test's own folder), to be read."""
+cards are held again). Each screen is saved as the phone shows it (`BURRO_SHOTS`, else
+the test's own folder), to be read."""
 
 from __future__ import annotations
 
@@ -24,8 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from bench.newcomer import PLAYED, done_for, lines_saying, told_for
+from bench.newcomer import PLAYED, lines_saying, told_for
 from emulator.whatsapp.driver import WaChatMessage
+from engine.follow_suit.actions import decode
 from engine.follow_suit.game import GameState
 from service.i18n import Translator
 from service.platforms.whatsapp.manual import GREETING
@@ -202,8 +202,7 @@ def test_a_newcomers_first_two_minutes_at_a_phones_width(
             assert len(drawn) == told.drawn_count, f"drawn for them, unnamed: {prompt.text}"
         screens.save(prompt, "done-for-them" if played or drawn else "turn")
         for card in played if room.game.hand_no == hand_no else ():
-            # one they were shown holding or drawing, told in their words (a next hand's first
-            # forced card is not yet shown first: issue #37, left to its own change)
+            # one they were shown holding or drawing, told in their words
             assert card in held + drawn, f"{card} played for them, never shown: {held}"
             expect(shown(phone, prompt).locator(".wa-text")).to_contain_text(card)
         held, hand_no = hand_line(prompt.text, tr), room.game.hand_no
@@ -227,12 +226,13 @@ def test_a_newcomers_first_two_minutes_at_a_phones_width(
 FORCED_KEY = 7  # a deal whose newcomer has cards drawn and played for them before a look
 
 
-def test_a_newcomer_whose_first_cards_went_for_them_is_told_each(
+def test_a_newcomer_whose_first_cards_are_forced_sees_them_first(
     hook: Hook, phone: Page, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """Avó (pt_PT) is dealt a hand whose first turns are forced: her first screen tells
-    every card drawn and played for her, as the hand's record has them, and the page
-    shows each line. (That she sees no dealt hand first is issue #37's, left to it.)"""
+    """Avó (pt_PT) is dealt a hand whose first turn is forced: her first screen is the
+    hand she was dealt with that one move offered, nothing done for her yet; once she
+    taps it, what the game then does for her (more cards drawn, the one card she can
+    play) is told on her next screen, every card named, as the hand's record has it."""
     key = FORCED_KEY | (1 << (KEY_BITS - 1))
     monkeypatch.setattr(lobby, "new_game_key", lambda: key)
     user, tr = "Avó", Translator("pt_PT")
@@ -242,19 +242,34 @@ def test_a_newcomer_whose_first_cards_went_for_them_is_told_each(
     phone.locator("#wa-input").press("Enter")
     greeting = chat.wait("the greeting", lambda m: len(m.buttons) == len(CHOICES), 0)
     act(phone, greeting, greeting.buttons[0].id)  # "Play now"
-    prompt = chat.newest_prompt(greeting.seq)
-    check_prompt(phone, prompt)
+    first = chat.newest_prompt(greeting.seq)
+    check_prompt(phone, first)
     check_fits(phone)
-    screens.save(prompt, "first-look")
+    screens.save(first, "first-look")
     player = player_of(hook, user)
     room = hook.room(player)
     seat = room.seat_of(player)
-    assert seat is not None
+    assert isinstance(room.game, GameState) and seat is not None
+    assert all(who != seat for who, _ in room.game.hand.actions), "done for her unseen"
+    held = hand_line(first.text, tr)
+    assert len(held) == len(room.game.table.codec.codes(room.game.hand.hands[seat]))
+    (only,) = choices(first)  # her one move, offered, not made for her
+    tap(phone, first, only[0], screens)
+    prompt = chat.newest_prompt(first.seq)
+    check_prompt(phone, prompt)
+    screens.save(prompt, "done-for-her")
+    room = hook.room(player)
+    assert isinstance(room.game, GameState)
     check_secret(prompt.text, room, seat, tr)
-    done = done_for(hook, player, [prompt.text], tr)
-    assert done["played_for_them"] and done["drawn_for_them"], "this deal forces her first"
-    assert done["told_exactly"], f"not told as the record has it: {done}\n{prompt.text}"
+    game = room.game
+    mine = [decode(a, game.table.codec) for w, a in game.hand.actions if w == seat]
+    assert len(mine) > 1, "this deal plays on for her after her first move"
+    rules = table_games.rules_of(room.settings)
+    spanish = spanish_suits(rules.deck, rules.suit_style)
+    forced = [card_name(m.removeprefix("play:"), spanish, tr) for m in mine[1:] if "play:" in m]
     told = told_for(prompt.text, tr)
+    assert set(told.played) == set(forced), f"not told as the record has it:\n{prompt.text}"
+    assert told.drawn_count == sum(1 for m in mine if m.startswith("draw")), prompt.text
     assert len(told.drawn) == told.drawn_count  # every card drawn for her named
     bubble = shown(phone, prompt).locator(".wa-text")
     for card in told.played:

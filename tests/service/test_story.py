@@ -162,7 +162,7 @@ def next_change(
     eager: float,
 ) -> Outcome:
     """A human presses a legal move (`eager`: how often, when it is theirs), else the
-    next job comes due; the actions a press made are noted as the presser's own."""
+    next job comes due; the action pressed is noted as the presser's own."""
     game = play.game(room)
     humans = play.waiting_humans(room)
     if humans and rnd.random() < eager:
@@ -176,9 +176,8 @@ def next_change(
         assert not isinstance(change, Outcome), change.popup
         outcome = change(room)
         readers[user].acted = clock[0]
-        for hand, index, mover in new_actions(room, before):
-            if mover == seat:
-                own.add((hand, index, seat))
+        made = [action for action in new_actions(room, before) if action[2] == seat]
+        own.update(made[:1])  # the press itself: the forced moves after it are made for them
         return outcome
     while pending:
         at, _, job = heapq.heappop(pending)
