@@ -136,6 +136,7 @@ class BotApi:
                     "text": self._edit_text,
                     "caption": self._edit_caption,
                     "replymarkup": self._edit_reply_markup,
+                    "media": self._edit_media,
                 },
             ).handlers(),
         }
@@ -555,6 +556,32 @@ class BotApi:
             bot, reply_markup(params.json("reply_markup"), inline_only=True)
         )
         return self._apply_edit(bot, message, by_inline, reply_markup=markup)
+
+    def _edit_media(self, bot: Bot, message: Message, params: Params) -> Any:
+        """Replace a document with another (a file_id, or a new upload named by
+        attach://<name>, which 10.3 allows for ephemeral messages); the emulator has no
+        other media."""
+        media = params.json("media")
+        if not isinstance(media, dict) or not isinstance(media.get("media"), str):
+            raise bad_request("can't parse InputMedia JSON object")
+        if media.get("type") != "document":
+            raise not_implemented("media other than documents")
+        if message.document is None:
+            raise bad_request("there is no media in the message to edit")  # GUESS: wording
+        document = self._document(params.attached(media["media"]))
+        caption, entities = caption_text(
+            media.get("caption"), media.get("parse_mode"), media.get("caption_entities")
+        )
+        markup = reply_markup(params.json("reply_markup"), inline_only=True)
+        return self._apply_edit(
+            bot,
+            message,
+            True,
+            document=document,
+            caption=caption or None,
+            caption_entities=entities,
+            reply_markup=markup,
+        )
 
     def delete_message(self, bot: Bot, params: Params) -> bool:
         conv = self.world.bot_conversation(bot, params.chat_id())

@@ -21,6 +21,7 @@ from emulator.telegram.errors import bad_request
 
 TRUE_WORDS = frozenset({"true", "yes", "1"})
 _LEADING_INTEGER = re.compile(r"-?[0-9]+")
+_ATTACH_RE = re.compile(r"attach://([A-Za-z0-9_-]+)")
 # How Telegram names a JSON parameter it cannot parse ("can't parse ... JSON object").
 _JSON_NAMES = {
     "reply_markup": "reply keyboard markup",
@@ -29,6 +30,7 @@ _JSON_NAMES = {
     "button": "inline query results button",
     "scope": "BotCommandScope",
     "menu_button": "menu button",
+    "ephemeral_message_parameters": "ephemeral message parameters",  # GUESS: by analogy
 }
 
 
@@ -80,10 +82,10 @@ class Params:
     def names(self) -> list[str]:
         """The parameters given, files included (a file sent for an attach://<name>
         reference belongs to the parameter that names it)."""
-        attached = {
-            value.removeprefix("attach://")
+        attached = {  # named by a value, or inside a JSON one (InputMedia's "media")
+            name
             for value in self._values.values()
-            if isinstance(value, str) and value.startswith("attach://")
+            for name in _ATTACH_RE.findall(value if isinstance(value, str) else _as_text(value))
         }
         given = [key for key, value in self._values.items() if value is not None]
         return given + [key for key in self._files if key not in attached and key not in given]
@@ -173,6 +175,11 @@ class Params:
             return None
         if not isinstance(value, str):
             raise bad_request(f'field "{name}" must be of type String')
+        return self.attached(value)
+
+    def attached(self, value: str) -> Upload | str:
+        """A file named in a value: the upload an attach://<name> refers to, or the value
+        (a file_id or URL) itself."""
         if value.startswith("attach://"):
             attached = self._files.get(value.removeprefix("attach://"))
             if attached is None:

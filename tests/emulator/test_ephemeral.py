@@ -5,6 +5,7 @@ the references say Telegram refuses it (and, where they are silent, the stricter
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -246,3 +247,27 @@ def test_the_10_2_receiver_parameter_is_unknown_and_the_message_public(
     assert [(p["parameter"], p["problem"]) for p in emu.unknown_parameters()] == [
         ("receiver_user_id", "unknown")
     ]
+
+
+def test_a_document_is_replaced_by_a_new_upload(emu: RunningEmulator, api: BotApiClient) -> None:
+    query_id = press(emu, "Ben", table(api, emu))
+    parameters = json.dumps({"callback_query_id": query_id})
+    files = {"document": ("hand.txt", b"7 of spades", "text/plain")}
+    sent = api.http.post(
+        "sendDocument", data={"ephemeral_message_parameters": parameters}, files=files
+    ).json()["result"]
+    media = {"type": "document", "media": "attach://new_hand", "caption": "Played"}
+    edit = {
+        "chat_id": str(FAMILY),
+        "receiver_user_id": str(BEN),
+        "ephemeral_message_id": str(sent["ephemeral_message_id"]),
+        "media": json.dumps(media),
+    }
+    upload = {"new_hand": ("hand2.txt", b"no cards left", "text/plain")}
+    answer = api.http.post("editEphemeralMessageMedia", data=edit, files=upload).json()
+    assert answer == {"ok": True, "result": True}
+    shown = emu.wait_for_ephemeral("Ben", "Family", "Played")
+    assert shown.document is not None and shown.document["file_name"] == "hand2.txt"
+    photo = {**media, "type": "photo"}
+    refused = api.http.post("editEphemeralMessageMedia", data={**edit, "media": json.dumps(photo)})
+    assert refused.json()["error_code"] == 501
