@@ -6,7 +6,8 @@ is no button is still read (`move_of`), for the desk to say why it cannot be pla
 (a card not held, a suit to follow). A card is
 typed as its label (`7 de oros`, `10♥`), its code (`7d`, `10h`), its rank and suit
 initial (`7o`: oros; in French suits `7c` is clubs), or its rank and suit word in any
-of our languages (`sota copas`, `7 hearts`, `7 hati`). Other moves and commands are
+of our languages (`sota copas`, `7 hearts`, `7 hati`, `kuda cawan`: each
+language's names for the Spanish suits too, as its buttons show them). Other moves and commands are
 words (`robar`, `draw`, `comprar`, `ambil`; `ayuda`, `help`, `ajuda`, `bantuan` …;
 `privacidad`, `olvidar`, `esquecer`, `lupakan` for what is kept and forgetting it).
 Case, accents and emoji are ignored.
@@ -25,12 +26,13 @@ from service.ui.screens import Button
 # Suit letters of our card codes, by the words and initials people type.
 SUIT_WORDS: dict[str, str] = {
     **dict.fromkeys(["oros", "oro", "ouros", "ouro", "diamonds", "diamond", "diamantes"], "D"),
-    **dict.fromkeys(["wajik", "diamante", "♦", "♦️"], "D"),
+    **dict.fromkeys(["wajik", "diamante", "koin", "♦", "♦️"], "D"),
     **dict.fromkeys(["copas", "copa", "hearts", "heart", "corazones", "coracoes", "hati"], "H"),
-    **dict.fromkeys(["♥", "♥️"], "H"),
-    **dict.fromkeys(["espadas", "espada", "spades", "spade", "picas", "sekop", "♠", "♠️"], "S"),
+    **dict.fromkeys(["cawan", "♥", "♥️"], "H"),
+    **dict.fromkeys(["espadas", "espada", "spades", "spade", "picas", "sekop", "pedang"], "S"),
+    **dict.fromkeys(["♠", "♠️"], "S"),
     **dict.fromkeys(["bastos", "basto", "clubs", "club", "paus", "treboles", "keriting"], "C"),
-    **dict.fromkeys(["♣", "♣️"], "C"),
+    **dict.fromkeys(["tongkat", "♣", "♣️"], "C"),
 }
 SPANISH_INITIALS = {"o": "D", "c": "H", "e": "S", "b": "C"}
 FRENCH_INITIALS = {"d": "D", "h": "H", "s": "S", "c": "C"}
@@ -38,6 +40,7 @@ RANK_WORDS: dict[str, str] = {
     **dict.fromkeys(["as", "a", "ace", "ás", "1"], "A"),
     **dict.fromkeys(["sota", "jack", "j", "valete", "jota", "jacks"], "J"),
     **dict.fromkeys(["caballo", "cavalo", "queen", "q", "dama", "reina", "rainha", "ratu"], "Q"),
+    **dict.fromkeys(["kuda"], "Q"),  # the Caballo, as Indonesian's Spanish suits name it
     **dict.fromkeys(["rey", "rei", "king", "k", "raja"], "K"),
 }
 MOVE_WORDS: dict[str, str] = {

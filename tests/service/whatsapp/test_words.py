@@ -40,6 +40,9 @@ def action(text: str, prompt: tuple[Button, ...], spanish: bool) -> str | None:
         ("jc", "play:JH"),  # Spanish initials: c is copas
         ("as de bastos", "play:AC"),
         ("1b", "play:AC"),
+        ("7 koin", "play:7D"),  # Indonesian names the Spanish suits as its buttons do
+        ("jack cawan", "play:JH"),
+        ("as tongkat", "play:AC"),
         ("robar", "draw"),
         ("Comprar", "draw"),
         ("draw", "draw"),
