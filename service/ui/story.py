@@ -181,6 +181,8 @@ class Teller:
             return gt(_("⏭ You had no card to play: you passed."))
         if line.kind == LogKind.OUT:
             return gt(_("✅ You are out of cards!"))
+        if line.kind == LogKind.TRICK:
+            return gt(_("You won the trick."))
         if line.kind == LogKind.RECEIVED:
             giver = self.name(line.order[0]) if line.order else ""
             if cards:
@@ -241,6 +243,8 @@ def folding(told: list[Told], missed: int, keep: int, tr: Translator) -> tuple[l
     """`fold`'s lines, and how many moves their count folded."""
     foldable = sum(1 for t in told if not t.kept)
     drop = max(0, foldable - keep)
+    if drop == 1 and not missed:
+        drop = 0  # "… 1 earlier move" is a line too: the move itself says more
     folded, out = missed, []
     for item in told:
         if not item.kept and drop > 0:
