@@ -133,19 +133,14 @@ def rules_posted(use: Use, room: Room) -> Reply:
 
 
 def refused(use: Use, room: Room, outcome: Outcome, ask: PressAsk) -> Reply:
-    """Why a press did nothing. An old button's refusal offers the live choices again:
+    """Why a press did nothing. An old button's refusal offers the live choices again
     where every old prompt stays in the chat (`ask.prompt`), said once per old prompt
-    (`stale_prompt`); elsewhere (Telegram) as its popup, the choices below it in a
-    private chat (a group's are the group table's own buttons)."""
+    (`stale_prompt`); elsewhere (Telegram) its popup points to the newest message."""
     popup = outcome.popup
     if popup is None or popup.message != play.STALE:
         return use.popup(popup)
-    if ask.prompt is None:
-        told = use.popup(popup)
-        if not use.request.place.private:
-            return told
-        live = live_choices(use, room, use.text(play.STALE), repost=False)
-        return replace(told, lines=live.lines) if has_choices(live) else told
+    if ask.prompt is None:  # the live choices are the hand's one message, edited: a
+        return use.popup(popup)  # keyboard of them below would be out of date next move
     if not first_stale(use.svc, ask.prompt):
         return Reply()
     said = use.text(_("That button is from an earlier turn: nothing was played."))
