@@ -123,16 +123,22 @@ def prompt_line(text: str) -> str:
     return short(lines[-1], MAX_BODY) if lines else "…"
 
 
+CUT = "…"  # where a body's lines were cut away to fit: nothing goes unannounced
+
+
 def fit_body(text: str) -> str:
-    """The text within an interactive body: the oldest lines go first (the hand and
-    the prompt are at the bottom)."""
-    lines = text.split("\n")
-    while units("\n".join(lines)) > MAX_BODY and len(lines) > 1:
+    """The text within an interactive body: the title line kept, then the oldest lines
+    go first (the story's; the hand and the prompt are at the bottom), their place
+    marked `CUT` (the whole story is a word away: service.desk.reading)."""
+    if units(text) <= MAX_BODY:
+        return text
+    title, *lines = text.split("\n")
+    while lines and units("\n".join([title, CUT, *lines])) > MAX_BODY:
         lines.pop(0)
-    body = "\n".join(lines)
+    body = "\n".join([title, CUT, *lines]) if lines else text
     while units(body) > MAX_BODY:
         body = body[1:]
-    return body or "…"
+    return body or CUT
 
 
 def units(text: str) -> int:

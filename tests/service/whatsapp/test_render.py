@@ -169,7 +169,10 @@ def test_titles_are_cut_and_kept_unique() -> None:
 
 
 def test_a_long_body_loses_its_oldest_lines_first() -> None:
-    text = "\n".join(f"line {i}" for i in range(400)) + "\nYour turn!"
-    content = wa.render(Screen(text, moves(3).rows), "en")
+    """Its title kept, and where lines went, said: nothing falls off unannounced."""
+    text = "🫏 Spanish Burro · hand 1\n" + "\n".join(f"line {i}" for i in range(400))
+    content = wa.render(Screen(text + "\nYour turn!", moves(3).rows), "en")
     body = content["interactive"]["body"]["text"]
-    assert len(body) <= wa.MAX_BODY and body.endswith("Your turn!") and "line 0\n" not in body
+    assert len(body) <= wa.MAX_BODY and body.endswith("Your turn!") and "line 1\n" not in body
+    assert body.startswith("🫏 Spanish Burro · hand 1\n…\n")
+    assert body.splitlines()[2] == "line 291"  # the lines after the cut, whole
