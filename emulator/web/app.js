@@ -809,8 +809,19 @@ function alertBox(text) {
 // An ephemeral message changed: only its sender and its receiver see anything, and the
 // open chat is read again (it may stand in place of another message, or be gone).
 async function onEphemeral(view) {
-  const mine = view.from.id === app.userId || view._emulator.receiver_id === app.userId;
-  const open = app.current && key(app.current.chat_id, app.current.scope) === key(view.chat.id, view._emulator.scope);
+  const k = key(view.chat.id, view._emulator.scope);
+  const receiver = view._emulator.receiver_id;
+  const mine = view.from.id === app.userId || receiver === app.userId;
+  const open = app.current && key(app.current.chat_id, app.current.scope) === k;
+  const arrived = !view._emulator.deleted && !view.edit_date && view._emulator.reached;
+  if (arrived && app.state.users.some((u) => u.id === receiver) && !(open && receiver === app.userId)) {
+    app.unread.set(`${k}:${receiver}`, (app.unread.get(`${k}:${receiver}`) || 0) + 1);
+    if ((view._emulator.notified || []).includes(receiver)) {
+      app.notified.set(`${k}:${receiver}`, (app.notified.get(`${k}:${receiver}`) || 0) + 1);
+    }
+    renderChats();
+    renderUsers();
+  }
   if (!mine || !open) return;
   await loadMessages(app.current.chat_id, app.current.scope);
   renderMessages();

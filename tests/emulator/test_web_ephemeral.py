@@ -108,3 +108,16 @@ def test_a_deadline_in_each_readers_time_zone(
     expect(shown).to_have_text("01:00")
     page.locator('.user-tab[data-user="Ana"]').click()
     expect(shown).to_have_text("18:00")  # Ana's app is still on UTC
+
+
+def test_the_receiver_alone_gets_an_unread_mark(
+    page: Page, emu: RunningEmulator, api: BotApiClient
+) -> None:
+    api.ok("sendMessage", chat_id=FAMILY, text="The table", reply_markup=MENU)
+    open_chat(page, emu, "Ana", "Family")
+    table = emu.wait_for_message("Family", "The table")
+    emu.tap("Ben", table, "hand", wait=False)
+    answer_press(emu, api, replace=False)
+    expect(page.locator('.user-tab[data-user="Ben"] .badge')).to_have_text("🔔 1")
+    expect(page.locator('.user-tab[data-user="Carla"] .badge')).to_have_count(0)
+    expect(page.locator(".msg.ephemeral")).to_have_count(0)  # not Ana's
