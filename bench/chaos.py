@@ -886,17 +886,23 @@ def start_serve2(stack: Stack, port: int) -> None:
 
 def replay_decisions(room: Room) -> list[tuple[GameState, int, str, bool]]:
     """(state before, seat, action, decided) for every action of the game, replayed from
-    its seed; `decided` is False for a forced move (the only legal one)."""
+    its seed; `decided` is False for a forced move (the only legal one) played at once:
+    not a human's first of a hand, which waits for their turn (service.table.play)."""
     assert room.game is not None
     final = follow_suit(room)
     state = new_game(final.rules, final.seats, final.seed, dealer=final.seats - 1)
     codec = final.table.codec
+    humans = {s for s, info in enumerate(room.seats) if info.bot is None and not info.removed}
     out = []
     for hand in final.past if final.over else (*final.past, final.hand):
+        seen: set[int] = set()  # the humans who have had their turn in this hand
         for seat, code in hand.actions:
             action = decode(code, codec)
             legal = legal_actions(state, seat)
-            out.append((state, seat, action, len(legal) > 1 or not room.settings.auto_forced))
+            waited = seat in humans and seat not in seen
+            decided = len(legal) > 1 or not room.settings.auto_forced or waited
+            seen.update({seat} & humans if decided else set())
+            out.append((state, seat, action, decided))
             state, _ = apply(state, seat, action)
     if state != final:
         raise AssertionError(f"room {room.id}: replaying its actions does not give its state")
