@@ -3,10 +3,15 @@ is refused once, with the live prompt's moves offered again, as an old button is
 
 from __future__ import annotations
 
+import itertools
 from functools import partial
+
+import pytest
 
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
 from service.platforms.whatsapp import render
+from service.table import lobby
+from service.table.room import KEY_BITS
 from tests.service.inproc import Hook
 from tests.service.whatsapp.play import act, choices, is_final, moves, next_prompt, outgoing
 
@@ -28,7 +33,11 @@ def prompt_with_pick(wa: WhatsAppDriver, hook: Hook, user: str) -> WaChatMessage
     raise AssertionError("no prompt folded a suit in four games")
 
 
-def test_an_old_rows_refusal_offers_the_live_moves(hook: Hook) -> None:
+def test_an_old_rows_refusal_offers_the_live_moves(
+    hook: Hook, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    keys = itertools.count(1)  # the same deals every run: whether a suit folds is the deal's
+    monkeypatch.setattr(lobby, "new_game_key", lambda: next(keys) | (1 << (KEY_BITS - 1)))
     wa = hook.emu.whatsapp
     old = prompt_with_pick(wa, hook, "Avó")
     live = old
