@@ -14,7 +14,6 @@ from engine.follow_suit.views import PlayerView, PublicView, player_view, public
 from engine.kernel.rules import LETTERS
 from service.i18n import Translator, _
 from service.table import games as table_games
-from service.table import targets
 from service.table.log import LogKind, LogLine
 from service.ui import hints
 from service.ui.intents import (
@@ -58,7 +57,6 @@ class FollowSuitPainter(TablePainter):
     preset_names = PRESET_NAMES
     folded = False  # the screen drawn last folded its story (its button goes below)
     # The hints its reader has not met yet, as the outbox found them (service.ui.hints).
-    shown_hints: frozenset[str] = frozenset()
 
     def rules(self) -> Rules:
         rules = self.room.game.rules if self.room.game else table_games.rules_of(self.room.settings)
@@ -282,17 +280,6 @@ class FollowSuitPainter(TablePainter):
             return []
         screen = self.bare_hand(seat).text
         return hints.fitting(self.due(player_view(self.room.game, seat)), screen, self.tr)
-
-    def bare_hand(self, seat: int) -> Screen:
-        """The seat's hand as its own chat shows it (with the table where the table is
-        not shown elsewhere), without hints: what a hint must fit beside."""
-        user = self.room.seats[seat].user_id
-        with_table = user is None or not targets.shows_table(self.room, user)
-        shown, self.shown_hints = self.shown_hints, frozenset()
-        try:
-            return self.hand(seat, with_table=with_table)
-        finally:
-            self.shown_hints = shown
 
     def due(self, view: PlayerView) -> list[str]:
         """On their own turn: what the burro is; digging in the stock while they draw or

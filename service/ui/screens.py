@@ -22,6 +22,7 @@ from typing import ClassVar, Protocol
 
 from engine.kernel.cards import JOKER_CODE, SUIT_SYMBOLS
 from service.i18n import LANGUAGE_NAMES, Translator, _
+from service.table import targets
 from service.table.log import LogKind, LogLine
 from service.table.names import shown
 from service.table.room import Room
@@ -225,6 +226,7 @@ class TablePainter(ABC):
         # The reader sits at more than one table at once: their screens name this one
         # (the outbox sets it; a reader at one table is not told what they know).
         self.named = False
+        self.shown_hints: frozenset[str] = frozenset()  # the hints this drawing shows
 
     @abstractmethod
     def rules(self) -> SuitedRules:
@@ -233,6 +235,21 @@ class TablePainter(ABC):
     @abstractmethod
     def rules_line(self) -> str:
         """The rules in one line, under the lobby's title."""
+
+    @abstractmethod
+    def hand(self, seat: int, with_table: bool = False) -> Screen:
+        """A seat's hand in its own chat (with the table above it, `with_table`)."""
+
+    def bare_hand(self, seat: int) -> Screen:
+        """The seat's hand as its own chat shows it (with the table where the table is
+        not shown elsewhere), without hints: what a hint must fit beside."""
+        user = self.room.seats[seat].user_id
+        with_table = user is None or not targets.shows_table(self.room, user)
+        shown, self.shown_hints = self.shown_hints, frozenset()
+        try:
+            return self.hand(seat, with_table=with_table)
+        finally:
+            self.shown_hints = shown
 
     def story_after(self, reader: int | None) -> int:
         """Where the screen's story begins: after `after`; a finished game's table (the
