@@ -118,7 +118,9 @@ class FollowSuitPainter(TablePainter):
         recent = self.story(reader)
         if recent:
             lines += ["", *recent]
-        lines += ["", self.status_line(view), self.legend(self.marks(view))]
+        mine = reader is not None and view.to_move == reader and not view.game_over
+        status = [] if mine else [self.status_line(view)]  # "Your turn!" says it below
+        lines += ["", *status, self.legend(self.marks(view))]
         return lines
 
     def marks(self, view: PublicView) -> set[str]:
