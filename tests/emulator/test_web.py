@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,25 @@ def browser() -> Iterator[Browser]:
         launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield launched
         launched.close()
+
+
+@contextmanager
+def page_at(
+    browser: Browser, viewport: str, timeout_ms: float = 10_000, script_errors: bool = False
+) -> Iterator[Page]:
+    """A fresh page at one of `VIEWPORTS`' sizes; a script error in it fails the test
+    (unless `script_errors`: the ephemeral page's offline switch fails a fetch, untold)."""
+    width, height = VIEWPORTS[viewport]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    opened = context.new_page()
+    opened.set_default_timeout(timeout_ms)
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield opened
+    finally:
+        context.close()
+    assert script_errors or errors == [], f"the page's script failed: {errors}"
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 
 from emulator import RunningEmulator
 from tests.emulator.conftest import BotApiClient
-from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser, open_chat  # noqa: F401  (fixtures)
+from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser, open_chat, page_at  # noqa: F401  (fixtures)
 
 pytestmark = [
     NEEDS_CHROMIUM,
@@ -28,12 +28,8 @@ EIGHTEEN_UTC = 1796580000  # 2026-12-06 18:00 UTC
 
 @pytest.fixture(params=sorted(VIEWPORTS))
 def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:  # noqa: F811
-    width, height = VIEWPORTS[request.param]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    opened = context.new_page()
-    opened.set_default_timeout(5000)
-    yield opened
-    context.close()
+    with page_at(browser, request.param, timeout_ms=5000, script_errors=True) as opened:
+        yield opened
 
 
 def answer_press(emu: RunningEmulator, api: BotApiClient, replace: bool) -> None:

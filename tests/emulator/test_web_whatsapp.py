@@ -29,7 +29,7 @@ from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
 from service.platforms.whatsapp import render
 from service.table import lobby
 from service.table.room import KEY_BITS
-from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser  # noqa: F401  (a fixture)
+from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser, page_at  # noqa: F401  (a fixture)
 from tests.emulator.whatsapp.conftest import ABUELA, Graph, buttons, listing, text
 from tests.service.inproc import Hook, running_service
 from tests.service.whatsapp.play import choices, is_final, pick
@@ -45,15 +45,8 @@ GAME_KEY = 11  # Burro español against one bot: 23 moves
 
 @pytest.fixture(params=sorted(VIEWPORTS))
 def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:  # noqa: F811
-    width, height = VIEWPORTS[request.param]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    opened = context.new_page()
-    opened.set_default_timeout(10_000)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert errors == [], f"the page's script failed: {errors}"
+    with page_at(browser, request.param) as opened:
+        yield opened
 
 
 @pytest.fixture

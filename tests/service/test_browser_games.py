@@ -20,7 +20,7 @@ from service.i18n import Translator
 from service.platforms.telegram import callbacks
 from service.table import games as table_games
 from service.table.room import Room
-from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser, open_chat  # noqa: F401  (a fixture)
+from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser, open_chat, page_at  # noqa: F401  (a fixture)
 from tests.service.conftest import make_stack
 from tests.service.play import GROUP, action_button, game_buttons, room_in
 
@@ -50,12 +50,8 @@ def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Ite
 
 @pytest.fixture(params=sorted(VIEWPORTS))
 def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:  # noqa: F811
-    width, height = VIEWPORTS[request.param]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    opened = context.new_page()
-    opened.set_default_timeout(10_000)
-    yield opened
-    context.close()
+    with page_at(browser, request.param) as opened:
+        yield opened
 
 
 # ----- what a player's chat shows ---------------------------------------------------

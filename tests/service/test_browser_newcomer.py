@@ -33,7 +33,7 @@ from service.table import games as table_games
 from service.table import lobby
 from service.table.room import KEY_BITS, Room
 from service.ui.screens import card_name, spanish_suits
-from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser  # noqa: F401  (a fixture)
+from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser, page_at  # noqa: F401  (a fixture)
 from tests.emulator.test_web_whatsapp import (
     Chat,
     act,
@@ -72,15 +72,8 @@ def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:  # noqa: F811
-    width, height = VIEWPORTS["phone"]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    opened = context.new_page()
-    opened.set_default_timeout(10_000)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert errors == [], f"the page's script failed: {errors}"
+    with page_at(browser, "phone") as opened:
+        yield opened
 
 
 class Screens:

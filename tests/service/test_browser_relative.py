@@ -22,7 +22,7 @@ from service.i18n import Translator
 from service.table.room import Room
 from service.ui.follow_suit import FollowSuitPainter
 from service.ui.screens import table_name
-from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser, open_chat  # noqa: F401  (a fixture)
+from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser, open_chat, page_at  # noqa: F401  (a fixture)
 from tests.service.group_play import ending_at
 from tests.service.inproc import Hook, running_service
 from tests.service.play import names_in, room_in
@@ -48,12 +48,8 @@ def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:  # noqa: F811
-    width, height = VIEWPORTS["phone"]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    opened = context.new_page()
-    opened.set_default_timeout(10_000)
-    yield opened
-    context.close()
+    with page_at(browser, "phone") as opened:
+        yield opened
 
 
 def test_a_telegram_relative_at_grandmas_whatsapp_table(hook: Hook, phone: Page) -> None:
