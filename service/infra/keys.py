@@ -211,6 +211,7 @@ TIMERS_KEY = "rooms:timers"  # room id -> when its phase's next timer is due
 
 BOT_USERNAME = "bot:username"  # the bot's username, as getMe said last
 BOT_INLINE = "bot:inline"  # "1" or "0", as getMe's supports_inline_queries said last
+BOT_EPHEMERAL = "bot:ephemeral"  # "1" or "0": the Bot API took an ephemeral probe (botfather)
 BOT_LIMIT = "limit:bot"  # the bot's send slots
 
 

@@ -36,6 +36,9 @@ class Capabilities:
     max_label: int  # characters of a button's label
     inline: bool  # a player may list their cards in the group (intents.ShowCards)
     threads: bool  # groups have topics (a room may live in one)
+    # a group member may be shown a message only they see, in answer to their own press
+    # or command (Telegram's ephemeral messages: `show_to`)
+    personal: bool = False
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,25 @@ class Platform(Protocol):
 
     def say(self, chat: Chat, text: str) -> None:
         """Post a plain line. DeliveryFailed."""
+        ...
+
+    def show_to(
+        self, chat: Chat, user: int, message: Rendered, answering: str, replace: bool
+    ) -> int:
+        """Show `message` in the group `chat` to `user` alone, in answer to what they
+        asked (`answering`: the platform's own words for their press or command, as its
+        parser put it in `Request.answering`); `replace`: in place of the pressed
+        message, for them. Its id. DeliveryFailed (a platform without `personal`
+        messages refuses, fatal)."""
+        ...
+
+    def update_for(self, chat: Chat, user: int, message_id: int, message: Rendered) -> None:
+        """Show `message` in place of `user`'s own message `message_id` (`show_to`).
+        DeliveryFailed ("gone": it is no longer there)."""
+        ...
+
+    def withdraw(self, chat: Chat, user: int, message_id: int) -> None:
+        """Remove `user`'s own message `message_id`; never fails."""
         ...
 
     def tell_unreachable(

@@ -92,8 +92,8 @@ def _kept(raw: str) -> str:
         elif _tag(char):  # only in a flag's tag sequence: else hidden text
             if out and (out[-1] == BLACK_FLAG or _tag(out[-1])):
                 out.append(char)
-        elif category not in ("Cf", "Cs") or char in JOINERS:
-            out.append(char)
+        elif category not in ("Cf", "Cs", "Co") or char in JOINERS:
+            out.append(char)  # private use (Co) is dropped: screens mark with it (ui.spans)
     return "".join(out)
 
 

@@ -34,6 +34,7 @@ CommandName = Literal[
     "keep_playing",  # … and its no
     "rematch",  # a new game with the same players (private: play again)
     "story",  # the hand's whole story, to the reader alone (service.desk.reading)
+    "hand",  # the presser's hand, shown to them alone where they pressed (desk.showing)
 ]
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
-from typing import ClassVar, Protocol
+from typing import ClassVar, Literal, Protocol
 
 from engine.kernel.cards import JOKER_CODE, SUIT_SYMBOLS
 from service.i18n import LANGUAGE_NAMES, Translator, _
@@ -108,10 +108,16 @@ def row_share(buttons: int) -> int:
     return ROW_WIDTH // buttons
 
 
+# How a button stands out, where a platform can colour it: a move to make (a playable
+# card), a call to shout (¡Burro!), a move that costs (taking the pile).
+Tone = Literal["go", "call", "danger"]
+
+
 @dataclass(frozen=True)
 class Button:
     label: str
     intent: Intent  # what pressing it means (service.ui.intents); the platform renders it
+    tone: Tone | None = None
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from cli.stack import Stack
 from emulator.server import RunningEmulator
 from emulator.telegram.driver import ChatMessage, InlineAnswer
 from engine.follow_suit.game import GameState, to_move
-from service.platforms.telegram.render import keyboard
+from service.platforms.telegram.render import Wire, keyboard
 from service.table.room import Room
 from service.ui.intents import OpenPrivate, ShowCards
 from service.ui.screens import Button, Screen
@@ -147,11 +147,11 @@ def test_without_inline_mode_the_table_offers_the_private_chat(
 def test_without_inline_mode_no_button_opens_an_inline_query() -> None:
     cards, chat = Button("🃏", ShowCards("abc")), Button("💬", OpenPrivate("abc"))
     screen = Screen("table", ((cards, chat), (cards,)))
-    assert keyboard(screen, inline=False) == {
+    assert keyboard(screen, Wire(inline=False)) == {
         "inline_keyboard": [[{"text": "💬", "url": "https://t.me/burro_bot?start=gabc"}]]
     }
     shown = keyboard(screen)
     assert shown is not None and shown["inline_keyboard"][1] == [
         {"text": "🃏", "switch_inline_query_current_chat": "gabc"}
     ]
-    assert keyboard(Screen("x", ((cards,),)), inline=False) is None
+    assert keyboard(Screen("x", ((cards,),)), Wire(inline=False)) is None

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from service.platforms.telegram import callbacks
-from service.platforms.telegram.render import keyboard
+from service.platforms.telegram.render import Wire, keyboard
 from service.table import lobby
 from service.table.lobby import Actor
 from service.table.room import RoomSettings
@@ -81,7 +81,7 @@ def test_links_render_as_inline_queries_and_deep_links() -> None:
     screen = Screen(
         "t", ((Button("🃏", ShowCards("k3j9x0qa")), Button("💬", OpenPrivate("k3j9x0qa"))),)
     )
-    assert keyboard(screen, bot_username="burro_bot") == {
+    assert keyboard(screen, Wire(bot_username="burro_bot")) == {
         "inline_keyboard": [
             [
                 {"text": "🃏", "switch_inline_query_current_chat": "gk3j9x0qa"},

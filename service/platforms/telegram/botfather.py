@@ -1,4 +1,5 @@
-"""The bot's settings that only BotFather changes, as the service depends on them.
+"""The bot's settings that only BotFather changes, as the service depends on them, and
+what the deployed Bot API can do.
 
 Inline mode (`/setinline`) is what "🃏 My cards" opens: `burro serve` reads it from
 getMe at start and keeps it in Redis, so every process (the workers render the tables)
@@ -6,6 +7,11 @@ knows whether to offer the button; without it the table offers the private chat 
 Inline feedback (`/setinlinefeedback`) and privacy mode (`/setprivacy`) need no such
 flag: a card is played from the list either way, and the service reads only commands
 and replies in groups.
+
+Ephemeral messages (Bot API 10.2+, "🃏 My cards" shown to the presser alone in the
+group) are what the deployed Bot API takes or not: `burro serve` probes at start
+(`probe_ephemeral`) and keeps the answer beside inline mode; where it does not, the hand
+lives in the private chat (and inline mode) as before.
 """
 
 from __future__ import annotations
@@ -17,11 +23,12 @@ from typing import Any
 import redis
 
 from service.infra import logs
-from service.infra.keys import BOT_INLINE
+from service.infra.keys import BOT_EPHEMERAL, BOT_INLINE
 
 INLINE_KEY = BOT_INLINE  # "1" or "0", as getMe's supports_inline_queries said last
-INLINE_KEPT = 5.0  # seconds a process keeps what it read (every message asks)
-_inline_seen: weakref.WeakKeyDictionary[Any, tuple[float, bool]] = weakref.WeakKeyDictionary()
+EPHEMERAL_KEY = BOT_EPHEMERAL  # "1" or "0", as serve's probe found the Bot API
+KEPT = 5.0  # seconds a process keeps what it read (every message asks)
+_seen: weakref.WeakKeyDictionary[Any, dict[str, tuple[float, bool]]] = weakref.WeakKeyDictionary()
 
 INLINE_ADVICE = (
     "In @BotFather: /setinline, choose the bot, send a placeholder such as 'g<room>'; "
@@ -38,7 +45,7 @@ def record_inline_mode(client: redis.Redis, on: bool, username: str) -> None:
     """Keep getMe's supports_inline_queries for every process (`serve` at start), and
     say how to switch it on when it is off."""
     client.set(INLINE_KEY, "1" if on else "0")
-    _inline_seen.clear()
+    _seen.clear()
     if not on:
         logs.get("burro.serve").warning(
             "inline mode is off: tables offer the private chat instead of 🃏 My cards",
@@ -47,12 +54,34 @@ def record_inline_mode(client: redis.Redis, on: bool, username: str) -> None:
         )
 
 
+def record_ephemeral(client: redis.Redis, on: bool) -> None:
+    """Keep whether the Bot API takes ephemeral messages, for every process."""
+    client.set(EPHEMERAL_KEY, "1" if on else "0")
+    _seen.clear()
+    if not on:
+        logs.get("burro.serve").warning(
+            "the Bot API refuses ephemeral messages: hands stay in the private chat"
+        )
+
+
 def inline_mode(client: redis.Redis) -> bool:
     """Whether the bot has inline mode, as `burro serve` last found it (on when no
     serve has looked yet: the table then offers the button, as it always did)."""
+    return _flag(client, INLINE_KEY, default=True)
+
+
+def ephemeral(client: redis.Redis) -> bool:
+    """Whether a group member may be shown their hand alone (ephemeral messages), as
+    `burro serve` last found it (off until a probe said so)."""
+    return _flag(client, EPHEMERAL_KEY, default=False)
+
+
+def _flag(client: redis.Redis, key: str, default: bool) -> bool:
     pool, now = client.connection_pool, time.monotonic()
-    seen = _inline_seen.get(pool)
-    if seen is None or now - seen[0] > INLINE_KEPT:
-        seen = (now, client.get(INLINE_KEY) not in (b"0", "0"))
-        _inline_seen[pool] = seen
-    return seen[1]
+    seen = _seen.setdefault(pool, {})
+    kept = seen.get(key)
+    if kept is None or now - kept[0] > KEPT:
+        value = client.get(key)
+        on = default if value is None else value in (b"1", "1")
+        kept = seen[key] = (now, on)
+    return kept[1]

@@ -5,8 +5,9 @@ forum topic posts there (`message_thread_id`); an edit that changes nothing is f
 message too old to edit is sent anew; a replaced message is deleted, or loses its
 buttons when too old to delete; the flood budget is shared in Redis (`limits`); a 429
 says how long to wait, a 403 that the person blocked the bot (or never started it), a
-migrated group where it lives now. Inline mode ("🃏 My cards") is what BotFather set
-(`botfather.inline_mode`).
+migrated group where it lives now. "🃏 My cards" shows the hand to its player alone in
+the group (an ephemeral message, where the Bot API takes them: `botfather.ephemeral`),
+else lists it through inline mode where BotFather set it (`botfather.inline_mode`).
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ import redis
 
 from service.i18n import Translator, _
 from service.platforms.base import Capabilities, Chat, DeliveryFailed, Failure, Rendered
-from service.platforms.telegram import blocked, callbacks, limits, notices
+from service.platforms.telegram import blocked, callbacks, ephemeral, limits, notices
 from service.platforms.telegram.botapi import ApiError, BotApi
+from service.platforms.telegram.botfather import ephemeral as ephemeral_on
 from service.platforms.telegram.botfather import inline_mode
-from service.platforms.telegram.render import message_params
+from service.platforms.telegram.render import Wire, message_params
 from service.services import Services
 from service.settings import Settings
 from service.table.room import Room
@@ -65,10 +67,14 @@ class TelegramDelivery:
             max_label=64,
             inline=inline_mode(self.redis),
             threads=True,
+            personal=ephemeral_on(self.redis),
         )
 
+    def wire(self) -> Wire:
+        return Wire(inline_mode(self.redis), ephemeral_on(self.redis), self.bot_username)
+
     def render(self, screen: Screen, lang: str) -> Rendered:
-        return message_params(screen, inline_mode(self.redis), self.bot_username)
+        return message_params(screen, self.wire())
 
     def open_until(self, chat: Chat) -> float | None:
         return None  # a chat that started the bot takes messages for good
@@ -109,6 +115,30 @@ class TelegramDelivery:
             self.api.call("editMessageReplyMarkup", chat_id=chat.id, message_id=message_id)
         except ApiError as error:
             log.info("chat %s: old message %s stays as it is: %s", chat.id, message_id, error)
+
+    def show_to(
+        self, chat: Chat, user: int, message: Rendered, answering: str, replace: bool
+    ) -> int:
+        answer = ephemeral.Answering.parse(answering)
+        if answer is None:
+            raise DeliveryFailed(Failure("fatal", f"nothing to answer: {answering!r}"))
+        try:
+            return ephemeral.send(self.api, chat, user, message, answer, replace)
+        except ApiError as error:
+            raise DeliveryFailed(classify(error)) from error
+
+    def update_for(self, chat: Chat, user: int, message_id: int, message: Rendered) -> None:
+        try:
+            ephemeral.edit(self.api, chat, user, message_id, message)
+        except ApiError as error:
+            if not error.not_modified:
+                raise DeliveryFailed(classify(error)) from error
+
+    def withdraw(self, chat: Chat, user: int, message_id: int) -> None:
+        try:
+            ephemeral.delete(self.api, chat, user, message_id)
+        except ApiError as error:
+            log.info("chat %s: %s's own message %s stays: %s", chat.id, user, message_id, error)
 
     def post(self, chat: Chat, text: str) -> None:
         notices.queue(self.redis, {"chat_id": chat.id, "text": text, **topic(chat)}, 0.0)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -30,6 +31,7 @@ from service.platforms.whatsapp.graph import Address, Graph, GraphError
 from service.platforms.whatsapp.render import render, room_of, short
 from service.settings import Settings
 from service.table.room import Room
+from service.ui import spans
 from service.ui.screens import Screen, table_name
 
 log = logging.getLogger("burro.outbox")
@@ -80,6 +82,7 @@ class WhatsAppDelivery:
         )
 
     def render(self, screen: Screen, lang: str) -> Rendered:
+        screen = replace(screen, text=spans.plain(screen.text))  # words, no marks to draw
         title = short(screen.text.split("\n", 1)[0], 60)  # the template's, lacking a room
         rendered = {"lang": lang, "title": title, "message": render(screen, lang)}
         room = room_of(screen)  # the table it shows: noted when it cannot go
@@ -166,6 +169,17 @@ class WhatsAppDelivery:
         address = people.address_of(self.redis, chat.id)
         if address is not None and window.is_open(self.redis, chat.id, self.clock()):
             self.send(chat.id, address, {"type": "text", "text": {"body": short(text, 4096)}})
+
+    def show_to(
+        self, chat: Chat, user: int, message: Rendered, answering: str, replace: bool
+    ) -> int:
+        raise DeliveryFailed(Failure("fatal", "WhatsApp has no messages for one member"))
+
+    def update_for(self, chat: Chat, user: int, message_id: int, message: Rendered) -> None:
+        raise DeliveryFailed(Failure("fatal", "WhatsApp has no messages for one member"))
+
+    def withdraw(self, chat: Chat, user: int, message_id: int) -> None:
+        return None
 
     def tell_unreachable(
         self, room: Room, user_id: int, name: str, lang: str, keep: int
