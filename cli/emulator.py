@@ -42,6 +42,13 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="keep the users, chats and messages in this file across restarts (burro local)",
     )
+    parser.add_argument(
+        "--bot-api",
+        default="10.4",
+        metavar="VERSION",
+        help="the Bot API version to play: 10.4 (default), or 10.1, before ephemeral "
+        "messages (their methods answer 404, their parameters are ignored)",
+    )
     whatsapp = parser.add_argument_group(
         "the local WhatsApp Cloud API served beside it (emulator/whatsapp/README.md)"
     )
@@ -96,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     from emulator.config import EmulatorConfig
     from emulator.server import serve
     from emulator.telegram.limits import FloodLimits
+    from emulator.telegram.older import lacks
     from emulator.telegram.world import valid_token
     from emulator.whatsapp.config import WhatsAppConfig
 
@@ -104,6 +112,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"burro emulator: not a bot token (<id>:<secret>): {token!r}", file=sys.stderr)
             return 2
 
+    try:
+        lacks(args.bot_api)
+    except ValueError as error:
+        print(f"burro emulator: --bot-api: {error}", file=sys.stderr)
+        return 2
     if not 0 <= args.inline_feedback <= 100:
         print("burro emulator: --inline-feedback is a percentage, 0 to 100", file=sys.stderr)
         return 2
@@ -111,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         flood_limits=FloodLimits(enabled=not args.no_flood_limits),
         tokens=tuple(args.token),
         bot_username=args.bot_username,
+        bot_api=args.bot_api,
         privacy_mode=not args.no_privacy,
         inline_mode=args.inline,
         inline_feedback=args.inline_feedback,
@@ -134,7 +148,8 @@ def run(args: argparse.Namespace) -> int:
             flush=True,
         )
         print(
-            f"  flood limits: {'off' if args.no_flood_limits else 'on'}; WhatsApp limits: "
+            f"  Bot API {args.bot_api}; flood limits: {'off' if args.no_flood_limits else 'on'}; "
+            f"WhatsApp limits: "
             f"{'off' if args.no_whatsapp_limits else 'on'}; Ctrl-C stops",
             flush=True,
         )

@@ -78,6 +78,9 @@ class EmulatorConfig:
     inline_mode: bool = False
     inline_placeholder: str = ""
     inline_feedback: int = 0
+    # The Bot API version played: the newest reference's, or an older one's that lacks
+    # ephemeral messages (emulator/telegram/older.py: "10.1").
+    bot_api: str = "10.4"
     # Webhook delivery: a failed update is retried after retry_delay, doubling up to
     # retry_max_delay; an answer slower than webhook_timeout is a failure.
     webhook_retry_delay: float = 1.0

@@ -15,7 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from emulator.telegram import api_table
+from emulator.telegram import api_table, older
 from emulator.telegram.ephemeral import (
     Ephemeral,
     EphemeralMethods,
@@ -100,6 +100,8 @@ class BotApi:
         # What Telegram would silently ignore or misread in the calls so far (unknown
         # parameters above all): {"bot_id", "method", "via", "parameter", "problem"}.
         self.unknown_parameters: list[JSON] = []
+        # What the Bot API version played lacks (`--bot-api`): nothing by default.
+        self.lacks = older.lacks(world.config.bot_api)
         self.methods: dict[str, Handler] = {
             "getme": self.get_me,
             "logout": self.ok,
@@ -150,7 +152,7 @@ class BotApi:
         if via != "http":
             entry["via"] = via
         try:
-            handler = self._handler(bot, name, params, via)
+            handler, params = self._handler(bot, name, params, via)
             delays = self.delays.get(name)
             if delays:
                 await asyncio.sleep(delays.pop(0))  # a slow Telegram, to catch work mid-call
@@ -172,13 +174,15 @@ class BotApi:
         self.world.record("call", **entry, ok=True, result=result)
         return result
 
-    def _handler(self, bot: Bot, name: str, params: Params, via: str) -> Handler:
-        """The method's handler once its parameters pass the reference's checks; what
+    def _handler(self, bot: Bot, name: str, params: Params, via: str) -> tuple[Handler, Params]:
+        """The method's handler once its parameters pass the reference's checks, and
+        the parameters as the configured Bot API version reads them (`older`); what
         Telegram would ignore or misread in them goes to `unknown_parameters`."""
         spec = api_table.method(name)
-        if spec is None:
+        if spec is None or self.lacks.method(name):
             raise not_found()
-        for problem in parameter_problems(spec, params):
+        params, left_out = older.strip(self.lacks, spec, params)
+        for problem in [*left_out, *parameter_problems(spec, params)]:
             self.unknown_parameters.append(
                 {"bot_id": bot.id, "method": spec.name, "via": via, **problem}
             )
@@ -186,7 +190,7 @@ class BotApi:
         if handler is None:
             raise not_implemented(spec.name)
         require(spec, params)
-        return handler
+        return handler, params
 
     def ok(self, bot: Bot, params: Params) -> bool:
         return True

@@ -71,6 +71,13 @@ class Params:
             out[key] = {"file": upload.filename, "size": len(upload.content)}
         return out
 
+    def changed(self, values: Mapping[str, Any]) -> Params:
+        """A copy with these values in place of the call's (None: left out), as native
+        JSON values."""
+        kept = {key: value for key, value in self._values.items() if key not in values}
+        given = {key: value for key, value in values.items() if value is not None}
+        return Params({**kept, **given}, self._files)
+
     def has(self, name: str) -> bool:
         return (name in self._values and self._values[name] not in (None, "")) or (
             name in self._files

@@ -16,13 +16,16 @@ from starlette.routing import Route
 
 from emulator import RunningEmulator, ServerThread, running_emulator
 from emulator.common import tls
+from emulator.config import fast_config
 
 TOKEN = "123456:TEST-token_abc"
 
 
 @pytest.fixture
-def emu() -> Iterator[RunningEmulator]:
-    with running_emulator() as running:
+def emu(request: pytest.FixtureRequest) -> Iterator[RunningEmulator]:
+    """A running emulator; a test may change its config, indirectly:
+    `@pytest.mark.parametrize("emu", [{"bot_api": "10.1"}], indirect=True)`."""
+    with running_emulator(fast_config(**getattr(request, "param", {}))) as running:
         yield running
 
 
