@@ -49,13 +49,15 @@ from service.platforms.telegram import (
     commands,
     inline,
     limits,
+    menu,
     notices,
+    probe,
     taps,
     titles,
 )
 from service.platforms.telegram.answer import Exchange, Pressed
 from service.platforms.telegram.app import build_application, own_handler
-from service.platforms.telegram.botfather import record_inline_mode
+from service.platforms.telegram.botfather import record_ephemeral, record_inline_mode
 from service.platforms.telegram.manual import TelegramManual
 from service.services import Services
 from service.settings import Settings
@@ -107,6 +109,23 @@ class TelegramWebhook:
         self.svc.bot_username = bot.username or self.settings.bot_username
         self.client.set(keys.BOT_USERNAME, self.svc.bot_username)
         record_inline_mode(self.client, bot.supports_inline_queries, self.svc.bot_username)
+        await self.probe_ephemeral()
+
+    async def probe_ephemeral(self) -> None:
+        """Whether the Bot API takes ephemeral messages (hands shown in the group), kept
+        for every process; so, /hand joins the groups' menu. No answer keeps the last
+        finding (off until one)."""
+        found = await probe.ephemeral(self.application.bot)
+        advice = {"advice": probe.ADVICE} if found is False else {}
+        slog.info("ephemeral messages probed", found=probe.told(found), **advice)
+        if found is None:
+            return
+        record_ephemeral(self.client, found)
+        if found:
+            try:
+                await menu.register_ephemeral(self.application.bot)
+            except TelegramError as error:  # the menu is a help: /hand works without it
+                log.warning("setMyCommands with /hand failed: %s", logs.redact(str(error)))
 
     async def app(self, scope: Scope, receive: Receive, send: Send) -> None:
         """POST /telegram/webhook as a bare ASGI app (Webhook.plain)."""
