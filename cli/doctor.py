@@ -2,8 +2,10 @@
 and what to change in @BotFather (or which command to run) when one is wrong.
 
 It reads getMe (inline mode, privacy mode, joining groups) and getWebhookInfo (the
-URL, the update kinds, pending updates, Telegram's last delivery error). Inline
-feedback cannot be read through the Bot API: it is listed as a reminder. Exit status 0
+URL, the update kinds, pending updates, Telegram's last delivery error), and asks the
+Bot API whether it takes ephemeral messages, as `burro serve` does at start
+(service.platforms.telegram.probe). Inline feedback cannot be read through the Bot API:
+it is listed as a reminder. Exit status 0
 when nothing needs fixing, 1 when something does or Telegram cannot be asked, 2 when
 the configuration is incomplete.
 """
@@ -66,6 +68,21 @@ def bot_checks(me: dict[str, Any]) -> list[Check]:
     ]
 
 
+def ephemeral_check(found: bool | None) -> Check:
+    """What the probe found: whether a group member's hand can be shown to them alone in
+    the group (ephemeral messages); off, it stays in the private chat (a note: nothing
+    is broken)."""
+    from service.platforms.telegram.probe import ADVICE
+
+    name = "ephemeral messages"
+    if found:
+        return Check(name, OK, "on: 🃏 My cards and /hand show each their hand in the group")
+    if found is None:
+        again = "Run burro doctor again; burro serve probes at each start."
+        return Check(name, NOTE, "unknown: the Bot API gave no answer to the probe", again)
+    return Check(name, NOTE, "off: hands stay in the private chat (and inline mode)", ADVICE)
+
+
 def webhook_checks(info: dict[str, Any], expected: str | None) -> list[Check]:
     """What getWebhookInfo says about delivery to `burro serve`."""
     from cli.set_webhook import ALLOWED_UPDATES
@@ -106,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
 
     from cli.set_webhook import webhook_url
     from service.infra import logs
+    from service.platforms.telegram import probe
     from service.platforms.telegram.botapi import ApiError, BotApi
     from service.settings import Settings
 
@@ -117,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
     api = BotApi(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
     try:
         me, info = api.call("getMe"), api.call("getWebhookInfo")
+        ephemeral = probe.ask(api, int(me["id"]))
     except ApiError as error:
         print(f"burro doctor: Telegram refused the token or the call: {error}", file=sys.stderr)
         return 1
@@ -126,7 +145,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     finally:
         api.close()
-    checks = bot_checks(me) + webhook_checks(info, webhook_url(public_url) if public_url else None)
+    expected = webhook_url(public_url) if public_url else None
+    checks = [*bot_checks(me), ephemeral_check(ephemeral), *webhook_checks(info, expected)]
     report(me, checks, args.json)
     return 1 if any(check.status == FIX for check in checks) else 0
 
