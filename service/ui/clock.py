@@ -2,6 +2,9 @@
 
 Every time a screen shows goes through `when`: a deadline in a person's own screen in
 their zone, a group's table in the group's (service.table.zones holds the zones).
+A deadline a screen shows is `moment`: those words, marked (service.ui.spans) so that
+where a platform can (Telegram's `date_time` entity) each reader sees the moment in
+their own zone; elsewhere (WhatsApp) the words stay as they are.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from datetime import datetime
 
 from service.i18n import Translator, _
 from service.table import zones
+from service.ui import spans
 
 
 def when(at: float, zone: str, tr: Translator) -> str:
@@ -17,3 +21,8 @@ def when(at: float, zone: str, tr: Translator) -> str:
     local = datetime.fromtimestamp(at, zones.tz(zone))
     # TRANSLATORS: a time of day and the place whose time it is, as "18:00 (São Paulo)"
     return tr.gettext(_("{time} ({zone})"), time=f"{local:%H:%M}", zone=zones.label(zone))
+
+
+def moment(at: float, zone: str, tr: Translator) -> str:
+    """`when`'s words, marked as the moment `at` for each reader's own zone."""
+    return spans.moment(at, when(at, zone, tr))

@@ -20,13 +20,13 @@ from service.table import games as table_games
 from service.table.cuartetos.table import is_live
 from service.table.log import LogKind, LogLine
 from service.ui import hints
-from service.ui.clock import when
 from service.ui.intents import Choice, Move, NotPlayable, Press
 from service.ui.screens import (
     CARD_SEPARATOR,
     Button,
     Screen,
     TablePainter,
+    Tone,
     burro_text,
     cancelled_screen,
     duration,
@@ -82,9 +82,9 @@ class CuartetosPainter(TablePainter):
         """A move of the current phase (see service.table.cuartetos.moves)."""
         return Press(self.room.id, self.room.phase_version, Move(action))
 
-    def play_button(self, label: str, action: str) -> Button:
+    def play_button(self, label: str, action: str, tone: Tone | None = None) -> Button:
         """A button of the current phase (see service.table.cuartetos.moves)."""
-        return Button(label, self.play_press(action))
+        return Button(label, self.play_press(action), tone)
 
     def rank(self, rank: str) -> str:
         return rank_name(rank, self.spanish(), self.tr)
@@ -97,14 +97,6 @@ class CuartetosPainter(TablePainter):
 
     def shout(self, word: str) -> str:
         return f"¡{word.upper()}!"
-
-    # The time zone of the one person a screen is painted for (their hand), where the
-    # painter's maker knows it; None: the room's own (the group's table).
-    reader_zone: str | None = None
-
-    def clock(self, moment: float) -> str:
-        """A moment as its reader's local time, naming the zone, for slow tables."""
-        return when(moment, self.reader_zone or self.room.settings.timezone, self.tr)
 
     def pace_text(self, rules: CuartetosRules) -> str:
         values = {
@@ -157,8 +149,9 @@ class CuartetosPainter(TablePainter):
         return Screen("\n".join(lines), fit([*rows, *self.story_rows()]))
 
     def respond_button(self, call: CallView) -> Button:
-        """The big button: the same for a real call and a fake one, but for the word."""
-        return self.play_button(f"🫳 {self.shout(call.word)}", "respond")
+        """The big button: the same for a real call and a fake one, but for the word (and
+        drawn as a call either way)."""
+        return self.play_button(f"🫳 {self.shout(call.word)}", "respond", "call")
 
     def table_lines(self, view: PublicView, reader: int | None = None) -> list[str]:
         _ = self._
@@ -219,10 +212,10 @@ class CuartetosPainter(TablePainter):
             if live:
                 seconds = duration(round(rules.response_window), self.tr)
                 return self._("⏱ {time} to respond.", time=seconds)
-            return self._("⏳ Respond by {time}.", time=self.clock(due))
+            return self._("⏳ Respond by {time}.", time=self.moment(due))
         if live:
             return self._("⏱ {time} to choose.", time=duration(round(rules.pass_window), self.tr))
-        return self._("⏳ Choose by {time}.", time=self.clock(due))
+        return self._("⏳ Choose by {time}.", time=self.moment(due))
 
     def status_lines(self, view: PublicView) -> list[str]:
         _ = self._
@@ -358,9 +351,19 @@ class CuartetosPainter(TablePainter):
         return choices
 
     def nudge(self) -> Screen:
+        """The group's reminder of who has yet to choose, and until when (slow tables)."""
         view = public_view(self.game())
-        waiting = [s for s in view.waiting if not self.room.is_bot_seat(s)]
-        return Screen(self._("⏰ {names}: choose your card in Burro!", names=self.names(waiting)))
+        names = self.names([s for s in view.waiting if not self.room.is_bot_seat(s)])
+        due = view.deadline if view.call is None and not is_live(self.rules()) else None
+        if due is None:
+            return Screen(self._("⏰ {names}: choose your card in Burro!", names=names))
+        return Screen(
+            self._(
+                "⏰ {names}: choose your card in Burro before {time}!",
+                names=names,
+                time=self.moment(due),
+            )
+        )
 
     # ----- a player's hand ---------------------------------------------------------
 
@@ -441,7 +444,7 @@ class CuartetosPainter(TablePainter):
         rules = self.rules()
         if is_live(rules) or view.deadline is None:
             return _("Choose the card to pass.")
-        return _("Choose the card to pass, by {time}.", time=self.clock(view.deadline))
+        return _("Choose the card to pass, by {time}.", time=self.moment(view.deadline))
 
     def action_rows(self, view: PlayerView) -> tuple[tuple[Button, ...], ...]:
         _ = self._
@@ -450,8 +453,9 @@ class CuartetosPainter(TablePainter):
             rows.append((self.respond_button(view.call),))
         passes = [c for c in view.hand if f"pass:{c}" in view.legal]
         # a rank's cards on rows of their own: four of a kind is what a hand collects
-        rows += grouped((c[:-1], self.play_button(self.card(c), f"pass:{c}")) for c in passes)
-        calls = [self.play_button(_("🫏 ¡Burro!"), "burro")] if "burro" in view.legal else []
+        rows += grouped((c[:-1], self.play_button(self.card(c), f"pass:{c}", "go")) for c in passes)
+        burro = "burro" in view.legal
+        calls = [self.play_button(_("🫏 ¡Burro!"), "burro", "call")] if burro else []
         fake = next((a for a in view.legal if a.startswith("fake:")), None)
         if fake is not None:
             word = self.shout(fake.partition(":")[2])

@@ -27,6 +27,7 @@ from service.ui.screens import (
     Button,
     Screen,
     TablePainter,
+    Tone,
     burro_text,
     cancelled_screen,
     duration,
@@ -154,7 +155,12 @@ class FollowSuitPainter(TablePainter):
             return self.game_over_text(view)
         if view.to_move is None:
             return ""
-        return _("{name} to play.", name=self.name(view.to_move))
+        due = self.turn_deadline()
+        if due is None:
+            return _("{name} to play.", name=self.name(view.to_move))
+        return _(
+            "{name} to play until {time}.", name=self.name(view.to_move), time=self.moment(due)
+        )
 
     def game_over_text(self, view: PublicView) -> str:
         ng = self.tr.ngettext
@@ -316,7 +322,10 @@ class FollowSuitPainter(TablePainter):
         if view.to_move == view.seat:
             if view.drawing and "draw" in "".join(view.legal):
                 return _("Keep drawing until a card of the led suit turns up.")
-            return _("Your turn!")
+            due = self.turn_deadline()
+            if due is None:
+                return _("Your turn!")
+            return _("Your turn until {time}.", time=self.moment(due))
         if view.to_move is None:
             return ""
         if view.seat in view.out:  # nothing more to play in this hand
@@ -336,18 +345,31 @@ class FollowSuitPainter(TablePainter):
             "draw:right": _("Draw right ({n}) ➡️", n=view.piles[-1] if view.piles else 0),
             "pass": _("⏭ Pass"),
         }
-        others = [self.button(extra[a], Move(a)) for a in view.legal if a in extra]
+        others = [
+            self.button(extra[a], Move(a), self.cost(view, a)) for a in view.legal if a in extra
+        ]
         if others:
             rows.append(tuple(others))
         if view.game_over and self.room.private:
             rows.append((self.command(_("🔁 Play again"), "rematch"),))
         return fit(rows)
 
+    def cost(self, view: PlayerView, action: str) -> Tone | None:
+        """A move that costs the player cards, drawn as a danger: a draw they cannot
+        avoid (no card of theirs may be played), a pass that takes the trick's cards."""
+        if action.startswith("draw"):
+            forced = not any(a.startswith("play:") for a in view.legal)
+            return "danger" if forced else None
+        if action == "pass" and self.rules().empty_stock != "pass":
+            return "danger"  # pickup_after_trick, take_the_table: the cards come to them
+        return None
+
     def card_rows(self, view: PlayerView) -> list[tuple[Button, ...]]:
         """The playable cards in the hand's order, a suit's cards on rows of their own."""
         playable = [c for c in view.hand if f"play:{c}" in view.legal]
         return grouped(
-            (code[-1], self.button(self.card(code), Move(f"play:{code}"))) for code in playable
+            (code[-1], self.button(self.card(code), Move(f"play:{code}"), "go"))
+            for code in playable
         )
 
     def choices(self, seat: int) -> list[Choice]:
@@ -378,11 +400,17 @@ class FollowSuitPainter(TablePainter):
         return choices
 
     def nudge(self) -> Screen:
-        """The group's reminder that someone's turn waits."""
+        """The group's reminder that someone's turn waits, and until when."""
         assert isinstance(self.room.game, GameState)
         seat = to_move(self.room.game)
         name = self.seat_name(seat) if seat is not None else ""
-        return Screen(self._("⏰ {name}, it is your turn in Burro!", name=name))
+        due = self.turn_deadline()
+        if due is None:
+            return Screen(self._("⏰ {name}, it is your turn in Burro!", name=name))
+        said = self._(
+            "⏰ {name}, it is your turn in Burro until {time}!", name=name, time=self.moment(due)
+        )
+        return Screen(said)
 
     def news_lines(self) -> list[str]:
         """How the last hand ended and the scores; the game's result once it is over."""

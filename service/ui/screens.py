@@ -26,6 +26,7 @@ from service.table import targets
 from service.table.log import LogKind, LogLine
 from service.table.names import shown
 from service.table.room import Room
+from service.ui.clock import moment, when
 from service.ui.intents import (
     Command,
     CommandName,
@@ -233,6 +234,9 @@ class TablePainter(ABC):
         # (the outbox sets it; a reader at one table is not told what they know).
         self.named = False
         self.shown_hints: frozenset[str] = frozenset()  # the hints this drawing shows
+        # The time zone of the one person a screen is painted for (their hand), where the
+        # painter's maker knows it; None: the room's own (the group's table).
+        self.reader_zone: str | None = None
 
     @abstractmethod
     def rules(self) -> SuitedRules:
@@ -275,11 +279,30 @@ class TablePainter(ABC):
     def cards(self, codes: Iterable[str]) -> str:
         return card_list(codes, self.spanish(), self.tr)
 
-    def button(self, label: str, what: Move | Command | Option) -> Button:
+    def button(self, label: str, what: Move | Command | Option, tone: Tone | None = None) -> Button:
         """A button that acts on the room as it is now: a move names the phase it was drawn
         for (service.table.play), anything else the room's version."""
         version = self.room.phase_version if isinstance(what, Move) else self.room.version
-        return Button(label, Press(self.room.id, version, what))
+        return Button(label, Press(self.room.id, version, what), tone)
+
+    def clock(self, at: float) -> str:
+        """A moment as its reader's local time (else the room's), naming the zone."""
+        return when(at, self.zone(), self.tr)
+
+    def moment(self, at: float) -> str:
+        """A deadline as a screen shows it: `clock`'s words, marked so that where a
+        platform can, each reader sees it in their own zone (service.ui.clock)."""
+        return moment(at, self.zone(), self.tr)
+
+    def zone(self) -> str:
+        return self.reader_zone or self.room.settings.timezone
+
+    def turn_deadline(self) -> float | None:
+        """When the turn (the phase) in play times out, where a reader waits on it: a
+        table others may share (a one-to-one game against bots waits for no one)."""
+        if self.room.private or self.room.status != "playing":
+            return None
+        return self.room.deadline
 
     def command(self, label: str, name: CommandName) -> Button:
         return self.button(label, Command(name))
