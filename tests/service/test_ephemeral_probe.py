@@ -127,6 +127,23 @@ def test_no_answer_keeps_the_last_finding(newest: LocalEmulator) -> None:
     assert client.get(botfather.EPHEMERAL_KEY) == b"1"
 
 
+def test_a_flood_wait_keeps_the_last_finding_and_its_menu(newest: LocalEmulator) -> None:
+    client = fakeredis.FakeRedis()
+    client.set(botfather.EPHEMERAL_KEY, "1")
+    for call in menu.menus():  # what `burro serve` sets before it starts: no /hand
+        httpx.post(f"{newest.api_url}/bot{TOKEN}/setMyCommands", json=call, verify=tls.context())
+    newest.inject_error("deleteEphemeralMessage", 429, retry_after=1)
+    hook = webhook_at(newest, client)
+
+    async def start() -> None:
+        await hook.startup()
+        await hook.application.shutdown()
+
+    asyncio.run(start())
+    assert client.get(botfather.EPHEMERAL_KEY) == b"1"
+    assert "hand" in [c["command"] for c in group_commands(newest)]
+
+
 def test_the_ephemeral_menus_are_the_groups_with_hand_after_burro() -> None:
     calls = menu.ephemeral_menus()
     assert len(calls) == len(menu.MENU_LANGUAGES)

@@ -45,6 +45,7 @@ from service.platforms.base import (
 from service.platforms.telegram import (
     answer,
     blocked,
+    botfather,
     changes,
     commands,
     inline,
@@ -114,18 +115,21 @@ class TelegramWebhook:
     async def probe_ephemeral(self) -> None:
         """Whether the Bot API takes ephemeral messages (hands shown in the group), kept
         for every process; so, /hand joins the groups' menu. No answer keeps the last
-        finding (off until one)."""
+        finding (off until one), and the menu follows it."""
         found = await probe.ephemeral(self.application.bot)
         advice = {"advice": probe.ADVICE} if found is False else {}
         slog.info("ephemeral messages probed", found=probe.told(found), **advice)
-        if found is None:
-            return
-        record_ephemeral(self.client, found)
-        if found:
-            try:
-                await menu.register_ephemeral(self.application.bot)
-            except TelegramError as error:  # the menu is a help: /hand works without it
-                log.warning("setMyCommands with /hand failed: %s", logs.redact(str(error)))
+        if found is not None:
+            record_ephemeral(self.client, found)
+        if found or (found is None and botfather.ephemeral(self.client)):
+            await self.offer_hand()
+
+    async def offer_hand(self) -> None:
+        """/hand in the groups' menus (`burro serve` set them without it just before)."""
+        try:
+            await menu.register_ephemeral(self.application.bot)
+        except TelegramError as error:  # the menu is a help: /hand works without it
+            log.warning("setMyCommands with /hand failed: %s", logs.redact(str(error)))
 
     async def app(self, scope: Scope, receive: Receive, send: Send) -> None:
         """POST /telegram/webhook as a bare ASGI app (Webhook.plain)."""
