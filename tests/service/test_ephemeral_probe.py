@@ -17,6 +17,7 @@ from pydantic import SecretStr
 from telegram import Bot
 
 from cli.stack import SECRET, TOKEN
+from emulator import RunningEmulator
 from emulator.config import fast_config
 from service.infra import tls
 from service.infra.store import Store
@@ -65,7 +66,7 @@ def test_the_probe_cannot_tell_without_an_answer(newest: LocalEmulator) -> None:
     assert asyncio.run(after_the_server_left()) is None
 
 
-def group_commands(emu: LocalEmulator, language: str | None = None) -> list[dict[str, Any]]:
+def group_commands(emu: RunningEmulator, language: str | None = None) -> list[dict[str, Any]]:
     language_code = {"language_code": language} if language else {}
     found = httpx.post(
         f"{emu.api_url}/bot{TOKEN}/getMyCommands",
