@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from emulator.telegram import api_table
@@ -46,6 +47,10 @@ _INLINE_ACTIONS = (
     "web_app",
     "copy_text",
 )
+# A button's `style` as Telegram's server reads it (telegram-bot-api's Client.cpp,
+# get_button_style, in its 10.0 tree): any case; none, "" or "default" is the app's own
+# look; any other word is refused. The reference documents the three colours only.
+BUTTON_STYLES = ("danger", "success", "primary")
 _URL_RE = re.compile(r"(?:https?|tg)://\S+|t\.me/\S+", re.IGNORECASE)
 _SECRET_RE = re.compile(r"[A-Za-z0-9_-]+")
 _START_PARAMETER_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_START_PARAMETER}}}")
@@ -113,6 +118,10 @@ def _button_error(detail: str) -> ApiError:
     return bad_request(f"can't parse inline keyboard button: {detail}")
 
 
+def _keyboard_button_error(detail: str) -> ApiError:
+    return bad_request(f"can't parse keyboard button: {detail}")
+
+
 def _string_field(button: dict[str, Any], name: str, *, required: bool = False) -> str:
     """A button's string field as Telegram reads it (a number is its text)."""
     if name not in button:
@@ -136,10 +145,27 @@ def button_actions(button: dict[str, Any]) -> list[str]:
     ]
 
 
+def button_style(button: dict[str, Any], error: Callable[[str], ApiError]) -> dict[str, str]:
+    """A button's style as its message keeps it (`{}`: the app's own look); refused in
+    Telegram's words when it is none of the colours (`error` names the button's kind)."""
+    value = button.get("style", "")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = json.dumps(value)  # a number is its text, as for every string field
+    if not isinstance(value, str):
+        raise error('Field "style" must be of type String')
+    style = value.lower()
+    if style in ("", "default"):
+        return {}
+    if style not in BUTTON_STYLES:
+        raise error("invalid button style specified")
+    return {"style": style}
+
+
 def inline_button(button: Any) -> dict[str, Any]:
     if not isinstance(button, dict):
         raise _button_error("InlineKeyboardButton must be an Object")
     text = _string_field(button, "text", required=True)
+    style = button_style(button, _button_error)  # read before the action, as Telegram does
     if not text.strip():
         raise bad_request("BUTTON_TEXT_INVALID")
     actions = button_actions(button)
@@ -155,7 +181,7 @@ def inline_button(button: Any) -> dict[str, Any]:
             raise bad_request("BUTTON_URL_INVALID")
     elif action in ("switch_inline_query", "switch_inline_query_current_chat"):
         value = _string_field(button, action, required=True)
-    return {"text": text, action: value}
+    return {"text": text, action: value, **style}  # the action first: it names the kind
 
 
 def reply_keyboard(markup: dict[str, Any]) -> dict[str, Any]:
@@ -174,6 +200,8 @@ def reply_keyboard(markup: dict[str, Any]) -> dict[str, Any]:
                 raise bad_request(
                     'can\'t parse keyboard button: Field "text" must be of type String'
                 )
+            if isinstance(button, dict):
+                button_style(button, _keyboard_button_error)
         total += len(row)
     if total > MAX_REPLY_BUTTONS:
         raise bad_request("reply markup is too long")

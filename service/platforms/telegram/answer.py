@@ -1,7 +1,9 @@
 """The desk's reply drawn on Telegram: a press's popup rides on the webhook's own HTTP
 answer (answerCallbackQuery, see `reply`), its lines are messages to the chat (a
 command's quote it in a group, in its topic), their choices inline buttons, a file a
-document; the pressed question goes or says its answer (`Reply.replaced`)."""
+document; the pressed question goes or says its answer (`Reply.replaced`). A line's
+marks (service.ui.spans: a mention, a moment) go as entities; a popup has none, so its
+words alone."""
 
 from __future__ import annotations
 
@@ -15,7 +17,9 @@ from telegram.error import RetryAfter, TelegramError
 
 from service.desk.asks import Choice, Line, Place, Reply, Request
 from service.platforms.telegram import limits
+from service.platforms.telegram.render import text_params
 from service.platforms.telegram.reply import send_message
+from service.ui import spans
 from service.ui.text_limits import cut_utf16
 
 POPUP = 200  # Telegram's limit on a callback answer's text
@@ -44,7 +48,7 @@ class Exchange:
         button's spinner stops), with the reply's popup or link if it has one."""
         self.answer = {"method": "answerCallbackQuery", "callback_query_id": pressed.query_id}
         if reply.popup:
-            self.answer["text"] = cut_utf16(reply.popup, POPUP)
+            self.answer["text"] = cut_utf16(spans.plain(reply.popup), POPUP)
         if reply.alert and reply.popup:
             self.answer["show_alert"] = True
         if reply.url:
@@ -75,7 +79,8 @@ async def replace_question(bot: Bot, pressed: Pressed, reply: Reply) -> None:
         return
     with contextlib.suppress(TelegramError):  # deleted already, or too old to change
         if reply.lines:
-            await bot.edit_message_text(reply.lines[0].text, pressed.chat_id, pressed.message_id)
+            text, marks = drawn(reply.lines[0].text)
+            await bot.edit_message_text(text, pressed.chat_id, pressed.message_id, **marks)
         else:
             await bot.delete_message(pressed.chat_id, pressed.message_id)
 
@@ -96,7 +101,17 @@ async def send_line(bot: Bot, exchange: Exchange, request: Request, line: Line) 
     if line.file is not None:
         await send_file(bot, exchange, place.chat, line, params)
         return
-    await send_message(bot, place.chat, line.text, budget=exchange.budget, **params)
+    text, marks = drawn(line.text)
+    await send_message(bot, place.chat, text, budget=exchange.budget, **params, **marks)
+
+
+def drawn(text: str, key: str = "entities") -> tuple[str, dict[str, Any]]:
+    """A line's words, and its marks as the `key` parameter (entities, caption_entities)
+    if it has any. The entities stay JSON values: PTB sends them as they are, and a line
+    kept waiting for the flood budget (a notice) is kept as JSON."""
+    params = text_params(text)
+    entities = params.get("entities")
+    return params["text"], {key: entities} if entities else {}
 
 
 async def send_file(
@@ -105,16 +120,17 @@ async def send_file(
     """A file within the chat's flood budget. A file is not kept waiting in Redis: when
     the budget is spent (or Telegram answers 429) the chat gets the line's `busy`."""
     assert line.file is not None
-    busy = line.busy or line.text
+    busy, busy_marks = drawn(line.busy or line.text)
     budget = exchange.budget
     if budget is not None and limits.reserve(budget, chat, chat < 0) > 0:
-        await send_message(bot, chat, busy, budget=budget, **params)
+        await send_message(bot, chat, busy, budget=budget, **params, **busy_marks)
         return
     document = InputFile(line.file.data, filename=line.file.name)
+    caption, marks = drawn(line.text, "caption_entities")
     try:
-        await bot.send_document(chat, document, caption=line.text, **params)
+        await bot.send_document(chat, document, caption=caption, **params, **marks)
     except RetryAfter:
-        await send_message(bot, chat, busy, budget=budget, **params)
+        await send_message(bot, chat, busy, budget=budget, **params, **busy_marks)
 
 
 def keyboard(rows: tuple[tuple[Choice, ...], ...]) -> InlineKeyboardMarkup:
@@ -122,6 +138,7 @@ def keyboard(rows: tuple[tuple[Choice, ...], ...]) -> InlineKeyboardMarkup:
 
 
 def button(choice: Choice) -> InlineKeyboardButton:
+    label = spans.plain(choice.label)  # a button shows words only
     if choice.url is not None:
-        return InlineKeyboardButton(choice.label, url=choice.url)
-    return InlineKeyboardButton(choice.label, callback_data=choice.ask)
+        return InlineKeyboardButton(label, url=choice.url)
+    return InlineKeyboardButton(label, callback_data=choice.ask)

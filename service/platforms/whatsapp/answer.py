@@ -1,7 +1,8 @@
 """The desk's reply sent on WhatsApp: each line a message (its choices reply buttons,
 or a list past three), a popup said as a line unless it only echoes what the screens
 show (`Reply.quiet`). The person just wrote, so their window is open: these go at once,
-paced as every message to them is (`window.pace`)."""
+paced as every message to them is (`window.pace`). WhatsApp draws no marks
+(service.ui.spans: a mention, a moment): a line says their words alone."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from service.i18n import Translator, _
 from service.platforms.whatsapp import people, render, window
 from service.platforms.whatsapp.graph import Address, Graph, GraphError
 from service.services import Services
+from service.ui import spans
 
 log = logging.getLogger("burro.whatsapp")
 TEXT = 4096  # Meta's limit on a text message's body
@@ -59,14 +61,14 @@ def content_of(line: Line, lang: str) -> dict[str, Any]:
     """A line as a message: text, reply buttons (three at most) or a list."""
     choices = [c for row in line.choices for c in row if c.ask is not None]
     links = [c for row in line.choices for c in row if c.url is not None]
-    text = "\n".join([line.text, *(f"{c.label}: {c.url}" for c in links)])
+    text = spans.plain("\n".join([line.text, *(f"{c.label}: {c.url}" for c in links)]))
     if not choices:
         return {"type": "text", "text": {"body": render.short(text, TEXT)}}
     if len(choices) <= 3:
         buttons = [reply_button(c) for c in choices]
         action: dict[str, Any] = {"buttons": buttons}
         return interactive("button", text, action)
-    rows = [{"id": c.ask, "title": render.short(c.label, ROW)} for c in choices[:ROWS]]
+    rows = [{"id": c.ask, "title": render.short(spans.plain(c.label), ROW)} for c in choices[:ROWS]]
     label = render.short(Translator(lang).gettext(_("Choose")), BUTTON)
     return interactive("list", text, {"button": label, "sections": [{"rows": rows}]})
 
@@ -74,7 +76,7 @@ def content_of(line: Line, lang: str) -> dict[str, Any]:
 def reply_button(choice: Choice) -> dict[str, Any]:
     return {
         "type": "reply",
-        "reply": {"id": choice.ask, "title": render.short(choice.label, BUTTON)},
+        "reply": {"id": choice.ask, "title": render.short(spans.plain(choice.label), BUTTON)},
     }
 
 

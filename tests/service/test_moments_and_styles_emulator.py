@@ -1,0 +1,179 @@
+"""Deadlines and button styles through the real python-telegram-bot and the local
+Telegram: a group game's turn deadline read by relatives in two time zones (the group's
+table and the mover's own hand), the card buttons styled; and the local Telegram
+refusing the button styles Telegram refuses, in its words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from cli.stack import TOKEN
+from emulator.server import RunningEmulator
+from emulator.telegram.driver import ChatMessage
+from emulator.telegram.formatting import utf16_slice
+from engine.follow_suit.game import GameState, to_move
+from service.i18n import Translator
+from service.table.room import Room
+from service.ui.clock import when
+from tests.emulator.conftest import BotApiClient
+from tests.service.group_play import open_lobby, play_inline, tap_lobby
+from tests.service.inproc import Hook, LocalEmulator
+from tests.service.play import BOT_ID, GROUP, game_buttons, room_in
+
+ZONES = {"Ben": "Asia/Jakarta", "Carla": "America/Sao_Paulo", "Dan": "Europe/Madrid"}
+
+
+def as_seen(emu: RunningEmulator, chat: str, user: str) -> list[ChatMessage]:
+    """The chat as the user's app shows it (date_time entities in their zone), read
+    over the control API: the in-process driver's quicker read leaves the viewer out."""
+    read = super(LocalEmulator, emu)._get if isinstance(emu, LocalEmulator) else emu._get
+    views = read("/messages", chat=chat, user=user)
+    return [ChatMessage.from_view(v) for v in views]
+
+
+def local(at: float, zone: str) -> str:
+    return datetime.fromtimestamp(at, ZoneInfo(zone)).strftime("%H:%M")
+
+
+def deadline_entity(message: ChatMessage) -> dict[str, Any] | None:
+    found = [e for e in message.raw.get("entities", []) if e["type"] == "date_time"]
+    return found[0] if found else None
+
+
+def started(hook: Hook) -> Room:
+    """A group game of Spanish Burro of four, on the turn of one of the three who opened
+    the bot's chat (Ana, who never did, plays her first turn through the inline query)."""
+    emu = hook.emu
+    for user in ZONES:  # their hands come to their own chats
+        emu.start(user)
+        emu.wait_for(lambda: emu.last_message(user), what=f"{user} greeted")  # noqa: B023
+    group = open_lobby(emu, hook, "spanish")
+    tap_lobby(emu, "Ana", "S")
+    room = emu.wait_for(lambda: playing(hook, group), what="the game dealt")
+    if mover(room) == "Ana":
+        play_inline(emu, "Ana", room.id, room.version)
+        room = emu.wait_for(lambda: moved_on(hook, group, room.version), what="Ana's move")
+    return room
+
+
+def playing(hook: Hook, group: int) -> Room | None:
+    room = room_in(hook, group)
+    return room if room.status == "playing" and room.deadline is not None else None
+
+
+def moved_on(hook: Hook, group: int, version: int) -> Room | None:
+    room = room_in(hook, group)
+    fresh = room.version > version and room.deadline is not None
+    return room if fresh and mover(room) != "Ana" else None
+
+
+def mover(room: Room) -> str:
+    assert isinstance(room.game, GameState)
+    seat = to_move(room.game)
+    assert seat is not None
+    return room.seats[seat].name
+
+
+def test_a_deadline_in_each_reader_s_zone(hook: Hook) -> None:
+    emu = hook.emu
+    room = started(hook)
+    due, name = room.deadline, mover(room)
+    assert due is not None
+    words = when(due, room.settings.timezone, Translator(hook.runtime().svc.room_lang(room)))
+    for user, zone in ZONES.items():
+        emu.set_time_zone(user, zone)
+
+    def table() -> ChatMessage | None:
+        found = [m for m in emu.messages_in(GROUP) if m.sender_id == BOT_ID and not m.deleted]
+        last = found[-1] if found else None
+        entity = deadline_entity(last) if last is not None else None
+        return last if entity is not None and entity["unix_time"] == int(due) else None
+
+    shown = emu.wait_for(table, what="the group's table with the turn's deadline")
+    entity = deadline_entity(shown)
+    assert entity is not None
+    assert utf16_slice(shown.text, entity["offset"], entity["length"]) == words
+    assert f"{name}, " in shown.text[: entity["offset"]].rsplit("\n", 1)[-1]  # its line
+    for user, zone in ZONES.items():
+        view = next(m for m in as_seen(emu, GROUP, user) if m.message_id == shown.message_id)
+        assert view.text_view == shown.text.replace(words, local(due, zone)), user
+    assert len({local(due, zone) for zone in ZONES.values()}) == 3  # three different times
+
+    def hand() -> ChatMessage | None:
+        last = emu.last_message(name)
+        mark = f".{room.phase_version}."
+        current = [b for b in game_buttons(last) if mark in str(b.value)]
+        return last if current and last is not None and deadline_entity(last) else None
+
+    own = emu.wait_for(hand, what=f"{name}'s hand with the deadline")
+    entity = deadline_entity(own)
+    assert entity is not None and entity["unix_time"] == int(due)
+    assert words in own.text
+    view = as_seen(emu, name, name)[-1]
+    assert view.text_view == own.text.replace(words, local(due, ZONES[name]))
+    styles = {
+        b["text"]: b.get("style") for row in own.raw["reply_markup"]["inline_keyboard"] for b in row
+    }
+    cards = {b.text for b in game_buttons(own) if ".p" in str(b.value)}
+    assert cards and all(styles[c] == "success" for c in cards)
+    assert all(style is None for label, style in styles.items() if label not in cards)
+
+
+# ----- the local Telegram refuses what Telegram refuses ---------------------------------
+
+
+@pytest.fixture
+def api(emu: RunningEmulator) -> Iterator[BotApiClient]:
+    client = BotApiClient(emu.url, TOKEN)
+    client.ok("getMe")
+    yield client
+    client.close()
+
+
+def keyboard(**button: Any) -> dict[str, Any]:
+    return {"inline_keyboard": [[{"text": "7♥", "callback_data": "x", **button}]]}
+
+
+def test_a_button_style_telegram_does_not_know_is_refused(api: BotApiClient) -> None:
+    """Telegram's words (telegram-bot-api's Client.cpp, get_button_style): not a guess."""
+    for wrong in ("secondary", "link", "green", 3):
+        code, said = api.error(
+            "sendMessage", chat_id=-1001000000001, text="x", reply_markup=keyboard(style=wrong)
+        )
+        assert (code, said) == (
+            400,
+            "Bad Request: can't parse inline keyboard button: invalid button style specified",
+        )
+    reply = {"keyboard": [[{"text": "hi", "style": "loud"}]]}
+    said = api.error("sendMessage", chat_id=-1001000000001, text="x", reply_markup=reply)[1]
+    assert said == "Bad Request: can't parse keyboard button: invalid button style specified"
+    said = api.error(
+        "sendMessage", chat_id=-1001000000001, text="x", reply_markup=keyboard(style={})
+    )[1]
+    assert (
+        said
+        == 'Bad Request: can\'t parse inline keyboard button: Field "style" must be of type String'
+    )
+
+
+def test_the_styles_telegram_takes_are_kept_on_the_message(api: BotApiClient) -> None:
+    """The three colours (in any case, as Telegram reads them) stay on the message's
+    button; none, "" and "default" are the app's own look."""
+    for given, kept in (
+        ("success", "success"),
+        ("DANGER", "danger"),
+        ("Primary", "primary"),
+        ("default", None),
+        ("", None),
+        (None, None),
+    ):
+        markup = keyboard() if given is None else keyboard(style=given)
+        sent = api.ok("sendMessage", chat_id=-1001000000001, text="x", reply_markup=markup)
+        button = sent["reply_markup"]["inline_keyboard"][0][0]
+        assert button.get("style") == kept, given
+        assert next(iter(button)) == "text" and list(button)[1] == "callback_data"
