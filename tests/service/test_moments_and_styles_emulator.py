@@ -5,6 +5,7 @@ refusing the button styles Telegram refuses, in its words."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
@@ -24,7 +25,11 @@ from tests.emulator.conftest import BotApiClient
 from tests.service.group_play import open_lobby, play_inline, tap_lobby
 from tests.service.inproc import Hook, LocalEmulator
 from tests.service.play import BOT_ID, GROUP, game_buttons, room_in
+from tests.service.whatsapp.play import act, outgoing
+from tests.service.whatsapp.test_family_table import lobby_offering, player_id
+from tests.service.whatsapp.test_mixed_table import LINK
 
+PRIVATE_USE = re.compile("[\ue000-\ue002]")
 ZONES = {"Ben": "Asia/Jakarta", "Carla": "America/Sao_Paulo", "Dan": "Europe/Madrid"}
 
 
@@ -122,6 +127,46 @@ def test_a_deadline_in_each_reader_s_zone(hook: Hook) -> None:
     cards = {b.text for b in game_buttons(own) if ".p" in str(b.value)}
     assert cards and all(styles[c] == "success" for c in cards)
     assert all(style is None for label, style in styles.items() if label not in cards)
+
+
+# ----- WhatsApp: the words, never a mark ---------------------------------------------
+
+
+def test_a_whatsapp_family_table_says_its_deadlines_in_words(hook: Hook) -> None:
+    """A family's table opened on WhatsApp (Abuela, Vovó and a bot): the player to move
+    is told until when in words, in the table's zone; no message to either of them
+    holds a private-use character (a mark's) anywhere."""
+    wa = hook.emu.whatsapp
+    wa.send("Abuela", "familia")
+    told = wa.wait_for(
+        lambda: next((m for m in outgoing(wa, "Abuela") if "wa.me" in m.text), None),
+        what="the links to share",
+    )
+    found = LINK.search(told.text)
+    assert found is not None
+    code = re.sub(r"^\S+%20", "", found[2])  # the words before it are the link's
+    wa.send("Vovó", f"entrar {code}")
+    host = player_id(hook, "Abuela")
+    hook.emu.wait_for(lambda: len(room_in(hook, host).seats) == 2 or None, what="Vovó seated")
+    lobby = lobby_offering(wa, "Abuela", "🤖 Añadir bot", 0)
+    act(wa, "Abuela", lobby, "🤖 Añadir bot")
+    hook.emu.wait_for(lambda: len(room_in(hook, host).seats) == 3 or None, what="a bot seated")
+    act(wa, "Abuela", lobby_offering(wa, "Abuela", "▶️ Empezar", lobby.seq), "▶️ Empezar")
+    room = hook.emu.wait_for(lambda: playing(hook, host), what="a human's turn")
+    assert isinstance(room.game, GameState)
+    seat = to_move(room.game)
+    assert seat is not None and room.deadline is not None
+    person = "Abuela" if room.seats[seat].user_id == host else "Vovó"
+    words = when(room.deadline, room.settings.timezone, Translator(room.seats[seat].lang))
+    wa.wait_for(
+        lambda: any(words in m.text for m in outgoing(wa, person)),
+        what=f"{person} told until {words}",
+    )
+    for user in ("Abuela", "Vovó"):
+        for message in outgoing(wa, user):
+            said = [message.text, message.header or "", message.footer or ""]
+            said += [b.title for b in message.buttons] + [r.title for r in message.rows]
+            assert not PRIVATE_USE.search("".join(said)), message
 
 
 # ----- the local Telegram refuses what Telegram refuses ---------------------------------
