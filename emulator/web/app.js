@@ -438,6 +438,8 @@ function renderKeyboard(view, rows) {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "kb-btn";
+      // Bot API button styles: green "success", blue "primary", red "danger".
+      if (["success", "primary", "danger"].includes(button.style)) b.classList.add(`kb-${button.style}`);
       b.textContent = button.text;
       const marks = {url: "↗", switch_inline_query: "↪", switch_inline_query_current_chat: "↪"};
       for (const [field, mark] of Object.entries(marks)) {
