@@ -19,7 +19,7 @@ from service.i18n import Translator, _
 from service.table import games as table_games
 from service.table.cuartetos.table import is_live
 from service.table.log import LogKind, LogLine
-from service.ui import hints
+from service.ui import hints, spans
 from service.ui.intents import Choice, Move, NotPlayable, Press
 from service.ui.screens import (
     CARD_SEPARATOR,
@@ -401,7 +401,7 @@ class CuartetosPainter(TablePainter):
         """The hints the decision in front of `seat` calls for (service.ui.hints)."""
         if self.room.status != "playing" or not self.room.game:
             return []
-        screen = self.bare_hand(seat).text
+        screen = spans.plain(self.bare_hand(seat).text)  # the words a reader sees
         return hints.fitting(self.due(player_view(self.game(), seat)), screen, self.tr)
 
     def due(self, view: PlayerView) -> list[str]:

@@ -15,7 +15,7 @@ from engine.kernel.rules import LETTERS
 from service.i18n import Translator, _
 from service.table import games as table_games
 from service.table.log import LogKind, LogLine
-from service.ui import hints
+from service.ui import hints, spans
 from service.ui.intents import (
     Choice,
     Move,
@@ -286,7 +286,7 @@ class FollowSuitPainter(TablePainter):
         """The hints the decision in front of `seat` calls for (service.ui.hints)."""
         if self.room.status != "playing" or not isinstance(self.room.game, GameState):
             return []
-        screen = self.bare_hand(seat).text
+        screen = spans.plain(self.bare_hand(seat).text)  # the words a reader sees
         return hints.fitting(self.due(player_view(self.room.game, seat)), screen, self.tr)
 
     def due(self, view: PlayerView) -> list[str]:
