@@ -127,6 +127,27 @@ def test_a_deadline_in_each_reader_s_zone(hook: Hook) -> None:
     cards = {b.text for b in game_buttons(own) if ".p" in str(b.value)}
     assert cards and all(styles[c] == "success" for c in cards)
     assert all(style is None for label, style in styles.items() if label not in cards)
+    nudged(hook, room, words)
+
+
+def nudged(hook: Hook, room: Room, words: str) -> None:
+    """The turn's reminder in the group says until when, in each reader's zone."""
+    emu, worker, due = hook.emu, hook.worker, room.deadline
+    assert worker is not None and due is not None
+    worker.reach(room.reminder_at())
+
+    def nudge() -> ChatMessage | None:
+        for message in reversed(emu.messages_in(GROUP)):
+            entity = deadline_entity(message) if message.sender_id == BOT_ID else None
+            if entity is not None and "⏰" in message.text and entity["unix_time"] == int(due):
+                return message
+        return None
+
+    said = emu.wait_for(nudge, what="the group's reminder with the deadline")
+    assert words in said.text
+    for user, zone in ZONES.items():
+        view = next(m for m in as_seen(emu, GROUP, user) if m.message_id == said.message_id)
+        assert view.text_view == said.text.replace(words, local(due, zone)), user
 
 
 # ----- WhatsApp: the words, never a mark ---------------------------------------------
