@@ -306,12 +306,13 @@ def test_a_reply_line_s_marks_go_as_entities_and_its_popup_as_words() -> None:
     (sent, args, params), (edited, edit_args, edit_params) = bot.calls
     assert (sent, edited) == ("send_message", "edit_message_text")
     assert args[1] == edit_args[0] == "👵🏽 𝔄na: 09:00 (Madrid) · Ben 🐴"
+    # 👵🏽 is 4 UTF-16 units, 𝔄 and 🐴 2 each
     expected = [
         {"type": "date_time", "offset": 11, "length": 14, "unix_time": int(START),
          "date_time_format": "t"},
         {"type": "text_mention", "offset": 28, "length": 6,
          "user": {"id": 2, "is_bot": False, "first_name": "Ben 🐴"}},
-    ]  # fmt: skip  (👵🏽 is 4 UTF-16 units, 𝔄 and 🐴 2 each)
+    ]  # fmt: skip
     assert params["entities"] == edit_params["entities"] == expected
     json.dumps(params["entities"])  # JSON values: a line kept waiting is kept as JSON
 
