@@ -41,8 +41,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from emulator.common.control_client import ControlClient
 from emulator.telegram.driver import Button, ChatMessage, EmulatorError, TapResult
@@ -58,6 +59,7 @@ FAMILIES = ("opened", "never")
 PACES = ("live", "day")
 CARDS = "🃏"  # "🃏 My cards", in every language
 STEP_LIMIT = 6  # steps to a card before the bench gives up on a turn
+T = TypeVar("T")
 Step = tuple[str, str]  # what (join, START, my cards, link, card), where (group, private)
 
 
@@ -127,16 +129,42 @@ def private_link(b: Button) -> bool:
 # ----- a member's steps ------------------------------------------------------------------
 
 
-def settle(hook: Hook) -> None:
+def act(hook: Hook, action: Callable[[], T]) -> T:
+    """A member's action and all it causes (`settle`)."""
+    seq = hook.emu.last_seq()
+    done = action()
+    settle(hook, seq)
+    return done
+
+
+def settle(hook: Hook, since: int) -> None:
+    """Wait until the webhook has answered every update since `since`, then until the
+    jobs they queued (and those that queued) have run."""
+    emu = hook.emu
+
+    def answered() -> bool | None:
+        queued = {e["update_id"] for e in emu.log("update", since=since)}
+        done = {e["update_id"] for e in emu.log("delivery", since=since) if e["status"] == 200}
+        return queued <= done or None
+
+    emu.wait_for(answered, what="the webhook's answers")
     assert hook.worker is not None
     hook.worker.settle()
 
 
-def follow(tap: TapResult) -> list[Step]:
-    """A press's answer with a URL: the app opens the bot's chat; START is a tap. The
-    emulator sends the link's `/start` itself when it opens it (`url` buttons too)."""
+def follow(hook: Hook, user: str, tap: TapResult) -> list[Step]:
+    """A press's answer with a URL: the app opens it (the bot's chat) by itself, and
+    START there is a tap (the emulator sends the link's `/start` as it opens it, for a
+    `url` button too)."""
     url = tap.answer.url if tap.answer is not None else None
+    if url:
+        act(hook, lambda: hook.emu.open_link(user, url))
     return [("START", "private")] if url or tap.kind == "url" else []
+
+
+def tap_on(hook: Hook, user: str, message: ChatMessage, button: Button) -> TapResult:
+    """Tap a button (by its place: a link's URL names no button) and settle."""
+    return act(hook, lambda: hook.emu.tap(user, message, (button.row, button.column)))
 
 
 def join(hook: Hook, user: str) -> list[Step]:
@@ -144,12 +172,9 @@ def join(hook: Hook, user: str) -> list[Step]:
     room = hook.room(GROUP)
     found = table_button(hook, user, room, lambda b: str(b.value).endswith(".J"))
     assert found is not None, "no Join on the lobby"
-    tap = hook.emu.tap(user, found[0], str(found[1].value))
-    if tap.answer is not None and tap.answer.url:
-        hook.emu.open_link(user, tap.answer.url)
-    settle(hook)
+    steps = [("join", "group"), *follow(hook, user, tap_on(hook, user, *found))]
     assert any(s.user_id == IDS[user] for s in hook.room(GROUP).seats), f"{user} not seated"
-    return [("join", "group"), *follow(tap)]
+    return steps
 
 
 def play_turn(hook: Hook, user: str) -> list[Step]:
@@ -160,13 +185,10 @@ def play_turn(hook: Hook, user: str) -> list[Step]:
     for _ in range(STEP_LIMIT):
         card = a_card(hook, user, room)
         if card is not None:
-            message, button, where = card
-            hook.emu.tap(user, message, str(button.value))
-            hook.emu.wait_for(lambda: hook.room(GROUP).version > room.version or None)
-            settle(hook)
-            return [*steps, ("card", where)]
+            tap_on(hook, user, card[0], card[1])
+            assert hook.room(GROUP).version > room.version, f"{user}'s move not applied"
+            return [*steps, ("card", card[2])]
         steps += open_hand(hook, user, room, {what for what, _where in steps})
-        settle(hook)
     raise AssertionError(f"{user} found no card to play: {steps}")
 
 
@@ -175,10 +197,21 @@ def open_hand(hook: Hook, user: str, room: Room, tried: set[str]) -> list[Step]:
     for wanted, what in ((my_cards, "my cards"), (private_link, "link")):
         found = None if what in tried else table_button(hook, user, room, wanted)
         if found is not None:
-            message, button = found
-            tap = hook.emu.tap(user, message, (button.row, button.column))
-            return [(what, "group"), *follow(tap)]
-    raise AssertionError(f"{user} sees no card, and no way to their hand: {tried}")
+            return [(what, "group"), *follow(hook, user, tap_on(hook, user, *found))]
+    raise AssertionError(
+        f"{user} sees no card, no way to their hand but {tried}: {seen(hook, user)}"
+    )
+
+
+def seen(hook: Hook, user: str) -> list[tuple[str, list[str]]]:
+    """The newest messages `user` sees, to say why a turn failed."""
+    shown = []
+    for chat in (user, GROUP):
+        try:
+            shown += [(m.text[:300], m.button_texts) for m in seen_in(hook, user, chat)[-3:]]
+        except EmulatorError:  # no private chat
+            continue
+    return shown
 
 
 # ----- counting --------------------------------------------------------------------------
@@ -286,10 +319,9 @@ def open_table(hook: Hook, family: str) -> dict[str, list[Step]]:
     emu = hook.emu
     if family == "opened":
         for name in FAMILY:
-            emu.start(name)
-    emu.send_message(FAMILY[0], GROUP, "/burro spanish")
-    emu.wait_for(lambda: store_room(hook), what="the lobby")
-    settle(hook)
+            act(hook, partial(emu.start, name))
+    act(hook, lambda: emu.send_message(FAMILY[0], GROUP, "/burro spanish"))
+    assert store_room(hook) is not None, "no lobby"
     return {name: join(hook, name) for name in FAMILY[1:]}
 
 
@@ -298,9 +330,8 @@ def start_game(hook: Hook) -> None:
     room = hook.room(GROUP)
     found = table_button(hook, FAMILY[0], room, lambda b: str(b.value).endswith(".S"))
     assert found is not None, "no Start on the lobby"
-    hook.emu.tap(FAMILY[0], found[0], str(found[1].value))
-    hook.emu.wait_for(lambda: hook.room(GROUP).status == "playing" or None, what="the start")
-    settle(hook)
+    tap_on(hook, FAMILY[0], *found)
+    assert hook.room(GROUP).status == "playing", "the game did not start"
 
 
 def store_room(hook: Hook) -> Room | None:
@@ -317,8 +348,7 @@ def play_game(hook: Hook, family: str, pace: str, gap: float) -> Played:
     start_game(hook)
     for _ in range(5000):
         if pace == "day":
-            worker.reach(clock() + gap)
-            settle(hook)
+            act(hook, lambda: worker.reach(clock() + gap))
         room = hook.room(GROUP)
         if room.status != "playing":
             break
@@ -333,7 +363,6 @@ def play_game(hook: Hook, family: str, pace: str, gap: float) -> Played:
         played.turns += 1
     room = hook.room(GROUP)
     assert room.status == "over", "the game did not end"
-    settle(hook)
     calls = emu.calls(since=start)
     played.moves = moves_of(room)
     played.calls = Counter(c["method"] for c in calls)
