@@ -1,8 +1,9 @@
 """The outbox: renders a room's chat messages at send time and sends or edits them.
 
 A target is `table` (the group's table, or the private game's one message), `hand:<user>`
-(a player's hand in their private chat) or `nudge` (a turn reminder in the group); a
-`:new` suffix posts a fresh message instead of editing. What was last sent is kept per
+(a player's hand in their private chat), `mine:<user>` (their hand in the group, shown to
+them alone: `show_mine`) or `nudge` (a turn reminder in the group); a `:new` suffix posts
+a fresh message instead of editing. What was last sent is kept per
 target (its digest), so a repeated job sends nothing; a re-post or nudge is sent only
 while its request is still marked pending, so a repeated one does not post twice.
 The chat platform (`service.platforms.base.Platform`, found for the room's chat in
@@ -14,7 +15,9 @@ instead of sleeping.
 Being told: an edit notifies nobody, a new message does. So a player's turn comes as a
 new message (the old one deleted: one live hand message) unless they are in live play,
 having acted or been prompted within `live_window` seconds; the group's table is posted
-anew at the bottom once the room's own later messages pushed it up. One-off posts, sent
+anew at the bottom once the room's own later messages pushed it up, and when the turn of
+a player who plays from the group (their private chat refused us) comes after a pause:
+naming them so that it tells them (`group_calls`). One-off posts, sent
 once per request: `news` / `news:<user>` (a hand's or the game's end, in the group and
 in each player's chat) and `said:<user>:<why>:<action>` (a move played for a player,
 said silently in their chat): see service.ui.news.
@@ -31,7 +34,14 @@ from typing import TYPE_CHECKING
 
 from service.i18n import Translator
 from service.infra import chats, hints, logs, queue, tables
-from service.infra.keys import BOT_USERNAME, PENDING_SYNC, lock_key, msgs_key, sent_key
+from service.infra.keys import (
+    BOT_USERNAME,
+    PENDING_SYNC,
+    answer_key,
+    lock_key,
+    msgs_key,
+    sent_key,
+)
 from service.infra.store import live_key, room_key, text
 from service.platforms import registry
 from service.platforms.base import Chat, DeliveryFailed, Failure, Platform, Rendered
@@ -40,7 +50,7 @@ from service.table.log import last_seq
 from service.table.outcome import JobKind, Outcome
 from service.table.room import Room
 from service.table.targets import Target
-from service.ui import games, invitations, news
+from service.ui import calls, games, invitations, news
 from service.ui.news import ended_since
 from service.ui.screens import Screen, TablePainter, titled
 from service.ui.story import Cursor, begin
@@ -134,6 +144,8 @@ def bring_up_to_date(
     if room is None:
         return True
     base = aim.base
+    if base.kind == "mine":
+        return show_mine(rt, room, aim)
     chat_id = chat_id_of(room, base)
     platform = registry.for_chat(rt, room, chat_id)
     folds = not platform.capabilities().edit  # a chat where every change is a message
@@ -148,7 +160,8 @@ def bring_up_to_date(
     posts = aim.new or base.kind == "nudge" or base.one_off
     served = posts and not asked
     anew = Posting.EDIT if marks is None else due_anew(rt, marks, turn)
-    if posts and not served:
+    called = group_calls(rt, room, base) if marks is not None else []
+    if (posts and not served) or called:
         anew = Posting.NOTIFY
     start = 0 if marks is None else story_start(room, marks, bool(anew) or folds)
     with_table = folds or not sees_table(room, base)
@@ -161,6 +174,7 @@ def bring_up_to_date(
         return True
     lang, screen = plan
     screen = with_invite(rt, room, base, lang, screen)
+    screen = calls.calling(screen, room, called, lang) if called else screen
     told = untold_hands(rt, room, base) if folds else None
     if told is not None and ended is not None:
         if not tell_hand_end(rt, platform, room, base, chat_id, lang, start):
@@ -184,10 +198,120 @@ def bring_up_to_date(
         return False
     told_anew = anew == Posting.NOTIFY or marks.message_id is None
     prompted(rt, room, base, turn, told=told_anew, marks=marks, now=now)
+    if called:
+        note_live(rt, room, called_marks(room, called, now))
     if told is not None:
         note_told(rt, room, base, told)
     if folds and turn is not None:
         before_closing(rt, platform, room, chat_of(room, chat_id), turn)
+    return True
+
+
+# ----- who plays from the group --------------------------------------------------------
+
+
+def group_calls(rt: Runtime, room: Room, target: Target) -> list[int]:
+    """The players a group's table names as it goes out, so that it tells them: those
+    whose turn it is who play from the group (their private chat refused us, or they
+    never opened it), unless in live play or called for this turn already (`live`)."""
+    if target.kind != "table" or room.private or room.status != "playing":
+        return []
+    if targets.in_own_chat(room):
+        return []
+    waiting = (room.seats[s].user_id for s in play.waiting_humans(room))
+    users = [u for u in waiting if u is not None and u in room.blocked]
+    if not users:
+        return []
+    fields = [str(u) for u in users] + [f"{u}:turn" for u in users]
+    found = rt.redis.hmget(live_key(room.id), fields)
+    turn = f"p{room.phase_version}"
+    return [
+        user
+        for user, acted, seen in zip(users, found, found[len(users) :], strict=False)
+        if not live(rt, Marks(None, None, to_float(acted), to_text(seen), None), (user, turn))
+    ]
+
+
+def called_marks(room: Room, users: list[int], now: float) -> dict[str, str | float]:
+    """Live play's marks for players just called for their turn (`group_calls`)."""
+    turn = f"p{room.phase_version}"
+    marks: dict[str, str | float] = {f"{user}:turn": turn for user in users}
+    marks.update((str(user), now) for user in users)
+    return marks
+
+
+def to_float(value: bytes | str | None) -> float | None:
+    return float(value) if value is not None else None
+
+
+def to_text(value: bytes | str | None) -> str | None:
+    return text(value) if value is not None else None
+
+
+def show_mine(rt: Runtime, room: Room, aim: Target) -> bool:
+    """A player's hand in the group, shown to them alone (with the table: it stands in
+    its place for them): shown anew in answer to what they asked (kept at `answer_key`
+    till now), else edited where it shows; nothing where it shows nowhere. An edit tells
+    nobody: their turn is told by the group's table (`group_calls`) or their own chat."""
+    user = aim.user
+    if user is None or user not in room.mine or room.seat_of(user) is None:
+        return True
+    answering = text(rt.redis.getdel(answer_key(room.id, user)) or b"") if aim.new else ""
+    marks = read_marks(rt, room, aim.base, room.chat_id)
+    if not answering and marks.message_id is None:
+        return True
+    start = story_start(room, marks, anew=bool(answering))
+    plan = plan_message(rt, room, Target("hand", user), with_table=True, after=start)
+    if plan is None:
+        return True
+    lang, screen = plan
+    platform = registry.for_chat(rt, room, room.chat_id)
+    message = platform.render(screen, lang)
+    digest = hashlib.sha1(json.dumps(message, sort_keys=True).encode()).hexdigest()
+    if not answering and marks.digest == digest.encode():
+        return True
+    chat, old = chat_of(room, room.chat_id), marks.message_id
+    try:
+        if answering:
+            shown = platform.show_to(chat, user, message, answering)
+        else:
+            assert old is not None
+            platform.update_for(chat, user, old, message)
+            shown = old
+    except DeliveryFailed as error:
+        return mine_refused(rt, room, aim, error.failure)
+    if answering and old is not None and old != shown:
+        platform.withdraw(chat, user, old)
+    cursor = Cursor(start, last_seq(room.log), rt.svc.now())
+    keep_mine(rt, room, aim.base, shown, sent_mark(digest, cursor))
+    if answering:  # they asked just now: they are looking
+        note_live(rt, room, {str(user): rt.svc.now()})
+    return True
+
+
+def keep_mine(rt: Runtime, room: Room, base: Target, message_id: int, sent: str) -> None:
+    msgs, sent_at, ttl = msgs_key(room.id), sent_key(room.id), rt.svc.store.ttl_of(room)
+    with rt.redis.pipeline(transaction=False) as pipe:
+        pipe.hset(msgs, str(base), message_id)
+        pipe.hset(sent_at, str(base), sent)
+        pipe.expire(msgs, ttl)
+        pipe.expire(sent_at, ttl)
+        pipe.execute()
+
+
+def mine_refused(rt: Runtime, room: Room, aim: Target, failure: Failure) -> bool:
+    """A hand in the group that could not be shown or changed: gone (deleted, or its
+    press too old to answer) it is forgotten, so nothing tries it again till they ask;
+    a flood wait tries again."""
+    if failure.kind == "retry" and not aim.new:
+        queue.later(rt.redis, JobKind.SYNC, room.id, str(aim), rt.svc.now() + failure.wait)
+        return False
+    log.info("room %s: %s's hand in the group: %s", room.id, aim.user, failure.detail)
+    if not aim.new:
+        with rt.redis.pipeline(transaction=False) as pipe:
+            pipe.hdel(msgs_key(room.id), str(aim.base))
+            pipe.hdel(sent_key(room.id), str(aim.base))
+            pipe.execute()
     return True
 
 

@@ -46,6 +46,7 @@ CommandName = Literal[
     "quiet",  # no more reminders
     "loud",  # reminders again
     "hour",  # the person's time zone, told or set
+    "hand",  # the person's hand at the table of this chat, shown to them alone (showing)
 ]
 
 
@@ -146,6 +147,9 @@ class Request:
     # The platform edits a message in place; where it cannot, every message is new (a
     # rematch's first message is then the person's first turn, not a table of bots).
     edits: bool = True
+    # Where the platform can answer this ask in a group with a message its sender alone
+    # sees (Telegram's ephemeral messages), its own words for what is answered.
+    answering: str | None = None
 
 
 # ----- the reply ---------------------------------------------------------------------

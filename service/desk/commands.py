@@ -10,7 +10,7 @@ import re
 from collections.abc import Awaitable, Callable
 
 from engine.kernel.errors import RulesError
-from service.desk import opening
+from service.desk import opening, showing
 from service.desk.asks import Attachment, Choice, CommandAsk, Line, Reply, TypedAsk
 from service.desk.use import Use
 from service.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, _
@@ -663,4 +663,5 @@ HANDLERS: dict[str, Handler] = {
     "quiet": quiet,
     "loud": loud,
     "hour": hour,
+    "hand": showing.asked,
 }

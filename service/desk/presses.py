@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from engine.kernel.cards import SUIT_SYMBOLS
-from service.desk import opening, prompts, reading
+from service.desk import opening, prompts, reading, showing
 from service.desk.asks import Choice, PressAsk, Reply, TypedMoveAsk
 from service.desk.use import Use
 from service.i18n import Translator, _
@@ -93,6 +93,8 @@ async def pressed(use: Use, ask: PressAsk) -> Reply:
         return Reply(popup=use.text(_("The game was cancelled.")), alert=ask.tapped)
     actor = await use.as_admin(room) if managing(press) else use.actor
     if is_command(press, "join") and not room.private and not use.reachable:
+        if use.request.answering is not None:
+            return await joined_from_group(use, room, ask)
         # The bot cannot write to someone who never opened its private chat: send them
         # there first; the link seats them (commands.start).
         return Reply(url=use.links.private(room.id, join=True))
@@ -103,6 +105,8 @@ async def pressed(use: Use, ask: PressAsk) -> Reply:
         return rules_posted(use, room)
     if is_command(press, "story"):  # read only: nothing of the room changes
         return reading.told(use, room, pressed=ask.tapped)
+    if is_command(press, "hand"):
+        return await showing.pressed(use, room)
     if isinstance(press.what, Move):  # a costly first press is explained instead
         first = hints.explained_first(use.store, room, actor.user_id, press.what.action)
         if first is not None:
@@ -120,6 +124,28 @@ async def pressed(use: Use, ask: PressAsk) -> Reply:
         return refused(use, fresh, outcome, ask)
     replaced = is_command(press, "cancel")
     return replace(use.popup(outcome.popup), quiet=True, replaced=replaced)
+
+
+async def joined_from_group(use: Use, room: Room, ask: PressAsk) -> Reply:
+    """A member who never opened the bot's private chat joins from the group, where the
+    platform can show them their cards alone (service.desk.showing): seated, and noted
+    as one the bot cannot write to, so that nothing goes to a chat they never opened."""
+    actor = use.actor
+
+    def change(fresh: Room) -> Outcome:
+        outcome = lobby.join(fresh, actor)
+        if outcome.changed and actor.user_id not in fresh.blocked:
+            fresh.blocked = [*fresh.blocked, actor.user_id]
+        return outcome
+
+    result = await use.store.aupdate(room.id, change, use.request.mark, loaded=room)
+    if result is None:
+        return Reply()
+    fresh, outcome = result
+    if not outcome.changed:
+        return refused(use, fresh, outcome, ask)
+    said = _("You are in. Once the game starts, tap “🃏 My cards” here: only you see them.")
+    return Reply(popup=use.text(said), alert=True)
 
 
 def rules_posted(use: Use, room: Room) -> Reply:

@@ -110,6 +110,12 @@ def blocked_notices_key(room_id: str) -> str:
     return _room_part(room_id, "blocked_notices")
 
 
+def answer_key(room_id: str, user: int) -> str:
+    """What a player asked to be answered with their hand in the group, alone (a press's
+    or an ephemeral command's id: service.desk.showing), until the outbox answers it."""
+    return _room_part(room_id, f"answer:{user}")
+
+
 def lock_key(room_id: str, target: str) -> str:
     """The outbox's lock on one of the room's messages."""
     return _room_part(room_id, f"lock:{target}")

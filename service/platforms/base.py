@@ -128,14 +128,12 @@ class Platform(Protocol):
         """Post a plain line. DeliveryFailed."""
         ...
 
-    def show_to(
-        self, chat: Chat, user: int, message: Rendered, answering: str, replace: bool
-    ) -> int:
+    def show_to(self, chat: Chat, user: int, message: Rendered, answering: str) -> int:
         """Show `message` in the group `chat` to `user` alone, in answer to what they
         asked (`answering`: the platform's own words for their press or command, as its
-        parser put it in `Request.answering`); `replace`: in place of the pressed
-        message, for them. Its id. DeliveryFailed (a platform without `personal`
-        messages refuses, fatal)."""
+        parser put it in `Request.answering`; a press's answer stands in place of the
+        pressed message, for them). Its id. DeliveryFailed (a platform without
+        `personal` messages refuses, fatal)."""
         ...
 
     def update_for(self, chat: Chat, user: int, message_id: int, message: Rendered) -> None:

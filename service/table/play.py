@@ -378,10 +378,12 @@ def sync_hands(
 ) -> None:
     """Each player's own message, in a group (a private game has only its table): those
     whose hand or turn changed, every one at the end (or, where hands show the table,
-    after every change). Players whose private chat refused us get nothing until they
-    open it again; they play through the inline query meanwhile."""
+    after every change). Players whose private chat refused us get nothing there until
+    they open it again; they play from the group meanwhile. A hand shown in the group
+    to its player alone shows the table too: it follows every change."""
     if room.private:
         return
+    outcome.sync.update(targets.mine(user) for user in room.mine)
     table = table_of(room.settings.preset)
     if over or table.hands_show_table:
         touched = set(range(len(room.seats)))

@@ -52,6 +52,7 @@ def without(room: Room, user_id: int, now: float) -> Outcome:
     """The room with `user_id` taken out: a lobby loses their seat, a running game gives
     it to a bot, a finished one keeps it under a neutral name."""
     room.blocked = [u for u in room.blocked if u != user_id]
+    room.mine = [u for u in room.mine if u != user_id]
     seat = room.seat_of(user_id)
     if room.status == "lobby" and seat is not None:
         return lobby.leave(room, Actor(user_id, "", "en"))

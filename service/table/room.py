@@ -126,6 +126,9 @@ class Room(BaseModel):
     seen: list[int] = Field(default_factory=list)
     seen_hand: int = 0
     blocked: list[int] = Field(default_factory=list)  # users whose private chat refused us
+    # Users shown their hand in the room's group to them alone (an ephemeral message,
+    # service.desk.showing): kept up to date there as the game goes on.
+    mine: list[int] = Field(default_factory=list)
     created: float = 0.0
     updated: float = 0.0
     # The bytes it was read from (Store.load): updating the room as loaded reuses it.

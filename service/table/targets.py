@@ -7,6 +7,8 @@ so they never change:
 
     table           the room's table (a private game's one message)
     hand:<user>     a player's own message (in a group game, in their private chat)
+    mine:<user>     a player's hand in the group, shown to them alone (`:new`: in answer
+                    to what they asked, kept till then: service.desk.showing)
     nudge           a turn reminder in the group
     news            a hand's or the game's end, in the room's chat
     news:<user>     the same in a player's private chat
@@ -30,8 +32,8 @@ from typing import Literal
 
 from service.table.room import Room
 
-Kind = Literal["table", "hand", "nudge", "news", "said"]
-_KINDS: tuple[Kind, ...] = ("table", "hand", "nudge", "news", "said")
+Kind = Literal["table", "hand", "mine", "nudge", "news", "said"]
+_KINDS: tuple[Kind, ...] = ("table", "hand", "mine", "nudge", "news", "said")
 NEW = ":new"
 KNOCK = "knock"  # said: someone followed a link to the player's table, not seated
 # Why they were not: the player's game against bots, or the game started, full, or over.
@@ -41,7 +43,7 @@ PRIVATE, STARTED, FULL, OVER = "private", "started", "full", "over"
 @dataclass(frozen=True)
 class Target:
     kind: Kind
-    user: int | None = None  # hand, said, and news in a player's chat
+    user: int | None = None  # hand, mine, said, and news in a player's chat
     new: bool = False  # a fresh message rather than an edit
     why: str = ""  # said: timeout (their time ran out) or only (their only move)
     action: str = ""  # said: the move played for them
@@ -94,6 +96,11 @@ def split(arg: str) -> list[str]:
 def hand(user: int, new: bool = False) -> str:
     """A player's own message (`new`: posted afresh, so that it notifies)."""
     return str(Target("hand", user, new))
+
+
+def mine(user: int, new: bool = False) -> str:
+    """A player's hand in the group, to them alone (`new`: shown in answer to their ask)."""
+    return str(Target("mine", user, new))
 
 
 def news(user: int) -> str:

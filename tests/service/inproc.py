@@ -127,7 +127,7 @@ class LocalEmulator(RunningEmulator):
 
     def _get(self, path: str, **params: Any) -> Any:
         kind, _, query_id = path.strip("/").partition("/")
-        if path == "/messages":
+        if path == "/messages" and params.get("user") is None:  # as one user sees it: HTTP
             chat, bot = params["chat"], params.get("bot")
             deleted = params.get("include_deleted") is not None
             return self._on_loop(lambda world: _views(world, chat, bot, deleted))

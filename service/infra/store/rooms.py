@@ -75,6 +75,10 @@ class Rooms(Writes):
         """How many open rooms a person opened (their cap)."""
         return self.open_rooms(user_open_key(user_id), user_id)
 
+    def keep_for(self, key: str, value: str, seconds: int) -> None:
+        """Keep `value` at `key` for `seconds`."""
+        self.redis.set(key, value, ex=seconds)
+
     def first_in(self, key: str, seconds: int) -> bool:
         """True once per `seconds` for a key (a cooldown), False within it."""
         return bool(self.redis.set(key, 1, nx=True, ex=seconds))

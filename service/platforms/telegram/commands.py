@@ -7,11 +7,16 @@ button (service.ui.tokens), or a desk command's button (`cmd:<name>[:<word>]`; t
 `lang:<code>` and `forget:yes|no` too). Plain words in a private chat are typed. Anything
 else, and a command sent as the group or a channel, is not the desk's (None): the
 adapter's own features take it (inline mode, chat changes).
+
+Where the Bot API takes ephemeral messages (`personal`), a press in a group and a
+member's ephemeral command (`/hand`, registered so) can be answered with a message that
+member alone sees: the request says what it answers (`Request.answering`).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import get_args
 
 from telegram import Bot, Message, Update, User
@@ -30,6 +35,7 @@ from service.desk.asks import (
 )
 from service.platforms.telegram import callbacks, inline, people
 from service.platforms.telegram.answer import Pressed
+from service.platforms.telegram.ephemeral import Answering
 from service.platforms.telegram.people import display_name
 
 # Each slash command, and the desk command it asks for.
@@ -46,6 +52,7 @@ COMMANDS: dict[str, CommandName] = {
     "language": "language",
     "privacy": "privacy",
     "forget": "forget",
+    "hand": "hand",
 }
 # The hand's whole story, to the sender alone (service.desk.reading).
 STORY = ("story", "historia", "cerita")
@@ -56,12 +63,29 @@ OLD_BUTTONS: dict[str, tuple[CommandName, tuple[str, ...]]] = {
 }
 
 
-def request_of(update: Update, bot: Bot, bot_username: str) -> Request | None:
-    """The desk's request an update makes, or None when it is not the desk's."""
+def request_of(
+    update: Update, bot: Bot, bot_username: str, personal: bool = False
+) -> Request | None:
+    """The desk's request an update makes, or None when it is not the desk's;
+    `personal`: the Bot API takes ephemeral messages."""
     try:
-        return _request_of(update, bot, bot_username)
+        request = _request_of(update, bot, bot_username)
     except (AttributeError, TypeError, ValueError):  # PTB keeps odd field types as sent
         return None
+    if request is None or not personal or request.place.private:
+        return request
+    answering = answering_of(update)
+    return request if answering is None else replace(request, answering=answering.text)
+
+
+def answering_of(update: Update) -> Answering | None:
+    """What an ephemeral answer to the update would answer: its press, or the member's
+    own ephemeral message (a command the bot registered as ephemeral)."""
+    query, message = update.callback_query, update.message
+    if query is not None and type(query.id) is str:
+        return Answering.press(query.id)
+    own = message.api_kwargs.get("ephemeral_message_id") if message is not None else None
+    return Answering.command(own) if type(own) is int and own > 0 else None
 
 
 def _request_of(update: Update, bot: Bot, bot_username: str) -> Request | None:

@@ -116,13 +116,12 @@ class TelegramDelivery:
         except ApiError as error:
             log.info("chat %s: old message %s stays as it is: %s", chat.id, message_id, error)
 
-    def show_to(
-        self, chat: Chat, user: int, message: Rendered, answering: str, replace: bool
-    ) -> int:
+    def show_to(self, chat: Chat, user: int, message: Rendered, answering: str) -> int:
         answer = ephemeral.Answering.parse(answering)
         if answer is None:
             raise DeliveryFailed(Failure("fatal", f"nothing to answer: {answering!r}"))
         try:
+            replace = answer.kind == ephemeral.PRESS  # the table, for them: their hand
             return ephemeral.send(self.api, chat, user, message, answer, replace)
         except ApiError as error:
             raise DeliveryFailed(classify(error)) from error
@@ -156,6 +155,11 @@ class TelegramDelivery:
             _(
                 "{name}, I cannot send you your cards: open a private chat with @{bot} and "
                 "press Start, then tap “🃏 My cards” here."
+            )
+            if not ephemeral_on(self.redis)
+            else _(
+                "{name}, your cards are here: tap “🃏 My cards” on the table (only you see "
+                "them). To have them in a private chat with @{bot}, press Start there."
             ),
             name=name,
             bot=self.bot_username,

@@ -58,7 +58,7 @@ from service.platforms.telegram import (
 )
 from service.platforms.telegram.answer import Exchange, Pressed
 from service.platforms.telegram.app import build_application, own_handler
-from service.platforms.telegram.botfather import record_ephemeral, record_inline_mode
+from service.platforms.telegram.botfather import ephemeral, record_ephemeral, record_inline_mode
 from service.platforms.telegram.manual import TelegramManual
 from service.services import Services
 from service.settings import Settings
@@ -174,7 +174,8 @@ class TelegramWebhook:
         chat, user = update.effective_chat, update.effective_user
         chat_id = chat.id if chat and type(chat.id) is int else None
         user_id = user.id if user and type(user.id) is int else None
-        asked = commands.request_of(update, self.application.bot, self.svc.bot_username)
+        bot, name = self.application.bot, self.svc.bot_username
+        asked = commands.request_of(update, bot, name, personal=ephemeral(self.client))
         kind = update_kind(update)
         held = commands.pressed_of(update) if asked is not None else None
         return Incoming(update.update_id, chat_id, user_id, kind, asked, update, held)

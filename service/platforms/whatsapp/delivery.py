@@ -170,9 +170,7 @@ class WhatsAppDelivery:
         if address is not None and window.is_open(self.redis, chat.id, self.clock()):
             self.send(chat.id, address, {"type": "text", "text": {"body": short(text, 4096)}})
 
-    def show_to(
-        self, chat: Chat, user: int, message: Rendered, answering: str, replace: bool
-    ) -> int:
+    def show_to(self, chat: Chat, user: int, message: Rendered, answering: str) -> int:
         raise DeliveryFailed(Failure("fatal", "WhatsApp has no messages for one member"))
 
     def update_for(self, chat: Chat, user: int, message_id: int, message: Rendered) -> None:

@@ -1,0 +1,151 @@
+"""The hand in the group (Bot API 10.4's ephemeral messages), through the real
+python-telegram-bot against the local Telegram, with BotFather's defaults (no inline
+mode): members who never opened the bot join from the group, see their own cards there
+alone ("🃏 My cards"), play them with a tap, and are called by name when their turn
+comes after a pause; no one's cards show to anyone else."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from emulator.telegram.driver import ChatMessage
+from engine.follow_suit.game import GameState, to_move
+from service.platforms.telegram import botfather
+from service.table.room import Room
+from tests.service.group_play import lobby_with, tap_lobby
+from tests.service.inproc import Hook, running_service
+from tests.service.play import GROUP, action_button, assert_no_hand_leaks, game_buttons, room_in
+
+PLAYERS = ("Ana", "Ben", "Carla")
+
+
+@pytest.fixture(scope="module")
+def hook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
+    """The product in this process with BotFather's defaults: no inline mode."""
+    with running_service(tmp_path_factory.mktemp("hand"), bot_settings={}) as running:
+        botfather.record_ephemeral(running.redis, True)  # as serve's probe finds it
+        yield running
+
+
+def opened(hook: Hook) -> tuple[int, Room]:
+    """Ana opens a game in the group; Ben and Carla join from there; Ana starts it."""
+    emu = hook.emu
+    emu.send_message("Ana", GROUP, "/burro spanish")
+    lobby = emu.wait_for(lambda: lobby_with(emu, "J"), what="the lobby")
+    for user in PLAYERS[1:]:
+        tap = tap_lobby(emu, user, "J")
+        assert tap.answer is not None and tap.answer.url is None  # no link to follow
+        assert "only you" in (tap.answer.text or "")
+    room = emu.wait_for(
+        lambda: (len((r := room_in(hook, lobby.chat_id)).seats) == 3 and r) or None,
+        what="three seated",
+    )
+    tap_lobby(emu, "Ana", "S")
+    room = emu.wait_for(
+        lambda: ((r := room_in(hook, lobby.chat_id)).status == "playing" and r) or None,
+        what="the game to start",
+    )
+    return lobby.chat_id, room
+
+
+def table_of(hook: Hook, chat: int) -> ChatMessage:
+    return hook.emu.wait_for_message(
+        GROUP, lambda m: not m.deleted and action_button(m, "H") is not None, timeout=20
+    )
+
+
+def my_cards(hook: Hook, chat: int, user: str) -> ChatMessage:
+    """`user` taps "🃏 My cards" on the table: their hand, shown to them alone."""
+    emu = hook.emu
+    seen = {m.ephemeral_message_id for m in emu.ephemeral_messages(user, GROUP)}
+    table = table_of(hook, chat)
+    data = action_button(table, "H")
+    assert data is not None
+    tap = emu.tap(user, table, data)
+    assert tap.answer is None or not tap.answer.url
+    hand = emu.wait_for(
+        lambda: next(
+            (m for m in emu.ephemeral_messages(user, GROUP) if m.ephemeral_message_id not in seen),
+            None,
+        ),
+        what=f"{user}'s hand in the group",
+    )
+    emu.wait_for(  # the one before it goes
+        lambda: len(emu.ephemeral_messages(user, GROUP)) == 1 or None, what="one hand shown"
+    )
+    return hand
+
+
+def prompted(hook: Hook, user: str, room: Room) -> ChatMessage:
+    """`user`'s hand in the group once it offers their moves of the room's phase."""
+    phase = f"{room.id}.{room.phase_version}."
+
+    def current() -> ChatMessage | None:
+        hand = hook.emu.ephemeral_messages(user, GROUP)[-1]
+        moves = game_buttons(hand)
+        return hand if moves and str(moves[0].value).startswith(phase) else None
+
+    return hook.emu.wait_for(current, what=f"{user}'s turn in their hand")
+
+
+def mover(room: Room) -> str:
+    assert isinstance(room.game, GameState)
+    seat = to_move(room.game)
+    assert seat is not None
+    return room.seats[seat].name.split()[0]
+
+
+def test_members_who_never_opened_the_bot_play_from_the_group(hook: Hook) -> None:
+    emu = hook.emu
+    chat, room = opened(hook)
+    assert set(room.blocked) >= {room.seats[1].user_id, room.seats[2].user_id}
+    hands = {user: my_cards(hook, chat, user) for user in PLAYERS}
+    room = room_in(hook, chat)
+    for user, hand in hands.items():
+        seat = next(s for s in room.seats if s.name.startswith(user))
+        assert hand.receiver_id == seat.user_id
+        if mover(room) == user:
+            prompted(hook, user, room)  # its legal cards, to play
+        others = [u for u in PLAYERS if u != user]
+        for other in others:  # nobody else's app shows it
+            shown = emu.ephemeral_messages(other, GROUP)
+            assert all(m.ephemeral_message_id != hand.ephemeral_message_id for m in shown)
+    for _move in range(4):
+        room = room_in(hook, chat)
+        who = mover(room)
+        hand = prompted(hook, who, room)
+        emu.tap(who, hand, str(game_buttons(hand)[0].value))
+        emu.wait_for(
+            lambda v=room.version: room_in(hook, chat).version > v or None, what="the move"
+        )
+    edited = emu.ephemeral_messages(PLAYERS[0], GROUP)[-1]
+    assert edited.edited  # kept up to date in place
+    assert_no_hand_leaks(emu, hook, room_in(hook, chat), chat)
+
+
+def test_a_turn_after_a_pause_calls_its_player_by_name(hook: Hook) -> None:
+    """Played after the test above: the game goes on."""
+    emu, clock = hook.emu, hook.clock
+    assert clock is not None
+    chat = table_of(hook, 0).chat_id
+    room = room_in(hook, chat)
+    who = mover(room)
+    clock.advance(hook.settings.live_window + 60)  # a pause: nobody is in live play
+    posted = len(emu.messages_in(GROUP))
+    hand = my_cards(hook, chat, who)
+    emu.tap(who, hand, str(game_buttons(hand)[0].value))
+    fresh = emu.wait_for(
+        lambda: ((r := room_in(hook, chat)).version > room.version and r) or None, what="the move"
+    )
+    called = mover(fresh)
+    user = next(s.user_id for s in fresh.seats if s.name.startswith(called))
+    table = emu.wait_for_message(
+        GROUP, lambda m: not m.deleted and "your turn" in m.text and called in m.text, timeout=20
+    )
+    mentions = [e for e in table.raw.get("entities", []) if e["type"] == "text_mention"]
+    assert [e["user"]["id"] for e in mentions] == [user]
+    assert user in table.notified
+    new = [m for m in emu.messages_in(GROUP)[posted:] if m.sender_id != m.chat_id]
+    assert len([m for m in new if not m.ephemeral_message_id]) == 1  # the table, anew
