@@ -24,11 +24,12 @@ falls due then runs: a game across a day).
 Counted from the start's press to the game's end (its last messages included), per move
 (every card, draw and pass of the game's record, forced ones too): Bot API calls (by
 method), new group messages (sendMessage to the group; ephemeral ones apart), edits of
-the group's messages, the group's notifying messages. Per human turn: whether its player
-was told by a notifying message meant for them since the turn before (a message in
-their private chat, or a group message with a text_mention of them). For the `never`
-family: each member's steps from the lobby's Join to their seat, and from their turn to
-their card played (taps and STARTs, and the chats they were in).
+the group's messages, the group's notifying messages. Per turn that passed to its player
+from another's: whether they were told by a notifying message meant for them since the
+turn before (a message in their private chat, or a group message with a text_mention of
+them); a turn that follows the player's own move needs no telling. For each member: the
+steps from the lobby's Join to their seat, and from their turn to their card played
+(taps and STARTs), and how many turns took them out of the group.
 """
 
 from __future__ import annotations
@@ -295,7 +296,8 @@ class Played:
     turns: int = 0  # the humans' turns (each ends in a tap on a move)
     calls: Counter[str] = field(default_factory=Counter)
     group: Counter[str] = field(default_factory=Counter)
-    told: int = 0  # turns whose player was told by a notifying message meant for them
+    handed: int = 0  # turns that passed to their player from another's
+    told: int = 0  # of those, the ones whose player was told by a message meant for them
     before: int = 0  # the group's newest message when the game started
     joins: dict[str, list[Step]] = field(default_factory=dict)
     steps: dict[str, list[list[Step]]] = field(default_factory=dict)  # per member, per turn
@@ -346,6 +348,7 @@ def play_game(hook: Hook, family: str, pace: str, gap: float) -> Played:
     start = last = emu.last_seq()
     played.before = max(m.message_id for m in emu.messages_in(GROUP, include_deleted=True))
     start_game(hook)
+    previous = None
     for _ in range(5000):
         if pace == "day":
             act(hook, lambda: worker.reach(clock() + gap))
@@ -357,8 +360,10 @@ def play_game(hook: Hook, family: str, pace: str, gap: float) -> Played:
         assert seat is not None
         name = room.seats[seat].name
         user_id = room.seats[seat].user_id or 0
-        played.told += told(emu.calls(since=last), user_id)
-        last = emu.last_seq()
+        if name != previous:
+            played.handed += 1
+            played.told += told(emu.calls(since=last), user_id)
+        last, previous = emu.last_seq(), name
         played.steps.setdefault(name, []).append(play_turn(hook, name))
         played.turns += 1
     room = hook.room(GROUP)
@@ -382,8 +387,9 @@ def taps(steps: list[Step]) -> int:
     return len(steps)
 
 
-def chats(steps: list[Step]) -> int:
-    return len({where for _what, where in steps})
+def left_group(steps: list[Step]) -> bool:
+    """Whether a step was taken outside the group (in the private chat)."""
+    return any(where != "group" for _what, where in steps)
 
 
 def spread(values: list[int]) -> dict[str, float]:
@@ -413,7 +419,9 @@ def summary(games: list[Played]) -> dict[str, Any]:
         "calls_by_method": dict(calls.most_common()),
         "group_per_move": {k: per(v, moves) for k, v in sorted(group.items())},
         "group_totals": dict(group),
-        "turns_told_share": per(sum(g.told for g in games), turns),
+        "turns_handed": sum(g.handed for g in games),
+        "turns_told_share": per(sum(g.told for g in games), sum(g.handed for g in games)),
+        "turns_outside_group": sum(map(left_group, firsts + laters)),
         "join_taps": spread([taps(p) for p in joins]),
         "first_turn_taps": spread([taps(p) for p in firsts]),
         "later_turn_taps": spread([taps(p) for p in laters]),
@@ -444,7 +452,8 @@ def report(found: dict[str, Any]) -> str:
         lines.append(f"{key}: {figures['games']} games, {figures['moves']} moves")
         lines.append(f"  Bot API calls per move: {figures['bot_api_calls_per_move']}")
         lines.append(f"  group per move: {figures['group_per_move']}")
-        lines.append(f"  turns told: {figures['turns_told_share']}")
+        lines.append(f"  turns passed to a player, told: {figures['turns_told_share']}")
+        lines.append(f"  turns that left the group: {figures['turns_outside_group']}")
         for what in ("join", "first_turn", "later_turn"):
             low, mid, high = (figures[f"{what}_taps"][k] for k in ("min", "median", "max"))
             lines.append(f"  {what} taps: median {mid} (min {low}, max {high})")

@@ -29,7 +29,8 @@ def test_a_game_is_counted_as_the_emulator_saw_it(tmp_path: Path, family: str, p
     assert played.group["new_group_messages"] == sent  # each new one is in the group
     assert sum(played.calls.values()) <= len(calls)
     assert played.calls["answerCallbackQuery"] >= played.turns  # every move is a press
-    assert played.moves >= played.turns > 0 and 0 <= played.told <= played.turns
+    assert played.moves >= played.turns >= played.handed >= played.told >= 0
+    assert played.handed >= len(FAMILY)  # each one's first turn came from another's
     assert sorted(played.steps) == sorted(FAMILY)  # each of the four played
     paths = [path for turns in played.steps.values() for path in turns]
     assert all(path[-1][0] == "card" for path in paths)  # every turn ends in a move
@@ -46,7 +47,7 @@ def test_the_figures_are_summed_printed_and_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     card, hand = ("card", "group"), ("my cards", "group")
-    game = group_hand.Played(moves=10, turns=4, told=2)
+    game = group_hand.Played(moves=10, turns=4, handed=4, told=2)
     game.calls = Counter(sendMessage=3, answerCallbackQuery=5)
     game.group = Counter(new_group_messages=2, ephemeral_sent=4)
     game.joins = {"Ben": [("join", "group")]}
@@ -56,6 +57,7 @@ def test_the_figures_are_summed_printed_and_written(
     assert figures["group_per_move"] == {"ephemeral_sent": 0.4, "new_group_messages": 0.2}
     assert figures["later_turn_taps"] == {"min": 1, "median": 1.5, "max": 2}
     assert figures["first_turn_ways"] == {"my cards@group > card@group": 4}
+    assert figures["turns_outside_group"] == 0
     found = {"ephemeral": True, "gap": 600.0, "never/day": figures}
     monkeypatch.setattr(group_hand, "measure", lambda *_: found)
     out = tmp_path / "out.json"
