@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from cli.stack import SECRET, TOKEN, Stack
+from emulator.config import fast_config
 from emulator.server import RunningEmulator
 from emulator.telegram.driver import ChatMessage
 from engine.cuartetos import CuartetosRules
@@ -22,7 +23,8 @@ from service.platforms.telegram import blocked, callbacks
 from service.table import games as table_games
 from service.table.cuartetos.lobby import FAMILY_PACE
 from service.table.room import Room, Seat
-from service.ui import games
+from service.ui import games, spans
+from tests.service.inproc import local_emulator
 from tests.service.play import BOT_ID, action_button, store_of
 
 GROUP = -1001000000001  # the emulator's "Family"
@@ -30,6 +32,14 @@ COUSINS = -4000000001
 IDS = {"Ana": 100001, "Ben": 100002, "Carla": 100003, "Dan": 100004}
 PT_BR = {"language_code": "pt-br"}
 LANGS = {"Ana": "es", "Ben": "pt_BR", "Carla": "en", "Dan": "id"}
+
+
+@pytest.fixture(scope="module")
+def emu() -> Iterator[RunningEmulator]:
+    """A Bot API before ephemeral messages: a hand's only home is the private chat (the
+    hand in the group itself: test_hand_in_group)."""
+    with local_emulator(fast_config(bot_api="10.1")) as emulator:
+        yield emulator
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -245,8 +255,12 @@ def test_a_new_language_shows_at_once_in_a_running_game(emu: RunningEmulator, st
     assert fresh is not None
     painter = games.painter(fresh, "es")
     hints.give(store_of(stack), fresh, painter, fresh.seats[0].user_id)  # as the outbox does
-    emu.wait_for(lambda: showing(emu, "Carla", hand, painter.hand(0).text), what="her hand")
-    emu.wait_for(lambda: showing(emu, GROUP, table, painter.table().text), what="the table")
+    emu.wait_for(
+        lambda: showing(emu, "Carla", hand, spans.plain(painter.hand(0).text)), what="her hand"
+    )
+    emu.wait_for(
+        lambda: showing(emu, GROUP, table, spans.plain(painter.table().text)), what="the table"
+    )
     assert "Tus cartas" in emu.message("Carla", hand).text
     cancel(emu, stack, "Carla")
     emu.send_message("Carla", "Carla", "/language en")

@@ -7,6 +7,7 @@ comes after a pause; no one's cards show to anyone else."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -37,7 +38,7 @@ def opened(hook: Hook) -> tuple[int, Room]:
     for user in PLAYERS[1:]:
         tap = tap_lobby(emu, user, "J")
         assert tap.answer is not None and tap.answer.url is None  # no link to follow
-        assert "only you" in (tap.answer.text or "")
+        assert "🃏" in (tap.answer.text or "") and tap.answer.show_alert  # where the cards are
     room = emu.wait_for(
         lambda: (len((r := room_in(hook, lobby.chat_id)).seats) == 3 and r) or None,
         what="three seated",
@@ -90,6 +91,16 @@ def prompted(hook: Hook, user: str, room: Room) -> ChatMessage:
     return hook.emu.wait_for(current, what=f"{user}'s turn in their hand")
 
 
+def moved(hook: Hook, chat: int, version: int) -> Room:
+    """The room once a move changed it from `version`."""
+
+    def fresh() -> Room | None:
+        room = room_in(hook, chat)
+        return room if room.version > version else None
+
+    return hook.emu.wait_for(fresh, what="the move")
+
+
 def mover(room: Room) -> str:
     assert isinstance(room.game, GameState)
     seat = to_move(room.game)
@@ -117,35 +128,68 @@ def test_members_who_never_opened_the_bot_play_from_the_group(hook: Hook) -> Non
         who = mover(room)
         hand = prompted(hook, who, room)
         emu.tap(who, hand, str(game_buttons(hand)[0].value))
-        emu.wait_for(
-            lambda v=room.version: room_in(hook, chat).version > v or None, what="the move"
-        )
+        moved(hook, chat, room.version)
     edited = emu.ephemeral_messages(PLAYERS[0], GROUP)[-1]
     assert edited.edited  # kept up to date in place
     assert_no_hand_leaks(emu, hook, room_in(hook, chat), chat)
 
 
-def test_a_turn_after_a_pause_calls_its_player_by_name(hook: Hook) -> None:
-    """Played after the test above: the game goes on."""
+def mentions_of(message: ChatMessage) -> list[dict[str, Any]]:
+    return [e for e in message.raw.get("entities", []) if e["type"] == "text_mention"]
+
+
+def played_after_a_pause(hook: Hook, chat: int) -> tuple[Room, str, int]:
+    """The mover plays after a pause (nobody in live play); the room after it, and the
+    first word of the next mover's name: once the turn passes to someone else (a trick's
+    winner leads again, in live play)."""
     emu, clock = hook.emu, hook.clock
     assert clock is not None
+    for _try in range(10):
+        room = room_in(hook, chat)
+        who = mover(room)
+        clock.advance(hook.settings.live_window + 60)
+        posted = max(m.message_id for m in emu.messages_in(GROUP, include_deleted=True))
+        hand = my_cards(hook, chat, who)
+        emu.tap(who, hand, str(game_buttons(hand)[0].value))
+        fresh = moved(hook, chat, room.version)
+        if fresh.status == "playing" and mover(fresh) != who:
+            return fresh, mover(fresh), posted
+    raise AssertionError("the turn never passed on")
+
+
+def test_a_turn_after_a_pause_calls_its_player_by_name(hook: Hook) -> None:
+    """Played after the test above: the game goes on."""
+    emu = hook.emu
     chat = table_of(hook, 0).chat_id
-    room = room_in(hook, chat)
-    who = mover(room)
-    clock.advance(hook.settings.live_window + 60)  # a pause: nobody is in live play
-    posted = len(emu.messages_in(GROUP))
-    hand = my_cards(hook, chat, who)
-    emu.tap(who, hand, str(game_buttons(hand)[0].value))
-    fresh = emu.wait_for(
-        lambda: ((r := room_in(hook, chat)).version > room.version and r) or None, what="the move"
-    )
-    called = mover(fresh)
+    fresh, called, posted = played_after_a_pause(hook, chat)
     user = next(s.user_id for s in fresh.seats if s.name.startswith(called))
-    table = emu.wait_for_message(
-        GROUP, lambda m: not m.deleted and "your turn" in m.text and called in m.text, timeout=20
+    table = emu.wait_for(
+        lambda: next(
+            (m for m in emu.messages_in(GROUP) if m.message_id > posted and mentions_of(m)), None
+        ),
+        what=f"{called} called in the group",
     )
-    mentions = [e for e in table.raw.get("entities", []) if e["type"] == "text_mention"]
-    assert [e["user"]["id"] for e in mentions] == [user]
+    assert [e["user"]["id"] for e in mentions_of(table)] == [user]
     assert user in table.notified
-    new = [m for m in emu.messages_in(GROUP)[posted:] if m.sender_id != m.chat_id]
-    assert len([m for m in new if not m.ephemeral_message_id]) == 1  # the table, anew
+    sent = emu.messages_in(GROUP, include_deleted=True)
+    assert [m.message_id for m in sent if m.message_id > posted] == [table.message_id]
+
+
+def test_hand_typed_in_the_group_answers_its_sender_alone(hook: Hook) -> None:
+    """`/hand`, registered as an ephemeral command (serve's probe found them taken):
+    the member's command and its answer are theirs alone."""
+    emu = hook.emu
+    chat = table_of(hook, 0).chat_id
+    carla = next(s.user_id for s in room_in(hook, chat).seats if s.name.startswith("Carla"))
+    before = len(emu.messages_in(GROUP))
+    seen = {m.ephemeral_message_id for m in emu.ephemeral_messages("Carla", GROUP)}
+
+    def answer() -> ChatMessage | None:
+        shown = emu.ephemeral_messages("Carla", GROUP)
+        fresh = [m for m in shown if m.ephemeral_message_id not in seen]
+        return next((m for m in fresh if m.receiver_id == carla), None)
+
+    emu.send_message("Carla", GROUP, "/hand")
+    emu.wait_for(answer, what="Carla's hand, answering /hand")
+    assert len(emu.messages_in(GROUP)) == before  # nothing new for the others
+    assert all(m.receiver_id != carla for m in emu.ephemeral_messages("Ben", GROUP))

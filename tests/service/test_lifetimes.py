@@ -26,7 +26,14 @@ from workers import expiry, jobs, outbox
 from workers.runtime import Runtime
 
 DAY = 24 * 3600
-GLOBAL_KEYS = {"rooms:due", "rooms:idle", "sync:pending", "bot:username", "bot:inline"}  # one each
+GLOBAL_KEYS = {
+    "rooms:due",
+    "rooms:idle",
+    "sync:pending",
+    "bot:username",
+    "bot:inline",
+    "bot:ephemeral",
+}
 
 
 @pytest.fixture(scope="module")

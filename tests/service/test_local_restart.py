@@ -109,9 +109,10 @@ def tap_action(chat: EmulatorDriver, user: str, where: str, token: str) -> None:
 
 
 def group_table(chat: EmulatorDriver) -> ChatMessage | None:
-    """The family group's table of a game under way (its 🃏 My cards button)."""
+    """The family group's table of a game under way (its 🃏 My cards button: a hand
+    shown in the group to its player alone, or an inline query on an older Bot API)."""
     for message in chat.messages_in("Family"):
         kinds = {b.kind for row in message.buttons for b in row}
-        if "switch_inline_query_current_chat" in kinds:
+        if "switch_inline_query_current_chat" in kinds or action_button(message, "H"):
             return message
     return None

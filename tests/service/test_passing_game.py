@@ -24,6 +24,7 @@ from functools import partial
 
 import pytest
 
+from emulator.config import fast_config
 from emulator.server import RunningEmulator
 from emulator.telegram.driver import ChatMessage, EmulatorError
 from engine.cuartetos import GameState as PassingGame
@@ -51,8 +52,13 @@ INLINE = "Ana"  # plays through the inline query, never in private
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hook]:
     folder = tmp_path_factory.mktemp("passing")
+    # On a Bot API before ephemeral messages: "🃏 My cards" is inline mode's list (the
+    # hand shown in the group itself: test_hand_in_group).
     with running_service(
-        folder, pass_window=PASS_WINDOW, response_window=RESPONSE_WINDOW
+        folder,
+        emulator=fast_config(bot_api="10.1"),
+        pass_window=PASS_WINDOW,
+        response_window=RESPONSE_WINDOW,
     ) as running:
         yield running
 
