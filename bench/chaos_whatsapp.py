@@ -62,6 +62,9 @@ COUNTRIES = {
     "US": ("en", "1", "settings", "join", "hi"),
 }
 PASS_WINDOW = 60.0  # a cuartetos table's time to choose a card, set in the lobby
+# Seconds a cuartetos person waits on a tap of theirs that changed nothing before they
+# act again in the same phase (WaPlayers.may_act).
+RETAP_AFTER = 8.0
 
 
 @dataclass
@@ -303,7 +306,7 @@ class WaPlayers:
         assert room.game is not None
         rules = find_game(room.settings.preset)[0]
         phase = room.phase_version
-        if seat not in rules.to_act(room.game) or phase in game.wa_phases.get(person.name, {}):
+        if seat not in rules.to_act(room.game) or not self.may_act(game, room, person):
             return
         mark = f"{room.id}.{phase}."
         moves: list[tuple[WaChatMessage, str, str, str]] = []  # (message, id, title, action)
@@ -348,6 +351,20 @@ class WaPlayers:
             else:
                 person.passing_taps[room.id].pop()
             raise
+
+    def may_act(self, game: Game, room: Room, person: Person) -> bool:
+        """Whether the person acts in the room's phase: not yet, or (cuartetos) they did
+        RETAP_AFTER seconds ago and are still to act. A ¡Burro! without four of a kind or
+        a fake call is only explained at first, not made (CuartetosTable.explains): a
+        person then taps again, where the soak would wait out the pass window (a
+        minute). Every tap goes in their books (check_passing)."""
+        tapped = game.wa_phases.get(person.name, {}).get(room.phase_version)
+        if tapped is None:
+            return True
+        if spec_is_follow(room) or time.time() - tapped < RETAP_AFTER:
+            return False
+        self.books.count("wa_retaps")
+        return True
 
     def check_prompt(self, message: WaChatMessage, room: Room, seat: int) -> None:
         """The prompt names no card now in another seat's hand (a follow-suit one's
