@@ -140,6 +140,8 @@ def room_messages(stack: Backend, room: Room) -> dict[tuple[int, int], str]:
     found = {}
     for target, message_id in raw.items():
         name = text(target)
+        if name.startswith("mine:"):  # an ephemeral message's own id: not a message id
+            continue
         chat = int(name.split(":")[1]) if name.startswith("hand:") else room.chat_id
         found[(chat, int(message_id))] = name
     return found

@@ -6,6 +6,7 @@ comes after a pause; no one's cards show to anyone else."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,12 +15,23 @@ import pytest
 from emulator.telegram.driver import ChatMessage
 from engine.follow_suit.game import GameState, to_move
 from service.platforms.telegram import botfather
+from service.table import play
+from service.table.outcome import Outcome
 from service.table.room import Room
+from service.ui import games
 from tests.service.group_play import lobby_with, tap_lobby
 from tests.service.inproc import Hook, running_service
-from tests.service.play import GROUP, action_button, assert_no_hand_leaks, game_buttons, room_in
+from tests.service.play import (
+    GROUP,
+    action_button,
+    assert_no_hand_leaks,
+    assert_no_passing_leaks,
+    game_buttons,
+    room_in,
+)
 
 PLAYERS = ("Ana", "Ben", "Carla")
+MOVE = re.compile(r"^[a-z0-9]{8}\.\d+\.(p\w+|d|dl|dr|x|c\w+|b|f|r)$")  # both games' moves
 
 
 @pytest.fixture(scope="module")
@@ -73,10 +85,13 @@ def my_cards(hook: Hook, chat: int, user: str) -> ChatMessage:
         ),
         what=f"{user}'s hand in the group",
     )
-    emu.wait_for(  # the one before it goes
-        lambda: len(emu.ephemeral_messages(user, GROUP)) == 1 or None, what="one hand shown"
-    )
     return hand
+
+
+def moves_of(hand: ChatMessage) -> list[str]:
+    """The data of a hand's move buttons, any game's (`<room>.<phase>.<token>`)."""
+    data = [str(b.value) for row in hand.buttons for b in row if b.kind == "callback_data"]
+    return [d for d in data if MOVE.match(d)]
 
 
 def prompted(hook: Hook, user: str, room: Room) -> ChatMessage:
@@ -84,11 +99,22 @@ def prompted(hook: Hook, user: str, room: Room) -> ChatMessage:
     phase = f"{room.id}.{room.phase_version}."
 
     def current() -> ChatMessage | None:
-        hand = hook.emu.ephemeral_messages(user, GROUP)[-1]
-        moves = game_buttons(hand)
-        return hand if moves and str(moves[0].value).startswith(phase) else None
+        for hand in hook.emu.ephemeral_messages(user, GROUP):  # an older game's may stay
+            moves = moves_of(hand)
+            if moves and moves[0].startswith(phase):
+                return hand
+        return None
 
     return hook.emu.wait_for(current, what=f"{user}'s turn in their hand")
+
+
+def one_hand_shown(hook: Hook, user: str) -> None:
+    """The hand shown before the last one went: one live hand per player."""
+
+    def one() -> bool | None:
+        return len(hook.emu.ephemeral_messages(user, GROUP)) == 1 or None
+
+    hook.emu.wait_for(one, what=f"one hand shown to {user}")
 
 
 def moved(hook: Hook, chat: int, version: int) -> Room:
@@ -132,6 +158,7 @@ def test_members_who_never_opened_the_bot_play_from_the_group(hook: Hook) -> Non
     edited = emu.ephemeral_messages(PLAYERS[0], GROUP)[-1]
     assert edited.edited  # kept up to date in place
     assert_no_hand_leaks(emu, hook, room_in(hook, chat), chat)
+    assert_own_cards_only(hook, chat)
 
 
 def mentions_of(message: ChatMessage) -> list[dict[str, Any]]:
@@ -150,6 +177,7 @@ def played_after_a_pause(hook: Hook, chat: int) -> tuple[Room, str, int]:
         clock.advance(hook.settings.live_window + 60)
         posted = max(m.message_id for m in emu.messages_in(GROUP, include_deleted=True))
         hand = my_cards(hook, chat, who)
+        one_hand_shown(hook, who)
         emu.tap(who, hand, str(game_buttons(hand)[0].value))
         fresh = moved(hook, chat, room.version)
         if fresh.status == "playing" and mover(fresh) != who:
@@ -162,14 +190,17 @@ def test_a_turn_after_a_pause_calls_its_player_by_name(hook: Hook) -> None:
     emu = hook.emu
     chat = table_of(hook, 0).chat_id
     fresh, called, posted = played_after_a_pause(hook, chat)
-    user = next(s.user_id for s in fresh.seats if s.name.startswith(called))
     table = emu.wait_for(
         lambda: next(
             (m for m in emu.messages_in(GROUP) if m.message_id > posted and mentions_of(m)), None
         ),
         what=f"{called} called in the group",
     )
-    assert [e["user"]["id"] for e in mentions_of(table)] == [user]
+    # whose turn it is when the table goes (forced moves may have passed it on since)
+    [mention] = mentions_of(table)
+    user = mention["user"]["id"]
+    seat = fresh.seat_of(user)
+    assert seat is not None and fresh.seats[seat].name.split()[0] in table.text
     assert user in table.notified
     sent = emu.messages_in(GROUP, include_deleted=True)
     assert [m.message_id for m in sent if m.message_id > posted] == [table.message_id]
@@ -193,3 +224,58 @@ def test_hand_typed_in_the_group_answers_its_sender_alone(hook: Hook) -> None:
     emu.wait_for(answer, what="Carla's hand, answering /hand")
     assert len(emu.messages_in(GROUP)) == before  # nothing new for the others
     assert all(m.receiver_id != carla for m in emu.ephemeral_messages("Ben", GROUP))
+
+
+def test_cuartetos_hands_in_the_group(hook: Hook) -> None:
+    """The passing game the same way: each hand in the group to its player alone, with
+    the cards to pass and the fake call; a pass changes that hand in place."""
+    emu = hook.emu
+    chat = table_of(hook, 0).chat_id
+    hook.store().update(room_in(hook, chat).id, cancelled)  # the follow-suit game above
+    emu.wait_for(
+        lambda: not any(action_button(m, "H") for m in emu.messages_in(GROUP)) or None,
+        what="the old table without its buttons",
+    )
+    emu.send_message("Ana", GROUP, "/burro cuartetos")
+    lobby_with(emu, "J")
+    for user in PLAYERS[1:]:
+        tap_lobby(emu, user, "J")
+    emu.wait_for(lambda: len(room_in(hook, chat).seats) == 3 or None, what="three seated")
+    tap_lobby(emu, "Ana", "S")
+    emu.wait_for(lambda: room_in(hook, chat).status == "playing" or None, what="the start")
+    hands = {user: my_cards(hook, chat, user) for user in PLAYERS}
+    room = room_in(hook, chat)
+    for user, hand in hands.items():
+        hand = prompted(hook, user, room)
+        tokens = {data.rsplit(".", 1)[-1] for data in moves_of(hand)}
+        assert sum(t.startswith("c") for t in tokens) == 4, hand.text  # four cards to pass
+        assert "f" in tokens  # the fake call, theirs alone
+    passed = prompted(hook, "Ben", room)
+    emu.tap("Ben", passed, moves_of(passed)[0])
+    emu.wait_for(
+        lambda: all(m.text != passed.text for m in emu.ephemeral_messages("Ben", GROUP)) or None,
+        what="Ben's hand after his pass",
+    )
+    assert_no_passing_leaks(emu, hook, chat)
+    assert_own_cards_only(hook, chat)
+
+
+def cancelled(room: Room) -> Outcome:
+    room.status = "cancelled"
+    return Outcome(changed=True, sync={"table"})  # its buttons go
+
+
+def assert_own_cards_only(hook: Hook, chat: int) -> None:
+    """Each player's hands in the group (of this game) name no card another holds."""
+    room = room_in(hook, chat)
+    game = play.game(room)
+    held = [game.player_view(room.game, seat).hand for seat in range(len(room.seats))]
+    for seat, info in enumerate(room.seats):
+        painter = games.painter(room, info.lang)
+        others = {painter.card(c) for s, hand in enumerate(held) if s != seat for c in hand}
+        for message in hook.emu.ephemeral_messages(info.name.split()[0], GROUP):
+            data = [str(b.value) for row in message.buttons for b in row]
+            if not any(d.startswith(f"{room.id}.") for d in data):
+                continue  # an older game's
+            shown = message.text + " " + " ".join(b.text for row in message.buttons for b in row)
+            assert not any(card in shown for card in others), (info.name, shown)
