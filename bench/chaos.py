@@ -452,9 +452,13 @@ class Players:
             return  # the message does not show this version yet
         game.lobby_taps[key] = time.time()
         tap = self.emu.tap(f"U{user}", message, data, wait=token == "J")
-        if tap.answer is not None and tap.answer.url and user not in game.link_opened:
-            game.link_opened.add(user)  # a stranger: join through the deep link
+        if tap.answer is None or token != "J" or user in game.link_opened:
+            return
+        game.link_opened.add(user)
+        if tap.answer.url:  # a stranger: join through the deep link
             self.emu.open_link(f"U{user}", tap.answer.url)
+        elif tap.answer.show_alert:  # seated from the group: opens the bot's chat for cards
+            self.emu.start(f"U{user}")
 
     def lobby(self, game: Game, room: Room) -> None:
         spec, creator = game.spec, game.spec.humans[0]

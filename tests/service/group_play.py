@@ -1,5 +1,6 @@
 """Playing a four-player group game across the family through the emulator, to the end:
-lobby, joining through the deep link, hands in private and through the inline query.
+lobby, joining through the deep link (or from the group, then opening the bot's chat),
+hands in private and through the inline query.
 Played per preset by the test_group_game* modules (one game a module, so that xdist's
 `--dist loadfile` plays them side by side)."""
 
@@ -39,6 +40,8 @@ def open_lobby(emu: RunningEmulator, stack: Backend, preset: str) -> int:
         tap = tap_lobby(emu, user, "J")
         if tap.answer is not None and tap.answer.url:
             emu.open_link(user, tap.answer.url)  # never started the bot: deep link
+        else:  # seated from the group (ephemeral hands there); their cards come in private
+            emu.start(user)
 
         def seated_now(count: int = seated) -> bool | None:
             return seats(stack, chat, count)
