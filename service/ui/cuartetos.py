@@ -353,7 +353,8 @@ class CuartetosPainter(TablePainter):
     def nudge(self) -> Screen:
         """The group's reminder of who has yet to choose, and until when (slow tables)."""
         view = public_view(self.game())
-        names = self.names([s for s in view.waiting if not self.room.is_bot_seat(s)])
+        waiting = [s for s in view.waiting if not self.room.is_bot_seat(s)]
+        names = ", ".join(self.called_name(s) for s in waiting)
         due = view.deadline if view.call is None and not is_live(self.rules()) else None
         if due is None:
             return Screen(self._("⏰ {names}: choose your card in Burro!", names=names))

@@ -403,7 +403,7 @@ class FollowSuitPainter(TablePainter):
         """The group's reminder that someone's turn waits, and until when."""
         assert isinstance(self.room.game, GameState)
         seat = to_move(self.room.game)
-        name = self.seat_name(seat) if seat is not None else ""
+        name = self.called_name(seat) if seat is not None else ""
         due = self.turn_deadline()
         if due is None:
             return Screen(self._("⏰ {name}, it is your turn in Burro!", name=name))

@@ -26,6 +26,7 @@ from service.table import targets
 from service.table.log import LogKind, LogLine
 from service.table.names import shown
 from service.table.room import Room
+from service.ui import spans
 from service.ui.clock import moment, when
 from service.ui.intents import (
     Command,
@@ -317,6 +318,13 @@ class TablePainter(ABC):
     def name(self, seat: int) -> str:
         """A seat's name as a line shows it, with a bot's mark."""
         return self.seat_name(seat) + (" 🤖" if self.room.seats[seat].bot else "")
+
+    def called_name(self, seat: int) -> str:
+        """A seat's name in a group's reminder: naming its person, so that it tells them
+        (a mention: service.ui.spans) where the platform can."""
+        user = self.room.seats[seat].user_id
+        name = self.seat_name(seat)
+        return spans.mention(user, name) if user is not None else name
 
     def seat_name(self, seat: int) -> str:
         """A seat's name as a line shows it: isolated if it is right to left

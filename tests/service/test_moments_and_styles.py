@@ -152,12 +152,15 @@ def test_a_slow_passing_table_s_reminder_says_before_when() -> None:
     text, marks = spans.split(CuartetosPainter(slow, "en").nudge().text)
     words = when(slow.deadline, "Europe/Madrid", CuartetosPainter(slow, "en").tr)
     assert text == f"⏰ 𝔄na 👵🏽, Ben 🐴, Carla: choose your card in Burro before {words}!"
+    called = [(seat.user_id, spans.plain(seat.name)) for seat in slow.seats]
     assert [(m.kind, m.value, text[m.start : m.end]) for m in marks] == [
-        ("time", int(slow.deadline), words)
+        *(("mention", user, name) for user, name in called),  # a reminder tells them
+        ("time", int(slow.deadline), words),
     ]
     live = dealt("cuartetos", ANA, BEN, CARLA)
-    said = CuartetosPainter(live, "en").nudge().text
-    assert said.endswith("choose your card in Burro!") and spans.OPEN not in said
+    said = spans.split(CuartetosPainter(live, "en").nudge().text)
+    assert said[0].endswith("choose your card in Burro!")
+    assert {m.kind for m in said[1]} == {"mention"}
 
 
 # ----- tones ---------------------------------------------------------------------
