@@ -17,7 +17,7 @@ from service.desk.use import Use
 from service.i18n import _
 from service.infra.keys import answer_key
 from service.table import targets
-from service.table.outcome import Outcome
+from service.table.outcome import Job, JobKind, Outcome
 from service.table.room import Room
 
 # What is answered waits for the outbox no longer than Telegram lets a press be answered.
@@ -82,9 +82,16 @@ async def commit(use: Use, room: Room, mine: bool) -> None:
     user = use.player
     target = targets.mine(user, new=True) if mine else targets.hand(user, new=True)
 
+    # Shown anew for each ask: the change's sync job, named by the room's version, would
+    # be the same job for a second ask before the room changes (taken as done already).
+    ask = "".join(c for c in str(use.request.mark) if c.isalnum())  # as job ids take it
+    answer = Job(JobKind.SYNC, room.id, target, 0.0, tag=f"ask{ask}")
+
     def change(fresh: Room) -> Outcome:
-        if mine and user not in fresh.mine:
+        if not mine:
+            return Outcome(changed=True, sync={target})
+        if user not in fresh.mine:
             fresh.mine = [*fresh.mine, user]
-        return Outcome(changed=True, sync={target})
+        return Outcome(changed=True, jobs=[answer])
 
     await use.store.aupdate(room.id, change, use.request.mark, loaded=room)

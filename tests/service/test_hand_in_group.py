@@ -14,6 +14,7 @@ import pytest
 
 from emulator.telegram.driver import ChatMessage
 from engine.follow_suit.game import GameState, to_move
+from service.infra.keys import msgs_key
 from service.platforms.telegram import botfather
 from service.table import play
 from service.table.outcome import Outcome
@@ -224,6 +225,25 @@ def test_hand_typed_in_the_group_answers_its_sender_alone(hook: Hook) -> None:
     emu.wait_for(answer, what="Carla's hand, answering /hand")
     assert len(emu.messages_in(GROUP)) == before  # nothing new for the others
     assert all(m.receiver_id != carla for m in emu.ephemeral_messages("Ben", GROUP))
+
+
+def test_a_hand_missed_offline_is_shown_again_from_the_table(hook: Hook) -> None:
+    """Delivery is not guaranteed: Ben's app is offline when his hand is sent, so he
+    never sees it; back online, the table's button shows it again."""
+    emu = hook.emu
+    chat = table_of(hook, 0).chat_id
+    emu.set_online("Ben", False)
+    room = room_in(hook, chat)
+    mark = (msgs_key(room.id), f"mine:{room.seats[1].user_id}")
+    sent = hook.redis.hget(*mark)
+    table = table_of(hook, chat)
+    seen = {m.ephemeral_message_id for m in emu.ephemeral_messages("Ben", GROUP)}
+    emu.tap("Ben", table, str(action_button(table, "H")))
+    emu.wait_for(lambda: hook.redis.hget(*mark) != sent or None, what="the outbox to send it")
+    assert {m.ephemeral_message_id for m in emu.ephemeral_messages("Ben", GROUP)} <= seen
+    emu.set_online("Ben", True)
+    hand = my_cards(hook, chat, "Ben")
+    assert hand.receiver_id == room_in(hook, chat).seats[1].user_id
 
 
 def test_cuartetos_hands_in_the_group(hook: Hook) -> None:
