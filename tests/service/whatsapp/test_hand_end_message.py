@@ -6,31 +6,41 @@ from __future__ import annotations
 
 import re
 
+from emulator.whatsapp.driver import WaChatMessage
 from tests.service.inproc import Hook
 from tests.service.whatsapp.play import outgoing, play_game
 
 ENDED = re.compile(r"(is the burro of hand (\d+)!|won hand (\d+)!|^Hand (\d+) ended)", re.M)
 
 
+def hands_ended(message: WaChatMessage) -> list[int]:
+    """The hands whose end the message tells."""
+    found = ENDED.finditer(message.text or "")
+    return [int(next(g for g in match.groups()[1:] if g)) for match in found]
+
+
 def test_each_hand_end_is_told_once_in_a_message_of_its_own(hook: Hook) -> None:
     wa = hook.emu.whatsapp
     asked = wa.send("Grandma", "new spanish").seq
     played = play_game(wa, "Grandma", after=asked, worker=hook.worker)
-    assert played.final is not None
-    sent = [m for m in outgoing(wa, "Grandma") if m.seq > asked]
-    ends: dict[str, list[int]] = {}
+    final = played.final
+    assert final is not None
+    # The game's last message tells its last hand's end with the game's. It is the
+    # finished game's table, whose story is whatever the log keeps (service.ui.screens
+    # story_after): after a short last hand, the end of the hand before it too.
+    last = max(hands_ended(final), default=0)
+    assert last, "the game's last message tells no hand's end"
+    sent = [m for m in outgoing(wa, "Grandma") if asked < m.seq < final.seq]
+    ends: dict[int, list[int]] = {}
     for index, message in enumerate(sent):
-        for found in ENDED.finditer(message.text or ""):
-            hand = next(g for g in found.groups()[1:] if g)
+        told = hands_ended(message)
+        assert len(told) <= 1, told  # once in a message
+        for hand in told:
             ends.setdefault(hand, []).append(index)
-            assert len(ENDED.findall(message.text or "")) == 1  # once in a message
-    assert ends, "the game ended without a hand's end"
-    last = max(ends, key=int)
+    assert sorted(ends) == list(range(1, last)), ends  # every earlier hand's end, told
     for hand, where in ends.items():
-        assert len(where) == 1, (hand, where)  # told once in the whole chat
+        assert len(where) == 1, (hand, where)  # told once before the game's end
         message = sent[where[0]]
-        if hand == last:
-            continue  # the game's last message tells it with the game's end
         assert not message.buttons and not message.rows  # a message of its own
-        following = sent[where[0] + 1 :]
-        assert any(f"· hand {int(hand) + 1}" in (m.text or "") for m in following)
+        following = [*sent[where[0] + 1 :], final]
+        assert any(f"· hand {hand + 1}" in (m.text or "") for m in following)
