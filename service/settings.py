@@ -59,6 +59,14 @@ class Settings(BaseSettings):
     whatsapp_number: str | None = None  # the business number's digits, for wa.me invite links
     whatsapp_waba_id: str | None = None  # the Business Account (`burro whatsapp templates`)
     whatsapp_pair_rate: float = 6.0  # seconds between messages to one person (bursts aside)
+    # The view of a table (#39; docs/mini-app.md). Telegram's Mini App: how old its signed
+    # initData may be, and how far ahead of our clock its auth_date may run.
+    webapp_max_age: int = Field(default=3600, ge=1)  # seconds
+    webapp_clock_skew: int = Field(default=60, ge=0)  # seconds
+    # WhatsApp's signed links to the view: the key they are signed with (None: no links)
+    # and how long one lasts before its owner needs a fresh one.
+    view_link_secret: SecretStr | None = None
+    view_link_ttl: int = Field(default=30 * 60, ge=60)  # seconds
 
     @property
     def whatsapp(self) -> bool:
