@@ -186,8 +186,10 @@ def play_turn(hook: Hook, user: str) -> list[Step]:
     for _ in range(STEP_LIMIT):
         card = a_card(hook, user, room)
         if card is not None:
-            tap_on(hook, user, card[0], card[1])
-            assert hook.room(GROUP).version > room.version, f"{user}'s move not applied"
+            tap = tap_on(hook, user, card[0], card[1])
+            said = tap.answer.text if tap.answer is not None else None
+            applied = hook.room(GROUP).version > room.version
+            assert applied, f"{user}'s move {card[1].value} in {card[2]} not applied: {said!r}"
             return [*steps, ("card", card[2])]
         steps += open_hand(hook, user, room, {what for what, _where in steps})
     raise AssertionError(f"{user} found no card to play: {steps}")
