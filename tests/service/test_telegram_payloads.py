@@ -29,7 +29,7 @@ from rq import Queue
 from engine.follow_suit.game import GameState, legal_actions, to_move
 from service.infra import metrics
 from service.infra.queue import QUEUE
-from service.platforms.telegram import callbacks
+from service.platforms.telegram import botfather, callbacks
 from service.table.outcome import Outcome
 from service.table.room import Room
 from tests.service.inproc import ANA, BEN, BOT, CARLA, GROUP, Hook, command, running_hook
@@ -247,13 +247,17 @@ def test_a_press_delivered_again_is_answered_again_with_the_same_text(hook: Hook
 
 
 def test_a_press_answered_with_a_link_delivered_again_gets_the_link_again(hook: Hook) -> None:
-    """Carla, who never opened the private chat, taps Join: the answer is a link to it.
-    Delivered again, the answer must be the same link, or she is left where she was."""
-    room = open_room(hook)
-    update = lobby_press(room, CARLA, "J")
-    first, second = hook.send(update), hook.send(update)
-    assert "url" in first.json()
-    assert second.json() == first.json()
+    """Carla, who never opened the private chat, taps Join on a Bot API without
+    ephemeral messages: the answer is a link to it. Delivered again, the answer must be
+    the same link, or she is left where she was. (With them, she is seated from the
+    group: the same popup again.)"""
+    for ephemeral in (False, True):
+        botfather.record_ephemeral(hook.redis, ephemeral)
+        room = open_room(hook)
+        update = lobby_press(room, CARLA, "J")
+        first, second = hook.send(update), hook.send(update)
+        assert ("url" in first.json()) is not ephemeral
+        assert second.json() == first.json()
 
 
 def test_a_move_delivered_again_is_answered_again(hook: Hook) -> None:
