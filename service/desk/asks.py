@@ -147,9 +147,12 @@ class Request:
     # The platform edits a message in place; where it cannot, every message is new (a
     # rematch's first message is then the person's first turn, not a table of bots).
     edits: bool = True
-    # Where the platform can answer this ask in a group with a message its sender alone
-    # sees (Telegram's ephemeral messages), its own words for what is answered.
+    # In a group, the platform can show the sender messages they alone see (Telegram's
+    # ephemeral messages), in answer to their own asks: `answering` is the platform's
+    # own words for what this one would answer, if it can be (a press, a command sent
+    # so); `personal`, whether the platform can at all.
     answering: str | None = None
+    personal: bool = False
 
 
 # ----- the reply ---------------------------------------------------------------------

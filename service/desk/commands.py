@@ -90,7 +90,12 @@ async def new(use: Use, args: tuple[str, ...]) -> Reply:
         preset=preset, options=table_games.initial_options(preset, use.svc.settings)
     )
     room = lobby.create_room(place.chat, place.topic, use.actor, use.svc.now(), settings=settings)
+    here = not use.reachable and use.request.personal  # their cards shown in the group
+    if here:
+        room.blocked = [use.player]  # nothing goes to a chat they never opened
     created = use.store.create(room, Outcome(changed=True, sync={"table"}), use.request.mark)
+    if created and here:
+        return use.say(_("Once the game starts, tap “🃏 My cards” here: only you see them."))
     if created and not use.reachable:
         text = use.text(_("Your cards will come to our private chat: open it once."))
         return Reply.say(text, cards_button(use, room))

@@ -93,7 +93,7 @@ async def pressed(use: Use, ask: PressAsk) -> Reply:
         return Reply(popup=use.text(_("The game was cancelled.")), alert=ask.tapped)
     actor = await use.as_admin(room) if managing(press) else use.actor
     if is_command(press, "join") and not room.private and not use.reachable:
-        if use.request.answering is not None:
+        if use.request.personal:
             return await joined_from_group(use, room, ask)
         # The bot cannot write to someone who never opened its private chat: send them
         # there first; the link seats them (commands.start).

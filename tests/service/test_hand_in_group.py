@@ -138,7 +138,10 @@ def mover(room: Room) -> str:
 def test_members_who_never_opened_the_bot_play_from_the_group(hook: Hook) -> None:
     emu = hook.emu
     chat, room = opened(hook)
-    assert set(room.blocked) >= {room.seats[1].user_id, room.seats[2].user_id}
+    assert set(room.blocked) == {seat.user_id for seat in room.seats}  # none opened the bot
+    assert not any(
+        b.kind == "url" for m in emu.messages_in(GROUP) for row in m.buttons for b in row
+    )
     hands = {user: my_cards(hook, chat, user) for user in PLAYERS}
     room = room_in(hook, chat)
     for user, hand in hands.items():

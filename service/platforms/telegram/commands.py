@@ -75,7 +75,7 @@ def request_of(
     if request is None or not personal or request.place.private:
         return request
     answering = answering_of(update)
-    return request if answering is None else replace(request, answering=answering.text)
+    return replace(request, personal=True, answering=answering.text if answering else None)
 
 
 def answering_of(update: Update) -> Answering | None:
