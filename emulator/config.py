@@ -81,6 +81,9 @@ class EmulatorConfig:
     # The Bot API version played: the newest reference's, or an older one's that lacks
     # ephemeral messages (emulator/telegram/older.py: "10.1").
     bot_api: str = "10.4"
+    # Widgets (Bot API 10.4) in groups too, as on Telegram's test server; production
+    # sends them to private chats only (emulator/telegram/widgets.py).
+    widgets_in_groups: bool = False
     # Webhook delivery: a failed update is retried after retry_delay, doubling up to
     # retry_max_delay; an answer slower than webhook_timeout is a failure.
     webhook_retry_delay: float = 1.0

@@ -49,6 +49,7 @@ from emulator.telegram.validation import (
 )
 from emulator.telegram.validation import inline_results as check_inline_results
 from emulator.telegram.webhook import Delivery, parse_allowed_updates
+from emulator.telegram.widgets import WidgetMethods
 from emulator.telegram.world import (
     ADMIN_RIGHTS,
     ADMINISTRATOR,
@@ -102,6 +103,7 @@ class BotApi:
         self.unknown_parameters: list[JSON] = []
         # What the Bot API version played lacks (`--bot-api`): nothing by default.
         self.lacks = older.lacks(world.config.bot_api)
+        self.widgets = WidgetMethods(world, flood, delivery, self._new_message, self._editable)
         self.methods: dict[str, Handler] = {
             "getme": self.get_me,
             "logout": self.ok,
@@ -132,6 +134,7 @@ class BotApi:
             "setmyname": self.set_profile("name"),
             "setchatmenubutton": self.ok,
             **ForumMethods(world).handlers(),
+            **self.widgets.handlers(),
             **EphemeralMethods(
                 world,
                 {

@@ -23,6 +23,7 @@ from emulator.telegram.ephemeral import restart_app
 from emulator.telegram.errors import ApiError
 from emulator.telegram.limits import FloodControl
 from emulator.telegram.webhook import Delivery
+from emulator.telegram.widgets import WidgetControl
 from emulator.telegram.world import JSON, PRESENT, Bot, Conversation, Message, World
 
 
@@ -121,6 +122,7 @@ class TelegramControl(ControlApi):
             route("/inject_delay", self.inject_delay, POST),
             route("/webhook", self.webhook, GET),
             route("/unknown_parameters", self.unknown_parameters, GET),
+            *WidgetControl(self, self.emu.api.widgets).routes(),
             Route("/events", self.events, methods=GET),
             Route("/files/{file_id}", self.file_content, methods=GET),
         ]

@@ -155,6 +155,14 @@ class TapResult:
     raw: dict[str, Any] = field(repr=False, compare=False)
 
 
+@dataclass(frozen=True)
+class WidgetAnswer:
+    """How the bot answered a widget's request (answerWidgetQuery's data)."""
+
+    query_id: str
+    data: str
+
+
 def _inline_answer(state: dict[str, Any]) -> InlineAnswer:
     answer = state["answer"]
     results = tuple(
@@ -276,6 +284,40 @@ class EmulatorDriver(ControlClient):
         elif wait and kind == "inline_query":
             inline = self.inline_answer(query_id, timeout=timeout)
         return TapResult(kind, query_id, answer, inline, raw)
+
+    def widget_query(
+        self, user: Ref, message: ChatMessage, data: str, *, timeout: float | None = None
+    ) -> WidgetAnswer:
+        """The user's widget in `message` sends the bot a request (`widget_query`), and
+        waits for the bot's answer, like a tap on a callback button."""
+        return self.widget_answer(self.widget_request(user, message, data), timeout=timeout)
+
+    def widget_request(self, user: Ref, message: ChatMessage, data: str) -> str:
+        """The same request, not waiting: its query id."""
+        raw = self._post(
+            "/widget_query",
+            user=user,
+            chat_id=message.chat_id,
+            scope=message.scope,
+            message_id=message.message_id,
+            data=data,
+        )
+        return str(raw["query_id"])
+
+    def widget_answer(self, query_id: str, *, timeout: float | None = None) -> WidgetAnswer:
+        """Wait for the bot to answer a widget's request."""
+        state = self.wait_for(
+            lambda: (s := self._get(f"/widget_queries/{query_id}"))["answered"] and s,
+            timeout=timeout,
+            what=f"an answer to widget query {query_id}",
+        )
+        return WidgetAnswer(query_id, state["answer"])
+
+    @staticmethod
+    def widget(message: ChatMessage) -> dict[str, Any] | None:
+        """The message's widget (html, width, height, public_data, chat_data), if any."""
+        found: dict[str, Any] | None = message.raw.get("widget")
+        return found
 
     def answer_so_far(self, query_id: str) -> CallbackAnswer | None:
         """How the bot answered a callback query, if it has (no waiting)."""

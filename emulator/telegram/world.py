@@ -221,6 +221,11 @@ class Message:
     reached: bool = True
     created: float = 0.0  # time.monotonic() when sent: the 15-second reply window
     after: int = 0  # an ephemeral message comes after this message of its chat
+    # A widget message (Bot API 10.4, `widgets.py`): the Widget object Message.widget
+    # carries, whether it may send queries (allow_queries), and protected content.
+    widget: JSON | None = None
+    widget_queries: bool = False
+    protected: bool = False
 
     @property
     def is_ephemeral(self) -> bool:
@@ -583,6 +588,10 @@ class World:
                 out["entities"] = message.entities
         if message.document is not None:
             out["document"] = message.document
+        if message.widget is not None:
+            out["widget"] = message.widget
+        if message.protected:
+            out["has_protected_content"] = True
         if message.caption:
             out["caption"] = message.caption
             if message.caption_entities:
