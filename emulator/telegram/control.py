@@ -22,6 +22,7 @@ from emulator.telegram.date_time import DEFAULT_ZONE, text_view, valid_zone
 from emulator.telegram.ephemeral import restart_app
 from emulator.telegram.errors import ApiError
 from emulator.telegram.limits import FloodControl
+from emulator.telegram.webapp import MiniAppControl
 from emulator.telegram.webhook import Delivery
 from emulator.telegram.widgets import WidgetControl
 from emulator.telegram.world import JSON, PRESENT, Bot, Conversation, Message, World
@@ -122,6 +123,7 @@ class TelegramControl(ControlApi):
             route("/inject_delay", self.inject_delay, POST),
             route("/webhook", self.webhook, GET),
             route("/unknown_parameters", self.unknown_parameters, GET),
+            *MiniAppControl(self).routes(),
             *WidgetControl(self, self.emu.api.widgets).routes(),
             Route("/events", self.events, methods=GET),
             Route("/files/{file_id}", self.file_content, methods=GET),

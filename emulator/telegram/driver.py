@@ -373,6 +373,24 @@ class EmulatorDriver(ControlClient):
         result: dict[str, Any] = self._post("/open_link", user=user, url=url)
         return result
 
+    def open_mini_app(
+        self,
+        user: Ref,
+        *,
+        chat: Ref | None = None,
+        start_param: str | None = None,
+        app_url: str | None = None,
+        bot: Ref | None = None,
+    ) -> dict[str, Any]:
+        """The user opens the bot's Mini App, by a direct link in `chat` or else from a
+        button in their private chat: `init_data` (signed for the bot's token as
+        Telegram signs it), its `fields`, and with `app_url` the `url` Telegram opens
+        (emulator/telegram/webapp.py)."""
+        result: dict[str, Any] = self._post(
+            "/mini_app", user=user, chat=chat, start_param=start_param, app_url=app_url, bot=bot
+        )
+        return result
+
     def block_bot(self, user: Ref, *, bot: Ref | None = None) -> None:
         self._post("/block", user=user, bot=bot)
 
