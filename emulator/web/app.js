@@ -21,6 +21,8 @@ const app = {
   pendingTaps: new Map(), // callback query id -> button element
   answered: new Set(),    // callback query ids already answered (answers can beat the tap's reply)
   inlineAnswers: new Map(), // inline query id -> answer event, kept for a late pendingInline
+  widgetAsks: new Map(),    // widget query id -> {frame, id}: a widget's request awaiting the bot
+  widgetAnswers: new Map(), // widget query id -> answer data that beat the request's reply
   typingTimer: null,
   inlineTimer: null,
 };
@@ -248,6 +250,7 @@ function previewText(view) {
   if (!view) return "";
   if (view.text) return view.text;
   if (view.document) return `📄 ${view.document.file_name}`;
+  if (view.widget) return `🧩 ${view.caption || "Widget"}`;
   return serviceText(view) || "";
 }
 
@@ -403,6 +406,7 @@ function renderMessage(view, map) {
     doc.append(icon, meta);
     bubble.append(doc);
   }
+  if (view.widget) bubble.append(renderWidget(view));
   const body = document.createElement("div");
   body.className = "text";
   if (view.text !== undefined) body.innerHTML = renderEntities(view.text, view.entities);
@@ -842,7 +846,7 @@ function onMessage(view) {
     const box = $("messages");
     const existing = box.querySelector(`[data-message-id="${viewKey(view)}"]`);
     if (view._emulator.deleted) { if (existing) existing.remove(); if (!map.size) renderMessages(); }
-    else if (existing) existing.replaceWith(renderMessage(view, map));
+    else if (existing) { if (!updateWidgetInPlace(existing, view, map)) existing.replaceWith(renderMessage(view, map)); }
     else if (!inOpenTopic(view)) { /* another topic's: shown when that topic is opened */ }
     else {
       if (map.size === 1) box.replaceChildren();
@@ -864,6 +868,109 @@ function onMessage(view) {
   }
   renderChats();
   renderUsers();
+}
+
+// ----- widgets (Bot API 10.4) ------------------------------------------------
+// A widget runs in a sandboxed frame (scripts only: an opaque origin) whose document the
+// emulator serves with a policy that forbids any network (emulator/telegram/widgets.py);
+// it talks to the chat by postMessage only (widget_bridge.js): its requests go to the
+// bot as widget_query, the bot's answer and each new state come back. Sizes as the apps
+// clamp them: width 200 to the bubble's, height 50-600; none given: full width, and a
+// height that follows the widget's content (GUESS).
+
+const WIDGET_HEIGHT = [50, 600];
+const clamp = (value, [low, high]) => Math.min(high, Math.max(low, value));
+
+function renderWidget(view) {
+  const box = document.createElement("div");
+  box.className = "widget";
+  const frame = document.createElement("iframe");
+  frame.className = "widget-frame";
+  frame.setAttribute("sandbox", "allow-scripts");
+  frame.title = view.caption || "Widget";
+  const where = {chat_id: view.chat.id, scope: view._emulator.scope, message_id: view.message_id};
+  frame.dataset.where = JSON.stringify(where);
+  frame.src = `${API}/widget_frame?${new URLSearchParams(where)}`;
+  if (view.widget.width) frame.style.width = `${Math.max(200, view.widget.width)}px`;
+  if (view.widget.height) frame.dataset.fixedHeight = "true";
+  frame.style.height = `${clamp(view.widget.height || 120, WIDGET_HEIGHT)}px`;
+  box.append(frame);
+  return box;
+}
+
+// A widget message changed (its state, most often): its frame stays, running, and is
+// told the new state; the rest of the message is drawn anew around it.
+function updateWidgetInPlace(existing, view, map) {
+  const frame = existing.querySelector("iframe.widget-frame");
+  if (!frame || !view.widget) return false;
+  const fresh = renderMessage(view, map);
+  const kept = frame.parentElement;
+  const bubble = kept.parentElement;
+  const freshBubble = fresh.querySelector(".bubble");
+  const slot = freshBubble.querySelector(".widget");
+  for (const child of [...bubble.children]) if (child !== kept) child.remove();
+  let before = true;
+  for (const child of [...freshBubble.children]) {
+    if (child === slot) before = false;
+    else if (before) bubble.insertBefore(child, kept);
+    else bubble.append(child);
+  }
+  for (const child of [...existing.children]) if (child !== bubble) child.remove();
+  for (const child of [...fresh.children]) if (child !== freshBubble) existing.append(child);
+  existing.className = fresh.className;
+  tellWidgetState(frame, view);
+  return true;
+}
+
+function tellWidgetState(frame, view) {
+  postToWidget(frame, {type: "state", public_data: view.widget.public_data || "", chat_data: view.widget.chat_data || ""});
+}
+
+function postToWidget(frame, message) {
+  // The frame's origin is opaque ("null"): it is told by reference, not by origin.
+  if (frame.contentWindow) frame.contentWindow.postMessage({source: "burro-chat", ...message}, "*");
+}
+
+function widgetView(frame) {
+  const where = JSON.parse(frame.dataset.where);
+  const map = app.messages.get(key(where.chat_id, where.scope));
+  return map ? map.get(String(where.message_id)) : undefined;
+}
+
+function onWidgetMessage(event) {
+  const data = event.data;
+  if (!data || data.source !== "burro-widget") return;
+  const frame = [...document.querySelectorAll("iframe.widget-frame")].find((f) => f.contentWindow === event.source);
+  if (!frame) return;  // not one of our widgets' frames
+  if (data.type === "hello") {  // its state may have changed while it loaded
+    const view = widgetView(frame);
+    if (view && view.widget) tellWidgetState(frame, view);
+  } else if (data.type === "size" && !frame.dataset.fixedHeight) {
+    frame.style.height = `${clamp(Number(data.height) || 0, WIDGET_HEIGHT)}px`;
+  } else if (data.type === "request") askBot(frame, data.id, data.data);
+}
+
+async function askBot(frame, id, data) {
+  try {
+    const asked = await call("/widget_query", {...JSON.parse(frame.dataset.where), user: app.userId, data: String(data)});
+    if (app.widgetAnswers.has(asked.query_id)) {
+      postToWidget(frame, {type: "answer", id, result: app.widgetAnswers.get(asked.query_id)});
+      app.widgetAnswers.delete(asked.query_id);
+      return;
+    }
+    app.widgetAsks.set(asked.query_id, {frame, id});
+    setTimeout(() => {  // the bot has 15 seconds; then the request fails
+      if (!app.widgetAsks.delete(asked.query_id)) return;
+      postToWidget(frame, {type: "error", id, error: "the bot did not answer in time"});
+    }, 15000);
+  } catch (error) { postToWidget(frame, {type: "error", id, error: error.message}); }
+}
+
+function onWidgetAnswer(event) {
+  const asked = app.widgetAsks.get(event.query_id);
+  if (!asked) { app.widgetAnswers.set(event.query_id, event.data); return; }
+  app.widgetAsks.delete(event.query_id);
+  postToWidget(asked.frame, {type: "answer", id: asked.id, result: event.data});
 }
 
 function connect() {
@@ -888,6 +995,7 @@ function connect() {
       else if (event.text) toast(event.text);
       if (event.url) followLink(event.url);
     } else if (event.type === "inline_answer" && event.user_id === app.userId) showInlineAnswer(event);
+    else if (event.type === "widget_answer" && event.user_id === app.userId) onWidgetAnswer(event);
     else if (event.type === "chat_action") {
       if (app.current && event.chat_id === app.current.chat_id && event.scope === app.current.scope) {
         const bot = botById(event.bot_id);
@@ -911,6 +1019,7 @@ function connect() {
 // ----- wiring --------------------------------------------------------------
 
 function wire() {
+  window.addEventListener("message", onWidgetMessage);
   $("compose-form").onsubmit = async (event) => {
     event.preventDefault();
     if (inlineText() !== null) return;

@@ -55,6 +55,8 @@
   };
   Object.defineProperty(window, "TelegramWidget", {value: Object.freeze(api)});
 
+  post({type: "hello"});  // the chat answers with the state now
+
   // The chat sizes a frame without a fixed height to its content (GUESS: Telegram's
   // apps grow the bubble likewise).
   function tellHeight() { post({type: "size", height: document.documentElement.scrollHeight}); }
