@@ -63,10 +63,11 @@ class Settings(BaseSettings):
     # initData may be, and how far ahead of our clock its auth_date may run.
     webapp_max_age: int = Field(default=3600, ge=1)  # seconds
     webapp_clock_skew: int = Field(default=60, ge=0)  # seconds
-    # WhatsApp's signed links to the view: the key they are signed with (None: no links)
-    # and how long one lasts before its owner needs a fresh one.
+    # WhatsApp's signed links to the view: the key they are signed with (None: no links),
+    # how long one lasts, and how long an open view may renew it from the chat's link.
     view_link_secret: SecretStr | None = None
     view_link_ttl: int = Field(default=30 * 60, ge=60)  # seconds
+    view_link_lifetime: int = Field(default=12 * 3600, ge=60)  # seconds renewals may reach
 
     @property
     def whatsapp(self) -> bool:

@@ -6,10 +6,11 @@ the view trusts no other id the page sends. Telegram signs it twice: `hash`, an 
 keyed by the bot's token (what `serve` checks), and `signature`, Ed25519 with Telegram's
 own key over the bot's id (`check_init_data_signature`: for a process without the token).
 
-WhatsApp: a link signed here for one person and one table (`sign_link`), short-lived and
-renewed while its view is open (`renew_link`). Its MAC also covers the person's link key
-(service.infra.view_links), which forgetting them deletes: every link made before dies.
-A forwarded link shows its owner's seat and nothing more (docs/mini-app.md)."""
+WhatsApp: a link signed here for one person and one table (`new_link`), short-lived and
+renewed while its view is open (`renew_link`), for a few hours at most. Its MAC also
+covers the person's link key (service.infra.view_links), which forgetting them deletes:
+every link made before dies. A forwarded link shows its owner's seat and nothing more
+(docs/mini-app.md)."""
 
 from __future__ import annotations
 
@@ -205,31 +206,50 @@ def _unbase64(text: str) -> bytes | None:
 
 # ----- WhatsApp's links -------------------------------------------------------------
 
-_LINK = re.compile(r"([0-9a-f]{1,16})\.([A-Za-z0-9]{1,32})\.([0-9a-f]{1,12})\.([A-Za-z0-9_-]{22})")
+_LINK = re.compile(
+    r"([0-9a-f]{1,16})\.([A-Za-z0-9]{1,32})\.([0-9a-f]{1,12})\.([0-9a-f]{1,8})\.([A-Za-z0-9_-]{22})"
+)
+_ROOM = re.compile(r"[A-Za-z0-9]{1,32}")
 _LINK_DOMAIN = b"burro view link 1\x00"  # keeps these MACs apart from any other use of the secret
 
 
 @dataclass(frozen=True)
 class ViewGrant:
-    """What a checked link gives: its owner's view of one table, until `expires`."""
+    """What a checked link gives: its owner's view of one table, until `expires`.
+    `issued` is when the chat gave the first link of its line (renewals keep it)."""
 
     person: int
     room_id: str
+    issued: int
     expires: int
 
 
+def new_link(
+    secret: bytes, person_key: bytes, person: int, room_id: str, *, now: float, ttl: int
+) -> str:
+    """A link for the person's view of a table, as the chat gives it."""
+    return sign_link(secret, person_key, ViewGrant(person, room_id, int(now), int(now) + ttl))
+
+
 def sign_link(secret: bytes, person_key: bytes, grant: ViewGrant) -> str:
-    """The link token for `grant`: `<person>.<room>.<expires>.<mac>` (hex, hex, and
-    128 bits of HMAC-SHA256 in base64url): about 55 characters."""
-    if not re.fullmatch(r"[A-Za-z0-9]{1,32}", grant.room_id) or grant.person < 0:
+    """The token for `grant`: `<person>.<room>.<issued>.<lasts>.<mac>` (hex numbers, the
+    table's id, and 128 bits of HMAC-SHA256 in base64url): about 60 characters."""
+    if not _ROOM.fullmatch(grant.room_id) or grant.person < 0 or grant.expires < grant.issued:
         raise ValueError(f"no link for {grant}")
-    body = f"{grant.person:x}.{grant.room_id}.{grant.expires:x}"
+    body = _link_body(grant)
     return f"{body}.{_link_mac(secret, person_key, body)}"
 
 
-def renew_link(secret: bytes, person_key: bytes, grant: ViewGrant, *, now: float, ttl: int) -> str:
-    """A fresh token for a grant just checked, good for `ttl` seconds from `now`."""
-    fresh = ViewGrant(grant.person, grant.room_id, int(now) + ttl)
+def renew_link(
+    secret: bytes, person_key: bytes, grant: ViewGrant, *, now: float, ttl: int, lifetime: int
+) -> str | Refused:
+    """A fresh token for a grant just checked, good for `ttl` seconds from `now` but
+    never past `lifetime` after the chat gave the first: an open view renews its link,
+    and a forwarded one, renewed or not, dies then all the same."""
+    end = grant.issued + lifetime
+    if now >= end:
+        return Refused(Refusal.EXPIRED)
+    fresh = ViewGrant(grant.person, grant.room_id, grant.issued, min(int(now) + ttl, end))
     return sign_link(secret, person_key, fresh)
 
 
@@ -241,9 +261,9 @@ def check_link(
     found = _LINK.fullmatch(token)
     if found is None:
         return Refused(Refusal.MALFORMED)
-    person_hex, room_id, expires_hex, mac = found.groups()
-    grant = ViewGrant(int(person_hex, 16), room_id, int(expires_hex, 16))
-    body = f"{grant.person:x}.{grant.room_id}.{grant.expires:x}"
+    person, room_id, issued, lasts, mac = found.groups()
+    grant = ViewGrant(int(person, 16), room_id, int(issued, 16), int(issued, 16) + int(lasts, 16))
+    body = _link_body(grant)
     if f"{body}.{mac}" != token:  # one spelling per grant (no leading zeros)
         return Refused(Refusal.MALFORMED)
     person_key = key_of(grant.person)
@@ -254,6 +274,10 @@ def check_link(
     if now >= grant.expires:
         return Refused(Refusal.EXPIRED)
     return grant
+
+
+def _link_body(grant: ViewGrant) -> str:
+    return f"{grant.person:x}.{grant.room_id}.{grant.issued:x}.{grant.expires - grant.issued:x}"
 
 
 def _link_mac(secret: bytes, person_key: bytes, body: str) -> str:

@@ -24,6 +24,7 @@ from service.view.access import (
     check_init_data_signature,
     check_link,
     init_data_hash,
+    new_link,
     renew_link,
     sign_link,
 )
@@ -235,30 +236,51 @@ def read(token: str, known: dict[int, bytes] | None = None, now: float = NOW) ->
     return check_link(token, SECRET, known.get, now=now)
 
 
+ROOM = "Ab3dE9xZ"
+HOURS = 12 * 3600
+
+
+def ana_link(now: float = NOW, ttl: int = 1800) -> str:
+    return new_link(SECRET, ANA_KEY, ANA, ROOM, now=now, ttl=ttl)
+
+
 def test_a_link_round_trips_and_is_compact() -> None:
-    grant = ViewGrant(ANA, "Ab3dE9xZ", NOW + 1800)
-    token = sign_link(SECRET, ANA_KEY, grant)
-    assert read(token) == grant
-    assert len(token) <= 60 and quote(token, safe="") == token  # as is in a URL
+    token = ana_link()
+    assert read(token) == ViewGrant(ANA, ROOM, NOW, NOW + 1800)
+    assert len(token) <= 64 and quote(token, safe="") == token  # as is in a URL
 
 
 def test_an_expired_link_is_refused_and_a_renewed_one_works() -> None:
-    grant = ViewGrant(ANA, "Ab3dE9xZ", NOW + 1800)
-    token = sign_link(SECRET, ANA_KEY, grant)
+    token = ana_link()
     assert read(token, now=NOW + 1800) == Refused(Refusal.EXPIRED)
-    fresh = renew_link(SECRET, ANA_KEY, grant, now=NOW + 1700, ttl=1800)
-    assert read(fresh, now=NOW + 1800) == ViewGrant(ANA, "Ab3dE9xZ", NOW + 3500)
+    grant = read(token, now=NOW + 1700)
+    assert isinstance(grant, ViewGrant)
+    fresh = renew_link(SECRET, ANA_KEY, grant, now=NOW + 1700, ttl=1800, lifetime=HOURS)
+    assert isinstance(fresh, str)
+    assert read(fresh, now=NOW + 1800) == ViewGrant(ANA, ROOM, NOW, NOW + 3500)
+
+
+def test_renewing_never_goes_past_the_lifetime_of_the_first_link() -> None:
+    grant = ViewGrant(ANA, ROOM, NOW, NOW + 1800)
+    late = NOW + HOURS - 100
+    last = renew_link(SECRET, ANA_KEY, grant, now=late, ttl=1800, lifetime=HOURS)
+    assert isinstance(last, str)
+    assert read(last, now=late) == ViewGrant(ANA, ROOM, NOW, NOW + HOURS)
+    assert read(last, now=NOW + HOURS) == Refused(Refusal.EXPIRED)
+    refused = renew_link(SECRET, ANA_KEY, grant, now=NOW + HOURS, ttl=1800, lifetime=HOURS)
+    assert refused == Refused(Refusal.EXPIRED)
 
 
 def test_a_forged_link_is_refused() -> None:
-    grant = ViewGrant(ANA, "Ab3dE9xZ", NOW + 1800)
-    token = sign_link(SECRET, ANA_KEY, grant)
-    person, room, expires, mac = token.split(".")
+    token = ana_link()
+    person, room, issued, lasts, mac = token.split(".")
+    grant = ViewGrant(ANA, ROOM, NOW, NOW + 1800)
     for forged in (
-        f"{ANA + 1:x}.{room}.{expires}.{mac}",  # another person
-        f"{person}.Zz3dE9xZ.{expires}.{mac}",  # another table
-        f"{person}.{room}.{int(expires, 16) + 86400:x}.{mac}",  # a longer life
-        f"{person}.{room}.{expires}.{'A' if mac[0] != 'A' else 'B'}{mac[1:]}",  # the MAC
+        f"{ANA + 1:x}.{room}.{issued}.{lasts}.{mac}",  # another person
+        f"{person}.Zz3dE9xZ.{issued}.{lasts}.{mac}",  # another table
+        f"{person}.{room}.{issued}.{int(lasts, 16) + 86400:x}.{mac}",  # a longer life
+        f"{person}.{room}.{int(issued, 16) + 86400:x}.{lasts}.{mac}",  # issued later
+        f"{person}.{room}.{issued}.{lasts}.{'A' if mac[0] != 'A' else 'B'}{mac[1:]}",  # the MAC
         sign_link(b"another secret", ANA_KEY, grant),
         sign_link(SECRET, BEN_KEY, grant),  # signed with someone else's key
     ):
@@ -266,15 +288,16 @@ def test_a_forged_link_is_refused() -> None:
 
 
 def test_a_link_spelt_otherwise_is_refused() -> None:
-    token = sign_link(SECRET, ANA_KEY, ViewGrant(ANA, "Ab3dE9xZ", NOW + 1800))
+    token = ana_link()
     for odd in ("0" + token, token + ".", token.upper(), "", token.replace(".", "-", 1)):
         assert read(odd) == Refused(Refusal.MALFORMED), odd
-    with pytest.raises(ValueError):
-        sign_link(SECRET, ANA_KEY, ViewGrant(ANA, "a.b", NOW))
+    for bad in (ViewGrant(ANA, "a.b", NOW, NOW), ViewGrant(ANA, ROOM, NOW, NOW - 1)):
+        with pytest.raises(ValueError):
+            sign_link(SECRET, ANA_KEY, bad)
 
 
 def test_a_forgotten_persons_links_are_refused() -> None:
-    token = sign_link(SECRET, ANA_KEY, ViewGrant(ANA, "Ab3dE9xZ", NOW + 1800))
+    token = ana_link()
     assert read(token, {}) == Refused(Refusal.REVOKED)  # forgotten: no key at all
     assert read(token, {ANA: BEN_KEY}) == Refused(Refusal.FORGED)  # a new key since
 
@@ -290,8 +313,8 @@ def test_a_forgotten_persons_links_are_refused() -> None:
 def test_links_round_trip_and_any_one_character_changed_is_refused(
     person: int, room: str, life: int, position: int, char: str
 ) -> None:
-    grant = ViewGrant(person, room, NOW + life)
-    token = sign_link(SECRET, ANA_KEY, grant)
+    token = new_link(SECRET, ANA_KEY, person, room, now=NOW, ttl=life)
+    grant = ViewGrant(person, room, NOW, NOW + life)
     assert check_link(token, SECRET, lambda _: ANA_KEY, now=NOW) == grant
     i = position % len(token)
     changed = token[:i] + char + token[i + 1 :]

@@ -13,7 +13,7 @@ from service.infra import keys
 from service.infra.forget import forget
 from service.infra.store import Store
 from service.infra.view_links import known_link_key, link_key, revoke_links
-from service.view.access import Refusal, Refused, ViewGrant, check_link, sign_link
+from service.view.access import Refusal, Refused, ViewGrant, check_link, new_link
 
 SECRET = b"view link secret"
 PERSON = 2**52 + 11  # a WhatsApp person's player id
@@ -26,8 +26,8 @@ def store() -> Store:
 
 
 def link(store: Store, room: str = "Ab3dE9xZ") -> str:
-    grant = ViewGrant(PERSON, room, int(time.time()) + 1800)
-    return sign_link(SECRET, link_key(store.redis, PERSON, TTL), grant)
+    key = link_key(store.redis, PERSON, TTL)
+    return new_link(SECRET, key, PERSON, room, now=time.time(), ttl=1800)
 
 
 def check(store: Store, token: str) -> ViewGrant | Refused:
@@ -45,7 +45,7 @@ def test_a_link_key_is_made_once_and_kept_with_the_persons_record(store: Store) 
 
 
 def test_checking_a_link_never_makes_a_key(store: Store) -> None:
-    token = sign_link(SECRET, bytes(16), ViewGrant(PERSON, "Ab3dE9xZ", int(time.time()) + 60))
+    token = new_link(SECRET, bytes(16), PERSON, "Ab3dE9xZ", now=time.time(), ttl=60)
     assert check(store, token) == Refused(Refusal.REVOKED)
     assert not store.redis.exists(keys.user_key(PERSON))
 
@@ -64,10 +64,8 @@ def test_forgetting_the_person_kills_their_old_links(store: Store) -> None:
 def test_revoking_kills_every_link_of_the_persons_and_no_one_elses(store: Store) -> None:
     mine, other = link(store, "Room1"), link(store, "Room2")
     someone = 2**52 + 12
-    theirs = sign_link(
-        SECRET,
-        link_key(store.redis, someone, TTL),
-        ViewGrant(someone, "Room1", int(time.time()) + 60),
+    theirs = new_link(
+        SECRET, link_key(store.redis, someone, TTL), someone, "Room1", now=time.time(), ttl=60
     )
     revoke_links(store.redis, PERSON)
     assert check(store, mine) == check(store, other) == Refused(Refusal.REVOKED)
