@@ -15,19 +15,25 @@ groups (`EmulatorConfig.widgets_in_groups`).
 
 The references give no error texts for widgets: every refusal's words here are guesses
 in Telegram's style (marked GUESS), and each rule they leave open is read the stricter
-way. Shared widgets (`is_shared`, `sendSharedWidget`, `editSharedWidgetData`) are not
-emulated: such a call answers 501, never Telegram's answer.
+way.
+
+A shared widget (`is_shared`) is held by the server, like a poll: `sendSharedWidget`
+shows it in more messages (each with its own `chat_data`), and its public data, changed
+by `editSharedWidgetData` or `editMessageWidgetData` on any of them, at most once a
+second, changes in all of them. Shared widgets are kept while the emulator runs (not
+saved with the world); forwarding them is not emulated (the emulator has no forwards).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 import secrets
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +43,7 @@ from starlette.routing import Route
 
 from emulator.common.control import GET, POST, Args
 from emulator.common.limits import SlidingWindow
-from emulator.telegram.errors import NOT_MODIFIED, QUERY_TOO_OLD, bad_request, not_implemented
+from emulator.telegram.errors import NOT_MODIFIED, QUERY_TOO_OLD, bad_request, too_many_requests
 from emulator.telegram.limits import FloodControl
 from emulator.telegram.params import Params
 from emulator.telegram.validation import caption_text
@@ -50,6 +56,9 @@ MAX_DATA = 1024  # bytes of public_data, chat_data, or an answer's data
 MAX_QUERY_DATA = 64  # bytes a widget's request carries (WidgetQuery.data: 1-64)
 QUERIES = 5  # a user's requests to one bot ...
 QUERY_WINDOW = 5.0  # ... in any this many seconds
+SHARED_EDIT_GAP = 1.0  # seconds between changes of a shared widget's public data
+CACHE_TIME = (5, 3600)  # seconds apps may keep a shared widget's public data
+DEFAULT_CACHE_TIME = 30
 MAX_KEPT_QUERIES = 20_000  # answered or expired queries forgotten past this many
 
 # GUESSES: no reference gives these refusals' words.
@@ -59,6 +68,8 @@ HTML_TOO_BIG = "WIDGET_HTML_TOO_BIG"  # over 4096 bytes compressed
 DATA_TOO_LONG = "WIDGET_DATA_TOO_LONG"
 SIZE_INVALID = "WIDGET_SIZE_INVALID"  # GUESS: a width or height below 1 is refused
 NO_WIDGET = "there is no widget in the message to edit"
+WIDGET_ID_INVALID = "WIDGET_ID_INVALID"  # not a shared widget of this bot
+CACHE_TIME_INVALID = "CACHE_TIME_INVALID"
 # What the user's app says when a request cannot go (GUESS: the apps' words are unknown).
 NO_QUERIES = "this widget does not send requests (it was sent without allow_queries)"
 BAD_QUERY_DATA = "a widget request carries 1-64 bytes"
@@ -113,6 +124,31 @@ class WidgetQuery:
     created: float
     answer: str | None = None
     answered: bool = False
+    widget_id: str | None = None  # a shared widget's
+
+
+@dataclass
+class SharedWidget:
+    """A widget the server holds (sent with is_shared): one public state for every
+    message that shows it."""
+
+    id: str
+    bot_id: int
+    widget: JSON  # html, width, height, public_data: what each message shows of it
+    allow_queries: bool
+    cache_time: int = DEFAULT_CACHE_TIME
+    changed: float = -math.inf  # time.monotonic() of the public data's last change
+    shown_in: list[tuple[int, int, int]] = field(default_factory=list)  # chat, scope, id
+
+
+def _with(widget: JSON, name: str, value: str | None) -> JSON:
+    """The widget with one state changed: kept (None), cleared ("") or set."""
+    if value is None:
+        return widget
+    changed = {key: kept for key, kept in widget.items() if key != name}
+    if value:
+        changed[name] = check_data(value)
+    return changed
 
 
 NewMessage = Callable[[Bot, Conversation, Params], Message]
@@ -136,6 +172,7 @@ class WidgetMethods:
         self.new_message = new_message  # botapi's: markup, topic, reply, flood checked
         self.editable = editable  # botapi's: the message an edit names, the bot's own
         self.queries: dict[str, WidgetQuery] = {}
+        self.shared: dict[str, SharedWidget] = {}
         self._asked: dict[tuple[int, int], SlidingWindow] = {}  # (bot, user) -> requests
 
     def handlers(self) -> dict[str, Callable[[Bot, Params], Any]]:
@@ -143,35 +180,56 @@ class WidgetMethods:
             "sendwidget": self.send_widget,
             "editmessagewidgetdata": self.edit_data,
             "answerwidgetquery": self.answer_query,
-            "sendsharedwidget": self.shared,
-            "editsharedwidgetdata": self.shared,
+            "sendsharedwidget": self.send_shared_widget,
+            "editsharedwidgetdata": self.edit_shared_data,
         }
-
-    def shared(self, bot: Bot, params: Params) -> Any:
-        raise not_implemented("shared widgets")
 
     # ----- the bot's side ------------------------------------------------------
 
     def send_widget(self, bot: Bot, params: Params) -> JSON:
+        conv = self._conversation(bot, params)
+        widget = self._widget(params)
+        allow_queries = params.flag("allow_queries")
+        if not params.flag("is_shared"):
+            return self.world.message_json(self._send(bot, conv, params, widget, allow_queries))
+        public = {key: value for key, value in widget.items() if key != "chat_data"}
+        shared = SharedWidget(f"sw{secrets.token_hex(12)}", bot.id, public, allow_queries)
+        message = self._send(bot, conv, params, {**widget, "id": shared.id}, allow_queries)
+        self._show(shared, message)
+        return self.world.message_json(message)
+
+    def send_shared_widget(self, bot: Bot, params: Params) -> JSON:
+        """Show a shared widget in one more message, with a chat_data of its own."""
+        shared = self._shared(bot, params)
+        conv = self._conversation(bot, params)
+        widget = _with({**shared.widget, "id": shared.id}, "chat_data", params.text("chat_data"))
+        message = self._send(bot, conv, params, widget, shared.allow_queries)
+        self._show(shared, message)
+        return self.world.message_json(message)
+
+    def _conversation(self, bot: Bot, params: Params) -> Conversation:
+        """Where a widget goes: production's private chats, or the test server's groups."""
         conv = self.world.bot_conversation(bot, params.chat_id())
         self.world.check_can_write(bot, conv)
-        test_server = self.world.config.widgets_in_groups
-        if conv.chat.type != "private" and not test_server:
+        if conv.chat.type != "private" and not self.world.config.widgets_in_groups:
             raise bad_request(PRIVATE_ONLY)
-        if params.flag("is_shared"):
-            raise not_implemented("shared widgets")
-        widget = self._widget(params)
+        return conv
+
+    def _send(
+        self, bot: Bot, conv: Conversation, params: Params, widget: JSON, allow_queries: bool
+    ) -> Message:
         caption, entities = caption_text(
             params.string("caption"), params.string("parse_mode"), params.json("caption_entities")
         )
         message = self.new_message(bot, conv, params)
         message.widget = widget
-        message.widget_queries = params.flag("allow_queries")
+        message.widget_queries = allow_queries
         # production protects every widget; the test server as asked (GUESS)
+        test_server = self.world.config.widgets_in_groups
         message.protected = not test_server or params.flag("protect_content")
         message.caption, message.caption_entities = caption or None, entities
         self.world.add_message(conv, message)
-        return self.world.message_json(message)
+        return message
 
     def _widget(self, params: Params) -> JSON:
         """The Widget object a sendWidget call describes."""
@@ -181,35 +239,80 @@ class WidgetMethods:
             if size is not None:
                 widget[name] = size
         for name in ("public_data", "chat_data"):
-            value = params.text(name)
-            if value:  # empty: no state yet
-                widget[name] = check_data(value)
+            widget = _with(widget, name, params.text(name))
         return widget
+
+    def _shared(self, bot: Bot, params: Params) -> SharedWidget:
+        shared = self.shared.get(params.required_str("widget_id"))
+        if shared is None or shared.bot_id != bot.id:
+            raise bad_request(WIDGET_ID_INVALID)
+        return shared
+
+    def _show(self, shared: SharedWidget, message: Message) -> None:
+        self.shared[shared.id] = shared
+        shared.shown_in.append((message.chat_id, message.scope, message.message_id))
 
     def edit_data(self, bot: Bot, params: Params) -> bool:
         """Change a widget's state: what is given (an empty string clears it), the rest
-        kept. Nobody is notified and the message is not marked edited (GUESS: the
-        references say neither), and an edit changing nothing is refused as Telegram
-        refuses any such edit (GUESS)."""
+        kept; a shared widget's public data in every message showing it. Nobody is
+        notified and the message is not marked edited (GUESS: the references say
+        neither), and an edit changing nothing is refused as Telegram refuses any such
+        edit (GUESS)."""
         message, _ = self.editable(bot, params)
         if message.widget is None:
             raise bad_request(NO_WIDGET)
-        changed = dict(message.widget)
-        for name in ("public_data", "chat_data"):
-            value = params.text(name)
-            if value is None:
-                continue
-            if value:
-                changed[name] = check_data(value)
-            else:
-                changed.pop(name, None)
-        if changed == message.widget:
+        public, chat_data = params.text("public_data"), params.text("chat_data")
+        shared = self.shared.get(str(message.widget.get("id", "")))
+        changed = _with(message.widget, "chat_data", chat_data)
+        if shared is None:
+            changed = _with(changed, "public_data", public)
+        shared_changes = (
+            shared is not None
+            and public is not None
+            and _with(shared.widget, "public_data", public) != shared.widget
+        )
+        if changed == message.widget and not shared_changes:
             raise bad_request(NOT_MODIFIED)
         chat = self.world.chats[message.chat_id]
         self.flood.take(bot.id, chat.id, chat.is_group)  # GUESS: counts as any edit
-        message.widget = changed
-        self.world.publish_message(message)
+        if shared is not None and shared_changes:
+            self._set_public(shared, public or "")  # in this message too
+            changed = _with(message.widget, "chat_data", chat_data)
+        if changed != message.widget:
+            message.widget = changed
+            self.world.publish_message(message)
         return True
+
+    def edit_shared_data(self, bot: Bot, params: Params) -> bool:
+        """Change a shared widget's public data everywhere it is shown (and, when given,
+        how long apps may keep it)."""
+        shared = self._shared(bot, params)
+        cache_time = params.integer("cache_time")
+        if cache_time is not None and not CACHE_TIME[0] <= cache_time <= CACHE_TIME[1]:
+            raise bad_request(CACHE_TIME_INVALID)
+        public = params.text("public_data") or ""
+        if _with(shared.widget, "public_data", public) == shared.widget:
+            raise bad_request(NOT_MODIFIED)  # GUESS, as for any edit changing nothing
+        self._set_public(shared, public)
+        if cache_time is not None:
+            shared.cache_time = cache_time
+        return True
+
+    def _set_public(self, shared: SharedWidget, public: str) -> None:
+        """A shared widget's new public data, in each message showing it: at most once a
+        second (GUESS: refused as a flood limit is, 429 retry after 1)."""
+        now = time.monotonic()
+        if now - shared.changed < SHARED_EDIT_GAP:
+            raise too_many_requests(1)
+        shared.widget = _with(shared.widget, "public_data", public)
+        shared.changed = now
+        for where in shared.shown_in:
+            message = self.world.find_message(*where)
+            if message is None or message.widget is None:
+                continue
+            kept = {k: v for k, v in message.widget.items() if k != "public_data"}
+            message.widget = _with(kept, "public_data", public)
+            self.world.publish_message(message)
 
     def answer_query(self, bot: Bot, params: Params) -> bool:
         """Answer a widget's request, once, within the answer window (GUESS: a second
@@ -254,6 +357,7 @@ class WidgetMethods:
             scope=message.scope,
             message_id=message.message_id,
             created=time.monotonic(),
+            widget_id=message.widget.get("id") if message.widget else None,
         )
         self._keep(query)
         self.world.record("widget_query", bot_id=bot.id, user_id=user.id, query_id=query.id)
@@ -291,6 +395,7 @@ class WidgetMethods:
             "data": query.data,
             "chat": self.world.chats[query.chat_id].to_api(),
             "message_id": query.message_id,
+            **({"widget_id": query.widget_id} if query.widget_id else {}),
         }
 
     def query_view(self, query_id: str) -> JSON:

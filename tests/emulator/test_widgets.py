@@ -31,6 +31,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecatio
 
 SECRET = "widget-secret"
 ANA = 100001
+BEN = 100002
 # A widget: a counter the bot keeps; a tap asks the bot to count one more.
 COUNTER = """<!DOCTYPE html><html><head><style>body{font:14px sans-serif}</style></head>
 <body><button id="tap">Tap</button><p id="state"></p><p id="answer"></p><p id="net"></p>
@@ -332,3 +333,55 @@ def test_the_frame_runs_the_widget_with_no_network(raw: BotApiClient, emu: Runni
     assert "\\u003c/script>" in page and page.endswith(
         "<title>w</title></head><body>hi</body></html>"
     )
+
+
+def test_a_shared_widget_shows_one_public_state_everywhere(
+    raw: BotApiClient, emu: RunningEmulator
+) -> None:
+    emu.start("Ben")
+    first = raw.ok(
+        "sendWidget",
+        chat_id=ANA,
+        html="<p>",
+        public_data="table 1",
+        chat_data="ana",
+        is_shared=True,
+        allow_queries=True,
+    )
+    widget_id = first["widget"]["id"]
+    second = raw.ok("sendSharedWidget", chat_id=BEN, widget_id=widget_id, chat_data="ben")
+    assert second["widget"] == {
+        "html": "<p>",
+        "id": widget_id,
+        "public_data": "table 1",
+        "chat_data": "ben",
+    }
+
+    def shown() -> list[tuple[str, str]]:
+        pairs = (("Ana", first), ("Ben", second))
+        found = [emu.message(user, sent["message_id"]) for user, sent in pairs]
+        return [(w["public_data"], w["chat_data"]) for w in map(emu.widget, found) if w]
+
+    assert raw.ok("editSharedWidgetData", widget_id=widget_id, public_data="table 2") is True
+    assert shown() == [("table 2", "ana"), ("table 2", "ben")]
+    ben = {"chat_id": BEN, "message_id": second["message_id"]}
+    assert raw.error("editMessageWidgetData", **ben, public_data="table 3") == (
+        429,
+        "Too Many Requests: retry after 1",
+    )  # a shared widget's public data: at most once a second
+    assert raw.ok("editMessageWidgetData", **ben, chat_data="ben 2") is True  # its own
+    emu.wait_for(
+        lambda: raw.call("editMessageWidgetData", **ben, public_data="table 3")["ok"] or None,
+        what="a second gone by",
+    )
+    assert shown() == [("table 3", "ana"), ("table 3", "ben 2")]
+
+    assert raw.error("editSharedWidgetData", widget_id=widget_id, public_data="x", cache_time=4)[
+        1
+    ].endswith("CACHE_TIME_INVALID")
+    assert raw.error("sendSharedWidget", chat_id=BEN, widget_id="sw-nope")[1].endswith(
+        "WIDGET_ID_INVALID"
+    )
+    emu.widget_request("Ben", emu.message("Ben", second["message_id"]), "x")
+    asked = [u["widget_query"] for u in emu.updates() if "widget_query" in u]
+    assert asked[-1]["widget_id"] == widget_id
