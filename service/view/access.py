@@ -50,6 +50,7 @@ class Refusal(StrEnum):
     NO_USER = "no_user"  # signed, but names no user
     EXPIRED = "expired"  # a link past its time
     REVOKED = "revoked"  # a link whose owner has no link key any more (forgotten)
+    NO_LINKS = "no_links"  # this server signs no links (no view_link_secret)
 
 
 @dataclass(frozen=True)

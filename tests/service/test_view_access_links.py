@@ -5,15 +5,27 @@ view made before is refused, and links made afterwards use a new key."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
+from urllib.parse import quote
 
 import fakeredis
 import pytest
+from pydantic import SecretStr
 
 from service.infra import keys
 from service.infra.forget import forget
 from service.infra.store import Store
-from service.infra.view_links import known_link_key, link_key, revoke_links
-from service.view.access import Refusal, Refused, ViewGrant, check_link, new_link
+from service.infra.view_links import ViewAccess, known_link_key, link_key, revoke_links
+from service.settings import Settings
+from service.view.access import (
+    MiniAppLaunch,
+    Refusal,
+    Refused,
+    ViewGrant,
+    check_link,
+    init_data_hash,
+    new_link,
+)
 
 SECRET = b"view link secret"
 PERSON = 2**52 + 11  # a WhatsApp person's player id
@@ -70,3 +82,61 @@ def test_revoking_kills_every_link_of_the_persons_and_no_one_elses(store: Store)
     revoke_links(store.redis, PERSON)
     assert check(store, mine) == check(store, other) == Refused(Refusal.REVOKED)
     assert isinstance(check(store, theirs), ViewGrant)
+
+
+class Clock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def access(store: Store, clock: Clock, **changes: object) -> ViewAccess:
+    chosen: dict[str, object] = {
+        "view_link_secret": SecretStr("s3cret"),
+        "view_link_ttl": 1800,
+        "view_link_lifetime": 3 * 3600,
+    }
+    settings = Settings(**{**chosen, **changes})  # type: ignore[arg-type]
+    return replace(ViewAccess.of(store.redis, settings, BOT_TOKEN), clock=clock)
+
+
+BOT_TOKEN = "123456:TEST-token_abc"
+
+
+def test_the_door_checks_telegram_launches_with_the_bots_token(store: Store) -> None:
+    clock = Clock(1_800_000_000)
+    fields = {"user": '{"id":100001,"first_name":"Ana"}', "auth_date": str(int(clock.now))}
+    raw = "&".join(f"{k}={quote(v, safe='')}" for k, v in fields.items())
+    door = access(store, clock, webapp_max_age=600)
+    signed = f"{raw}&hash={init_data_hash(fields, BOT_TOKEN)}"
+    launch = door.telegram(signed)
+    assert isinstance(launch, MiniAppLaunch) and launch.user_id == 100001
+    clock.now += 601
+    assert door.telegram(signed) == Refused(Refusal.TOO_OLD)
+    assert door.telegram(raw) == Refused(Refusal.UNSIGNED)
+
+
+def test_the_door_gives_renews_and_refuses_whatsapp_links(store: Store) -> None:
+    clock = Clock(1_800_000_000)
+    door = access(store, clock)
+    token = door.link(PERSON, "Ab3dE9xZ")
+    assert token is not None
+    grant = door.whatsapp(token)
+    assert grant == ViewGrant(PERSON, "Ab3dE9xZ", int(clock.now), int(clock.now) + 1800)
+    tokens = [token]
+    for _ in range(7):  # an open view renews every 25 minutes
+        clock.now += 1500
+        grant = door.whatsapp(tokens[-1])
+        assert isinstance(grant, ViewGrant)
+        renewed = door.renew(grant)
+        assert isinstance(renewed, str)
+        tokens.append(renewed)
+    clock.now += 1500  # past the 3 hours since the chat gave the first link
+    assert door.whatsapp(tokens[-1]) == Refused(Refusal.EXPIRED)
+    forget(store, PERSON, clock.now)
+    assert door.whatsapp(tokens[-2]) == Refused(Refusal.REVOKED)
+    off = access(store, clock, view_link_secret=None)
+    assert off.link(PERSON, "Ab3dE9xZ") is None
+    assert off.whatsapp(token) == Refused(Refusal.NO_LINKS)
