@@ -1,0 +1,2 @@
+"""The web view of a table (#39): who may open it (`access`, with `ed25519` for
+Telegram's signature); service.infra.view_links wires the checks to the settings."""
