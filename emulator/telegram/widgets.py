@@ -151,6 +151,13 @@ def _with(widget: JSON, name: str, value: str | None) -> JSON:
     return changed
 
 
+def _check_gap(shared: SharedWidget) -> None:
+    """A shared widget's public data changes at most once a second (GUESS: refused as a
+    flood limit is, 429 retry after 1)."""
+    if time.monotonic() - shared.changed < SHARED_EDIT_GAP:
+        raise too_many_requests(1)
+
+
 NewMessage = Callable[[Bot, Conversation, Params], Message]
 Editable = Callable[[Bot, Params], tuple[Message, bool]]
 
@@ -273,6 +280,8 @@ class WidgetMethods:
         )
         if changed == message.widget and not shared_changes:
             raise bad_request(NOT_MODIFIED)
+        if shared is not None and shared_changes:
+            _check_gap(shared)
         chat = self.world.chats[message.chat_id]
         self.flood.take(bot.id, chat.id, chat.is_group)  # GUESS: counts as any edit
         if shared is not None and shared_changes:
@@ -293,19 +302,16 @@ class WidgetMethods:
         public = params.text("public_data") or ""
         if _with(shared.widget, "public_data", public) == shared.widget:
             raise bad_request(NOT_MODIFIED)  # GUESS, as for any edit changing nothing
+        _check_gap(shared)
         self._set_public(shared, public)
         if cache_time is not None:
             shared.cache_time = cache_time
         return True
 
     def _set_public(self, shared: SharedWidget, public: str) -> None:
-        """A shared widget's new public data, in each message showing it: at most once a
-        second (GUESS: refused as a flood limit is, 429 retry after 1)."""
-        now = time.monotonic()
-        if now - shared.changed < SHARED_EDIT_GAP:
-            raise too_many_requests(1)
+        """A shared widget's new public data, in each message showing it."""
         shared.widget = _with(shared.widget, "public_data", public)
-        shared.changed = now
+        shared.changed = time.monotonic()
         for where in shared.shown_in:
             message = self.world.find_message(*where)
             if message is None or message.widget is None:
