@@ -524,13 +524,22 @@ def update_of(chat: int, version: int | None = None) -> Callable[[dict[str, Any]
     return match
 
 
-def timed_group_taps(emu: EmulatorDriver, client: redis.Redis, taps: int) -> dict[str, list[float]]:
+def timed_group_taps(
+    emu: EmulatorDriver,
+    client: redis.Redis,
+    taps: int,
+    until: Callable[[Room], bool] | None = None,
+) -> dict[str, list[float]]:
+    """Taps in four-player group games, each timed to the tapper's chat and to the
+    group's; `taps` of them, or fewer once the room is as `until` wants (a test's)."""
     own: list[float] = []
     table: list[float] = []
     while len(own) < taps:
         room_id = open_group_game(emu, client, "spanish")
         while len(own) < taps:
             room = load(client, room_id)
+            if until is not None and until(room):
+                return {"group_tapper_keyboard": own, "group_table": table}
             if room.status != "playing" or room.game is None:
                 break
             seat = to_move(follow_suit(room))
