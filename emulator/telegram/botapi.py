@@ -48,6 +48,7 @@ from emulator.telegram.validation import (
     secret_token,
 )
 from emulator.telegram.validation import inline_results as check_inline_results
+from emulator.telegram.webapp import web_app_buttons
 from emulator.telegram.webhook import Delivery, parse_allowed_updates
 from emulator.telegram.widgets import WidgetMethods
 from emulator.telegram.world import (
@@ -342,6 +343,7 @@ class BotApi:
         self, bot: Bot, conv: Conversation, params: Params, ephemeral: Ephemeral | None = None
     ) -> Message:
         markup = inline_buttons_allowed(bot, reply_markup(params.json("reply_markup")))
+        web_app_buttons(conv.chat, markup)
         if ephemeral is not None:
             check_markup(markup)
         inline_markup = markup if markup and "inline_keyboard" in markup else None
@@ -492,6 +494,7 @@ class BotApi:
         if current == changes:
             raise bad_request(NOT_MODIFIED)
         chat = self.world.chats[message.chat_id]
+        web_app_buttons(chat, changes.get("reply_markup"))
         self.flood.take(bot.id, chat.id, chat.is_group)
         message.history.append(
             {

@@ -23,6 +23,7 @@ from urllib.parse import quote, urlencode
 from starlette.routing import Route
 
 from emulator.common.control import POST, Args
+from emulator.telegram.errors import bad_request
 from emulator.telegram.world import JSON, PRESENT, Account, Bot, Chat
 
 WEB_APP_VERSION = "9.1"  # the Mini Apps version the emulated Telegram apps report
@@ -51,6 +52,21 @@ class Launch:
             }
         )
         return f"{base}#{fragment}"
+
+
+def web_app_buttons(chat: Chat, markup: JSON | None) -> None:
+    """Refuse `web_app` buttons where Telegram does: outside the private chat with the
+    bot (BUTTON_TYPE_INVALID; a group gets a direct link instead), or not over HTTPS."""
+    rows = (markup or {}).get("inline_keyboard") or []
+    for button in (b for row in rows for b in row if "web_app" in b):
+        if chat.type != "private":
+            raise bad_request("BUTTON_TYPE_INVALID")
+        url = button["web_app"].get("url") if isinstance(button["web_app"], dict) else None
+        if not isinstance(url, str) or not url.lower().startswith("https://"):
+            raise bad_request(
+                f"inline keyboard button Web App URL '{url}' is invalid: "
+                "Only HTTPS links are allowed"
+            )
 
 
 def init_data_hash(bot_token: str, fields: dict[str, str]) -> str:

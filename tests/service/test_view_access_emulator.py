@@ -1,6 +1,7 @@
 """The local Telegram signs a Mini App's initData as Telegram does (emulator/telegram/
 webapp.py), and the service's check (service.view.access) accepts it for that bot only:
-a button in a private chat, and a direct link from a group with the table in `startapp`."""
+a button in a private chat, and a direct link from a group with the table in `startapp`.
+It refuses `web_app` buttons where Telegram does (a group; a URL that is not HTTPS)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import time
 from collections.abc import Iterator
 from urllib.parse import parse_qs, urlsplit
 
+import httpx
 import pytest
 
 from emulator import RunningEmulator, running_emulator
+from emulator.common import tls
 from emulator.config import fast_config
 from emulator.telegram.driver import EmulatorError
 from service.view.access import MiniAppLaunch, Refusal, Refused, check_init_data
@@ -60,3 +63,23 @@ def test_the_emulator_refuses_what_telegram_would_not_open(emu: RunningEmulator)
         emu.open_mini_app("Ana", chat="Family", start_param="t room")
     with pytest.raises(EmulatorError, match="not in that chat"):
         emu.open_mini_app("Ana", chat="Ben")  # Ben's private chat with the bot
+
+
+def send(emu: RunningEmulator, chat: int, url: str) -> httpx.Response:
+    button = {"text": "🃏 Table", "web_app": {"url": url}}
+    body = {"chat_id": chat, "text": "Your table", "reply_markup": {"inline_keyboard": [[button]]}}
+    with httpx.Client(verify=tls.context(), trust_env=False) as http:
+        return http.post(f"{emu.api_url}/bot{TOKEN}/sendMessage", json=body)
+
+
+def test_web_app_buttons_only_in_the_private_chat_and_over_https(emu: RunningEmulator) -> None:
+    emu.start("Carla")
+    sent = send(emu, 100003, "https://burro.example/view")
+    assert sent.status_code == 200, sent.text
+    assert send(emu, -1001000000001, "https://burro.example/view").json() == {
+        "ok": False,
+        "error_code": 400,
+        "description": "Bad Request: BUTTON_TYPE_INVALID",
+    }
+    plain = send(emu, 100003, "http://burro.example/view").json()
+    assert plain["error_code"] == 400 and "Only HTTPS links are allowed" in plain["description"]
