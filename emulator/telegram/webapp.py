@@ -115,7 +115,8 @@ def launch(
     fields = {"user": user_json(user)}
     if chat is not None:
         fields["chat_instance"] = chat_instance(bot, chat)
-        fields["chat_type"] = "sender" if chat.user is user else chat.type
+        own = chat.type == "private" and chat.user is not None and chat.user.id == user.id
+        fields["chat_type"] = "sender" if own else chat.type
     if start_param is not None:
         fields["start_param"] = start_param
     if query_id is not None:

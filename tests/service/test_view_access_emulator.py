@@ -56,6 +56,9 @@ def test_a_direct_link_in_a_group_carries_the_table(emu: RunningEmulator) -> Non
     assert parse_qs(parts.fragment)["tgWebAppData"] == [opened["init_data"]]
     again = emu.open_mini_app("Ana", chat="Family", start_param="t_Ab3dE9xZ")
     assert again["fields"]["chat_instance"] == opened["fields"]["chat_instance"]
+    own = emu.open_mini_app("Ana", chat="Ana", start_param="t_Ab3dE9xZ")  # her bot chat
+    assert own["fields"]["chat_type"] == "sender"
+    assert own["fields"]["chat_instance"] != opened["fields"]["chat_instance"]
 
 
 def test_the_emulator_refuses_what_telegram_would_not_open(emu: RunningEmulator) -> None:
