@@ -14,6 +14,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from emulator import RunningEmulator, ServerThread
+from tests.emulator.conftest import BotApiClient
 from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser, open_chat, page_at  # noqa: F401  (fixtures)
 from tests.emulator.test_widgets import ANA, WidgetBot, running_widget_bot, widget_html
 
@@ -24,6 +25,8 @@ pytestmark = [
 
 if CHROMIUM.exists():
     from playwright.sync_api import Browser, Page, expect
+
+FAMILY = -1001000000001
 
 
 @pytest.fixture
@@ -89,3 +92,29 @@ def test_a_request_past_telegrams_rate_fails_in_the_widget(
     widget.get_by_role("button", name="Tap").click()  # a sixth within the 5 seconds
     expect(widget.locator("#answer")).to_have_text(re.compile("refused: too many widget requests"))
     assert len(widget_bot.queries) == 5
+
+
+@pytest.mark.parametrize("emu", [{"widgets_in_groups": True}], indirect=True)
+def test_on_the_test_server_a_group_member_taps_a_widget(
+    page: Page, emu: RunningEmulator, api: BotApiClient
+) -> None:
+    html = widget_html("http://127.0.0.1:9")
+    sent = api.ok("sendWidget", chat_id=FAMILY, html=html, chat_data="count=0", allow_queries=True)
+    open_chat(page, emu, "Ben", "Family")
+    widget = page.frame_locator("iframe.widget-frame")
+    expect(widget.locator("#state")).to_have_text("count=0")
+    widget.get_by_role("button", name="Tap").click()
+    query = emu.wait_for(
+        lambda: next((u["widget_query"] for u in emu.updates() if "widget_query" in u), None),
+        what="Ben's widget_query",
+    )
+    assert (query["from"]["first_name"], query["chat"]["id"], query["message_id"]) == (
+        "Ben",
+        FAMILY,
+        sent["message_id"],
+    )
+    where = {"chat_id": FAMILY, "message_id": sent["message_id"]}
+    api.ok("editMessageWidgetData", **where, chat_data="count=1")
+    api.ok("answerWidgetQuery", widget_query_id=query["id"], data="counted")
+    expect(widget.locator("#answer")).to_have_text("counted")
+    expect(widget.locator("#state")).to_have_text("count=1")
