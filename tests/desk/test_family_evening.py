@@ -12,6 +12,7 @@ Telegram's Updates and as WhatsApp's notifications.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -89,6 +90,13 @@ def settings() -> Settings:
     )
 
 
+@functools.cache
+def ptb_bot() -> Bot:
+    """The Bot that PTB's reading of an Update is bound to, made once: each one builds
+    two HTTP clients, each loading the system's certificates (a tenth of a second)."""
+    return Bot("1:x")
+
+
 @dataclass
 class TelegramSide:
     """Our Telegram webhook, its Bot API a fake; each step posted as an Update."""
@@ -103,7 +111,8 @@ class TelegramSide:
         data = self.wire.update(step)
         found = self.hook.incoming(data).request
         assert found is not None, step
-        by_ptb = commands.request_of(Update.de_json(data, Bot("1:x")), Bot("1:x"), BOT_USERNAME)
+        bot = ptb_bot()
+        by_ptb = commands.request_of(Update.de_json(data, bot), bot, BOT_USERNAME)
         tap = taps.tap_of(data)
         for other in [by_ptb, taps.request_of(tap) if tap else None]:
             if other is not None:
