@@ -69,18 +69,21 @@ def delete_room(store: Store, room: Room) -> None:
 
 
 def drop_hand(store: Store, room_id: str, user_id: int) -> None:
-    """The outbox's traces of the person's private hand message for a room: what it
-    showed, its pending sync, its lock and its queued jobs (their ids name the person)."""
-    client, target = store.redis, f"hand:{user_id}"
+    """The outbox's traces of the person's hand messages for a room (in their private
+    chat, and shown to them alone in the group): what they showed, their pending syncs,
+    locks and queued jobs (their ids name the person), a press waiting to be answered."""
+    client, hands = store.redis, (f"hand:{user_id}", f"mine:{user_id}")
     with client.pipeline() as pipe:
-        pipe.hdel(keys.msgs_key(room_id), target)
-        pipe.hdel(keys.sent_key(room_id), target)
+        pipe.hdel(keys.msgs_key(room_id), *hands)
+        pipe.hdel(keys.sent_key(room_id), *hands)
         pipe.hdel(keys.live_key(room_id), *live_fields(user_id))
         pipe.hdel(keys.blocked_notices_key(room_id), str(user_id))
-        pipe.zrem(PENDING_SYNC, f"{room_id}|{target}", f"{room_id}|{target}:new")
-        pipe.delete(keys.lock_key(room_id, target))
+        pipe.delete(keys.answer_key(room_id, user_id))
+        for target in hands:
+            pipe.zrem(PENDING_SYNC, f"{room_id}|{target}", f"{room_id}|{target}:new")
+            pipe.delete(keys.lock_key(room_id, target))
         pipe.execute()
-    for arg in (target, f"{target}:new"):
+    for arg in (*hands, *(f"{target}:new" for target in hands)):
         for tag in ("", "later", "again", "sweep"):
             delete_job(store, job_id(Job(JobKind.SYNC, room_id, arg, 0.0, tag=tag)))
     for ident in change_syncs_naming(store, room_id, user_id):
@@ -95,9 +98,9 @@ def live_fields(user_id: int) -> tuple[str, ...]:
 
 def change_syncs_naming(store: Store, room_id: str, user_id: int) -> list[str]:
     """The ids of the room's sync jobs for several targets at once (a change's) that
-    name the person's hand: its id holds the targets, as `hand_<user>`."""
+    name the person's hand: its id holds the targets, as `hand_<user>` (`mine_<user>`)."""
     prefix = RqJob.key_for(job_id(Job(JobKind.SYNC, room_id, "", 0.0)))
-    named = {f"hand_{user_id}", f"hand_{user_id}_new"}
+    named = {f"{kind}_{user_id}{new}" for kind in ("hand", "mine") for new in ("", "_new")}
     found = []
     for key in store.redis.scan_iter(match=f"{prefix}*", count=1000):
         ident = text(key).removeprefix(RqJob.redis_job_namespace_prefix)

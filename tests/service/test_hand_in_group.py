@@ -30,6 +30,7 @@ from tests.service.play import (
     game_buttons,
     room_in,
 )
+from tests.service.test_privacy import traces
 
 PLAYERS = ("Ana", "Ben", "Carla")
 MOVE = re.compile(r"^[a-z0-9]{8}\.\d+\.(p\w+|d|dl|dr|x|c\w+|b|f|r)$")  # both games' moves
@@ -302,3 +303,18 @@ def assert_own_cards_only(hook: Hook, chat: int) -> None:
                 continue  # an older game's
             shown = message.text + " " + " ".join(b.text for row in message.buttons for b in row)
             assert not any(card in shown for card in others), (info.name, shown)
+
+
+def test_forgetting_a_player_of_the_group_leaves_nothing_of_them(hook: Hook) -> None:
+    """Carla played from the group (her hand shown there to her alone): once she asks to
+    be forgotten (in the bot's chat, which she opens for it), nothing in Redis names her."""
+    emu = hook.emu
+    carla = emu.start("Carla")  # /forget is said in private
+    assert carla.text == "/start"
+    emu.send_message("Carla", "Carla", "/forget")
+    confirm = emu.wait_for_message(
+        "Carla", lambda m: any(str(b.value) == "cmd:forget_yes" for r in m.buttons for b in r)
+    )
+    emu.tap("Carla", confirm, "cmd:forget_yes")
+    pattern = re.compile(r"(?<![0-9])100003(?![0-9])|carla", re.IGNORECASE)
+    emu.wait_for(lambda: not traces(hook.redis, pattern) or None, what="no trace of Carla")
