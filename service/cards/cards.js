@@ -18,7 +18,7 @@ function body(r,s,d){var b=C,f=D.figures[d][r],x=D.index[d][r]||r;
 if(f)b+='<rect x="24" y="14" width="52" height="112" rx="5" fill="'+s.tint+'" stroke="'+s.ink+'" stroke-width="1.5"/>'
 +g(50,46,0.55)+'<path d="'+D.emblems[f]+'" fill="'+s.fill+'" stroke="'+s.ink+'" stroke-width="4"/></g>'+pip(s,50,96,0.36);
 else if(r=='A')b+=pip(s,50,70,0.56);
-else D.pips[r].forEach(function(p){b+=pip(s,p[0],p[1],D.pipScale[r]||D.pip,p[1]>70)});
+else D.pips[r][1].forEach(function(p){b+=pip(s,p[0],p[1],D.pips[r][0],p[1]>70)});
 return b+turn('<text x="13" y="29" font-size="27"'+F+s.ink+'"'+(x.length>1?' textLength="22" lengthAdjust="spacingAndGlyphs"':'')+'>'+x+'</text>'+pip(s,13,44,0.17))}
 return{face:function(c,d,w,l){var s=D.suits[d][c.slice(-1)];
 return svg(c=='JK'&&d=='french'?joker():body(c.slice(0,-1),s,d),w,l)},

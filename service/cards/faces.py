@@ -63,7 +63,7 @@ _SHAPES: Final = {
     "baton": (  # a knotty club leaning as on printed cards, with its cut twigs
         "M15 42C16 48 31 40 26 36L3-26C-4-43-14-48-23-43C-32-39-34-27-24-12Z"
         "M-18-6L-32-8L-32-2L-13 0ZM14 4L10-3L18-14L23-11Z",
-        "M-21-27C-19-32-15-34-10-32M-3-8C5 4 11 19 16 30",
+        "M-21-27C-19-32-15-34-10-32M-3-8L16 30",
     ),
 }
 
@@ -304,9 +304,9 @@ DATA: Final[dict[str, object]] = {
     "suits": SUITS,
     "emblems": _EMBLEMS,
     "figures": _FIGURES,
-    "pips": {str(n): [list(p) for p in spots] for n, spots in _PIPS.items()},
-    "pipScale": {str(n): k for n, k in _PIP_SCALE.items()},
-    "pip": PIP,
+    "pips": {
+        str(n): [_PIP_SCALE.get(n, PIP), [list(p) for p in spots]] for n, spots in _PIPS.items()
+    },
     "joker": {"ink": JOKER_INK, "fill": JOKER_FILL},
     "index": _INDEX,
     "backs": _BACKS,
