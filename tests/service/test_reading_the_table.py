@@ -242,10 +242,11 @@ def test_card_buttons_follow_the_hand_text(preset: str, options: dict[str, objec
             assert hand == sorted(hand, key=lambda c: ("SHDC".index(c[-1]), place[c[:-1]]))
             shown = FollowSuitPainter(state, "es")
             playable = [shown.card(c) for c in view.hand if f"play:{c}" in view.legal]
-            rows = [row for row in shown.hand(seat).rows if plays(row[0])]
+            screen = shown.hand(seat)  # drawn once: its rows, then its text
+            rows = [row for row in screen.rows if plays(row[0])]
             cards = [b for row in rows for b in row if b.label in playable]
             assert [b.label for b in cards] == playable
-            text = shown.hand(seat).text
+            text = screen.text
             assert shown.cards(view.hand) in text
             for row in rows:  # a suit's cards on rows of their own
                 suits = {c[-1] for c in view.hand if shown.card(c) in {b.label for b in row}}
