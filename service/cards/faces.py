@@ -1,11 +1,11 @@
 """Card faces and backs as SVG, drawn by code from a few primitives (docs/card-faces.md).
 
 A face is a 100 × 140 card: the rank and a small suit in two opposite corners, big
-enough to read on the strip a fanned hand of twelve shows on a 390 px phone; pips in
-the classic layouts, a framed emblem for the figures (crown, horse, cap) and a big pip
-for the ace. Each suit has its own shape *and* colour (a test checks the colours apart
-under protanopia and deuteranopia); the Spanish suits have an ink outline on a lighter
-fill, as printed decks do.
+enough to read on the strip a fanned hand of twelve shows on a 390 px phone (`fan`);
+pips in the classic layouts, a framed emblem for the figures (crown, tiara, horse, cap)
+and a big pip for the ace. Each suit has its own shape *and* colour (tests/cards check
+the colours apart under protanopia and deuteranopia), every pip outlined in its suit's
+ink.
 
 `DATA` (shapes, colours, layouts) drives both renderers: `face` and `back` here, and the
 same drawing in JavaScript (`service.cards.widget.WIDGET_JS`) for the Telegram widget,
@@ -67,9 +67,9 @@ _SHAPES: Final = {
     ),
 }
 
-# Ink: text and outlines, at least 4.5:1 on the face. Fill: the suit's body, chosen so
-# that the four stay apart under protanopia and deuteranopia (tests/cards). Line: the
-# detail's colour, light on a dark fill.
+# Per suit: its shape; ink, for text and outlines, at least 4.5:1 on the face; fill, the
+# pips' body, the four chosen to stay apart under protanopia and deuteranopia
+# (tests/cards); line, the detail's colour (light on a dark fill).
 _SUITS: Final = {
     "spanish": {  # oros, copas, espadas, bastos
         "D": ("coin", "#7a5200", "#f2c12e", "#7a5200"),
@@ -133,6 +133,7 @@ RANKS_OF: Final[dict[Style, tuple[str, ...]]] = {
     "french": RANKS,
 }
 SUIT_ORDER: Final[dict[Style, str]] = {"spanish": "DHSC", "french": "SHDC"}
+JOKER_INK, JOKER_FILL = "#5b2a86", "#f2c12e"
 
 
 def _tint(colour: str, keep: float = 0.14) -> str:
@@ -276,9 +277,6 @@ def _pip(suit: Mapping[str, str], x: float, y: float, scale: float, flip: bool) 
     )
 
 
-JOKER_INK, JOKER_FILL = "#5b2a86", "#f2c12e"
-
-
 def _joker() -> str:
     ink, fill = JOKER_INK, JOKER_FILL
     letters = "".join(f'<tspan x="12" y="{20 + 12 * i}">{c}</tspan>' for i, c in enumerate("JOKER"))
@@ -330,4 +328,4 @@ def fan(count: int, width: int, widest: int = 90) -> tuple[int, int]:
     card = min(widest, width * WIDTH // (WIDTH + INDEX_WIDTH * (count - 1)))
     while (width - card) // (count - 1) * WIDTH < INDEX_WIDTH * card:  # whole pixels
         card -= 1
-    return card, min(card + 4, (width - card) // (count - 1))
+    return card, min(card + 4, (width - card) // (count - 1))  # few cards: side by side
