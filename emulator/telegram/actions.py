@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, urlparse
 from emulator.telegram import forum
 from emulator.telegram.errors import ApiError
 from emulator.telegram.formatting import detect_entities, utf16_len
+from emulator.telegram.webapp import open_by_button, open_by_link
 from emulator.telegram.webhook import Delivery
 from emulator.telegram.world import (
     ADMIN_RIGHTS,
@@ -225,10 +226,10 @@ class UserActions:
             self.world.chats[channel_id] = channel
         return channel
 
-    def open_link(self, user: Account, url: str) -> JSON:
+    def open_link(self, user: Account, url: str, chat: Chat | None = None) -> JSON:
         """Follow a link: `t.me/<bot>?start=<payload>` opens the bot's private chat and
         sends `/start <payload>`; `?startgroup=` adds the bot to the first group of the
-        user's without it."""
+        user's without it; `t.me/<bot>/<app>?startapp=` opens a Mini App (from `chat`)."""
         parsed = urlparse(url if "://" in url else f"https://{url}")
         if parsed.netloc.lower() not in ("t.me", "telegram.me"):
             return {"kind": "external", "url": url}
@@ -238,6 +239,9 @@ class UserActions:
         )
         if bot is None:
             raise ActionError(f"no bot @{username}")
+        mini_app = open_by_link(bot, user, parsed.path, parsed.query, chat)
+        if mini_app is not None:
+            return mini_app
         query = parse_qs(parsed.query)
         conv = self.world.conversations[(user.id, bot.id)]
         if "start" in query or not query:
@@ -288,10 +292,12 @@ class UserActions:
             return {
                 "kind": "url",
                 "url": found["url"],
-                "opened": self.open_link(user, found["url"]),
+                "opened": self.open_link(user, found["url"], conv.chat),
             }
         if "copy_text" in found:
             return {"kind": "copy_text", "text": found["copy_text"].get("text")}
+        if "web_app" in found and bot is not None:
+            return open_by_button(bot, user, found["web_app"])
         kind = next(key for key in found if key != "text")
         return {"kind": "unsupported", "button": kind}
 

@@ -391,6 +391,11 @@ class EmulatorDriver(ControlClient):
         )
         return result
 
+    def set_mini_app(self, url: str, *, name: str = "", bot: Ref | None = None) -> None:
+        """BotFather's /newapp: the bot's Mini App `name` opens `url` (`name` "": its
+        main Mini App), for direct links `t.me/<bot>/<name>?startapp=`."""
+        self._post("/mini_apps", url=url, name=name, bot=bot)
+
     def block_bot(self, user: Ref, *, bot: Ref | None = None) -> None:
         self._post("/block", user=user, bot=bot)
 

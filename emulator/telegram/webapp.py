@@ -2,7 +2,9 @@
 as Telegram signs it for the bot (its Mini Apps page, "Validating data received via the
 Mini App"): every field but `hash`, sorted by key as `key=value` lines, HMAC-SHA256'd
 with the key HMAC-SHA256("WebAppData", bot token), in hex. The web chat and the driver
-(`EmulatorDriver.open_mini_app`) both launch a Mini App through `launch`.
+(`EmulatorDriver.open_mini_app`) both launch a Mini App through `launch`: tapping a
+`web_app` button, following a direct link (`t.me/<bot>/<app>?startapp=`) to an app set
+up with `EmulatorDriver.set_mini_app` (BotFather's /newapp), or asked for directly.
 
 Telegram also adds `signature` (Ed25519 with its own secret key, for checks without the
 token); nobody but Telegram can make one, so the emulator leaves it out, as older
@@ -18,16 +20,18 @@ import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 from starlette.routing import Route
 
-from emulator.common.control import POST, Args
+from emulator.common.control import GET, POST, Args
 from emulator.telegram.errors import bad_request
 from emulator.telegram.world import JSON, PRESENT, Account, Bot, Chat
 
 WEB_APP_VERSION = "9.1"  # the Mini Apps version the emulated Telegram apps report
 START_PARAM = re.compile(r"[A-Za-z0-9_-]{1,512}")  # what a direct link's `startapp` may be
+APP_NAME = re.compile(r"[A-Za-z0-9_]{3,30}")  # a Mini App's short name (BotFather's /newapp)
+MAIN_APP = ""  # the short name the bot's main Mini App is kept under
 
 
 @dataclass(frozen=True)
@@ -125,15 +129,62 @@ def launch(
     return sign(bot.token, fields)
 
 
+def opened_json(opened: Launch, app_url: str | None, kind: str = "mini_app") -> JSON:
+    """What the control API says of a Mini App opened (`url` only when it has one)."""
+    return {
+        "kind": kind,
+        "init_data": opened.init_data,
+        "fields": opened.fields,
+        "url": opened.url(app_url) if app_url else None,
+    }
+
+
+def open_by_button(bot: Bot, user: Account, web_app: JSON) -> JSON:
+    """A `web_app` button tapped (in the private chat with the bot: the only place it
+    can be): the page at its URL, with a `query_id` for answerWebAppQuery."""
+    opened = launch(bot, user, query_id=secrets.token_urlsafe(12))
+    return opened_json(opened, str(web_app.get("url", "")), kind="web_app")
+
+
+def open_by_link(bot: Bot, user: Account, path: str, query: str, chat: Chat | None) -> JSON | None:
+    """A direct link to a Mini App, `t.me/<bot>/<app>?startapp=<param>` or, for the bot's
+    main Mini App, `t.me/<bot>?startapp=<param>`, opened from `chat` (None: from no
+    chat); None if the link is no such link."""
+    parts = path.strip("/").split("/")
+    asked = dict(parse_qsl(query, keep_blank_values=True))
+    if len(parts) == 1 and "startapp" not in asked:
+        return None  # a deep link to the bot's chat (?start=), not to a Mini App
+    name = parts[1] if len(parts) > 1 else MAIN_APP
+    app_url = bot.mini_apps.get(name)
+    if len(parts) > 2 or app_url is None:
+        raise ValueError(f"@{bot.username} has no Mini App {name or '(main)'}")
+    start = asked.get("startapp") or None  # a bare ?startapp opens it with no parameter
+    return opened_json(launch(bot, user, chat=chat, start_param=start), app_url)
+
+
 class MiniAppControl:
-    """The control API's Mini App route: a user opens the bot's Mini App, from a button
-    in their private chat with it or from a direct link in a chat (`chat`)."""
+    """The control API's Mini App routes: BotFather's /newapp (and the main Mini App of
+    Bot Settings), and a user opening the bot's Mini App, from a button in their private
+    chat with it or from a direct link in a chat (`chat`)."""
 
     def __init__(self, control: Any) -> None:
         self.control = control  # TelegramControl: names users, bots and chats
 
     def routes(self) -> list[Route]:
-        return [self.control.route("/mini_app", self.open, POST)]
+        route = self.control.route
+        return [route("/mini_app", self.open, POST), route("/mini_apps", self.apps, [*GET, *POST])]
+
+    def apps(self, args: Args) -> JSON:
+        """The bot's Mini Apps by short name ("" the main one); `name` and `url` add one."""
+        bot = self.control.world.find_bot(args.get("bot"))
+        if "url" in args:
+            name, url = str(args.get("name", MAIN_APP)), str(args["url"])
+            if name != MAIN_APP and not APP_NAME.fullmatch(name):
+                raise ValueError("a Mini App's short name is 3-30 of A-Z a-z 0-9 _")
+            if not url.lower().startswith("https://"):
+                raise ValueError("a Mini App's URL must be HTTPS")
+            bot.mini_apps[name] = url
+        return dict(bot.mini_apps)
 
     def open(self, args: Args) -> JSON:
         user = self.control.user(args)
@@ -145,11 +196,7 @@ class MiniAppControl:
         start = args.get("start_param")
         opened = launch(bot, user, chat=chat, start_param=start, query_id=query_id)
         app_url = args.get("app_url")
-        return {
-            "init_data": opened.init_data,
-            "fields": opened.fields,
-            "url": opened.url(str(app_url)) if app_url else None,
-        }
+        return opened_json(opened, str(app_url) if app_url else None)
 
 
 def opens_from(user: Account, chat: Chat) -> bool:

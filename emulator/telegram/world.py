@@ -111,6 +111,7 @@ class Bot:
     webhook: Webhook | None = None
     commands: dict[str, list[JSON]] = field(default_factory=dict)
     profile: dict[str, str] = field(default_factory=dict)
+    mini_apps: dict[str, str] = field(default_factory=dict)  # /newapp: short name -> URL
     # Like Telegram, update ids go on growing across restarts (a bot dedupes by them):
     # start from the clock, so a restarted emulator never repeats an earlier run's ids.
     next_update_id: int = field(default_factory=lambda: int(time.time() * 10) % 2**31)

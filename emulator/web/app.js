@@ -651,6 +651,8 @@ async function tapButton(view, position, element) {
       followOpened(result.opened, result.url);
     } else if (result.kind === "copy_text") {
       toast("Copied to clipboard");
+    } else if (result.kind === "web_app") {
+      openMiniApp(result);
     } else {
       toast(`This button (${result.button}) is not supported here`);
     }
@@ -662,8 +664,17 @@ async function followLink(url) {
   try { followOpened(await call("/open_link", {user: app.userId, url}), url); } catch (error) { toast(error.message); }
 }
 
+// A Mini App opens at a phone's size, its initData signed for the bot as Telegram signs
+// it (emulator/telegram/webapp.py), in the page's address like Telegram's apps put it.
+function openMiniApp(opened) {
+  if (!opened.url) { toast("This bot has no such Mini App"); return; }
+  window.open(opened.url, "_blank", "popup=yes,width=390,height=780,noopener");
+}
+
 function followOpened(opened, url) {
-  if (opened && opened.kind === "start") {
+  if (opened && opened.kind === "mini_app") {
+    openMiniApp(opened);
+  } else if (opened && opened.kind === "start") {
     loadState().then(() => openChat(opened.chat_id, opened.scope));
   } else if (/^https?:\/\//i.test(url)) {
     window.open(url, "_blank", "noopener");

@@ -68,8 +68,9 @@ def test_the_emulator_refuses_what_telegram_would_not_open(emu: RunningEmulator)
         emu.open_mini_app("Ana", chat="Ben")  # Ben's private chat with the bot
 
 
-def send(emu: RunningEmulator, chat: int, url: str) -> httpx.Response:
-    button = {"text": "🃏 Table", "web_app": {"url": url}}
+def send(emu: RunningEmulator, chat: int, url: str, kind: str = "web_app") -> httpx.Response:
+    """The bot sends a message with one button: a `web_app` one, or a `url` one."""
+    button = {"text": "🃏 Table", kind: {"url": url} if kind == "web_app" else url}
     body = {"chat_id": chat, "text": "Your table", "reply_markup": {"inline_keyboard": [[button]]}}
     with httpx.Client(verify=tls.context(), trust_env=False) as http:
         return http.post(f"{emu.api_url}/bot{TOKEN}/sendMessage", json=body)
@@ -86,3 +87,42 @@ def test_web_app_buttons_only_in_the_private_chat_and_over_https(emu: RunningEmu
     }
     plain = send(emu, 100003, "http://burro.example/view").json()
     assert plain["error_code"] == 400 and "Only HTTPS links are allowed" in plain["description"]
+
+
+VIEW = "https://burro.example/view"
+FAMILY = -1001000000001
+
+
+def test_a_url_button_with_a_direct_link_opens_the_app_from_the_group(emu: RunningEmulator) -> None:
+    emu.set_mini_app(VIEW, name="table")
+    link = "https://t.me/burro_bot/table?startapp=t_Ab3dE9xZ"
+    sent = send(emu, FAMILY, link, kind="url").json()["result"]
+    tapped = emu.tap("Ben", emu.message("Family", sent["message_id"]), 0)
+    opened = tapped.raw["opened"]
+    assert (tapped.kind, opened["kind"]) == ("url", "mini_app")
+    launch = check(opened["init_data"])
+    assert isinstance(launch, MiniAppLaunch)
+    seen = (launch.user_id, launch.start_param, launch.chat_type)
+    assert seen == (100002, "t_Ab3dE9xZ", "supergroup")
+    assert opened["url"].startswith(f"{VIEW}?tgWebAppStartParam=t_Ab3dE9xZ#tgWebAppData=")
+
+
+def test_a_web_app_button_opens_its_page_with_a_query_id(emu: RunningEmulator) -> None:
+    emu.start("Dan")
+    sent = send(emu, DAN, f"{VIEW}?lang=id").json()["result"]
+    tapped = emu.tap("Dan", emu.message("Dan", sent["message_id"]), "🃏 Table")
+    assert tapped.kind == "web_app" and tapped.raw["fields"]["query_id"]
+    assert tapped.raw["url"].startswith(f"{VIEW}?lang=id#tgWebAppData=")
+    launch = check(tapped.raw["init_data"])
+    assert isinstance(launch, MiniAppLaunch) and launch.user_id == DAN
+
+
+def test_the_main_mini_app_and_links_to_no_app(emu: RunningEmulator) -> None:
+    emu.set_mini_app(f"{VIEW}/main")
+    opened = emu.open_link("Ana", "https://t.me/burro_bot?startapp")
+    assert opened["kind"] == "mini_app" and "start_param" not in opened["fields"]
+    assert opened["url"].startswith(f"{VIEW}/main#tgWebAppData=")
+    with pytest.raises(EmulatorError, match="no Mini App nothere"):
+        emu.open_link("Ana", "https://t.me/burro_bot/nothere?startapp=x")
+    with pytest.raises(EmulatorError, match="HTTPS"):
+        emu.set_mini_app("http://burro.example/view", name="table")
