@@ -15,7 +15,7 @@ function joker(){var j=D.joker,t='';for(var i=0;i<5;i++)t+='<tspan x="12" y="'+(
 return C+g(50,70,0.62)+'<path d="'+D.emblems.star+'" fill="'+j.fill+'" stroke="'+j.ink+'" stroke-width="5"/></g>'
 +turn('<text font-size="12"'+F+j.ink+'">'+t+'</text>')}
 function body(r,s,d){var b=C,f=D.figures[d][r],x=D.index[d][r]||r;
-if(f)b+='<rect x="24" y="14" width="52" height="112" rx="5" fill="'+s.tint+'" stroke="'+s.ink+'" stroke-width="1.5"/>'
+if(f)b+='<rect x="24" y="14" width="52" height="112" rx="5" fill="'+s.fill+'" fill-opacity="0.14" stroke="'+s.ink+'" stroke-width="1.5"/>'
 +g(50,46,0.55)+'<path d="'+D.emblems[f]+'" fill="'+s.fill+'" stroke="'+s.ink+'" stroke-width="4"/></g>'+pip(s,50,96,0.36);
 else if(r=='A')b+=pip(s,50,70,0.56);
 else D.pips[r][1].forEach(function(p){b+=pip(s,p[0],p[1],D.pips[r][0],p[1]>70)});

@@ -136,20 +136,11 @@ SUIT_ORDER: Final[dict[Style, str]] = {"spanish": "DHSC", "french": "SHDC"}
 JOKER_INK, JOKER_FILL = "#5b2a86", "#f2c12e"
 
 
-def _tint(colour: str, keep: float = 0.14) -> str:
-    """`colour` mixed with the face: the figures' panel behind their emblem."""
-    mixed = []
-    for i in (1, 3, 5):
-        c, f = int(colour[i : i + 2], 16), int(FACE[i : i + 2], 16)
-        mixed.append(round(f + (c - f) * keep))
-    return "#" + "".join(f"{v:02x}" for v in mixed)
-
-
 def _suit_data(style: Style) -> dict[str, dict[str, str]]:
     out = {}
     for suit, (shape, ink, fill, line) in _SUITS[style].items():
         body, detail = _SHAPES[shape]
-        out[suit] = {"ink": ink, "fill": fill, "tint": _tint(fill), "body": body}
+        out[suit] = {"ink": ink, "fill": fill, "body": body}
         if detail:
             out[suit] |= {"detail": detail, "line": line}
     return out
@@ -227,8 +218,8 @@ def _face_body(rank: str, suit: Mapping[str, str], style: Style) -> str:
     figure = _FIGURES[style].get(rank)
     if figure:
         parts.append(
-            f'<rect x="24" y="14" width="52" height="112" rx="5" fill="{suit["tint"]}"'
-            f' stroke="{suit["ink"]}" stroke-width="1.5"/>'
+            f'<rect x="24" y="14" width="52" height="112" rx="5" fill="{suit["fill"]}"'
+            f' fill-opacity="0.14" stroke="{suit["ink"]}" stroke-width="1.5"/>'
             f'<g transform="translate(50 46) scale(0.55)"><path d="{_EMBLEMS[figure]}"'
             f' fill="{suit["fill"]}" stroke="{suit["ink"]}" stroke-width="4"/></g>'
             + _pip(suit, 50, 96, 0.36, False)
@@ -292,7 +283,7 @@ def _joker() -> str:
     )
 
 
-# Each style's suits as drawn: shape, ink, fill, detail line and the figures' tint.
+# Each style's suits as drawn: shape, ink, fill and detail line.
 SUITS: Final = {style: _suit_data(style) for style in STYLES}
 # All the drawing needs, for the widget's script (service.cards.widget).
 DATA: Final[dict[str, object]] = {
