@@ -315,6 +315,7 @@ class Game:
     deletes: int = 0  # table messages deleted so far
     final_table_deleted: bool = False  # the admin deleted it just as the game ended
     wa_phases: dict[str, dict[int, float]] = field(default_factory=dict)  # person -> tapped
+    hands_asked: dict[int, float] = field(default_factory=dict)  # user -> "🃏 My cards" tapped
     follows: str | None = None  # a WhatsApp game played again: the finished room's id
 
 
@@ -488,8 +489,11 @@ class Players:
         if user in spec.inline:
             self.play_inline(game, room, seat, user)
             return
-        chat, target = (user, f"hand:{user}") if spec.kind == "group" else (user, "table")
-        message = self.message(chat, target, room.id)
+        if spec.kind == "group" and user in room.blocked:
+            message = self.group_hand(game, room, user)
+        else:
+            chat, target = (user, f"hand:{user}") if spec.kind == "group" else (user, "table")
+            message = self.message(chat, target, room.id)
         mark = f"{room.id}.{room.version}."
         data = [
             str(b.value)
@@ -514,6 +518,24 @@ class Players:
                     game.unsure[room.version] = unsure
             raise
         self.books.count("taps")
+
+    def group_hand(self, game: Game, room: Room, user: int) -> ChatMessage | None:
+        """The hand of a member seated from the group who never opened the bot's private
+        chat (the room's `blocked`): shown in the group to them alone once they tap the
+        table's "🃏 My cards" (again after 10 s while none shows), then kept current."""
+        mark = f"{room.id}."
+        for message in reversed(self.emu.ephemeral_messages(f"U{user}", room.chat_id)):
+            if any(str(b.value).startswith(mark) for row in message.buttons for b in row):
+                return message
+        if time.time() - game.hands_asked.get(user, 0.0) > 10:
+            table = self.message(room.chat_id, "table", room.id)
+            data = [str(b.value) for r in (table.buttons if table else ()) for b in r]
+            mine = next((d for d in data if d.startswith(mark) and d.endswith(".H")), None)
+            if table is not None and mine is not None:
+                game.hands_asked[user] = time.time()
+                self.emu.tap(f"U{user}", table, mine, wait=False)
+                self.books.count("group_hands_asked")
+        return None
 
     def play_inline(self, game: Game, room: Room, seat: int, user: int) -> None:
         answer = self.emu.inline_query(f"U{user}", f"G{game.spec.n}", f"g{room.id}")
@@ -741,6 +763,8 @@ def hand_leaks(
         target = text(target_raw).removesuffix(":new")
         if client.zscore(PENDING_SYNC, f"{room.id}|{target}") is not None:
             continue  # its update is on the way: it may still show the last hand's table
+        if target.startswith("mine:"):
+            continue  # a hand in the group shown to its player alone (Players.group_hand)
         if target.startswith("hand:"):
             chat = int(target.split(":")[1])
             if is_whatsapp(chat):
@@ -1096,7 +1120,9 @@ def check_messages(
         targets |= {
             f"hand:{s.user_id}": s.user_id
             for s in room.seats
-            if s.user_id is not None and s.platform != "whatsapp"  # WaPlayers.check_told
+            if s.user_id is not None
+            and s.platform != "whatsapp"  # WaPlayers.check_told
+            and s.user_id not in room.blocked  # their hand was in the group (group_hand)
         }
     creator = room.seat_of(room.creator)
     lang = room.settings.language or (
