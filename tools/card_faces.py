@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -30,7 +31,7 @@ HANDS: dict[Style, list[str]] = {
     "spanish": ["KD", "7D", "2D", "AH", "QH", "5H", "JS", "9S", "3S", "KC", "6C", "4C"],
     "french": ["AS", "10S", "4S", "KH", "JH", "7H", "QD", "9D", "2D", "AC", "8C", "JK"],
 }
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
 
 
 def sheet_html() -> tuple[str, int]:
