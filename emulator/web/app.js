@@ -905,8 +905,19 @@ function renderWidget(view) {
   if (view.widget.width) frame.style.width = `${Math.max(200, view.widget.width)}px`;
   if (view.widget.height) frame.dataset.fixedHeight = "true";
   frame.style.height = `${clamp(view.widget.height || 120, WIDGET_HEIGHT)}px`;
+  // A widget cannot fetch, but a browser lets any frame load another page in itself (no
+  // policy forbids it): a second load is such a navigation, and the chat stops it.
+  let loads = 0;
+  frame.addEventListener("load", () => { if (++loads > 1) stopWidget(frame); });
   box.append(frame);
   return box;
+}
+
+function stopWidget(frame) {
+  const note = document.createElement("div");
+  note.className = "widget-stopped";
+  note.textContent = "⚠ This widget tried to leave its document and was stopped: a widget has no network.";
+  frame.replaceWith(note);
 }
 
 // A widget message changed (its state, most often): its frame stays, running, and is

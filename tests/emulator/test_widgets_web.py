@@ -118,3 +118,19 @@ def test_on_the_test_server_a_group_member_taps_a_widget(
     api.ok("answerWidgetQuery", widget_query_id=query["id"], data="counted")
     expect(widget.locator("#answer")).to_have_text("counted")
     expect(widget.locator("#state")).to_have_text("count=1")
+
+
+LEAVING = """<html><head></head><body><button id="leave">Leave</button><script>
+document.getElementById("leave").onclick = () => { location.href = "http://127.0.0.1:9/away"; };
+</script></body></html>"""
+
+
+def test_a_widget_that_navigates_its_frame_is_stopped(
+    page: Page, emu: RunningEmulator, api: BotApiClient
+) -> None:
+    emu.start("Ana")
+    api.ok("sendWidget", chat_id=ANA, html=LEAVING)
+    open_chat(page, emu, "Ana", "bot")
+    page.frame_locator("iframe.widget-frame").get_by_role("button", name="Leave").click()
+    expect(page.locator(".widget-stopped")).to_contain_text("tried to leave its document")
+    expect(page.locator("iframe.widget-frame")).to_have_count(0)
