@@ -72,13 +72,14 @@ def open_table(page: Page, hook: Hook) -> None:
     page.locator("#input").fill("/burro spanish")
     page.locator("#input").press("Enter")
     for user in PLAYERS[1:]:
-        as_user(page, user)
+        as_user(page, hook, user)
         press(page, hook, user, "J")  # no link to follow: seated from the group
         hook.emu.wait_for(partial(seated, hook, user), what=f"{user} seated")
-    as_user(page, PLAYERS[0])
+    as_user(page, hook, PLAYERS[0])
     press(page, hook, PLAYERS[0], "S")
     hook.emu.wait_for(lambda: room(hook).status == "playing" or None, what="the start")
-    settle(hook)  # the start's messages sent before any pause
+    table_with(hook, "H")  # the game's table, then what else the start sent
+    settle(hook)  # before any pause
 
 
 def play_out(page: Page, hook: Hook) -> tuple[int, int]:
@@ -90,8 +91,8 @@ def play_out(page: Page, hook: Hook) -> tuple[int, int]:
         who, paused = mover(current), turns < PAUSED_TURNS
         if paused:
             pause(hook)
-        as_user(page, who)
-        check_secrecy(page, current, who)
+        as_user(page, hook, who)
+        check_secrecy(page, hook, current, who)
         if who == OFFLINE and not missed:
             miss_a_hand(page, hook, who)
             missed = True
@@ -99,7 +100,7 @@ def play_out(page: Page, hook: Hook) -> tuple[int, int]:
         play_a_card(page, hook, who, current)
         after = room(hook)
         if paused and after.status == "playing" and mover(after) != who:
-            as_user(page, mover(after))  # their turn, after a pause: said by name
+            as_user(page, hook, mover(after))  # their turn, after a pause: said by name
             check_called(page, hook, mover(after), newest.message_id if newest else 0)
             called += 1
         turns += 1
@@ -150,13 +151,18 @@ def private_messages(hook: Hook, user: str) -> list[ChatMessage]:
 # ----- the page, as one of them ----------------------------------------------------------
 
 
-def as_user(page: Page, user: str) -> None:
-    """The page shows the group as `user`'s app does."""
+def as_user(page: Page, hook: Hook, user: str) -> None:
+    """The page shows the group as `user`'s app does: their tab chosen, and once the
+    chat is read again for them, their ephemeral messages and no one else's."""
     page.locator(f'.user-tab[data-user="{user}"]').click()
     expect(page.locator(f'.user-tab[data-user="{user}"]')).to_have_attribute(
         "aria-selected", "true"
     )
     expect(page.locator("#chat-title")).to_have_text("Family")
+    theirs = [f"e{m.ephemeral_message_id}" for m in hook.emu.ephemeral_messages(user, GROUP)]
+    expect(page.locator(".msg.ephemeral")).to_have_count(len(theirs))
+    for key in theirs:
+        expect(page.locator(f'.msg.ephemeral[data-message-id="{key}"]')).to_have_count(1)
 
 
 def message_in_page(page: Page, message: ChatMessage) -> Locator:
@@ -167,9 +173,7 @@ def message_in_page(page: Page, message: ChatMessage) -> Locator:
 def press(page: Page, hook: Hook, user: str, token: str) -> None:
     """Tap, in the page, the newest group message's button for a compact action (J join,
     S start, H my cards), whatever its label's language."""
-    message = hook.emu.wait_for_message(
-        GROUP, lambda m: not m.deleted and action_button(m, token) is not None, timeout=20
-    )
+    message = table_with(hook, token)
     data = action_button(message, token)
     label = next(b.text for row in message.buttons for b in row if b.value == data)
     shown = page.locator(f'[data-message-id="{message.message_id}"] .kb-btn')
@@ -189,6 +193,13 @@ def tap(page: Page, hook: Hook, user: str, button: Locator) -> None:
         expect(page.locator("#alert-text")).to_have_text(answers[-1].text or "")
         page.locator("#alert-ok").click()
         expect(page.locator("#alert-backdrop")).to_be_hidden()
+
+
+def table_with(hook: Hook, token: str) -> ChatMessage:
+    """The newest group message with a button for `token`."""
+    return hook.emu.wait_for_message(
+        GROUP, lambda m: not m.deleted and action_button(m, token) is not None, timeout=20
+    )
 
 
 def hand_of(hook: Hook, user: str, current: Room) -> ChatMessage | None:
@@ -266,9 +277,9 @@ def told_since(hook: Hook, after: int) -> object:
 # ----- what pages show -------------------------------------------------------------------
 
 
-def check_secrecy(page: Page, current: Room, viewer: str) -> None:
-    """The viewer's page shows no card still in another player's hand, in any of the
-    players' languages."""
+def check_secrecy(page: Page, hook: Hook, current: Room, viewer: str) -> None:
+    """Neither the viewer's page nor the group as their app has it shows a card still
+    in another player's hand, in any of the players' languages."""
     assert isinstance(current.game, GameState)
     game = find_game(current.settings.preset)[0]
     hidden = {
@@ -278,9 +289,11 @@ def check_secrecy(page: Page, current: Room, viewer: str) -> None:
         for code in game.hand(current.game, seat)
         for lang in LANGS
     }
-    expect(page.locator(".msg").last).to_be_visible()
+    theirs = hook.emu.messages_in(GROUP, user=viewer)
+    told = " ".join(m.text + " " + " ".join(m.button_texts) for m in theirs)
+    assert not names_in(told, hidden), f"{viewer}'s app has {names_in(told, hidden)}"
     shown = " ".join(page.locator(".msg").all_inner_texts())
-    assert not names_in(shown, hidden), f"{viewer} sees {names_in(shown, hidden)}"
+    assert not names_in(shown, hidden), f"{viewer}'s page shows {names_in(shown, hidden)}"
 
 
 def check_called(page: Page, hook: Hook, user: str, after: int) -> None:
