@@ -102,12 +102,13 @@ def check(webhook: Webhook, update: Any, body: bytes | None = None) -> None:
 
 
 def relabelled(before: Room, after: Room) -> bool:
-    """Whether only seats' languages changed (a /language press: lobby.relabel)."""
+    """Whether only seats' languages changed (a /language press: lobby.relabel), or the
+    table's name (the group's title, as an update brings it: telegram.titles)."""
     if len(before.seats) != len(after.seats):
         return False
     pairs = zip(after.seats, before.seats, strict=True)
     seats = [seat.model_copy(update={"lang": old.lang}) for seat, old in pairs]
-    same = after.model_copy(update={"seats": seats, "updated": before.updated})
+    same = after.model_copy(update={"seats": seats, "updated": before.updated, "name": before.name})
     return same.model_dump() == before.model_dump()
 
 

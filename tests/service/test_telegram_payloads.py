@@ -328,3 +328,17 @@ def test_a_reply_to_a_chat_that_does_not_exist_is_a_warning(
     refused = [r for r in ours if "chat not found" in r.getMessage().lower()]
     assert [r.levelno for r in refused] == [logging.WARNING]
     assert not errors(caplog)
+
+
+@pytest.mark.parametrize("title", [True, 7, None, ["Family"]])
+def test_a_group_title_of_another_type_is_answered_200(
+    hook: Hook, caplog: pytest.LogCaptureFixture, title: object
+) -> None:
+    """A group's title that is no text (the fuzzer's `"title": true`): the table keeps
+    its name, the update is answered, nothing is logged as an error."""
+    open_room(hook)
+    update = command("/help", ANA, GROUP)
+    update["message"]["chat"]["title"] = title
+    with caplog.at_level(logging.INFO):
+        answer = hook.send(update)
+    assert (answer.status_code, errors(caplog)) == (200, [])

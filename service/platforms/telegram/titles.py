@@ -28,7 +28,8 @@ async def note_title(svc: Services, update: Update) -> None:
     """The update's group title, kept on the table open there if it is new to it. Its
     failure is logged, never the update's: the title comes again with the next one."""
     chat = update.effective_chat
-    title = names.clean(chat.title or "", "") if chat is not None else ""
+    raw = chat.title if chat is not None else None  # PTB keeps a field of any type as sent
+    title = names.clean(raw, "") if isinstance(raw, str) else ""
     if chat is None or chat.type not in GROUPS or not title:
         return
     try:
