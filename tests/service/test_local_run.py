@@ -31,6 +31,7 @@ def run_local(data: Path, port: int) -> subprocess.Popen[str]:
             str(port),
             "--bot-delay",
             "0",
+            "--no-flood-limits",  # the pace is test_limits.py's: here, starts and restarts
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
