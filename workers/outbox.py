@@ -146,6 +146,8 @@ def bring_up_to_date(
     base = aim.base
     if base.kind == "mine":
         return show_mine(rt, room, aim)
+    if base.kind == "said" and not room.private and base.user in room.blocked:
+        return True  # their private chat refuses us (they play from the group)
     chat_id = chat_id_of(room, base)
     platform = registry.for_chat(rt, room, chat_id)
     folds = not platform.capabilities().edit  # a chat where every change is a message

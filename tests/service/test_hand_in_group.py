@@ -163,6 +163,9 @@ def test_members_who_never_opened_the_bot_play_from_the_group(hook: Hook) -> Non
         moved(hook, chat, room.version)
     edited = emu.ephemeral_messages(PLAYERS[0], GROUP)[-1]
     assert edited.edited  # kept up to date in place
+    people = {seat.user_id for seat in room.seats}
+    tried = [c for c in emu.calls("sendMessage") if c["params"].get("chat_id") in people]
+    assert tried == []  # nothing tried in a chat they never opened
     assert_no_hand_leaks(emu, hook, room_in(hook, chat), chat)
     assert_own_cards_only(hook, chat)
 
