@@ -77,11 +77,17 @@ def ephemeral(client: redis.Redis) -> bool:
 
 
 def _flag(client: redis.Redis, key: str, default: bool) -> bool:
+    """The flag as last read (again after KEPT seconds); with Redis away, what was read
+    before, else `default`: reading an update must not fail on it (the update's own
+    work answers 503 then)."""
     pool, now = client.connection_pool, time.monotonic()
     seen = _seen.setdefault(pool, {})
     kept = seen.get(key)
     if kept is None or now - kept[0] > KEPT:
-        value = client.get(key)
+        try:
+            value = client.get(key)
+        except redis.RedisError:
+            return default if kept is None else kept[1]
         on = default if value is None else value in (b"1", "1")
         kept = seen[key] = (now, on)
     return kept[1]
