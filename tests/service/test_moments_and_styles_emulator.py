@@ -94,10 +94,13 @@ def test_a_deadline_in_each_reader_s_zone(hook: Hook) -> None:
         emu.set_time_zone(user, zone)
 
     def table() -> ChatMessage | None:
+        """The group's newest message with the deadline (a word may have come after it)."""
         found = [m for m in emu.messages_in(GROUP) if m.sender_id == BOT_ID and not m.deleted]
-        last = found[-1] if found else None
-        entity = deadline_entity(last) if last is not None else None
-        return last if entity is not None and entity["unix_time"] == int(due) else None
+        for message in reversed(found):
+            entity = deadline_entity(message)
+            if entity is not None and entity["unix_time"] == int(due):
+                return message
+        return None
 
     shown = emu.wait_for(table, what="the group's table with the turn's deadline")
     entity = deadline_entity(shown)
