@@ -10,6 +10,7 @@ const $ = (id) => document.getElementById(id);
 
 const app = {
   state: null,          // /_emulator/state
+  early: [],            // events that came before it
   userId: null,         // who we are playing as
   current: null,        // {chat_id, scope}
   topic: null,          // the open forum topic (its message_thread_id), null for General
@@ -1005,37 +1006,41 @@ function connect() {
     $("connection").classList.remove("live");
     $("status-text").textContent = "reconnecting…";
   };
-  source.onmessage = async (message) => {
-    const event = JSON.parse(message.data);
-    if (event.type === "message") onMessage(event.message);
-    else if (event.type === "callback_answer" && event.user_id === app.userId) {
-      app.answered.add(event.query_id);
-      const button = app.pendingTaps.get(event.query_id);
-      if (button) button.classList.remove("loading");
-      app.pendingTaps.delete(event.query_id);
-      if (event.text && event.show_alert) alertBox(event.text);
-      else if (event.text) toast(event.text);
-      if (event.url) followLink(event.url);
-    } else if (event.type === "inline_answer" && event.user_id === app.userId) showInlineAnswer(event);
-    else if (event.type === "widget_answer" && event.user_id === app.userId) onWidgetAnswer(event);
-    else if (event.type === "chat_action") {
-      if (app.current && event.chat_id === app.current.chat_id && event.scope === app.current.scope) {
-        const bot = botById(event.bot_id);
-        renderHeader(`${bot ? bot.first_name : "bot"} is ${event.action === "typing" ? "typing" : "sending a file"}…`);
-        clearTimeout(app.typingTimer);
-        app.typingTimer = setTimeout(() => renderHeader(), 5000);
-      }
-    } else if (event.type === "reply_keyboard") {
-      if (app.current && event.chat_id === app.current.chat_id && event.scope === app.current.scope) renderComposer();
-    } else if (event.type === "world") {
-      const before = app.current && key(app.current.chat_id, app.current.scope);
-      await loadState();  // an upgraded group is gone from the list: another chat opens
-      const now = app.current && key(app.current.chat_id, app.current.scope);
-      if (app.current && now !== before) await openChat(app.current.chat_id, app.current.scope);
-      else if (app.current) { renderHeader(); renderTopics(); renderComposer(); }
-      if (!$("messages").children.length && app.current) openChat(app.current.chat_id, app.current.scope);
+  source.onmessage = onEvent;
+}
+
+// An event before the first state is read waits for it (its users and chats).
+async function onEvent(message) {
+  if (!app.state) { app.early.push(message); return; }
+  const event = JSON.parse(message.data);
+  if (event.type === "message") onMessage(event.message);
+  else if (event.type === "callback_answer" && event.user_id === app.userId) {
+    app.answered.add(event.query_id);
+    const button = app.pendingTaps.get(event.query_id);
+    if (button) button.classList.remove("loading");
+    app.pendingTaps.delete(event.query_id);
+    if (event.text && event.show_alert) alertBox(event.text);
+    else if (event.text) toast(event.text);
+    if (event.url) followLink(event.url);
+  } else if (event.type === "inline_answer" && event.user_id === app.userId) showInlineAnswer(event);
+  else if (event.type === "widget_answer" && event.user_id === app.userId) onWidgetAnswer(event);
+  else if (event.type === "chat_action") {
+    if (app.current && event.chat_id === app.current.chat_id && event.scope === app.current.scope) {
+      const bot = botById(event.bot_id);
+      renderHeader(`${bot ? bot.first_name : "bot"} is ${event.action === "typing" ? "typing" : "sending a file"}…`);
+      clearTimeout(app.typingTimer);
+      app.typingTimer = setTimeout(() => renderHeader(), 5000);
     }
-  };
+  } else if (event.type === "reply_keyboard") {
+    if (app.current && event.chat_id === app.current.chat_id && event.scope === app.current.scope) renderComposer();
+  } else if (event.type === "world") {
+    const before = app.current && key(app.current.chat_id, app.current.scope);
+    await loadState();  // an upgraded group is gone from the list: another chat opens
+    const now = app.current && key(app.current.chat_id, app.current.scope);
+    if (app.current && now !== before) await openChat(app.current.chat_id, app.current.scope);
+    else if (app.current) { renderHeader(); renderTopics(); renderComposer(); }
+    if (!$("messages").children.length && app.current) openChat(app.current.chat_id, app.current.scope);
+  }
 }
 
 // ----- wiring --------------------------------------------------------------
@@ -1094,6 +1099,7 @@ async function main() {
   wire();
   connect();
   await Promise.all([loadState(), waStart()]);
+  for (const message of app.early.splice(0)) await onEvent(message);
   const params = new URLSearchParams(location.search);
   const wanted = params.get("user");
   const user = wanted && app.state.users.find((u) => u.first_name.toLowerCase() === wanted.toLowerCase() || String(u.id) === wanted);
