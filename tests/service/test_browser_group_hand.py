@@ -60,6 +60,7 @@ def test_three_relatives_play_a_whole_game_from_the_group(hook: Hook, page: Page
     open_table(page, hook)
     turns, called = play_out(page, hook)
     assert called and turns >= len(PLAYERS)
+    hook.emu.wait_for(lambda: rematch_offered(hook), timeout=30, what="the final table")
     rematch = page.locator(".msg .kb-btn", has_text="🔁").last
     expect(rematch).to_be_visible()  # the game's end, in the group
     for user in PLAYERS:
@@ -139,6 +140,11 @@ def settle(hook: Hook) -> None:
     """Wait until the jobs queued so far have run."""
     assert hook.worker is not None
     hook.worker.settle()
+
+
+def rematch_offered(hook: Hook) -> bool:
+    """Whether the group shows the final table, its rematch button on it."""
+    return any("🔁" in " ".join(m.button_texts) for m in hook.emu.messages_in(GROUP))
 
 
 def private_messages(hook: Hook, user: str) -> list[ChatMessage]:
