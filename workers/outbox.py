@@ -260,6 +260,8 @@ def show_mine(rt: Runtime, room: Room, aim: Target) -> bool:
         return True
     answering = text(rt.redis.getdel(answer_key(room.id, user)) or b"") if aim.new else ""
     marks = read_marks(rt, room, aim.base, room.chat_id)
+    if room.status != "playing":  # the group's table tells the end, rematch and all
+        return mine_withdrawn(rt, room, aim.base, user, marks.message_id)
     if not answering and marks.message_id is None:
         return True
     start = story_start(room, marks, anew=bool(answering))
@@ -288,6 +290,21 @@ def show_mine(rt: Runtime, room: Room, aim: Target) -> bool:
     keep_mine(rt, room, aim.base, shown, sent_mark(digest, cursor))
     if answering:  # they asked just now: they are looking
         note_live(rt, room, {str(user): rt.svc.now()})
+    return True
+
+
+def mine_withdrawn(
+    rt: Runtime, room: Room, base: Target, user: int, message_id: int | None
+) -> bool:
+    """A hand in the group stood in place of the table for its player: once the game is
+    over it goes, so that they see the table's end (and its 🔁 Rematch) as everyone does."""
+    if message_id is not None:
+        platform = registry.for_chat(rt, room, room.chat_id)
+        platform.withdraw(chat_of(room, room.chat_id), user, message_id)
+    with rt.redis.pipeline(transaction=False) as pipe:
+        pipe.hdel(msgs_key(room.id), str(base))
+        pipe.hdel(sent_key(room.id), str(base))
+        pipe.execute()
     return True
 
 

@@ -61,8 +61,11 @@ def test_three_relatives_play_a_whole_game_from_the_group(hook: Hook, page: Page
     turns, called = play_out(page, hook)
     assert called and turns >= len(PLAYERS)
     hook.emu.wait_for(lambda: rematch_offered(hook), timeout=30, what="the final table")
-    rematch = page.locator(".msg .kb-btn", has_text="🔁").last
-    expect(rematch).to_be_visible()  # the game's end, in the group
+    settle(hook)  # the hands in the group go once the game is over: the table shows
+    for user in PLAYERS:  # each of them sees the game's end, in the group
+        as_user(page, hook, user)
+        rematch = page.locator(".msg .kb-btn", has_text="🔁").last
+        expect(rematch).to_be_visible(timeout=20_000)
     for user in PLAYERS:
         assert not private_messages(hook, user), f"{user} got a private message"
 
