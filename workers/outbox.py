@@ -271,7 +271,7 @@ def show_mine(rt: Runtime, room: Room, aim: Target) -> bool:
     lang, screen = plan
     platform = registry.for_chat(rt, room, room.chat_id)
     message = platform.render(screen, lang)
-    digest = hashlib.sha1(json.dumps(message, sort_keys=True).encode()).hexdigest()
+    digest = digest_of(message)
     if not answering and marks.digest == digest.encode():
         return True
     chat, old = chat_of(room, room.chat_id), marks.message_id
@@ -287,7 +287,9 @@ def show_mine(rt: Runtime, room: Room, aim: Target) -> bool:
     if answering and old is not None and old != shown:
         platform.withdraw(chat, user, old)
     cursor = Cursor(start, last_seq(room.log), rt.svc.now())
-    keep_mine(rt, room, aim.base, shown, sent_mark(digest, cursor))
+    with rt.redis.pipeline(transaction=False) as pipe:
+        keep_marks(rt, room, str(aim.base), shown, sent_mark(digest, cursor), pipe)
+        pipe.execute()
     if answering:  # they asked just now: they are looking
         note_live(rt, room, {str(user): rt.svc.now()})
     return True
@@ -301,21 +303,8 @@ def mine_withdrawn(
     if message_id is not None:
         platform = registry.for_chat(rt, room, room.chat_id)
         platform.withdraw(chat_of(room, room.chat_id), user, message_id)
-    with rt.redis.pipeline(transaction=False) as pipe:
-        pipe.hdel(msgs_key(room.id), str(base))
-        pipe.hdel(sent_key(room.id), str(base))
-        pipe.execute()
+    drop_marks(rt, room, str(base))
     return True
-
-
-def keep_mine(rt: Runtime, room: Room, base: Target, message_id: int, sent: str) -> None:
-    msgs, sent_at, ttl = msgs_key(room.id), sent_key(room.id), rt.svc.store.ttl_of(room)
-    with rt.redis.pipeline(transaction=False) as pipe:
-        pipe.hset(msgs, str(base), message_id)
-        pipe.hset(sent_at, str(base), sent)
-        pipe.expire(msgs, ttl)
-        pipe.expire(sent_at, ttl)
-        pipe.execute()
 
 
 def mine_refused(rt: Runtime, room: Room, aim: Target, failure: Failure) -> bool:
@@ -327,10 +316,7 @@ def mine_refused(rt: Runtime, room: Room, aim: Target, failure: Failure) -> bool
         return False
     log.info("room %s: %s's hand in the group: %s", room.id, aim.user, failure.detail)
     if not aim.new:
-        with rt.redis.pipeline(transaction=False) as pipe:
-            pipe.hdel(msgs_key(room.id), str(aim.base))
-            pipe.hdel(sent_key(room.id), str(aim.base))
-            pipe.execute()
+        drop_marks(rt, room, str(aim.base))
     return True
 
 
@@ -764,7 +750,7 @@ def send(
     `cursor`: the story it shows, kept beside it."""
     base = str(target.base)
     shown = message if shows is None else shows
-    digest = hashlib.sha1(json.dumps(shown, sort_keys=True).encode()).hexdigest()
+    digest = digest_of(shown)
     old = marks.message_id
     if not post and old is not None and marks.digest == digest.encode():
         return True  # this very screen is already showing
@@ -780,18 +766,38 @@ def send(
             message_id = platform.update(chat, old, message)
     except DeliveryFailed as error:
         return handle_failure(rt, platform, room, target, error.failure)
-    msgs, sent = msgs_key(room.id), sent_key(room.id)
-    ttl = rt.svc.store.ttl_of(room)  # as long as the room: it shows the room
     with rt.redis.pipeline(transaction=False) as pipe:
-        pipe.hset(msgs, base, message_id)
-        pipe.hset(sent, base, sent_mark(digest, cursor))
-        pipe.expire(msgs, ttl)
-        pipe.expire(sent, ttl)
+        keep_marks(rt, room, base, message_id, sent_mark(digest, cursor), pipe)
         note_top(rt, room, chat_id, message_id, pipe)
         pipe.execute()
     if post and old is not None and old != message_id and base != targets.NUDGE:
         platform.retire(chat, old)
     return True
+
+
+def digest_of(message: Rendered) -> str:
+    """What a message shows, as a short digest: the same screen twice is sent once."""
+    return hashlib.sha1(json.dumps(message, sort_keys=True).encode()).hexdigest()
+
+
+def keep_marks(
+    rt: Runtime, room: Room, base: str, message_id: int, sent: str, pipe: Pipeline
+) -> None:
+    """Note, in `pipe`, the message showing a target and what it shows (`sent_mark`), as
+    long as the room: it shows the room."""
+    msgs, sent_at, ttl = msgs_key(room.id), sent_key(room.id), rt.svc.store.ttl_of(room)
+    pipe.hset(msgs, base, message_id)
+    pipe.hset(sent_at, base, sent)
+    pipe.expire(msgs, ttl)
+    pipe.expire(sent_at, ttl)
+
+
+def drop_marks(rt: Runtime, room: Room, base: str) -> None:
+    """Forget a target's message: nothing shows it now (a later change sends it anew)."""
+    with rt.redis.pipeline(transaction=False) as pipe:
+        pipe.hdel(msgs_key(room.id), base)
+        pipe.hdel(sent_key(room.id), base)
+        pipe.execute()
 
 
 def handle_failure(
