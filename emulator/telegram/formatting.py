@@ -304,12 +304,24 @@ def check_entities(text: str, raw: Any) -> list[Entity]:
             raise bad_request("can't parse entities: entity is outside of the text")
         if kind == "text_link" and not isinstance(item.get("url"), str):
             raise bad_request("can't parse MessageEntity: text_link needs a url")
+        if kind == "text_mention" and not mentioned_user(item.get("user")):
+            # GUESS at the words: Telegram reads the user's id and refuses without one
+            raise bad_request("can't parse MessageEntity: text_mention needs a user")
         if kind == "date_time":
             date_time_fields(item.get("unix_time"), item.get("date_time_format", ""))
         if length > 0:
             entities.append(dict(item))
     entities.sort(key=lambda e: (e["offset"], -e["length"]))
     return entities
+
+
+def mentioned_user(user: Any) -> bool:
+    """Whether a text_mention names a user as the Bot API's User: an object with an
+    integer id."""
+    if not isinstance(user, dict):
+        return False
+    user_id = user.get("id")
+    return isinstance(user_id, int) and not isinstance(user_id, bool)
 
 
 def format_text(text: str, parse_mode: str | None, entities: Any) -> tuple[str, list[Entity]]:

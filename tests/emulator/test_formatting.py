@@ -127,6 +127,16 @@ def test_explicit_entities_are_checked_against_the_text() -> None:
         format_text("hello", None, [{"type": "shiny", "offset": 0, "length": 1}])
 
 
+@pytest.mark.parametrize("user", [None, {}, {"id": "7"}, {"id": True}, 7])
+def test_a_text_mention_names_a_user_by_id(user: object) -> None:
+    """Telegram reads the mentioned user's id: without one the message is refused."""
+    mention = {"type": "text_mention", "offset": 0, "length": 3}
+    named = {**mention, "user": {"id": 7, "is_bot": False, "first_name": "Ana"}}
+    assert format_text("Ana", None, [named])[1] == [named]
+    with pytest.raises(ApiError, match="text_mention needs a user"):
+        format_text("Ana", None, [mention if user is None else {**mention, "user": user}])
+
+
 def test_unknown_parse_mode_is_refused() -> None:
     with pytest.raises(ApiError):
         format_text("x", "BBCode", None)
