@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
-from typing import ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, ClassVar, Literal, Protocol
 
 from engine.kernel.cards import JOKER_CODE, SUIT_SYMBOLS
 from service.i18n import LANGUAGE_NAMES, Translator, _
@@ -28,6 +28,9 @@ from service.table.names import shown
 from service.table.room import Room
 from service.ui import spans
 from service.ui.clock import moment, when
+
+if TYPE_CHECKING:
+    from service.ui.picture import Picture
 from service.ui.intents import (
     Command,
     CommandName,
@@ -126,6 +129,8 @@ class Button:
 class Screen:
     text: str
     rows: tuple[tuple[Button, ...], ...] = ()
+    # the same, drawn (a player's hand: service.ui.picture), for a front end that draws
+    picture: Picture | None = None
 
 
 Rows = tuple[tuple[Button, ...], ...]
