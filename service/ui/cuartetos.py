@@ -21,6 +21,19 @@ from service.table.cuartetos.table import is_live
 from service.table.log import LogKind, LogLine
 from service.ui import hints, spans
 from service.ui.intents import Choice, Move, NotPlayable, Press
+from service.ui.picture import (
+    ACTING,
+    BOT,
+    OUT,
+    YOU,
+    Action,
+    HandCard,
+    Picture,
+    SeatPicture,
+    hand_cards,
+    moves,
+    one_line,
+)
 from service.ui.screens import (
     CARD_SEPARATOR,
     Button,
@@ -396,7 +409,77 @@ class CuartetosPainter(TablePainter):
         if prompt:
             lines += ["", prompt]
         lines += hints.hint_lines(self.shown_hints & set(self.due(view)), self.tr)
-        return Screen("\n".join(lines), (*self.action_rows(view), *self.story_rows()))
+        rows = (*self.action_rows(view), *self.story_rows(), *self.view_rows(seat))
+        return Screen("\n".join(lines), rows)
+
+    def picture(self, seat: int | None) -> Picture:
+        """The table drawn for `seat` (None: the public table, no hand, no taps): from
+        the seat's view only, its taps the very presses of its hand's buttons. A real
+        ¡Burro!'s four of a kind lies in the middle once its caller has shown it."""
+        view = public_view(self.game()) if seat is None else player_view(self.game(), seat)
+        hand: tuple[HandCard, ...] = ()
+        actions: tuple[Action, ...] = ()
+        towards = None
+        status = " ".join(self.status_lines(view))
+        if isinstance(view, PlayerView):
+            taps, actions = moves(self.action_rows(view))
+            hand = hand_cards(view.hand, taps)
+            status = self.prompt(view) or status
+            if view.seat in view.players and not view.game_over:
+                towards = view.gives_to
+        middle = self.shown_four(view)
+        shown = [*view.hand] if isinstance(view, PlayerView) else []
+        shown += [code for _s, code in middle]
+        return Picture(
+            style="spanish" if self.spanish() else "french",
+            title=self.picture_title(view),
+            seats=tuple(self.seat_picture(view, s, seat) for s in range(view.seats)),
+            middle=middle,
+            towards=towards,
+            hand=hand,
+            actions=actions,
+            status=one_line(status),
+            story=self.picture_story(view, seat),
+            names=tuple((code, self.card(code)) for code in dict.fromkeys(shown)),
+            over=view.game_over,
+        )
+
+    def picture_title(self, view: PublicView) -> str:
+        return self._(
+            "🫏 {preset} · hand {hand} · round {round}",
+            preset=self.preset_name(),
+            hand=view.hand_no,
+            round=view.rotation + 1,
+        )
+
+    def seat_picture(self, view: PublicView, seat: int, reader: int | None) -> SeatPicture:
+        dealt = seat in view.players
+        flags = (
+            (ACTING if dealt and not view.game_over and seat in view.waiting else 0)
+            | (YOU if seat == reader else 0)
+            | (0 if dealt else OUT)
+            | (BOT if self.room.is_bot_seat(seat) else 0)
+        )
+        cards = 4 if dealt else 0  # a hand is always four cards
+        return SeatPicture(self.seat_name(seat), cards, LETTERS[: view.letters[seat]], flags)
+
+    def shown_four(self, view: PublicView) -> tuple[tuple[int | None, str], ...]:
+        """The four of a kind a real ¡Burro! showed: the game's last hand's, or the hand
+        before this one's until this one's first card is chosen."""
+        summary = view.hand_result
+        if summary is None and view.rotation == 0 and not view.chosen and view.call is None:
+            summary = view.last_hand
+        if summary is None or summary.caller is None:
+            return ()
+        return tuple((summary.caller, code) for code in summary.shown)
+
+    def picture_story(self, view: PublicView, reader: int | None, keep: int = 4) -> tuple[str, ...]:
+        """The last moves as the text tells them, plain; the text's folding untouched."""
+        folded = self.folded
+        try:
+            return tuple(one_line(line) for line in self.story(view, reader, keep)[-keep:])
+        finally:
+            self.folded = folded
 
     def hints_due(self, seat: int) -> list[str]:
         """The hints the decision in front of `seat` calls for (service.ui.hints)."""

@@ -22,6 +22,19 @@ from service.ui.intents import (
     NotPlayable,
     Press,
 )
+from service.ui.picture import (
+    ACTING,
+    BOT,
+    OUT,
+    YOU,
+    Action,
+    HandCard,
+    Picture,
+    SeatPicture,
+    hand_cards,
+    moves,
+    one_line,
+)
 from service.ui.screens import (
     CARD_SEPARATOR,
     Button,
@@ -280,7 +293,72 @@ class FollowSuitPainter(TablePainter):
         lines.append(_("Your cards: {cards}", cards=self.cards(view.hand)))
         lines.append(self.prompt(view))
         lines += hints.hint_lines(self.shown_hints & set(self.due(view)), self.tr)
-        return Screen("\n".join(lines), (*self.action_rows(view), *self.story_rows()))
+        rows = (*self.action_rows(view), *self.story_rows(), *self.view_rows(seat))
+        return Screen("\n".join(lines), rows)
+
+    def picture(self, seat: int | None) -> Picture:
+        """The table drawn for `seat` (None: the public table, no hand, no taps): from
+        the seat's view only, its taps the very presses of its hand's buttons."""
+        assert isinstance(self.room.game, GameState)
+        view = public_view(self.room.game) if seat is None else player_view(self.room.game, seat)
+        hand: tuple[HandCard, ...] = ()
+        actions: tuple[Action, ...] = ()
+        status = self.status_line(view)
+        if isinstance(view, PlayerView):
+            taps, actions = moves(self.action_rows(view))
+            hand = hand_cards(view.hand, taps)
+            status = self.picture_prompt(view)
+        shown = [*view.hand] if isinstance(view, PlayerView) else []
+        shown += [code for _s, code in view.trick]
+        return Picture(
+            style="spanish" if self.spanish() else "french",
+            title=self._("🫏 {preset} · hand {n}", preset=self.preset_name(), n=view.hand_no),
+            seats=tuple(self.seat_picture(view, s, seat) for s in range(view.seats)),
+            middle=view.trick,
+            piles=view.piles,
+            hand=hand,
+            actions=actions,
+            status=one_line(status),
+            story=self.picture_story(seat),
+            names=tuple((code, self.card(code)) for code in dict.fromkeys(shown)),
+            over=view.game_over,
+        )
+
+    def seat_picture(self, view: PublicView, seat: int, reader: int | None) -> SeatPicture:
+        playing = not view.game_over and view.to_move == seat
+        flags = (
+            (ACTING if playing else 0)
+            | (YOU if seat == reader else 0)
+            | (OUT if seat in view.out else 0)
+            | (BOT if self.room.is_bot_seat(seat) else 0)
+        )
+        return SeatPicture(
+            self.seat_name(seat), view.counts[seat], self.short_score(seat, view), flags
+        )
+
+    def short_score(self, seat: int, view: PublicView) -> str:
+        """A seat's score as a picture shows it: its letters, else its number."""
+        score, scoring = view.scores[seat], self.rules().scoring
+        if scoring == "letters":
+            return LETTERS[:score]
+        return "" if scoring == "single" else str(score)
+
+    def picture_prompt(self, view: PlayerView) -> str:
+        """The hand's prompt; waiting, whom for (a picture is redrawn as the game goes,
+        unlike a group's hand, which only promises a reminder)."""
+        acting, seat = view.to_move, view.seat
+        away = seat in view.out or self.room.seats[seat].removed or view.game_over
+        if acting is not None and acting != seat and not away:
+            return self._("Waiting for {name}.", name=self.name(acting))
+        return self.prompt(view) or self.status_line(view)
+
+    def picture_story(self, reader: int | None, keep: int = 4) -> tuple[str, ...]:
+        """The last moves as the text tells them, plain; the text's folding untouched."""
+        folded = self.folded
+        try:
+            return tuple(one_line(line) for line in self.story(reader, keep)[-keep:])
+        finally:
+            self.folded = folded
 
     def hints_due(self, seat: int) -> list[str]:
         """The hints the decision in front of `seat` calls for (service.ui.hints)."""

@@ -18,6 +18,7 @@ from service.i18n import Translator
 from service.table.room import Room
 from service.ui import cuartetos, follow_suit
 from service.ui.intents import Choice
+from service.ui.picture import Picture
 from service.ui.screens import Screen, TablePainter, cancelled_screen, list_games
 from service.ui.story import Public, Teller
 
@@ -38,6 +39,11 @@ class Screens(Protocol):
         """A player's private screen, with the buttons of their legal moves;
         `with_table`: the table's lines above it too (a one-to-one game's screen, and a
         chat that sees no table of its own, as a WhatsApp player's)."""
+        ...
+
+    def picture(self, seat: int | None) -> Picture:
+        """The table drawn for a player (None: the public table, no hand, no taps), for a
+        front end that draws cards (service.ui.picture; a playing or finished game)."""
         ...
 
     def nudge(self) -> Screen:

@@ -20,7 +20,21 @@ whole for the view.
 
 A tap is a press's text (`service.ui.tokens`: `<room>.<version>.<token>`) that the
 front end sends back as a button's press is sent: `k` + the tap, so the shared start of
-every tap is written once.
+every tap is written once. The fields, packed:
+
+    v  the form's version (FORMAT)        s  "e" Spanish suits, "f" French
+    t  the title (game, hand)             k  what every tap starts with ("" if they differ)
+    p  seats: [name, cards, score, flags] (flags: ACTING 1, YOU 2, OUT 4, BOT 8)
+    m  the cards on the table: [seat or null, code]
+    q  the stock's piles (none, one, or a tent's two)
+    w  (only when set) the seat the reader's chosen card goes to
+    h  the reader's hand in order: [code, tap or 0]
+    a  other moves: [label, tap, tone] (tone: 0 plain, 1 go, 2 call, 3 danger)
+    u  the status line                    y  the story, oldest line first
+    n  each shown card's name             o  1 once the game is over
+
+`moves` sorts a hand screen's buttons into the hand's taps and the other moves, so a
+picture's taps are its text hand's presses (the same stale check and dedupe).
 """
 
 from __future__ import annotations
@@ -28,9 +42,26 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Final, Literal, Protocol
 
-from service.ui.screens import Tone
+from service.ui import spans, tokens
+from service.ui.intents import Move, Press
+
+# How a move stands out: service.ui.screens.Tone (the screens import this module, so it
+# names the same literal rather than importing it).
+Tone = Literal["go", "call", "danger"]
+
+
+class Button(Protocol):
+    """A screen's button as `moves` reads it (service.ui.screens.Button)."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def intent(self) -> object: ...
+    @property
+    def tone(self) -> Tone | None: ...
+
 
 MAX_WIDGET_DATA: Final = 1024  # bytes of a widget's chat_data (Bot API 10.4)
 FORMAT: Final = 1  # "v": the packed form's version, for a widget sent before a change
@@ -81,6 +112,38 @@ class Picture:
     story: tuple[str, ...] = ()  # the last moves, oldest first
     names: tuple[tuple[str, str], ...] = ()  # (code, name) of each card shown: read aloud
     over: bool = False  # the game is over
+
+
+# The moves that name a card of the reader's hand: play it (follow-suit), pass it (passing)
+CARD_VERBS: Final = ("play", "pass")
+
+
+def moves(rows: Sequence[Sequence[Button]]) -> tuple[dict[str, str], tuple[Action, ...]]:
+    """A hand screen's buttons as a picture's taps: each card's (by its code) and the
+    other moves, in the screen's order. Buttons that press nothing of the room's (a
+    link, a list) are not moves and stay out."""
+    cards: dict[str, str] = {}
+    others: list[Action] = []
+    for button in (b for row in rows for b in row):
+        if not isinstance(button.intent, Press):
+            continue
+        tap = tokens.text(button.intent)
+        what = button.intent.what
+        verb, _colon, code = what.action.partition(":") if isinstance(what, Move) else ("", "", "")
+        if verb in CARD_VERBS and code:
+            cards[code] = tap
+        else:
+            others.append(Action(button.label, tap, button.tone))
+    return cards, tuple(others)
+
+
+def hand_cards(codes: Sequence[str], taps: dict[str, str]) -> tuple[HandCard, ...]:
+    return tuple(HandCard(code, taps.get(code)) for code in codes)
+
+
+def one_line(text: str) -> str:
+    """A screen's words as a picture's line: without marks (service.ui.spans), on one line."""
+    return " ".join(spans.plain(text).split())
 
 
 def pack(picture: Picture, limit: int | None = MAX_WIDGET_DATA) -> str:

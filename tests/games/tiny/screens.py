@@ -8,7 +8,9 @@ from typing import Any
 from service.i18n import Translator
 from service.table import games as table_games
 from service.table.room import Room
+from service.ui import tokens
 from service.ui.intents import Choice, Command, Move, Press
+from service.ui.picture import YOU, HandCard, Picture, SeatPicture, hand_cards
 from service.ui.screens import Button, Screen
 from tests.games.tiny.game import PlayerView, PublicView, Rules, player_view, public_view
 
@@ -54,6 +56,21 @@ class TinyPainter:
         buttons = tuple(Button(self.card(a[5:]), self.move(a)) for a in view.legal)
         table = self.table_lines(public_view(self.room.game)) if with_table else []
         return Screen("\n".join([*table, self.prompt(view)]), (buttons,) if buttons else ())
+
+    def picture(self, seat: int | None) -> Picture:
+        assert self.room.game is not None
+        view = public_view(self.room.game) if seat is None else player_view(self.room.game, seat)
+        hand: tuple[HandCard, ...] = ()
+        if isinstance(view, PlayerView):
+            hand = hand_cards(view.hand, {a[5:]: tokens.text(self.move(a)) for a in view.legal})
+        seats = tuple(
+            SeatPicture(p.name, view.counts[s], str(view.points[s]), YOU if s == seat else 0)
+            for s, p in enumerate(self.room.seats)
+        )
+        status = self.table_lines(view)[-1]
+        return Picture(
+            "french", "Tiny", seats, view.table, hand=hand, status=status, over=bool(view.winners)
+        )
 
     def prompt(self, view: PlayerView) -> str:
         return f"Your cards: {' '.join(view.hand) or '—'}" + (" — your turn" if view.legal else "")
