@@ -68,6 +68,9 @@ class Settings(BaseSettings):
     view_link_secret: SecretStr | None = None
     view_link_ttl: int = Field(default=30 * 60, ge=60)  # seconds
     view_link_lifetime: int = Field(default=12 * 3600, ge=60)  # seconds renewals may reach
+    # The bot's Mini App (BotFather's /newapp short name): the "🖼 Table" button opens the
+    # view with it (service.platforms.telegram.view_buttons); "" leaves the button out.
+    telegram_mini_app: str = Field(default="table", pattern=r"^([A-Za-z0-9_]{3,30})?$")
 
     @property
     def whatsapp(self) -> bool:

@@ -9,6 +9,7 @@ press back into the same intent for the handlers.
     Press(room, version, Option("hand"))      # change one lobby setting
     OpenPrivate(room)                         # open this room in the player's private chat
     ShowCards(room)                           # show my cards here, as a list (inline)
+    OpenView(room, private=True)              # open the table's picture (the view page)
 
 `version` is the room's version, or the game's phase version for the moves of a game
 whose players act at once (the passing game): the press names the state it was drawn
@@ -95,7 +96,19 @@ class ShowCards:
     room: str
 
 
-Intent = Press | OpenPrivate | ShowCards
+@dataclass(frozen=True)
+class OpenView:
+    """Open the table's picture, the page `serve` draws it on (service.view; Telegram: the
+    bot's Mini App; WhatsApp: a link signed for the reader, sent when asked). `private`:
+    the screen goes to a private chat with the bot (a one-to-one table, a player's own
+    hand), where Telegram opens the page from the button itself; a group's button is a
+    link to the bot's Mini App instead (Telegram refuses the other kind there)."""
+
+    room: str
+    private: bool
+
+
+Intent = Press | OpenPrivate | ShowCards | OpenView
 
 
 @dataclass(frozen=True)

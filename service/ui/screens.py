@@ -37,6 +37,7 @@ from service.ui.intents import (
     Intent,
     Move,
     OpenPrivate,
+    OpenView,
     Option,
     Press,
     ShowCards,
@@ -314,11 +315,26 @@ class TablePainter(ABC):
         return self.button(label, Command(name))
 
     def chat_rows(self) -> tuple[Button, ...]:
-        """A group table's way to a player's cards: a list here, or the private chat."""
+        """A group table's way to a player's cards: a list here, or the private chat; and
+        to the table's picture (`fit` flows the row onto two on a phone)."""
         return (
             Button(self._("🃏 My cards"), ShowCards(self.room.id)),
             Button(self._("💬 In private"), OpenPrivate(self.room.id)),
+            self.view_button(None),
         )
+
+    def view_button(self, seat: int | None) -> Button:
+        """The button that opens the table's picture, on the screen of `seat` (None: the
+        group's table): private where that screen goes to a private chat with the bot (a
+        one-to-one table; a hand, unless its player plays from the group: `room.mine`)."""
+        user = None if seat is None else self.room.seats[seat].user_id
+        private = self.room.private or (user is not None and user not in self.room.mine)
+        return Button(self._("🖼 Table"), OpenView(self.room.id, private))
+
+    def view_rows(self, seat: int) -> list[tuple[Button, ...]]:
+        """Under a hand in play: the table's picture (a platform without the view configured
+        leaves the button out)."""
+        return [(self.view_button(seat),)] if self.room.status == "playing" else []
 
     def name(self, seat: int) -> str:
         """A seat's name as a line shows it, with a bot's mark."""

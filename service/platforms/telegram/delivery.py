@@ -25,6 +25,7 @@ from service.platforms.telegram.botapi import ApiError, BotApi
 from service.platforms.telegram.botfather import ephemeral as ephemeral_on
 from service.platforms.telegram.botfather import inline_mode
 from service.platforms.telegram.render import Wire, message_params
+from service.platforms.telegram.view_buttons import MiniApp, mini_app
 from service.services import Services
 from service.settings import Settings
 from service.table.room import Room
@@ -55,8 +56,11 @@ NAME = "telegram"
 class TelegramDelivery:
     name = NAME
 
-    def __init__(self, api: Any, client: redis.Redis, bot_username: str) -> None:
+    def __init__(
+        self, api: Any, client: redis.Redis, bot_username: str, mini_app: MiniApp | None = None
+    ) -> None:
         self.api, self.redis, self.bot_username = api, client, bot_username
+        self.mini_app = mini_app  # the view's "🖼 Table" buttons (view_buttons)
 
     def capabilities(self) -> Capabilities:
         return Capabilities(
@@ -71,7 +75,8 @@ class TelegramDelivery:
         )
 
     def wire(self) -> Wire:
-        return Wire(inline_mode(self.redis), ephemeral_on(self.redis), self.bot_username)
+        inline, personal = inline_mode(self.redis), ephemeral_on(self.redis)
+        return Wire(inline, personal, self.bot_username, self.mini_app)
 
     def render(self, screen: Screen, lang: str) -> Rendered:
         return message_params(screen, self.wire())
@@ -196,7 +201,8 @@ def for_runtime(runtime: Any) -> TelegramDelivery:
     """The platform for a worker's runtime (workers.runtime.Runtime): its Bot API client
     is the runtime's own if it brings one (tests), else the process's."""
     api = runtime.clients.get(NAME) or api_of(runtime.svc.settings)
-    return TelegramDelivery(api, runtime.redis, runtime.svc.bot_username)
+    app = mini_app(runtime.svc.settings)
+    return TelegramDelivery(api, runtime.redis, runtime.svc.bot_username, app)
 
 
 @lru_cache(maxsize=4)

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.platforms.telegram import callbacks
+from service.platforms.telegram.view_buttons import MiniApp, view_button
 from service.ui import spans
-from service.ui.intents import Command, OpenPrivate, Press, ShowCards
+from service.ui.intents import Command, OpenPrivate, OpenView, Press, ShowCards
 from service.ui.screens import Button, Screen
 from service.ui.text_limits import cut_utf16, utf16_len
 
@@ -36,6 +37,7 @@ class Wire:
     inline: bool = True
     personal: bool = False
     bot_username: str = DEFAULT_BOT
+    mini_app: MiniApp | None = None  # the view's Mini App (None: no "🖼 Table" button)
 
 
 def keyboard(screen: Screen, wire: Wire = Wire()) -> dict[str, Any] | None:
@@ -49,6 +51,8 @@ def keyboard(screen: Screen, wire: Wire = Wire()) -> dict[str, Any] | None:
 
 
 def shown(b: Button, wire: Wire) -> bool:
+    if isinstance(b.intent, OpenView):
+        return wire.mini_app is not None
     return not isinstance(b.intent, ShowCards) or wire.inline or wire.personal
 
 
@@ -67,6 +71,9 @@ def wire_form(b: Button, wire: Wire) -> dict[str, Any]:
     if isinstance(intent, ShowCards):
         query = callbacks.inline_query(intent.room)
         return {"text": b.label, "switch_inline_query_current_chat": query}
+    if isinstance(intent, OpenView):
+        assert wire.mini_app is not None  # `shown` leaves it out otherwise
+        return view_button(b.label, intent, wire.mini_app, wire.bot_username)
     assert isinstance(intent, OpenPrivate)
     return {"text": b.label, "url": callbacks.deep_link(wire.bot_username, intent.room)}
 
