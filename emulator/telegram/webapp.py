@@ -6,6 +6,12 @@ with the key HMAC-SHA256("WebAppData", bot token), in hex. The web chat and the 
 `web_app` button, following a direct link (`t.me/<bot>/<app>?startapp=`) to an app set
 up with `EmulatorDriver.set_mini_app` (BotFather's /newapp), or asked for directly.
 
+Telegram takes a Mini App's page over HTTPS only, but on its test server plain HTTP
+too, for development. The local Telegram plays the test server for pages on this
+machine (`127.0.0.1`, `localhost`, `::1`: `burro local` serves the view there, where no
+certificate is) and production for any other address: plain HTTP to one is refused
+with Telegram's words (`page_allowed`).
+
 Telegram also adds `signature` (Ed25519 with its own secret key, for checks without the
 token); nobody but Telegram can make one, so the emulator leaves it out, as older
 Telegram apps did."""
@@ -20,7 +26,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl, quote, urlencode
+from urllib.parse import parse_qsl, quote, urlencode, urlparse
 
 from starlette.routing import Route
 
@@ -32,6 +38,7 @@ WEB_APP_VERSION = "9.1"  # the Mini Apps version the emulated Telegram apps repo
 START_PARAM = re.compile(r"[A-Za-z0-9_-]{1,512}")  # what a direct link's `startapp` may be
 APP_NAME = re.compile(r"[A-Za-z0-9_]{3,30}")  # a Mini App's short name (BotFather's /newapp)
 MAIN_APP = ""  # the short name the bot's main Mini App is kept under
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}  # pages taken over plain HTTP (the test server's way)
 
 
 @dataclass(frozen=True)
@@ -66,11 +73,19 @@ def web_app_buttons(chat: Chat, markup: JSON | None) -> None:
         if chat.type != "private":
             raise bad_request("BUTTON_TYPE_INVALID")
         url = button["web_app"].get("url") if isinstance(button["web_app"], dict) else None
-        if not isinstance(url, str) or not url.lower().startswith("https://"):
+        if not isinstance(url, str) or not page_allowed(url):
             raise bad_request(
                 f"inline keyboard button Web App URL '{url}' is invalid: "
                 "Only HTTPS links are allowed"
             )
+
+
+def page_allowed(url: str) -> bool:
+    """Whether a Mini App's page may be at `url`: HTTPS, or plain HTTP on this machine
+    (as Telegram's test server takes plain HTTP: the module's doc)."""
+    parsed = urlparse(url)
+    scheme = parsed.scheme.lower()
+    return scheme == "https" or (scheme == "http" and parsed.hostname in LOOPBACK)
 
 
 def init_data_hash(bot_token: str, fields: dict[str, str]) -> str:
@@ -181,8 +196,8 @@ class MiniAppControl:
             name, url = str(args.get("name", MAIN_APP)), str(args["url"])
             if name != MAIN_APP and not APP_NAME.fullmatch(name):
                 raise ValueError("a Mini App's short name is 3-30 of A-Z a-z 0-9 _")
-            if not url.lower().startswith("https://"):
-                raise ValueError("a Mini App's URL must be HTTPS")
+            if not page_allowed(url):
+                raise ValueError("a Mini App's URL must be HTTPS (or HTTP on this machine)")
             bot.mini_apps[name] = url
         return dict(bot.mini_apps)
 
