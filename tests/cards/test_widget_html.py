@@ -20,6 +20,7 @@ from service.table.room import Room
 from service.ui import games as screens
 from service.ui.picture import pack
 from tests.ui.test_picture import new_room, played
+from tools.pictures import SCENES, scene_room, widget_page
 
 CHROMIUM = Path(os.environ.get("BURRO_CHROMIUM", "/usr/bin/chromium"))
 NEEDS_CHROMIUM = pytest.mark.skipif(
@@ -145,3 +146,13 @@ def test_a_new_state_is_drawn_in_place_and_actions_tap(browser: Any) -> None:
     assert page.locator("button").count() == 0
     assert page.locator("[role=status]").inner_text() == "Waiting for Ben."
     assert errors == []
+
+
+def test_the_screenshots_scenes_come_and_carry_their_picture() -> None:
+    for scene in SCENES:
+        room = scene_room(scene)
+        assert room.status == "playing" and scene.worth(room)
+        packed = pack(screens.painter(room, scene.lang).picture(0))
+        page = widget_page(packed)
+        assert json.dumps(packed).replace("</", "<\\/") in page
+        assert page.index("TelegramWidget={") < page.index("var Cards=")  # the API comes first
