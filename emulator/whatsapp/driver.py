@@ -46,6 +46,14 @@ class WaRow:
 
 
 @dataclass(frozen=True)
+class WaLink:
+    """A call-to-action URL button: its label, and the address it opens."""
+
+    display_text: str
+    url: str
+
+
+@dataclass(frozen=True)
 class WaChatMessage:
     """A message of a user's chat with the business, as the control API shows it."""
 
@@ -68,6 +76,7 @@ class WaChatMessage:
     context_id: str | None
     errors: tuple[dict[str, Any], ...]
     raw: dict[str, Any] = field(repr=False, compare=False)
+    cta: WaLink | None = None  # a call-to-action URL message's button
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> WaChatMessage:
@@ -97,6 +106,9 @@ class WaChatMessage:
             context_id=view.get("context_id"),
             errors=tuple(view.get("errors", [])),
             raw=view,
+            cta=WaLink(view["cta"]["display_text"], view["cta"]["url"])
+            if view.get("cta")
+            else None,
         )
 
     @property

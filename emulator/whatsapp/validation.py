@@ -9,8 +9,8 @@ in UTF-16 code units, as Meta's clients count them (an emoji outside the BMP is 
 
 Sources: developers.facebook.com/docs/whatsapp/cloud-api/reference/messages,
 .../cloud-api/messages/text-messages, .../interactive-reply-buttons-messages,
-.../interactive-list-messages, .../template-messages, .../document-messages,
-.../reaction-messages, .../guides/mark-message-as-read, and
+.../interactive-list-messages, .../interactive-cta-url-messages, .../template-messages,
+.../document-messages, .../reaction-messages, .../guides/mark-message-as-read, and
 developers.facebook.com/docs/whatsapp/business-management-api/message-templates.
 """
 
@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlparse
 
 from emulator.whatsapp.errors import (
     INVALID_PARAMETER,
@@ -34,6 +35,8 @@ JSON = dict[str, Any]
 
 TEXT_BODY_MAX = 4096
 BUTTON_BODY_MAX = 1024
+CTA_BODY_MAX = 1024  # a call-to-action URL message's body (.../interactive-cta-url-messages)
+CTA_DISPLAY_TEXT_MAX = 20  # … and its button's label
 # Meta's list page says 4096 for a list's body; its reply-button page and older list
 # pages say 1024: the emulator keeps 1024 for both.
 LIST_BODY_MAX = 1024
@@ -80,8 +83,8 @@ PLACEHOLDER = re.compile(r"\{\{([^{}]*)\}\}")
 TEMPLATE_NAME = re.compile(r"[a-z0-9_]+")
 BSUID = re.compile(r"[A-Z]{2}\.(?:ENT\.)?[A-Za-z0-9]{1,128}")
 PHONE_PUNCTUATION = re.compile(r"[\s().-]")
+INTERACTIVE_TYPES = ("button", "list", "cta_url")
 INTERACTIVE_TYPES_NOT_MODELLED = (
-    "cta_url",
     "flow",
     "product",
     "product_list",
@@ -107,6 +110,10 @@ FREE_FORM = ("text", "interactive", "document", "reaction")
 def length(text: str) -> int:
     """Characters as Meta counts them: UTF-16 code units."""
     return len(text.encode("utf-16-le")) // 2
+
+
+# An interactive message's body, by its type.
+BODY_MAX = {"button": BUTTON_BODY_MAX, "list": LIST_BODY_MAX, "cta_url": CTA_BODY_MAX}
 
 
 # ----- small checks -----------------------------------------------------------
@@ -296,9 +303,11 @@ def check_interactive(content: JSON) -> None:
     only(content, "interactive", ("type", "header", "body", "footer", "action"))
     kind = text(content, "type", "interactive", None)
     if kind in INTERACTIVE_TYPES_NOT_MODELLED:
-        raise invalid(f"interactive type {kind!r}: the local emulator models button and list")
-    if kind not in ("button", "list"):
-        raise invalid(f"Param interactive['type'] must be button or list - got {kind!r}.")
+        raise invalid(
+            f"interactive type {kind!r}: the local emulator models button, list and cta_url"
+        )
+    if kind not in INTERACTIVE_TYPES:
+        raise invalid(f"Param interactive['type'] must be button, list or cta_url - got {kind!r}.")
     if "header" in content:
         header = obj(content["header"], "interactive['header']")
         only(header, "header", ("type", "text"))
@@ -312,7 +321,7 @@ def check_interactive(content: JSON) -> None:
         raise missing("The parameter interactive['body'] is required.")
     body = obj(content["body"], "interactive['body']")
     only(body, "body", ("text",))
-    text(body, "text", "body", BUTTON_BODY_MAX if kind == "button" else LIST_BODY_MAX)
+    text(body, "text", "body", BODY_MAX[kind])
     if "footer" in content:
         footer = obj(content["footer"], "interactive['footer']")
         only(footer, "footer", ("text",))
@@ -322,8 +331,30 @@ def check_interactive(content: JSON) -> None:
     action = obj(content["action"], "interactive['action']")
     if kind == "button":
         check_buttons(action)
-    else:
+    elif kind == "list":
         check_list(action)
+    else:
+        check_cta_url(action)
+
+
+def check_cta_url(action: JSON) -> None:
+    """A call-to-action URL button: `name` cta_url, and its `parameters`: the button's
+    `display_text` (20 at most) and the `url` it opens (http or https, with a host)."""
+    only(action, "action", ("name", "parameters"))
+    name = text(action, "name", "action", None)
+    if name != "cta_url":
+        raise invalid(f"Param action['name'] must be 'cta_url' - got {name!r}.")
+    if "parameters" not in action:
+        raise missing("The parameter action['parameters'] is required.")
+    parameters = obj(action["parameters"], "action['parameters']")
+    where = "action['parameters']"
+    only(parameters, where, ("display_text", "url"))
+    text(parameters, "display_text", where, CTA_DISPLAY_TEXT_MAX)
+    url = text(parameters, "url", where, None)
+    assert url is not None
+    parsed = urlparse(url)
+    if parsed.scheme not in ("http", "https") or not parsed.hostname or url != url.strip():
+        raise invalid(f"Param {where}['url'] must be a valid http or https URL - got {url!r}.")
 
 
 def check_buttons(action: JSON) -> None:

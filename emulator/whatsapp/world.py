@@ -335,7 +335,8 @@ class WaWorld:
 
 
 def shown(message: WaMessage) -> JSON:
-    """What the user sees of a message: its text, header, footer, buttons, list."""
+    """What the user sees of a message: its text, header, footer, buttons, list, and a
+    call-to-action's button (`cta`: its label and the link it opens)."""
     out: JSON = {"text": "", "header": None, "footer": None, "buttons": [], "list": None}
     content = message.content
     if message.direction == "in":
@@ -360,7 +361,10 @@ def shown(message: WaMessage) -> JSON:
         footer = interactive.get("footer")
         out["footer"] = footer.get("text") if footer else None
         action = interactive["action"]
-        if interactive["type"] == "button":
+        if interactive["type"] == "cta_url":
+            parameters = action["parameters"]
+            out["cta"] = {"display_text": parameters["display_text"], "url": parameters["url"]}
+        elif interactive["type"] == "button":
             out["buttons"] = [
                 {"id": b["reply"]["id"], "title": b["reply"]["title"]} for b in action["buttons"]
             ]

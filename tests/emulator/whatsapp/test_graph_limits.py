@@ -109,8 +109,8 @@ LIMITS: list[tuple[str, JSON, int]] = [
         131008,
     ),
     (
-        "interactive type cta_url (not modelled)",
-        edit(BUTTONS, lambda m: m["interactive"].update(type="cta_url")),
+        "interactive type flow (not modelled)",
+        edit(BUTTONS, lambda m: m["interactive"].update(type="flow")),
         100,
     ),
     (
