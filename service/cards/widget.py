@@ -18,8 +18,10 @@ with those cards, into a page's element:
 
 - `Table.draw(root, state, {width, onTap})`: `state` the packed JSON (text or parsed),
   `width` the px to fill (else the root's own width), `onTap(text)` called with a tap's
-  whole press text (`k` + the tap) when a raised card or a move is tapped. Drawing again
-  into the same root updates it in place; the status line is an aria-live region.
+  whole press text (`k` + the tap) when a raised card or a move is tapped. The root
+  becomes the table (its class `T`, its font size set to scale with `width`; its own
+  styles inside it); drawing again into it updates it in place, and its status line
+  (`[role=status]`) is read aloud as it changes.
 
 `VIEW_JS` is both scripts (`Cards` and `Table`), for a page that inlines it (the table's
 web view). `WIDGET_HTML` is the Telegram widget: one document with both scripts and the
