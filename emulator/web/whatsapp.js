@@ -473,6 +473,7 @@ function waRenderMessage(view) {
     open.onclick = () => waOpenSheet(view);
     bubble.append(open);
   }
+  if (view.cta) bubble.append(waCtaButton(view));
   el.append(bubble);
   if (view.buttons && view.buttons.length) {
     const replies = document.createElement("div");
@@ -491,6 +492,19 @@ function waRenderMessage(view) {
     el.append(replies);
   }
   return el;
+}
+
+// A call-to-action URL button: its link opens at a phone's size, as a WhatsApp phone
+// opens it in its in-app browser (and as the Telegram side opens a Mini App).
+function waCtaButton(view) {
+  const open = document.createElement("button");
+  open.type = "button";
+  open.className = "wa-list-open wa-cta";
+  open.textContent = `↗ ${view.cta.display_text}`;
+  open.title = view.cta.url;
+  open.disabled = !view.visible;
+  open.onclick = () => window.open(view.cta.url, "_blank", "popup=yes,width=390,height=780,noopener");
+  return open;
 }
 
 function waQuote(quoted) {
