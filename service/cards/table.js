@@ -20,7 +20,7 @@ function who(i){return P[i]?e(P[i][0]):""}
 function fig(c,t){m+="<a>"+c+"<b>"+t+"</b></a>"}
 var T=r.T,cw=Math.min(62*u,(W-20)/Math.max(M.length+Q.length,4)-6);
 r.style.fontSize=13*u+"px";
-P.forEach(function(p){var f=p[3],t=e(p[0])+(f&8?" 🤖":"")+"<br>",c=" "+p[1]+(p[2]?" · "+e(p[2]):"");
+P.forEach(function(p){var f=p[3],t=(f&1?"▶ ":"")+e(p[0])+(f&8?" 🤖":"")+"<br>",c=" "+p[1]+(p[2]?" · "+e(p[2]):"");
 a+="<a class='"+(f&1?"A ":"")+(f&2?"Y ":"")+(f&4?"O":"")+"'>"+t+Cards.back(d,12*u,"")+c+"</a>"});
 M.forEach(function(c){fig(Cards.face(c[1],d,cw,n(c[1])),who(c[0]))});
 Q.forEach(function(q){fig(Cards.back(d,cw*.8,""),q)});
