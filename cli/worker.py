@@ -44,7 +44,10 @@ def run(args: argparse.Namespace) -> int:
     # maintenance, so that runs often: timers must not wait ten minutes. (A dead worker's
     # scheduler lock is released there too: see workers.worker.)
     worker = BurroWorker(
-        [QUEUE], connection=connection, maintenance_interval=settings.worker_maintenance
+        [QUEUE],
+        connection=connection,
+        maintenance_interval=settings.worker_maintenance,
+        sweep_every=settings.sweep_every,
     )
     # The rooms' timers wait in Redis, not as RQ jobs: this clock queues those come due.
     if args.burst:

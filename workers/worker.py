@@ -10,6 +10,14 @@ workers can take over only once it expires, so every delayed job waits about a m
 worker without a running scheduler deletes a lock nobody has refreshed for
 `STALE_AFTER` seconds (its TTL tells), and RQ's own maintenance then takes it. An idle
 worker wakes up for its maintenance on time (RQ's would sleep in its wait for a job).
+
+A worker also rides out a Redis that refuses it for a while (full at `maxmemory` with
+`noeviction`, a replica not yet promoted, a restart): RQ's loop quits on any error but a
+lost connection, and a worker gone leaves every press accepted afterwards unapplied. It
+takes no job while Redis refuses its heartbeat (a job taken then could not be recorded
+as started), waits longer each time (up to `MAX_WAIT`), says so once and again when
+Redis takes writes, and goes on by itself. A job that fails on Redis midway is retried
+by the sweeper, as a killed worker's is.
 """
 
 from __future__ import annotations
@@ -17,18 +25,23 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import time
 from typing import Any
 
 import redis
 from rq import SimpleWorker
 from rq.scheduler import RQScheduler
+from rq.utils import now
 
 from service.infra.store import text
+from workers.sweeper import ensure_chain
 
 LOCK_TTL = 61  # seconds: what RQ's scheduler sets at each refresh (its interval + 60)
 STALE_AFTER = 5  # seconds without a refresh: the holder is gone (it refreshes every 1 s)
 PUBSUB_WAKE = 1.0  # seconds: how long a stopping worker may wait for its pubsub thread
 SCHEDULER_STOP = 5.0  # seconds a stopping worker waits for its scheduler process
+FIRST_WAIT = 0.5  # seconds before asking a refusing Redis again ...
+MAX_WAIT = 10.0  # ... doubling up to this
 
 # Delete the lock only if it is still the one found stale (same holder, still stale).
 _RELEASE_STALE = """
@@ -61,6 +74,14 @@ def scheduler_pid(client: redis.Redis, queue: str) -> int | None:
 class BurroWorker(SimpleWorker):
     """SimpleWorker runs jobs in its own process (no fork per job): jobs are short, and
     the Redis and Bot API clients are reused. A killed worker's job is retried (Retry)."""
+
+    first_wait, max_wait = FIRST_WAIT, MAX_WAIT  # seconds between asks of a refusing Redis
+
+    def __init__(self, *args: Any, sweep_every: int | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.sweep_every = sweep_every  # the sweeper's chain, kept alive at each upkeep
+        self.refused_since: float | None = None  # when Redis began refusing us
+        self.wait = self.first_wait  # before asking it again
 
     @property
     def dequeue_timeout(self) -> int:
@@ -99,7 +120,102 @@ class BurroWorker(SimpleWorker):
             process.kill()
             process.join()
 
+    # ----- riding out a Redis that refuses us ------------------------------------------
+    def bootstrap(self, *args: Any, **kwargs: Any) -> None:
+        """RQ's start (the worker's record in Redis), tried again while Redis refuses
+        it; a half-made record of ours goes first (RQ refuses a name still alive)."""
+        while True:
+            try:
+                super().bootstrap(*args, **kwargs)
+            except redis.RedisError as error:
+                self.refused(error)
+                with contextlib.suppress(redis.RedisError):
+                    self.connection.delete(self.key)
+                self.wait_a_while()
+            else:
+                self.recovered()
+                return
+
+    def _start_scheduler(self, *args: Any, **kwargs: Any) -> None:
+        """RQ's; refused, the scheduler is started at an upkeep instead (RQ's own, as
+        for a scheduler that died)."""
+        try:
+            super()._start_scheduler(*args, **kwargs)
+        except redis.RedisError as error:
+            self.refused(error)
+
+    def wait_a_while(self) -> None:
+        time.sleep(self.wait)
+        self.wait = min(self.wait * 2, self.max_wait)
+
+    def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
+        """RQ's, but a refusal is noted rather than raised (RQ's loop would quit)."""
+        if pipeline is not None:  # part of RQ's own transaction: its caller handles it
+            super().heartbeat(timeout, pipeline)
+            return
+        try:
+            super().heartbeat(timeout)
+        except redis.RedisError as error:
+            self.refused(error)
+        else:
+            self.recovered()
+
+    def dequeue_job_and_maintain_ttl(
+        self, timeout: int | None, max_idle_time: int | None = None
+    ) -> Any:
+        """RQ's, while Redis takes writes: a job is taken only when its start can be
+        recorded, and a refusal while waiting for one (full memory refuses even the
+        move of a job id to RQ's list of jobs in hand) is waited out."""
+        while not self._stop_requested:
+            self.heartbeat()
+            if self.refusing:
+                self.wait_a_while()
+                continue
+            try:
+                return super().dequeue_job_and_maintain_ttl(timeout, max_idle_time)
+            except redis.RedisError as error:
+                self.refused(error)
+        return None
+
+    def execute_job(self, job: Any, queue: Any) -> None:
+        try:
+            super().execute_job(job, queue)
+        except redis.RedisError as error:  # its state could not be kept: the sweeper retries
+            self.refused(error)
+            self.log.warning("job %s not finished: Redis refused (%s)", job.id, error)
+
+    def check_for_suspension(self, burst: bool) -> None:
+        try:
+            super().check_for_suspension(burst)
+        except redis.RedisError as error:
+            self.refused(error)
+
+    @property
+    def refusing(self) -> bool:
+        return self.refused_since is not None
+
+    def refused(self, error: redis.RedisError) -> None:
+        if self.refused_since is None:
+            self.log.warning("Redis refuses the worker (%s); it waits and tries again", error)
+            self.refused_since = time.monotonic()
+
+    def recovered(self) -> None:
+        if self.refused_since is not None:
+            since = time.monotonic() - self.refused_since
+            self.log.warning("Redis takes the worker's writes again after %.1f s", since)
+        self.refused_since, self.wait = None, self.first_wait
+
     def run_maintenance_tasks(self) -> Any:
+        try:
+            return self.maintain()
+        except redis.RedisError as error:  # tried again at the next maintenance
+            self.refused(error)
+            self.last_cleaned_at = now()  # type: ignore[assignment]  # RQ's own: None at first
+            return None
+
+    def maintain(self) -> Any:
+        if self.sweep_every is not None:  # a sweep job lost (Redis refused it midway) ends it
+            ensure_chain(self.connection, self.sweep_every, time.time())
         process = getattr(self.scheduler, "_process", None)  # RQ's scheduler process, if ours
         if self.scheduler is not None and not (process and process.is_alive()):
             for queue in self.queue_names():
