@@ -2,7 +2,9 @@
 
 Starts an embedded Redis (its files in the data folder, so games survive a restart),
 the local Telegram emulator with its web chat, `burro serve` and a worker; prints the
-URL to open; Ctrl-C stops it all. Running it again resumes the games.
+URL to open; Ctrl-C stops it all. Running it again resumes the games. A worker or
+`serve` that dies (a crash, an OOM kill) is started again (`Reviver`): nothing is lost,
+as every process keeps its state in Redis.
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ import argparse
 import contextlib
 import signal
 import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -60,10 +65,50 @@ def run(args: argparse.Namespace) -> int:
             "/burro;\n  in a private chat with the bot, send /play. Ctrl-C stops.\n",
             flush=True,
         )
+        reviver = Reviver(stack)
         with contextlib.suppress(KeyboardInterrupt):
-            stop.wait()
+            while not stop.wait(LOOK_EVERY):
+                for name in reviver.revive():
+                    print(f"  {name} stopped; started again (see its log in {args.data}).")
         print("Stopping…", flush=True)
     return 0
+
+
+LOOK_EVERY = 1.0  # seconds between looks at the processes
+FIRST_PAUSE = 1.0  # seconds before starting a process that died again; doubled each time
+MAX_PAUSE = 60.0  # a process that dies as it starts is not started in a tight loop
+
+
+@dataclass
+class Reviver:
+    """Starts a worker or `serve` of `stack` again when it has died."""
+
+    stack: Stack
+    clock: Callable[[], float] = time.monotonic
+    pauses: dict[str, float] = field(default_factory=dict)  # the next pause, by process
+    due: dict[str, float] = field(default_factory=dict)  # when a dead one starts again
+
+    def revive(self) -> list[str]:
+        """Start again those due; the names of those started."""
+        started = []
+        for name, process in list(self.stack.processes.items()):
+            if process.poll() is None or not (name == "serve" or name.startswith("worker")):
+                continue
+            pause = self.pauses.get(name, FIRST_PAUSE)
+            due = self.due.setdefault(name, self.clock() + pause)
+            if self.clock() < due:
+                continue
+            self.start(name)
+            self.pauses[name] = min(pause * 2, MAX_PAUSE)
+            del self.due[name]
+            started.append(name)
+        return started
+
+    def start(self, name: str) -> None:
+        if name == "serve":
+            self.stack.start_serve()
+        else:
+            self.stack.start_worker(int(name.removeprefix("worker") or 0))
 
 
 def post_open_tables(stack: Stack) -> int:
