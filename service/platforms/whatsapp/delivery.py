@@ -7,7 +7,9 @@ window the message goes as it is; outside it the turn template goes instead, nam
 table, once per window and never to someone who asked for no reminders (`window`,
 `templates`), and the table is noted to be sent again once they write. Every
 message to a person takes a slot of their pacing first (`budget`); the first prompt
-after they started a game may carry a one-time hint (`hints`). A person is sent to by
+after they started a game may carry a one-time hint (`hints`), and the first prompt of
+each table is followed by a link to the table's view where links are set
+(`view_link`). A person is sent to by
 BSUID once known, else by phone (`people.address_of`). Every key about a person here
 lapses `people_ttl` after it was last written, as their record does.
 """
@@ -26,9 +28,10 @@ from service.i18n import Translator
 from service.infra import keys
 from service.infra.store import decode_room
 from service.platforms.base import Capabilities, Chat, DeliveryFailed, Failure, Rendered
-from service.platforms.whatsapp import graph, hints, people, templates, window
+from service.platforms.whatsapp import graph, hints, people, templates, view_link, window
 from service.platforms.whatsapp.graph import Address, Graph, GraphError
 from service.platforms.whatsapp.render import render, room_of, short
+from service.platforms.whatsapp.view_link import ViewLinks
 from service.settings import Settings
 from service.table.room import Room
 from service.ui import spans
@@ -66,9 +69,11 @@ class WhatsAppDelivery:
         clock: Callable[[], float],
         people_ttl: int,
         pair_rate: float = 6.0,
+        links: ViewLinks | None = None,
     ) -> None:
         self.api, self.redis, self.clock, self.pair_rate = api, client, clock, pair_rate
         self.people_ttl = people_ttl
+        self.links = links  # the table's view (view_link); None: no links
 
     def capabilities(self) -> Capabilities:
         return Capabilities(
@@ -84,8 +89,13 @@ class WhatsAppDelivery:
     def render(self, screen: Screen, lang: str) -> Rendered:
         screen = replace(screen, text=spans.plain(screen.text))  # words, no marks to draw
         title = short(screen.text.split("\n", 1)[0], 60)  # the template's, lacking a room
-        rendered = {"lang": lang, "title": title, "message": render(screen, lang)}
+        message = render(screen, lang)
+        view = view_link.view_of(screen) if self.links is not None else None
+        if view is not None:  # "🖼 Table": a row, and the view offered once per table
+            message = view_link.with_row(message, screen)
+        rendered = {"lang": lang, "title": title, "message": message}
         room = room_of(screen)  # the table it shows: noted when it cannot go
+        rendered |= {"view": view[1]} if view is not None else {}
         return rendered | ({"room": room} if room is not None else {})
 
     def open_until(self, chat: Chat) -> float | None:
@@ -107,6 +117,8 @@ class WhatsAppDelivery:
             wamid = self.send(chat.id, address, content)
             if room is not None:
                 window.note_sent(self.redis, chat.id, wamid, room)
+            if message.get("view"):
+                self.offer_view(chat.id, address, message["view"], message["lang"])
             return self.next_id(chat.id)
         if room is not None:  # sent again once they write (webhook: every turn unseen)
             window.note_unseen(self.redis, chat.id, room, now)
@@ -114,6 +126,22 @@ class WhatsAppDelivery:
             table = self.table_of(room, message["lang"]) or message["title"]
             self.send(chat.id, address, templates.turn_message(message["lang"], table, room))
         return self.next_id(chat.id)
+
+    def offer_view(self, player: int, address: Address, room_id: str, lang: str) -> None:
+        """The table's view, once per table, after the person's first prompt of it (the
+        window open: `deliver`); when their pace is spent, with a later prompt."""
+        if self.links is None or view_link.offered(self.redis, player, room_id):
+            return
+        if window.pace(self.redis, player, self.clock(), self.pair_rate, ordered=False):
+            return
+        url = self.links.url(player, room_id)
+        if url is None or not view_link.note_offered(self.redis, player, room_id):
+            return
+        table = self.table_of(room_id, lang) or ""
+        try:
+            self.send(player, address, view_link.cta(url, table, self.links.minutes, lang))
+        except DeliveryFailed as error:  # the prompt went: the view is a word away
+            log.warning("whatsapp %s: the table's view was not offered: %s", player, error)
 
     def table_of(self, room_id: str | None, lang: str) -> str | None:
         """The name of the table a message shows, for the template that goes instead (a
@@ -213,4 +241,5 @@ def for_runtime(runtime: Any) -> WhatsAppDelivery:
         runtime.svc.now,
         runtime.svc.store.people_ttl,
         settings.whatsapp_pair_rate,
+        view_link.links_of(runtime.redis, settings),
     )

@@ -6,8 +6,9 @@ more reminders); typed words are a move read against the person's current prompt
 buttons are the legal moves, so a word can never do what no button offers), else a
 command word of any of our languages (`words`), else a move that is no button (the desk
 says precisely why it cannot be played), else words for the desk. A row that
-opens part of a prompt (a folded suit) is WhatsApp's own and answered here, under the
-desk's claim.
+opens part of a prompt (a folded suit), and a tap or a word asking for a link to the
+table's view (`view_link`), are WhatsApp's own and answered here, under the desk's
+claim.
 """
 
 from __future__ import annotations
@@ -36,7 +37,16 @@ from service.desk.desk import Desk, Outcome
 from service.desk.ports import Links
 from service.desk.prompts import current_prompt
 from service.infra import keys
-from service.platforms.whatsapp import hints, parts, people, privacy, render, templates, words
+from service.platforms.whatsapp import (
+    hints,
+    parts,
+    people,
+    privacy,
+    render,
+    templates,
+    view_link,
+    words,
+)
 from service.platforms.whatsapp.answer import Sending
 from service.platforms.whatsapp.graph import Graph
 from service.platforms.whatsapp.manual import WhatsAppManual
@@ -83,6 +93,7 @@ class Handler:
         forget = partial(privacy.forget, client)
         self.desk = Desk(svc, WhatsAppManual(), links, on_forget=forget)
         self.sending = Sending(svc, client, api)
+        self.views = view_link.links_of(client, svc.settings)  # None: no links to the view
 
     async def handle(self, message: Inbound) -> Outcome:
         """Handle one message (claimed by its wamid), and send the desk's reply."""
@@ -108,10 +119,21 @@ class Handler:
         if pick is not None:
             show = partial(parts.show, self.svc, self.sending, sender, pick)
             return partial(asyncio.to_thread, show, message.context or message.wamid)
+        view = self.view_asked(message)
+        if view is not None:  # a link to the table's view, made and sent here
+            answer = partial(view_link.answer, self.svc, self.sending, self.views, sender)
+            return partial(asyncio.to_thread, answer, view or None)
         if message.kind == "text" and self.late(sender.player, message.at):
             log.info("a typed message older than one handled: left alone")
             return partial(asyncio.sleep, 0)
         return None
+
+    def view_asked(self, message: Inbound) -> str | None:
+        """The table whose view a tap asks for ("": a typed word, the current table's),
+        None when the message asks for no view."""
+        if message.kind == "reply":
+            return view_link.asked_room(message.data)
+        return "" if message.kind == "text" and words.view_asked(message.text) else None
 
     # ----- asks ----------------------------------------------------------------------
 

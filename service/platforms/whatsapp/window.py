@@ -128,8 +128,11 @@ def take_unseen(client: redis.Redis, player: int) -> list[str]:
     return [room_id for _at, room_id in noted]
 
 
-def pace(client: redis.Redis, player: int, now: float, interval: float) -> float:
-    """Take a slot to send the person a message: 0, or seconds to wait (none taken)."""
-    gap = interval * GAP
+def pace(
+    client: redis.Redis, player: int, now: float, interval: float, ordered: bool = True
+) -> float:
+    """Take a slot to send the person a message: 0, or seconds to wait (none taken);
+    not `ordered`: a message that may come before the last one (no gap after it)."""
+    gap = interval * GAP if ordered else 0.0
     found = client.eval(_PACE, 1, keys.wa_pace_key(player), repr(now), interval, BURST, gap)
     return float(text(found))

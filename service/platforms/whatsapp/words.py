@@ -9,7 +9,8 @@ initial (`7o`: oros; in French suits `7c` is clubs), or its rank and suit word i
 of our languages (`sota copas`, `7 hearts`, `7 hati`, `kuda cawan`: each
 language's names for the Spanish suits too, as its buttons show them). Other moves and commands are
 words (`robar`, `draw`, `comprar`, `ambil`; `ayuda`, `help`, `ajuda`, `bantuan` …;
-`privacidad`, `olvidar`, `esquecer`, `lupakan` for what is kept and forgetting it).
+`privacidad`, `olvidar`, `esquecer`, `lupakan` for what is kept and forgetting it;
+`table`, `mesa`, `meja` for a link to the table's picture).
 Case, accents and emoji are ignored.
 """
 
@@ -106,6 +107,13 @@ FILLERS = {
     *("dias", "tardes", "noches", "dia", "tarde", "noite", "pagi", "siang", "sore", "malam"),
     *("morning", "there", "jugar", "jogar", "play", "main", "mesa", "table"),
 }
+# Asking for the table's view (service.platforms.whatsapp.view_link), the whole message:
+# a bare "mesa" asks for it, "mesa <code>" still joins the table the code names.
+VIEW_PHRASES = {
+    *("table", "the table", "view", "view table", "open table", "open the table"),
+    *("see the table", "mesa", "la mesa", "ver mesa", "ver la mesa", "abrir la mesa"),
+    *("a mesa", "ver a mesa", "abrir a mesa", "tablero", "meja", "lihat meja", "buka meja"),
+}
 _EMOJI = re.compile(r"[^\w\s♠♥♦♣:]", re.UNICODE)
 _CARD = re.compile(r"^(10|[2-9]|[a-z]+|1)\s*(?:de |of |dari )?\s*([a-z♠♥♦♣]+)$")
 
@@ -171,6 +179,11 @@ def matches(press: Press, wanted: str) -> bool:
             "pass",
         )
     return action == wanted or action.partition(":")[0] == wanted
+
+
+def view_asked(text: str) -> bool:
+    """Whether the text asks for the table's view (`table`, `mesa`, `lihat meja` …)."""
+    return normal(text) in VIEW_PHRASES
 
 
 def command_of(text: str) -> tuple[CommandWord, str] | None:
