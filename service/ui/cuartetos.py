@@ -432,7 +432,7 @@ class CuartetosPainter(TablePainter):
         shown += [code for _s, code in middle]
         return Picture(
             style="spanish" if self.spanish() else "french",
-            title=self.picture_title(view),
+            title=self.header(view),  # the table named too, for a reader at more than one
             seats=tuple(self.seat_picture(view, s, seat) for s in range(view.seats)),
             middle=middle,
             towards=towards,
@@ -442,14 +442,6 @@ class CuartetosPainter(TablePainter):
             story=self.picture_story(view, seat),
             names=tuple((code, self.card(code)) for code in dict.fromkeys(shown)),
             over=view.game_over,
-        )
-
-    def picture_title(self, view: PublicView) -> str:
-        return self._(
-            "🫏 {preset} · hand {hand} · round {round}",
-            preset=self.preset_name(),
-            hand=view.hand_no,
-            round=view.rotation + 1,
         )
 
     def seat_picture(self, view: PublicView, seat: int, reader: int | None) -> SeatPicture:

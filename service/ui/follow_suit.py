@@ -312,7 +312,9 @@ class FollowSuitPainter(TablePainter):
         shown += [code for _s, code in view.trick]
         return Picture(
             style="spanish" if self.spanish() else "french",
-            title=self._("🫏 {preset} · hand {n}", preset=self.preset_name(), n=view.hand_no),
+            title=self.headline(
+                self._("🫏 {preset} · hand {n}", preset=self.preset_name(), n=view.hand_no)
+            ),
             seats=tuple(self.seat_picture(view, s, seat) for s in range(view.seats)),
             middle=view.trick,
             piles=view.piles,

@@ -183,6 +183,8 @@ def test_a_seat_picture_tells_whose_turn_and_who_is_who() -> None:
     assert picture.story == () or all("\n" not in line for line in picture.story)
     if acting != 1:
         assert picture.status == f"Waiting for {painter.name(acting)}."
+    painter.named = True  # the reader sits at more than one table: which one is this
+    assert painter.picture(1).title.endswith(painter.table_name())
     public = painter.picture(None)
     assert (
         public.hand == () and public.actions == () and not any(s.flags & YOU for s in public.seats)
