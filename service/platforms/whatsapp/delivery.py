@@ -241,5 +241,5 @@ def for_runtime(runtime: Any) -> WhatsAppDelivery:
         runtime.svc.now,
         runtime.svc.store.people_ttl,
         settings.whatsapp_pair_rate,
-        view_link.links_of(runtime.redis, settings),
+        view_link.links_of(runtime.redis, settings, runtime.svc.now),
     )

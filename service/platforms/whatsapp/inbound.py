@@ -93,7 +93,7 @@ class Handler:
         forget = partial(privacy.forget, client)
         self.desk = Desk(svc, WhatsAppManual(), links, on_forget=forget)
         self.sending = Sending(svc, client, api)
-        self.views = view_link.links_of(client, svc.settings)  # None: no links to the view
+        self.views = view_link.links_of(client, svc.settings, svc.now)  # None: no links to the view
 
     async def handle(self, message: Inbound) -> Outcome:
         """Handle one message (claimed by its wamid), and send the desk's reply."""

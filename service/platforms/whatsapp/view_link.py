@@ -15,7 +15,9 @@ says the picture is not available here.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 import redis
@@ -68,14 +70,17 @@ class ViewLinks:
         return max(1, self.access.link_ttl // 60)
 
 
-def links_of(client: redis.Redis, settings: Settings) -> ViewLinks | None:
-    """The view's links with these settings; None unless both a public URL and a link
-    secret are set."""
+def links_of(
+    client: redis.Redis, settings: Settings, clock: Callable[[], float] = time.time
+) -> ViewLinks | None:
+    """The view's links with these settings, signed at `clock`'s time (the service's);
+    None unless both a public URL and a link secret are set."""
     secret = settings.view_link_secret
     if not settings.public_url or secret is None or not secret.get_secret_value():
         return None
     token = settings.telegram_token.get_secret_value() if settings.telegram_token else ""
-    return ViewLinks(ViewAccess.of(client, settings, token), settings.public_url)
+    access = replace(ViewAccess.of(client, settings, token), clock=clock)
+    return ViewLinks(access, settings.public_url)
 
 
 def cta(url: str, table: str, minutes: int, lang: str) -> dict[str, Any]:

@@ -6,7 +6,6 @@ outbox's offer, once per table, only inside the person's window."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import fakeredis
@@ -56,9 +55,9 @@ def settings(**changes: Any) -> Settings:
 
 
 def links(client: fakeredis.FakeRedis, clock: Clock) -> view_link.ViewLinks:
-    found = view_link.links_of(client, settings())
+    found = view_link.links_of(client, settings(), clock)
     assert found is not None
-    return replace(found, access=replace(found.access, clock=clock))
+    return found
 
 
 def started(*people_: Actor, preset: str = "spanish") -> Room:
