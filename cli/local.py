@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         emulator_port=args.port,
         flood_limits=not args.no_flood_limits,
         bot_delay=args.bot_delay,
+        view=True,
     )
     stop = threading.Event()
     # Ctrl-C and SIGTERM stop it, even when it was started with SIGINT ignored (as a

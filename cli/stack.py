@@ -37,6 +37,12 @@ WHATSAPP = {
 # "🃏 My cards" needs inline mode (/setinline), and a card chosen from the list is played
 # at once only with inline feedback (/setinlinefeedback 100%).
 LOCAL_BOT: dict[str, bool | int | str] = {"inline_mode": True, "inline_feedback": 100}
+# The table's view (`view=True`, as `burro local` runs): serve's own address is the public
+# one, the bot's Mini App `table` opens it (the local Telegram takes a page on this
+# machine over plain HTTP, as Telegram's test server does), and WhatsApp's links to it
+# are signed with this local secret.
+VIEW_APP = "table"
+LOCAL_VIEW_SECRET = "local-view-link-secret-0123456789abcdef"
 
 
 class Stack:
@@ -51,8 +57,10 @@ class Stack:
         emulator_url: str | None = None,
         env: dict[str, str] | None = None,
         bot_settings: dict[str, bool | int | str] | None = None,
+        view: bool = False,
     ) -> None:
         self.extra_env = env or {}
+        self.view = view  # the table's view opened from the chats (VIEW_APP)
         self.bot_settings = LOCAL_BOT if bot_settings is None else bot_settings
         self.data_dir = Path(data_dir)
         self.redis = RedisServer(self.data_dir / "redis", persist=persist)
@@ -85,7 +93,16 @@ class Stack:
             **WHATSAPP,
             "BURRO_WHATSAPP_API_URL": self.emulator_url,
             "PYTHONUNBUFFERED": "1",
+            **(self.view_env() if self.view else {}),
             **self.extra_env,
+        }
+
+    def view_env(self) -> dict[str, str]:
+        """The settings that put the view's buttons and links in the chats."""
+        return {
+            "BURRO_PUBLIC_URL": self.serve_url,
+            "BURRO_TELEGRAM_MINI_APP": VIEW_APP,
+            "BURRO_VIEW_LINK_SECRET": LOCAL_VIEW_SECRET,
         }
 
     def start(self) -> Stack:
@@ -116,6 +133,19 @@ class Stack:
             verify=tls.context(),
         )
         response.raise_for_status()
+        if self.view:  # BotFather's /newapp: the view as the bot's Mini App
+            response = httpx.post(
+                f"{self.emulator_url}/_emulator/mini_apps",
+                json={"bot": TOKEN.partition(":")[0], "name": VIEW_APP, "url": self.view_url},
+                timeout=10,
+                verify=tls.context(),
+            )
+            response.raise_for_status()
+
+    @property
+    def view_url(self) -> str:
+        """The table's view, where serve draws it (service.view)."""
+        return f"{self.serve_url}/view"
 
     def spawn(self, name: str, *args: str) -> None:
         log = (self.data_dir / f"{name}.log").open("ab")
