@@ -1,5 +1,6 @@
 """`burro serve`: the webhook web process (Starlette + uvicorn): each chat platform's
-webhook route (`service.platforms.<name>.webhook`), `/healthz` and `/metrics`. A new
+webhook route (`service.platforms.<name>.webhook`), the table's view (`/view`,
+service.view_routes), `/healthz` and `/metrics`. A new
 platform is its adapter plus its route here."""
 
 from __future__ import annotations
@@ -14,13 +15,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from service import view_routes
+from service.desk.ports import Manual
 from service.infra import metrics
 from service.infra.redis_server import aconnect, connect
 from service.infra.store import Store
 from service.platforms.base import ASGIApp, Receive, Scope, Send, Webhook
 from service.platforms.links import ServiceLinks
 from service.platforms.telegram import webhook as telegram
+from service.platforms.telegram.manual import TelegramManual
 from service.platforms.whatsapp import webhook as whatsapp
+from service.platforms.whatsapp.manual import WhatsAppManual
 from service.services import Services
 from service.settings import Settings
 
@@ -42,6 +47,8 @@ def create_app(
     hooks = [telegram.webhook(settings, svc, client, links)]
     if settings.whatsapp:  # else the service is Telegram's alone
         hooks.append(whatsapp.webhook(settings, svc, client, links))
+    manuals: dict[str, Manual] = {"telegram": TelegramManual(), "whatsapp": WhatsAppManual()}
+    hooks.append(view_routes.webhook(settings, svc, client, aclient, links, manuals))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -33,6 +33,7 @@ from service.table import targets as targets_of
 from service.table.outcome import PHASE_TIMERS, Job, JobKind, Outcome
 from service.table.play import waiting_moves
 from service.table.room import LIVE, Room
+from service.view.live import CHANNEL as VIEW_CHANNEL
 
 
 class Writes(Statistics):
@@ -54,6 +55,7 @@ class Writes(Statistics):
             return
         ttl = self.ttl_of(room)
         pipe.set(room_key(room.id), encode_room(room), ex=ttl)
+        pipe.publish(VIEW_CHANNEL, room.id)  # the open views repaint it (service.view.live)
         self._write_moves(pipe, room, ttl)
         chat = chat_key(room.chat_id, room.thread_id)
         if room.status == "cancelled":
