@@ -3,7 +3,7 @@ and what to change in @BotFather (or which command to run) when one is wrong.
 
 It reads getMe (inline mode, privacy mode, joining groups) and getWebhookInfo (the
 URL, the update kinds, pending updates, Telegram's last delivery error), and asks the
-Bot API whether it takes ephemeral messages, as `burro serve` does at start
+Bot API whether it takes ephemeral messages and widgets, as `burro serve` does at start
 (service.platforms.telegram.probe). Inline feedback cannot be read through the Bot API:
 it is listed as a reminder. Exit status 0
 when nothing needs fixing, 1 when something does or Telegram cannot be asked, 2 when
@@ -83,6 +83,20 @@ def ephemeral_check(found: bool | None) -> Check:
     return Check(name, NOTE, "off: hands stay in the private chat (and inline mode)", ADVICE)
 
 
+def widgets_check(found: bool | None) -> Check:
+    """What the widget probe found: whether hands are drawn in the private chat
+    (widgets); off, they are text (a note: nothing is broken)."""
+    from service.platforms.telegram.probe import WIDGETS_ADVICE
+
+    name = "widgets"
+    if found:
+        return Check(name, OK, "on: hands are drawn in the private chat (/look: text)")
+    if found is None:
+        again = "Run burro doctor again; burro serve probes at each start."
+        return Check(name, NOTE, "unknown: the Bot API gave no answer to the probe", again)
+    return Check(name, NOTE, "off: hands are text", WIDGETS_ADVICE)
+
+
 def webhook_checks(info: dict[str, Any], expected: str | None) -> list[Check]:
     """What getWebhookInfo says about delivery to `burro serve`."""
     from cli.set_webhook import ALLOWED_UPDATES
@@ -136,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         me, info = api.call("getMe"), api.call("getWebhookInfo")
         ephemeral = probe.ask(api, int(me["id"]))
+        drawn = probe.ask_widgets(api, int(me["id"]))
     except ApiError as error:
         print(f"burro doctor: Telegram refused the token or the call: {error}", file=sys.stderr)
         return 1
@@ -146,7 +161,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         api.close()
     expected = webhook_url(public_url) if public_url else None
-    checks = [*bot_checks(me), ephemeral_check(ephemeral), *webhook_checks(info, expected)]
+    probes = [ephemeral_check(ephemeral), widgets_check(drawn)]
+    checks = [*bot_checks(me), *probes, *webhook_checks(info, expected)]
     report(me, checks, args.json)
     return 1 if any(check.status == FIX for check in checks) else 0
 

@@ -20,6 +20,7 @@ ALLOWED_UPDATES = (
     "inline_query",
     "chosen_inline_result",
     "my_chat_member",
+    "widget_query",  # a hand's widget tapped (Bot API 10.4)
 )
 
 

@@ -243,6 +243,7 @@ def set_webhook(emulator_url: str, serve_url: str) -> None:
                 "inline_query",
                 "chosen_inline_result",
                 "my_chat_member",
+                "widget_query",
             ],
         },
         timeout=10,

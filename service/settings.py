@@ -42,6 +42,12 @@ class Settings(BaseSettings):
     sweep_every: int = 30  # seconds between sweeps for lost jobs
     sweep_grace: int = 30  # seconds a job may be late before the sweeper reschedules it
     rate_limits: bool = True  # hold Telegram's send limits (off for fast local tests)
+    # Hands drawn as widgets (Bot API 10.4) in private chats, where the Bot API takes them
+    # (serve's probe) and the player has not chosen text (/look); off: always text.
+    telegram_widgets: bool = True
+    # Widgets in groups too: the group's table drawn (Telegram's test server; production
+    # takes widgets in private chats only). Off by default.
+    telegram_widgets_in_groups: bool = False
     log_format: Literal["json", "console"] = "json"  # JSON lines for log collectors
     log_level: str = "INFO"
     worker_metrics_port: int | None = None  # a worker's /metrics and /healthz (None: off)

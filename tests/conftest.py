@@ -21,6 +21,9 @@ from emulator.server import RunningEmulator
 # switch the cache off in their environment; the suite switches it back on.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
+# The suite reads its players' private hands as text: drawn ones (widgets, Bot API 10.4)
+# only where a test asks for them (tests/service/test_widget*.py); its processes inherit it.
+os.environ.setdefault("BURRO_TELEGRAM_WIDGETS", "0")
 
 # How many of each emulator's records were already reported (a module's emulator serves
 # many tests: each answers only for what came during it).

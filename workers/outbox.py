@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -36,7 +36,9 @@ from service.i18n import Translator
 from service.infra import chats, hints, logs, queue, tables
 from service.infra.keys import (
     BOT_USERNAME,
+    LOOK_TEXT,
     PENDING_SYNC,
+    USER_LOOK,
     answer_key,
     lock_key,
     msgs_key,
@@ -171,7 +173,8 @@ def bring_up_to_date(
     # prompt's story starts after it.
     ended = ended_since(room, start) if folds else None
     after = start if ended is None else ended
-    plan = plan_message(rt, room, base, with_table=with_table, after=after)
+    drawn = drawn_for(rt, room, base, platform)
+    plan = plan_message(rt, room, base, with_table=with_table, after=after, pictures=drawn)
     if plan is None:
         return True
     lang, screen = plan
@@ -661,11 +664,17 @@ def chat_id_of(room: Room, target: Target) -> int:
 
 
 def plan_message(
-    rt: Runtime, room: Room, target: Target, with_table: bool = False, after: int = 0
+    rt: Runtime,
+    room: Room,
+    target: Target,
+    with_table: bool = False,
+    after: int = 0,
+    pictures: bool = False,
 ) -> tuple[str, Screen] | None:
     """(language, screen) for a target, or None when there is nothing to show;
     `with_table`: a hand shows the table's lines too (a chat that sees no table);
-    `after`: the screen's story begins after this line of the log."""
+    `after`: the screen's story begins after this line of the log; `pictures`: a
+    table's or hand's screen carries its picture too (`drawn_for`)."""
     name = rt.svc.bot_username
     if target.kind in ("table", "nudge"):
         lang = rt.svc.room_lang(room)
@@ -673,7 +682,11 @@ def plan_message(
         if target.kind == "nudge":
             return lang, painter.nudge()
         reader = room.chat_id if room.seat_of(room.chat_id) is not None else None
-        return lang, games.room_screen(room, named_for(rt, room, painter, reader))
+        screen = games.room_screen(room, named_for(rt, room, painter, reader))
+        if not pictures:
+            return lang, screen
+        human = next((i for i, s in enumerate(room.seats) if s.user_id is not None), None)
+        return lang, replace(screen, picture=painter.picture(human if room.private else None))
     user_id = target.user
     if target.kind == "said" and target.why == targets.KNOCK and user_id is not None:
         return knocked(rt, room, user_id, target.action)
@@ -692,7 +705,27 @@ def plan_message(
         told = news.news(room, lang, name)
         return None if told is None else (lang, named_word(rt, room, user_id, lang, told))
     painter = named_for(rt, room, story_from(games.painter(room, lang, name), after), user_id)
-    return lang, painter.hand(seat, with_table=with_table)
+    hand = painter.hand(seat, with_table=with_table)
+    return lang, replace(hand, picture=painter.picture(seat)) if pictures else hand
+
+
+def drawn_for(rt: Runtime, room: Room, target: Target, platform: Platform) -> bool:
+    """Whether a target's screen carries its picture (service.ui.picture), for a chat
+    that draws it rather than writes it: a game's hand, or a one-to-one game's table,
+    where the platform draws pictures in a person's own chat and its reader has not
+    chosen text (/look); a group's table where the platform draws there too."""
+    if target.kind not in ("table", "hand") or room.status not in ("playing", "over"):
+        return False
+    able = platform.capabilities()
+    if target.kind == "table" and not room.private:
+        return able.group_pictures
+    reader = player_of(room, target)
+    return able.pictures and reader is not None and sees_pictures(rt, reader)
+
+
+def sees_pictures(rt: Runtime, user: int) -> bool:
+    """Whether the person sees their hand drawn where it can be (their /look choice)."""
+    return rt.svc.store.user(user).get(USER_LOOK) != LOOK_TEXT
 
 
 def named_for(rt: Runtime, room: Room, painter: games.Screens, reader: int | None) -> games.Screens:

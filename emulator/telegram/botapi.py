@@ -538,7 +538,7 @@ class BotApi:
     def _edit_caption(
         self, bot: Bot, message: Message, params: Params, by_inline: bool = True
     ) -> Any:
-        if message.document is None:
+        if message.document is None and message.widget is None:  # a widget has a caption too
             raise bad_request("there is no caption in the message to edit")
         caption, entities = caption_text(
             params.string("caption"), params.string("parse_mode"), params.json("caption_entities")

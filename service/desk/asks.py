@@ -47,6 +47,7 @@ CommandName = Literal[
     "loud",  # reminders again
     "hour",  # the person's time zone, told or set
     "hand",  # the person's hand at the table of this chat, shown to them alone (showing)
+    "look",  # the person's cards drawn (pictures) or written (text), told or chosen
 ]
 
 

@@ -1,7 +1,7 @@
 """The commands a person gives, on any platform: open a table or a game against bots,
-join, rules, stats, export, cancel, language, reminders, privacy and forgetting, and
-words we do not read. Each answers in the person's language; a bad word gets a short
-hint."""
+join, rules, stats, export, cancel, language, reminders, the look of their cards,
+privacy and forgetting, and words we do not read. Each answers in the person's
+language; a bad word gets a short hint."""
 
 from __future__ import annotations
 
@@ -588,6 +588,33 @@ async def loud(use: Use, args: tuple[str, ...]) -> Reply:
     return use.say(_("🔔 I will remind you when it is your turn."))
 
 
+# ----- the look of a hand ----------------------------------------------------------------
+
+# How a person's cards are shown (keys.USER_LOOK): drawn where their chat can draw them
+# (Telegram's widgets; the default), or written.
+LOOKS = {keys.LOOK_PICTURES: _("🖼 Pictures"), keys.LOOK_TEXT: _("📝 Text")}
+
+
+async def look(use: Use, args: tuple[str, ...]) -> Reply:
+    """The person's cards drawn or written, as named (their game going on shown again
+    so); without a word, the choice, in their own chat."""
+    chosen = args[0] if args else None
+    if chosen not in LOOKS:
+        row = tuple(Choice(use.text(text), ask=f"cmd:look:{name}") for name, text in LOOKS.items())
+        question = use.text(_("How should I show your cards?"))
+        return Reply(lines=(Line(question, (row,)),), private=True)
+    use.store.redis.hset(keys.user_key(use.player), keys.USER_LOOK, chosen)
+    room = use.active_room()
+    if room is not None:
+        show_game(use, room)
+    said = use.text(
+        _("🖼 Your cards will be drawn, where this chat can draw them.")
+        if chosen == keys.LOOK_PICTURES
+        else _("📝 Your cards will be written as text.")
+    )
+    return Reply(popup=said) if use.request.message is None else Reply.say(said)
+
+
 # ----- privacy ---------------------------------------------------------------------------
 
 
@@ -668,5 +695,6 @@ HANDLERS: dict[str, Handler] = {
     "quiet": quiet,
     "loud": loud,
     "hour": hour,
+    "look": look,
     "hand": showing.asked,
 }

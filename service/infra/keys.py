@@ -16,7 +16,8 @@ Rooms (the `{…}` hash tags keep a room's keys together if Redis is ever sharde
   game:{<room>}:lock:<target>     the outbox's lock on one of the room's messages
   chat:<chat>:<thread>        the room open in a chat (or forum topic)
 People:
-  user:<id>                   hash: lang, name, started (the user opened a private chat)
+  user:<id>                   hash: lang, name, started (the user opened a private chat),
+                              look ("text": their hand as text, not drawn; /look)
   user:<id>:rooms, user:<id>:chats   the rooms a person sat in, the chats they have stats in
   user:<id>:hints             hash: each newcomer's hint met, with the room and phase it was
                               first shown in (service.infra.hints)
@@ -39,6 +40,9 @@ Telegram:
   limit:chat:<chat>, limit:group:<chat>, limit:bot   send slots (its flood limits)
   notice:<id>, notices:<chat> a notice waiting to be sent, a chat's waiting notices
   bot:username, bot:inline    what getMe said last
+  bot:widgets                 whether the Bot API takes widgets (serve's probe)
+  widgets:<chat>              hash: each widget message of ours in the chat -> what its
+                              caption and buttons show (a digest: edited only on a change)
 WhatsApp:
   wa:id:<bsuid>               the player id of a WhatsApp person
   wa:next                     the counter player ids are made from
@@ -140,6 +144,13 @@ def user_key(user_id: int) -> str:
     return f"user:{user_id}"
 
 
+# A person's choice of how their hand is shown (a field of `user_key`, set by /look):
+# LOOK_TEXT, as text; absent (or anything else), drawn where their chat can draw it.
+USER_LOOK = "look"
+LOOK_TEXT = "text"
+LOOK_PICTURES = "pictures"
+
+
 def user_rooms_key(user_id: int) -> str:
     """The rooms a person sat in (the people index: forgetting needs no scan)."""
     return f"user:{user_id}:rooms"
@@ -218,6 +229,7 @@ TIMERS_KEY = "rooms:timers"  # room id -> when its phase's next timer is due
 BOT_USERNAME = "bot:username"  # the bot's username, as getMe said last
 BOT_INLINE = "bot:inline"  # "1" or "0", as getMe's supports_inline_queries said last
 BOT_EPHEMERAL = "bot:ephemeral"  # "1" or "0": the Bot API took an ephemeral probe (botfather)
+BOT_WIDGETS = "bot:widgets"  # "1" or "0": the Bot API took a widget probe (botfather)
 BOT_LIMIT = "limit:bot"  # the bot's send slots
 
 
@@ -229,6 +241,11 @@ def chat_limit_key(chat_id: int) -> str:
 def group_limit_key(chat_id: int) -> str:
     """A group's send slots (a tighter limit than a chat's)."""
     return f"limit:group:{chat_id}"
+
+
+def widgets_key(chat_id: int) -> str:
+    """Our widget messages in a chat, each with its caption's digest (telegram.delivery)."""
+    return f"widgets:{chat_id}"
 
 
 def notice_key(notice_id: str) -> str:

@@ -39,6 +39,10 @@ class Capabilities:
     # a group member may be shown a message only they see, in answer to their own press
     # or command (Telegram's ephemeral messages: `show_to`)
     personal: bool = False
+    # a screen's picture (service.ui.picture) is drawn in a person's own chat, in place of
+    # its text (Telegram's widgets); `group_pictures`: in a group's chat too
+    pictures: bool = False
+    group_pictures: bool = False
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,14 @@ from cli.main import main
 from cli.stack import SECRET, TOKEN, Stack
 from emulator.server import RunningEmulator
 
-ALLOWED = ["message", "callback_query", "inline_query", "chosen_inline_result", "my_chat_member"]
+ALLOWED = [
+    "message",
+    "callback_query",
+    "inline_query",
+    "chosen_inline_result",
+    "my_chat_member",
+    "widget_query",
+]
 
 
 @pytest.fixture

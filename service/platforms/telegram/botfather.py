@@ -11,7 +11,9 @@ and replies in groups.
 Ephemeral messages (Bot API 10.2+, "🃏 My cards" shown to the presser alone in the
 group) are what the deployed Bot API takes or not: `burro serve` probes at start
 (`probe_ephemeral`) and keeps the answer beside inline mode; where it does not, the hand
-lives in the private chat (and inline mode) as before.
+lives in the private chat (and inline mode) as before. Widgets (Bot API 10.4: a hand
+drawn in the private chat) are probed the same way (`probe_widgets`) and kept beside
+them; where the Bot API does not take them, hands are text.
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from typing import Any
 import redis
 
 from service.infra import logs
-from service.infra.keys import BOT_EPHEMERAL, BOT_INLINE
+from service.infra.keys import BOT_EPHEMERAL, BOT_INLINE, BOT_WIDGETS
 
 INLINE_KEY = BOT_INLINE  # "1" or "0", as getMe's supports_inline_queries said last
 EPHEMERAL_KEY = BOT_EPHEMERAL  # "1" or "0", as serve's probe found the Bot API
+WIDGETS_KEY = BOT_WIDGETS  # "1" or "0", as serve's widget probe found the Bot API
 KEPT = 5.0  # seconds a process keeps what it read (every message asks)
 _seen: weakref.WeakKeyDictionary[Any, dict[str, tuple[float, bool]]] = weakref.WeakKeyDictionary()
 
@@ -62,6 +65,20 @@ def record_ephemeral(client: redis.Redis, on: bool) -> None:
         logs.get("burro.serve").warning(
             "the Bot API refuses ephemeral messages: hands stay in the private chat"
         )
+
+
+def record_widgets(client: redis.Redis, on: bool) -> None:
+    """Keep whether the Bot API takes widgets, for every process."""
+    client.set(WIDGETS_KEY, "1" if on else "0")
+    _seen.clear()
+    if not on:
+        logs.get("burro.serve").warning("the Bot API refuses widgets: hands are text")
+
+
+def widgets(client: redis.Redis) -> bool:
+    """Whether hands may be drawn as widgets (Bot API 10.4), as `burro serve` last found
+    it (off until a probe said so)."""
+    return _flag(client, WIDGETS_KEY, default=False)
 
 
 def inline_mode(client: redis.Redis) -> bool:

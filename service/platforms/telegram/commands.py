@@ -53,6 +53,7 @@ COMMANDS: dict[str, CommandName] = {
     "privacy": "privacy",
     "forget": "forget",
     "hand": "hand",
+    "look": "look",
 }
 # The hand's whole story, to the sender alone (service.desk.reading).
 STORY = ("story", "historia", "cerita")

@@ -8,24 +8,34 @@ says how long to wait, a 403 that the person blocked the bot (or never started i
 migrated group where it lives now. "🃏 My cards" shows the hand to its player alone in
 the group (an ephemeral message, where the Bot API takes them: `botfather.ephemeral`),
 else lists it through inline mode where BotFather set it (`botfather.inline_mode`).
+
+A hand with a picture is a widget message in a private chat (where the Bot API takes
+widgets, `botfather.widgets`; in groups too with BURRO_TELEGRAM_WIDGETS_IN_GROUPS), else
+its text: changes edit the widget's data, and its caption and buttons when they changed;
+a text that should now be a widget, or the reverse, comes as a new message (quietly)
+and the old one goes (`widgets`). A widget Telegram refuses for a chat goes as text.
 """
 
 from __future__ import annotations
 
 import logging
-from functools import lru_cache
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache, partial
 from typing import Any
 
 import redis
 
 from service.i18n import Translator, _
 from service.platforms.base import Capabilities, Chat, DeliveryFailed, Failure, Rendered
-from service.platforms.telegram import blocked, callbacks, ephemeral, limits, notices
+from service.platforms.telegram import blocked, callbacks, ephemeral, limits, notices, widgets
 from service.platforms.telegram.botapi import ApiError, BotApi
 from service.platforms.telegram.botfather import ephemeral as ephemeral_on
 from service.platforms.telegram.botfather import inline_mode
-from service.platforms.telegram.render import Wire, message_params
+from service.platforms.telegram.botfather import widgets as widgets_on
+from service.platforms.telegram.render import WIDGET, Wire, drawn_params, text_form
 from service.platforms.telegram.view_buttons import MiniApp, mini_app
+from service.platforms.telegram.widgets import WidgetForm
 from service.services import Services
 from service.settings import Settings
 from service.table.room import Room
@@ -53,14 +63,30 @@ def classify(error: ApiError) -> Failure:
 NAME = "telegram"
 
 
+@dataclass(frozen=True)
+class Drawing:
+    """Where hands may be widgets, as the settings say (BURRO_TELEGRAM_WIDGETS, …_IN_GROUPS;
+    the Bot API's own word aside): in private chats, and in groups too (the test
+    server's)."""
+
+    on: bool = True
+    in_groups: bool = False
+
+
 class TelegramDelivery:
     name = NAME
 
     def __init__(
-        self, api: Any, client: redis.Redis, bot_username: str, mini_app: MiniApp | None = None
+        self,
+        api: Any,
+        client: redis.Redis,
+        bot_username: str,
+        mini_app: MiniApp | None = None,
+        widgets: Drawing = Drawing(),
     ) -> None:
         self.api, self.redis, self.bot_username = api, client, bot_username
         self.mini_app = mini_app  # the view's "🖼 Table" buttons (view_buttons)
+        self.drawing = widgets
 
     def capabilities(self) -> Capabilities:
         return Capabilities(
@@ -72,14 +98,20 @@ class TelegramDelivery:
             inline=inline_mode(self.redis),
             threads=True,
             personal=ephemeral_on(self.redis),
+            pictures=self.draws(),
+            group_pictures=self.drawing.in_groups and self.draws(),
         )
+
+    def draws(self) -> bool:
+        """Whether hands may be widgets: chosen so, and the Bot API takes them."""
+        return self.drawing.on and widgets_on(self.redis)
 
     def wire(self) -> Wire:
         inline, personal = inline_mode(self.redis), ephemeral_on(self.redis)
-        return Wire(inline, personal, self.bot_username, self.mini_app)
+        return Wire(inline, personal, self.bot_username, self.mini_app, self.draws())
 
     def render(self, screen: Screen, lang: str) -> Rendered:
-        return message_params(screen, self.wire())
+        return drawn_params(screen, self.wire())
 
     def open_until(self, chat: Chat) -> float | None:
         return None  # a chat that started the bot takes messages for good
@@ -94,13 +126,54 @@ class TelegramDelivery:
             raise DeliveryFailed(classify(error)) from error
 
     def deliver(self, chat: Chat, message: Rendered, notify: bool = True) -> int:
+        form = self.widget_form(chat, message)
+        sent = None if form is None else self.send_widget(chat, message, form, notify)
+        if sent is not None:
+            return sent
         quiet = {} if notify else {"disable_notification": True}
-        result = self.call("sendMessage", chat_id=chat.id, **topic(chat), **message, **quiet)
+        text = text_form(message)
+        result = self.call("sendMessage", chat_id=chat.id, **topic(chat), **text, **quiet)
         return int(result["message_id"])
 
-    def update(self, chat: Chat, message_id: int, message: Rendered) -> int:
+    def widget_form(self, chat: Chat, message: Rendered) -> WidgetForm | None:
+        """The message's widget form, if it has one and the chat takes widgets."""
+        form: WidgetForm | None = message.get(WIDGET)
+        return None if is_group(chat) and not self.drawing.in_groups else form
+
+    def send_widget(
+        self, chat: Chat, message: Rendered, form: WidgetForm, notify: bool
+    ) -> int | None:
+        """The message as a widget; None when Telegram refuses it for this chat (a bad
+        request: the text goes instead, never a broken message). DeliveryFailed."""
+        markup = message.get("reply_markup")
+        where = {"chat_id": chat.id, **topic(chat)}
         try:
-            self.api.call("editMessageText", chat_id=chat.id, message_id=message_id, **message)
+            message_id = widgets.send(self.api, where, form, markup, notify)
+        except ApiError as error:
+            failure = classify(error)
+            if failure.kind != "fatal":
+                raise DeliveryFailed(failure) from error
+            log.warning("chat %s: a widget refused, sent as text: %s", chat.id, error)
+            return None
+        widgets.remember(self.redis, chat.id, message_id, widgets.face(form, markup))
+        return message_id
+
+    def update(self, chat: Chat, message_id: int, message: Rendered) -> int:
+        form = self.widget_form(chat, message)
+        shown = widgets.face_of(self.redis, chat.id, message_id)  # None: no widget of ours
+        if form is not None and shown is not None:
+            return self.update_widget(chat, message_id, message, form, shown)
+        if form is None and shown is None:
+            return self.update_text(chat, message_id, message)
+        # A text cannot become a widget, nor the reverse: a new message, the old one gone.
+        new = self.deliver(chat, message, notify=False)
+        self.retire(chat, message_id)
+        return new
+
+    def update_text(self, chat: Chat, message_id: int, message: Rendered) -> int:
+        text = text_form(message)
+        try:
+            self.api.call("editMessageText", chat_id=chat.id, message_id=message_id, **text)
             return message_id
         except ApiError as error:
             if error.not_modified:
@@ -109,7 +182,28 @@ class TelegramDelivery:
                 raise DeliveryFailed(classify(error)) from error
         return self.deliver(chat, message)
 
+    def update_widget(
+        self, chat: Chat, message_id: int, message: Rendered, form: WidgetForm, shown: str
+    ) -> int:
+        """The widget draws the new picture; its caption and buttons change only when
+        they differ from what it shows (`shown`)."""
+        markup = message.get("reply_markup")
+        face = widgets.face(form, markup)
+        try:
+            unchanged_ok(lambda: widgets.edit_data(self.api, chat.id, message_id, form))
+            if face != shown:
+                edit = partial(widgets.edit_caption, self.api, chat.id, message_id, form, markup)
+                unchanged_ok(edit)
+                widgets.remember(self.redis, chat.id, message_id, face)
+            return message_id
+        except ApiError as error:
+            if not error.message_gone:
+                raise DeliveryFailed(classify(error)) from error
+        widgets.forget(self.redis, chat.id, message_id)
+        return self.deliver(chat, message)
+
     def retire(self, chat: Chat, message_id: int) -> None:
+        widgets.forget(self.redis, chat.id, message_id)
         try:
             self.api.call("deleteMessage", chat_id=chat.id, message_id=message_id)
             return
@@ -127,13 +221,14 @@ class TelegramDelivery:
             raise DeliveryFailed(Failure("fatal", f"nothing to answer: {answering!r}"))
         try:
             replace = answer.kind == ephemeral.PRESS  # the table, for them: their hand
-            return ephemeral.send(self.api, chat, user, message, answer, replace)
+            text = text_form(message)  # a widget cannot be ephemeral
+            return ephemeral.send(self.api, chat, user, text, answer, replace)
         except ApiError as error:
             raise DeliveryFailed(classify(error)) from error
 
     def update_for(self, chat: Chat, user: int, message_id: int, message: Rendered) -> None:
         try:
-            ephemeral.edit(self.api, chat, user, message_id, message)
+            ephemeral.edit(self.api, chat, user, message_id, text_form(message))
         except ApiError as error:
             if not error.not_modified:
                 raise DeliveryFailed(classify(error)) from error
@@ -187,6 +282,15 @@ class TelegramDelivery:
         return message_id
 
 
+def unchanged_ok(edit: Callable[[], None]) -> None:
+    """An edit; Telegram's "not modified" (it shows that already) is fine."""
+    try:
+        edit()
+    except ApiError as error:
+        if not error.not_modified:
+            raise
+
+
 def is_group(chat: Chat) -> bool:
     """Telegram's groups have negative ids."""
     return chat.id < 0
@@ -201,8 +305,10 @@ def for_runtime(runtime: Any) -> TelegramDelivery:
     """The platform for a worker's runtime (workers.runtime.Runtime): its Bot API client
     is the runtime's own if it brings one (tests), else the process's."""
     api = runtime.clients.get(NAME) or api_of(runtime.svc.settings)
-    app = mini_app(runtime.svc.settings)
-    return TelegramDelivery(api, runtime.redis, runtime.svc.bot_username, app)
+    settings = runtime.svc.settings
+    drawing = Drawing(settings.telegram_widgets, settings.telegram_widgets_in_groups)
+    name = runtime.svc.bot_username
+    return TelegramDelivery(api, runtime.redis, name, mini_app(settings), drawing)
 
 
 @lru_cache(maxsize=4)

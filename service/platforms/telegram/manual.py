@@ -48,6 +48,7 @@ class TelegramManual:
     def help(self, tr: Translator, games: str) -> Line:
         parts = [
             tr.gettext(HELP),
+            tr.gettext(_("/look — your cards as pictures or as text")),
             tr.gettext(_("/privacy — what I keep about you; /forget — delete it")),
             "",
             tr.gettext(_("Games (the word to write after /burro, /play or /rules):")),

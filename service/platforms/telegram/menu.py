@@ -34,6 +34,7 @@ PRIVATE = (
     ("rules", _("the rules, short")),
     ("stats", _("your games, wins and burros")),
     ("language", _("choose your language")),
+    ("look", _("your cards as pictures or as text")),
     ("privacy", _("what I keep about you")),
     ("story", _("every move of this hand")),
     ("help", _("all the commands")),

@@ -7,26 +7,37 @@ presser alone (ephemeral messages, where Telegram takes them: `Wire.personal`), 
 an inline query in the current chat (inline mode on), else nothing; "open in private" a
 deep link to the bot's chat. A screen's marks (service.ui.spans) become entities: a
 mention notifies its person, a moment shows in each reader's own time zone.
+
+A screen with a picture (a hand drawn: service.ui.picture), where the Bot API takes
+widgets (`Wire.widgets`), carries its widget form beside its text (`WIDGET`,
+`widget_form`): the packed picture, and a caption of the table's name and status line.
+The delivery sends the widget where the chat takes one, else the text.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from service.platforms.telegram import callbacks
 from service.platforms.telegram.view_buttons import MiniApp, view_button
+from service.platforms.telegram.widgets import WidgetForm
 from service.ui import spans
 from service.ui.intents import Command, OpenPrivate, OpenView, Press, ShowCards
+from service.ui.picture import Picture, pack
 from service.ui.screens import Button, Screen
 from service.ui.text_limits import cut_utf16, utf16_len
 
 MAX_TEXT = 4096  # UTF-16 code units, as Telegram counts
+MAX_CAPTION = 1024  # a widget's caption, counted as a text is
+WIDGET = "widget"  # a rendered message's widget form (`widget_form`), beside its text
 DEFAULT_BOT = "burro_bot"
 # Bot API button styles for our tones: green to play, blue to call, red for what costs.
 STYLES = {"go": "success", "call": "primary", "danger": "danger"}
 # How a moment is drawn: the reader's short time ("18:00"); a deadline is within a day.
 TIME_FORMAT = "t"
+log = logging.getLogger("burro.outbox")
 
 
 @dataclass(frozen=True)
@@ -38,6 +49,7 @@ class Wire:
     personal: bool = False
     bot_username: str = DEFAULT_BOT
     mini_app: MiniApp | None = None  # the view's Mini App (None: no "🖼 Table" button)
+    widgets: bool = False  # the Bot API takes widgets (10.4): a picture may be drawn
 
 
 def keyboard(screen: Screen, wire: Wire = Wire()) -> dict[str, Any] | None:
@@ -107,3 +119,35 @@ def message_params(screen: Screen, wire: Wire = Wire()) -> dict[str, Any]:
     if markup is not None:
         params["reply_markup"] = markup
     return params
+
+
+def drawn_params(screen: Screen, wire: Wire = Wire()) -> dict[str, Any]:
+    """A screen's message: its text form (`message_params`) and, for a screen with a
+    picture where the Bot API takes widgets, its widget form beside it (`WIDGET`)."""
+    params = message_params(screen, wire)
+    if screen.picture is None or not wire.widgets:
+        return params
+    form = widget_form(screen.picture)
+    return params if form is None else params | {WIDGET: form}
+
+
+def widget_form(picture: Picture) -> WidgetForm | None:
+    """The picture as a widget message's data and caption; None (the text alone) for a
+    picture that does not fit a widget's data even cut short (service.ui.picture.pack)."""
+    try:
+        data = pack(picture)
+    except ValueError as error:
+        log.warning("a picture left out: %s", error)
+        return None
+    words, marks = spans.split("\n".join(line for line in (picture.title, picture.status) if line))
+    caption = cut_utf16(words, MAX_CAPTION)
+    form: WidgetForm = {"chat_data": data, "caption": caption}
+    entities = [entity(caption, span) for span in marks if span.end <= len(caption)]
+    if entities:
+        form["caption_entities"] = entities
+    return form
+
+
+def text_form(message: dict[str, Any]) -> dict[str, Any]:
+    """A rendered message without its widget form: what sendMessage takes."""
+    return {key: value for key, value in message.items() if key != WIDGET}

@@ -55,10 +55,16 @@ from service.platforms.telegram import (
     probe,
     taps,
     titles,
+    widget_queries,
 )
 from service.platforms.telegram.answer import Exchange, Pressed
 from service.platforms.telegram.app import build_application, own_handler
-from service.platforms.telegram.botfather import ephemeral, record_ephemeral, record_inline_mode
+from service.platforms.telegram.botfather import (
+    ephemeral,
+    record_ephemeral,
+    record_inline_mode,
+    record_widgets,
+)
 from service.platforms.telegram.manual import TelegramManual
 from service.services import Services
 from service.settings import Settings
@@ -83,6 +89,7 @@ class Incoming:
     request: Request | None = None
     update: Update | None = None
     pressed: Pressed | None = None
+    widget: widget_queries.Asked | None = None  # a widget's request (answered its way)
 
 
 def webhook(settings: Settings, svc: Services, client: redis.Redis, links: Links) -> Webhook:
@@ -111,6 +118,7 @@ class TelegramWebhook:
         self.client.set(keys.BOT_USERNAME, self.svc.bot_username)
         record_inline_mode(self.client, bot.supports_inline_queries, self.svc.bot_username)
         await self.probe_ephemeral()
+        await self.probe_widgets()
 
     async def probe_ephemeral(self) -> None:
         """Whether the Bot API takes ephemeral messages (hands shown in the group), kept
@@ -123,6 +131,15 @@ class TelegramWebhook:
             record_ephemeral(self.client, found)
         if found or (found is None and botfather.ephemeral(self.client)):
             await self.offer_hand()
+
+    async def probe_widgets(self) -> None:
+        """Whether the Bot API takes widgets (hands drawn in the private chat), kept for
+        every process; no answer keeps the last finding (off until one)."""
+        found = await probe.widgets(self.application.bot)
+        advice = {"advice": probe.WIDGETS_ADVICE} if found is False else {}
+        slog.info("widgets probed", found=probe.told(found), **advice)
+        if found is not None:
+            record_widgets(self.client, found)
 
     async def offer_hand(self) -> None:
         """/hand in the groups' menus (`burro serve` set them without it just before)."""
@@ -161,6 +178,10 @@ class TelegramWebhook:
         """What an update asks: a move's press read from its JSON alone (taps), else the
         desk's request PTB's reading makes, else the adapter's own, else nothing we can
         read."""
+        widget = widget_queries.asked_of(data, self.application.bot)
+        if widget is not None:
+            ids = (widget.update_id, widget.chat_id, widget.user_id, widget_queries.KIND)
+            return Incoming(*ids, widget.request, widget=widget)
         tap = taps.tap_of(data)
         if tap is not None:
             request = taps.request_of(tap)
@@ -215,6 +236,9 @@ class TelegramWebhook:
         return handled
 
     async def dispatch(self, update: Incoming, exchange: Exchange) -> Handled:
+        if update.widget is not None:
+            bot = self.application.bot
+            return await widget_queries.answered(self.desk, bot, exchange, update.widget)
         if update.request is None:
             return await self.own(update, exchange)
         handled = await self.desk.handle(update.request)

@@ -1,0 +1,129 @@
+"""Widgets (Bot API 10.4), typed on our side: a hand drawn inside a message.
+
+python-telegram-bot 22.8 speaks Bot API 10.0, so these calls go by method name (the
+workers' `BotApi.call`; serve answers a widget's request in its webhook's HTTP answer)
+with parameters built here. The facts: ../shared/telegram-bot-api/bot-api-10.4/widgets.md.
+
+A widget message is fixed HTML (`document`: service.cards.widget.WIDGET_HTML, the same
+for every hand) and state only the bot writes: here `chat_data`, the hand's picture
+packed (service.ui.picture.pack, at most 1024 bytes). The message has a caption (the
+table's name and its status line: an edit notifies nobody, a new message's
+notification shows the caption; an app that cannot draw widgets still has it) and the
+text hand's buttons. A change edits the data (`edit_data`), and the caption and buttons
+only when they changed (`edit_caption`): what a message's caption and buttons show is
+kept in Redis per chat (`remember`, `face_of`), which also tells a widget message of
+ours from a text one (a text cannot become a widget, nor the reverse).
+
+A widget sends the bot a request (`widget_query`, service.platforms.telegram.
+widget_queries), answered within 15 seconds with `answer` (up to 1024 bytes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, NotRequired, TypedDict
+
+import redis
+
+from service.infra.keys import widgets_key
+from service.platforms.telegram.ephemeral import Caller
+
+MAX_ANSWER = 1024  # bytes of answerWidgetQuery's data
+KEPT = 30 * 24 * 3600  # seconds a chat's widget messages are remembered after a change
+# A harmless probe: changing the data of a widget message that cannot exist (the bot's
+# own chat has none). A Bot API that knows the method refuses it as a bad request; one
+# that does not answers 404.
+PROBE_METHOD = "editMessageWidgetData"
+
+
+class WidgetForm(TypedDict):
+    """What a screen's picture adds to its message (render.widget_form)."""
+
+    chat_data: str
+    caption: str
+    caption_entities: NotRequired[list[dict[str, Any]]]
+
+
+def document() -> str:
+    """The widget's HTML: one document that draws any packed picture."""
+    from service.cards.widget import WIDGET_HTML
+
+    return WIDGET_HTML
+
+
+def probe_params(chat_id: int) -> dict[str, object]:
+    return {"chat_id": chat_id, "message_id": 1, "chat_data": ""}
+
+
+def send(
+    api: Caller,
+    chat: dict[str, int],
+    form: WidgetForm,
+    markup: dict[str, Any] | None,
+    notify: bool,
+) -> int:
+    """sendWidget: the picture in a new message of `chat` (chat_id, and its topic);
+    its message id. ApiError."""
+    extra: dict[str, Any] = {} if markup is None else {"reply_markup": markup}
+    if not notify:
+        extra["disable_notification"] = True
+    result = api.call("sendWidget", **chat, html=document(), allow_queries=True, **form, **extra)
+    return int(result["message_id"])
+
+
+def edit_data(api: Caller, chat_id: int, message_id: int, form: WidgetForm) -> None:
+    """editMessageWidgetData: the widget draws the new picture. ApiError."""
+    api.call("editMessageWidgetData", chat_id=chat_id, message_id=message_id, **data_of(form))
+
+
+def data_of(form: WidgetForm) -> dict[str, str]:
+    return {"chat_data": form["chat_data"]}
+
+
+def edit_caption(
+    api: Caller, chat_id: int, message_id: int, form: WidgetForm, markup: dict[str, Any] | None
+) -> None:
+    """editMessageCaption: the caption and the buttons (none given: none left). ApiError."""
+    caption = {key: value for key, value in form.items() if key != "chat_data"}
+    extra = {} if markup is None else {"reply_markup": markup}
+    api.call("editMessageCaption", chat_id=chat_id, message_id=message_id, **caption, **extra)
+
+
+def face(form: WidgetForm, markup: dict[str, Any] | None) -> str:
+    """What a widget message shows besides its picture (its caption and buttons), short."""
+    shown = [form.get("caption", ""), form.get("caption_entities", []), markup]
+    return hashlib.sha1(json.dumps(shown, sort_keys=True).encode()).hexdigest()[:16]
+
+
+# ----- what we keep of our widget messages --------------------------------------------
+
+
+def remember(client: redis.Redis, chat_id: int, message_id: int, shown: str) -> None:
+    """Message `message_id` of the chat is a widget of ours, its caption and buttons
+    `shown` (`face`)."""
+    key = widgets_key(chat_id)
+    with client.pipeline(transaction=False) as pipe:
+        pipe.hset(key, str(message_id), shown)
+        pipe.expire(key, KEPT)
+        pipe.execute()
+
+
+def face_of(client: redis.Redis, chat_id: int, message_id: int) -> str | None:
+    """What our widget message shows besides its picture; None: no widget of ours."""
+    found = client.hget(widgets_key(chat_id), str(message_id))
+    return None if found is None else found.decode() if isinstance(found, bytes) else str(found)
+
+
+def forget(client: redis.Redis, chat_id: int, message_id: int) -> None:
+    client.hdel(widgets_key(chat_id), str(message_id))
+
+
+# ----- answering a widget's request ----------------------------------------------------
+
+
+def answer(query_id: str, text: str) -> dict[str, Any]:
+    """answerWidgetQuery, as a webhook's HTTP answer carries a method: the words the
+    widget shows (within 1024 bytes), "" for none."""
+    data = text.encode()[:MAX_ANSWER].decode(errors="ignore")
+    return {"method": "answerWidgetQuery", "widget_query_id": query_id, "data": data}
