@@ -5,9 +5,10 @@ whose link is signed for one person and one table (service.infra.view_links, `Vi
 It goes when asked, the person having just written (so their 24-hour window is open):
 the "🖼 Table" row of a hand's list or its reply button (id `view:<room>`, `with_row`),
 or a typed word in any of our languages (`table`, `mesa`, `meja`: `words.view_asked`);
-and once to each player at each table when their game starts (`offer`, after their
-first prompt of it, and only inside their window: outside it WhatsApp takes templates
-only, so the offer waits for a prompt that can go). Nothing of it without links
+and once to each player at each table when their game starts (the outbox's
+`WhatsAppDelivery.offer_view`, after their first prompt of it, and only inside their
+window: outside it WhatsApp takes templates only, so the offer waits for a prompt that
+can go). Nothing of it without links
 (BURRO_VIEW_LINK_SECRET and BURRO_PUBLIC_URL both set): no row, no offer, and the word
 says the picture is not available here.
 """
@@ -178,10 +179,10 @@ def answer(
     table; else a line saying why not."""
     lang = sending.lang(sender)
     tr = Translator(lang)
-    room = table_for(svc, sender.player, room_id)
     if links is None:
         sending.reply(sender, Reply.say(tr.gettext(NO_LINKS)))
         return
+    room = table_for(svc, sender.player, room_id)
     url = None if room is None else links.url(sender.player, room.id)
     if room is None or url is None:
         sending.reply(sender, Reply.say(tr.gettext(NO_TABLE)))
