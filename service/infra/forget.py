@@ -36,6 +36,7 @@ def forget(store: Store, user_id: int, now: float) -> None:
         keys.user_open_key(user_id),
         keys.chat_open_key(user_id),
         keys.chat_limit_key(user_id),
+        keys.widgets_key(user_id),
         keys.rules_cooldown_key(user_id, None),
         chat_key(user_id, None),
     )
