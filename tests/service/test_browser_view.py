@@ -1,0 +1,289 @@
+"""The table's view (issue #39) in headless Chromium, opened from the local chats as
+people open it, with the product in real processes (cli.stack, `view=True` as `burro
+local` runs it: serve, a worker, Redis) on the local Telegram and WhatsApp.
+
+- A Telegram family (Ana, Ben, Carla) plays a Spanish Burro in their group to its end in
+  the view: each opens it from the group table's "🖼" direct link in the web chat (a
+  Mini App window at a phone's width), and every move is a tap on a raised card (else a
+  move's button) in the mover's view; every view follows each move, the group's table in
+  the chat follows too, and no view ever shows a card still in another player's hand.
+- Abuela plays a one-to-one game against bots on WhatsApp to its end in the view, opened
+  from the chat's call-to-action link, with the chat at a phone's width following."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+
+from cli.stack import Stack
+from emulator.server import RunningEmulator
+from emulator.telegram.driver import ChatMessage
+from emulator.whatsapp.driver import WhatsAppDriver
+from engine.follow_suit.game import GameState, to_move
+from engine.registry import find_game
+from service.i18n import Translator
+from service.table.room import Room
+from service.ui.follow_suit import FollowSuitPainter
+from service.view.access import ViewGrant
+from service.view.texts import PAGE
+from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, browser, open_chat, page_at  # noqa: F401  (a fixture)
+from tests.service.inproc import local_emulator
+from tests.service.play import action_button, names_in, room_in, store_of
+
+pytestmark = [NEEDS_CHROMIUM, pytest.mark.e2e]  # a browser and the product in processes
+if CHROMIUM.exists():
+    from playwright.sync_api import Browser, Page, expect
+
+FAMILY = ("Ana", "Ben", "Carla")  # the emulator's: es, pt_BR, en
+LANGS = {"Ana": "es", "Ben": "pt_BR", "Carla": "en"}
+GROUP = "Family"
+GROUP_ID = -1001000000001
+ABUELA = "Abuela"
+CLOCK = re.compile(r"\d:\d\d")  # a time of day in a message
+WAIT = 30_000  # ms a view may take to follow a move (real processes, a loaded machine)
+
+
+@pytest.fixture(scope="module")
+def emu() -> Iterator[RunningEmulator]:
+    with local_emulator() as emulator:
+        yield emulator
+
+
+@pytest.fixture(scope="module")
+def stack(emu: RunningEmulator, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    folder: Path = tmp_path_factory.mktemp("view")
+    options = {"flood_limits": False, "bot_delay": 0.0, "persist": False, "view": True}
+    env = {"BURRO_GAME_TARGET": "1"}  # one hand: a whole game in a test's time
+    with Stack(folder, emulator_url=emu.api_url, env=env, **options) as running:  # type: ignore[arg-type]
+        yield running
+
+
+@pytest.fixture
+def chat(browser: Browser) -> Iterator[Page]:  # noqa: F811
+    """The web chat at a desktop's width (the views it opens come at a phone's)."""
+    with page_at(browser, "desktop", timeout_ms=WAIT) as opened:
+        yield opened
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:  # noqa: F811
+    with page_at(browser, "phone", timeout_ms=WAIT) as opened:
+        yield opened
+
+
+# ----- a Telegram group's game, played in the views --------------------------------------
+
+
+def test_a_family_plays_their_group_game_to_its_end_in_the_view(
+    emu: RunningEmulator, stack: Stack, chat: Page
+) -> None:
+    open_group_table(chat, emu, stack)
+    table = group_table(emu)
+    views = {user: open_view_from_group(chat, emu, user, table) for user in FAMILY}
+    for view in views.values():
+        assert view.evaluate("window.innerWidth") == 390  # a Mini App at a phone's size
+    moves = 0
+    while (current := room_in(stack, GROUP_ID)).status == "playing":
+        who = mover(current)
+        for user, view in views.items():
+            expect_turn(view, current, who)
+            check_secrecy(view, current, user)
+        tap_a_move(views[who], current)
+        emu.wait_for(lambda: room_in(stack, GROUP_ID).version > current.version or None)
+        moves += 1
+        if moves % 8 == 1:  # the group's table in the chat follows the game
+            chat_follows(chat, emu)
+    assert moves >= len(FAMILY)
+    for user, view in views.items():  # each says the game is over, in its player's language
+        expect(view.locator("#status")).to_have_text(words(LANGS[user], PAGE["over"]))
+    emu.wait_for(lambda: rematch_offered(emu), timeout=30, what="the final table")
+    chat_follows(chat, emu)
+
+
+def open_group_table(chat: Page, emu: RunningEmulator, stack: Stack) -> None:
+    """Ana writes /burro in the group, Ben and Carla join there, Ana starts."""
+    emu.send_message("Ana", GROUP, "/burro spanish")
+    for user in FAMILY[1:]:
+        lobby = emu.wait_for_message(GROUP, lambda m: action_button(m, "J") is not None)
+        emu.tap(user, lobby, label_of(lobby, "J"))
+        emu.wait_for(partial(seated, stack, user), what=f"{user} seated")
+    lobby = emu.wait_for_message(GROUP, lambda m: action_button(m, "S") is not None)
+    emu.tap("Ana", lobby, label_of(lobby, "S"))
+    emu.wait_for(lambda: room_in(stack, GROUP_ID).status == "playing" or None, what="the start")
+
+
+def words(lang: str, text: str) -> str:
+    return Translator(lang).gettext(text)
+
+
+def label_of(message: ChatMessage, token: str) -> str:
+    data = action_button(message, token)
+    return next(b.text for row in message.buttons for b in row if b.value == data)
+
+
+def seated(stack: Stack, user: str) -> bool | None:
+    room = room_in(stack, GROUP_ID)
+    return any(s.name.startswith(user) for s in room.seats) or None
+
+
+def group_table(emu: RunningEmulator) -> ChatMessage:
+    """The group's table with its "🖼" link to the view."""
+    return emu.wait_for_message(GROUP, lambda m: any("🖼" in t for t in m.button_texts))
+
+
+def open_view_from_group(chat: Page, emu: RunningEmulator, user: str, table: ChatMessage) -> Page:
+    """As `user`, the table's 🖼 link tapped in the group: the view, opened for them."""
+    open_chat(chat, emu, user, GROUP)
+    link = chat.locator(f'[data-message-id="{table.message_id}"] .kb-btn', has_text="🖼")
+    with chat.expect_popup() as opening:
+        link.click()
+    view = opening.value
+    view.set_default_timeout(WAIT)
+    expect(view.locator("#table [role=status]")).not_to_have_text("")  # drawn
+    return view
+
+
+def mover(current: Room) -> str:
+    assert isinstance(current.game, GameState)
+    seat = to_move(current.game)
+    assert seat is not None
+    return current.seats[seat].name.split()[0]
+
+
+def expect_turn(view: Page, current: Room, who: str) -> None:
+    """The view shows this moment: the mover marked ▶, and its reader's hand."""
+    expect(view.locator("#table .p a.A")).to_contain_text(who)
+    assert isinstance(current.game, GameState)
+    seat = next(n for n, s in enumerate(current.seats) if s.name.split()[0] == who)
+    size = len(find_game(current.settings.preset)[0].hand(current.game, seat))
+    acting = view.locator("#table .p a.A")  # the mover's card count, as all see it
+    expect(acting).to_contain_text(re.compile(rf"(^|\s){size}(\s|$)"))
+
+
+def tap_a_move(view: Page, current: Room) -> None:
+    """The mover taps a raised card near its top left corner (the fanned cards overlap:
+    that corner is the card's own), else their first move (a draw, a pass)."""
+    assert isinstance(current.game, GameState)
+    cards = view.locator("#table button.c[data-t]")
+    moves = view.locator("#table button.b[data-t]")
+    expect(cards.or_(moves).first).to_be_visible()
+    if cards.count():
+        cards.first.click(position={"x": 4, "y": 6})
+    else:
+        moves.first.click()
+
+
+def chat_follows(chat: Page, emu: RunningEmulator) -> None:
+    """The web chat shows the group's newest message as the bot last wrote it (an edit
+    coming meanwhile: the newer text): each of its lines but those with a time, which
+    the page shows in the reader's time zone."""
+    open_chat(chat, emu, "Ana", GROUP)
+    for _ in range(3):
+        newest = emu.last_message(GROUP)
+        assert newest is not None
+        shown = chat.locator(f'[data-message-id="{newest.message_id}"] .text')
+        lines = [line for line in newest.text.splitlines() if line and not CLOCK.search(line)]
+        try:
+            for line in lines:
+                expect(shown).to_contain_text(line, timeout=10_000)
+            return
+        except AssertionError:
+            if emu.last_message(GROUP) == newest:
+                raise
+
+
+def rematch_offered(emu: RunningEmulator) -> bool:
+    return any("🔁" in " ".join(m.button_texts) for m in emu.messages_in(GROUP))
+
+
+def check_secrecy(view: Page, current: Room, viewer: str) -> None:
+    """The view shows no card still in another player's hand, in any language."""
+    assert isinstance(current.game, GameState)
+    game = find_game(current.settings.preset)[0]
+    hidden = {
+        FollowSuitPainter(current, lang).card(code)
+        for seat, info in enumerate(current.seats)
+        if not info.name.startswith(viewer)
+        for code in game.hand(current.game, seat)
+        for lang in LANGS.values()
+    }
+    shown = view.locator("body").inner_text()
+    labels = " ".join(
+        view.locator("#table [aria-label]").evaluate_all("(e) => e.map((x) => x.ariaLabel)")
+    )
+    titles = " ".join(view.locator("#table title").all_text_contents())
+    found = names_in(f"{shown} {labels} {titles}", hidden)
+    assert not found, f"{viewer}'s view shows {found}"
+
+
+# ----- WhatsApp: a one-to-one game in the view -------------------------------------------
+
+
+def test_abuela_plays_a_whatsapp_game_to_its_end_in_the_view(
+    emu: RunningEmulator, stack: Stack, phone: Page
+) -> None:
+    wa = emu.whatsapp
+    open_whatsapp(phone, emu.url, ABUELA)
+    after = wa.send(ABUELA, "nueva spanish").seq
+    offer = wa.wait_for(
+        lambda: next((m for m in wa.messages(ABUELA) if m.cta and m.seq > after), None),
+        timeout=30,
+        what="the view's link",
+    )
+    with phone.expect_popup() as opening:
+        phone.locator(f'.wa-msg[data-wamid="{offer.id}"] .wa-cta').click()
+    view = opening.value
+    view.set_default_timeout(WAIT)
+    room_id = link_grant(offer.cta.url if offer.cta else "").room_id
+    moves = 0
+    while (current := wa.wait_for(lambda: her_turn_or_end(stack, room_id))).status == "playing":
+        expect_turn(view, current, ABUELA)
+        check_secrecy(view, current, ABUELA)
+        before = wa.messages(ABUELA)[-1].seq
+        tap_a_move(view, current)
+        wa.wait_for(lambda: room_of(stack, room_id).version > current.version or None)
+        # her chat follows: a word or her next turn comes after the move
+        wa.wait_for(partial(newer_than, wa, before), timeout=30)
+        moves += 1
+    assert moves >= 3
+    expect(view.locator("#status")).to_have_text(words("es", PAGE["over"]))
+    last = wa.messages(ABUELA)[-1]
+    expect(phone.locator(f'.wa-msg[data-wamid="{last.id}"]')).to_be_visible()
+
+
+def newer_than(wa: WhatsAppDriver, seq: int) -> bool | None:
+    return wa.messages(ABUELA)[-1].seq > seq or None
+
+
+def her_turn_or_end(stack: Stack, room_id: str) -> Room | None:
+    """The room once it is Abuela's turn or the game is over (the bots move at once)."""
+    room = room_of(stack, room_id)
+    return room if room.status != "playing" or mover(room) == ABUELA else None
+
+
+def open_whatsapp(page: Page, url: str, user: str) -> None:
+    """The web chat, `user` chosen in the user picker (a WhatsApp one)."""
+    page.goto(f"{url}/")
+    expect(page.locator("body")).to_have_attribute("data-wa-live", "true")
+    tab = page.locator(f'#users .user-tab[data-wa="true"][data-user="{user}"]')
+    tab.click()
+    expect(page.locator("#wa-chat")).to_be_visible()
+
+
+def link_grant(url: str) -> ViewGrant:
+    """What a view link carries (its token after `#l=`), read without checking it."""
+    token = dict(parse_qsl(urlsplit(url).fragment))["l"]
+    person, room_id, issued, lasts, _mac = token.split(".")
+    start = int(issued, 16)
+    return ViewGrant(int(person, 16), room_id, start, start + int(lasts, 16))
+
+
+def room_of(stack: Stack, room_id: str) -> Room:
+    found = store_of(stack).load(room_id)
+    assert found is not None
+    return found
