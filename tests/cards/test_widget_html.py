@@ -156,3 +156,24 @@ def test_the_screenshots_scenes_come_and_carry_their_picture() -> None:
         page = widget_page(packed)
         assert json.dumps(packed).replace("</", "<\\/") in page
         assert page.index("TelegramWidget={") < page.index("var Cards=")  # the API comes first
+
+
+@NEEDS_CHROMIUM
+def test_names_are_text_and_a_bare_table_draws(browser: Any) -> None:
+    """A seat's name is drawn as text, never as markup; a public table (no hand, no
+    moves) and a picture that gave up its card names draw without an error."""
+    room = new_room(
+        "cuartetos", private=False, players=3, names=("<img src=x onerror=x()>", 'O\'Neil "B"')
+    )
+    public = json.loads(pack(screens.painter(room, "en").picture(None)))
+    bare = dict(json.loads(pack(screens.painter(room, "en").picture(0))), n={}, y=[])
+    page, errors = open_page(browser, "<body><div id=t></div><script>" + VIEW_JS + "</script>")
+    draw = "s => Table.draw(document.getElementById('t'), s, {width: 320})"
+    page.evaluate(draw, public)
+    assert page.locator("#t img").count() == 0 and page.locator("button").count() == 0
+    assert "<img src=x onerror=x()>" in page.locator(".p > a").first.inner_text()
+    assert 'O\'Neil "B"' in page.locator(".p").inner_text()
+    page.evaluate(draw, bare)
+    first = bare["h"][0][0]
+    assert page.locator("button.c").first.get_attribute("aria-label") == first  # its code
+    assert errors == []
