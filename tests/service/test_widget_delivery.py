@@ -13,8 +13,8 @@ from typing import Any
 import fakeredis
 import pytest
 
-from service.platforms.base import Chat
-from service.platforms.telegram import botfather, widgets
+from service.platforms.base import Chat, DeliveryFailed
+from service.platforms.telegram import botfather, limits, widgets
 from service.platforms.telegram.botapi import ApiError
 from service.platforms.telegram.delivery import Drawing, TelegramDelivery
 from service.platforms.telegram.render import WIDGET, drawn_params, text_form, widget_form
@@ -123,6 +123,25 @@ def test_a_change_edits_the_data_and_the_caption_only_when_it_changed(
     assert api.calls[-1][1]["caption"] == "Burro\nBen is playing"
 
 
+def test_two_edits_take_two_send_slots(
+    api: ScriptedApi, client: fakeredis.FakeRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outbox took one slot for the change; the caption's edit needs a second one,
+    else it waits, and the picture, shown already, is not edited again."""
+    platform = delivery(api, client)
+    first = platform.deliver(PRIVATE, platform.render(screen(), "en"))
+    monkeypatch.setattr(limits, "ENABLED", True)
+    assert platform.budget(PRIVATE) == 0  # the outbox's slot for this change
+    moved = platform.render(screen("Ben is playing", version=8), "en")
+    with pytest.raises(DeliveryFailed) as waiting:
+        platform.update(PRIVATE, first, moved)
+    assert waiting.value.failure.kind == "retry" and waiting.value.failure.wait > 0
+    assert api.methods() == ["sendWidget", "editMessageWidgetData"]
+    monkeypatch.setattr(limits, "ENABLED", False)  # its slot, a second later
+    assert platform.update(PRIVATE, first, moved) == first
+    assert api.methods()[2:] == ["editMessageCaption"]
+
+
 def test_a_text_becomes_a_widget_as_a_new_message_and_the_reverse(
     api: ScriptedApi, client: fakeredis.FakeRedis
 ) -> None:
@@ -136,7 +155,7 @@ def test_a_text_becomes_a_widget_as_a_new_message_and_the_reverse(
     assert again not in (text_id, drawn_id)
     assert api.methods()[3:] == ["sendMessage", "deleteMessage"]
     assert api.calls[-1][1]["message_id"] == drawn_id
-    assert widgets.face_of(client, PRIVATE.id, drawn_id) is None  # forgotten as it went
+    assert widgets.shown_in(client, PRIVATE.id, drawn_id) is None  # forgotten as it went
 
 
 def test_groups_get_text_unless_the_test_servers_switch(

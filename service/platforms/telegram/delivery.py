@@ -35,7 +35,7 @@ from service.platforms.telegram.botfather import inline_mode
 from service.platforms.telegram.botfather import widgets as widgets_on
 from service.platforms.telegram.render import WIDGET, Wire, drawn_params, text_form
 from service.platforms.telegram.view_buttons import MiniApp, mini_app
-from service.platforms.telegram.widgets import WidgetForm
+from service.platforms.telegram.widgets import Shown, WidgetForm
 from service.services import Services
 from service.settings import Settings
 from service.table.room import Room
@@ -155,12 +155,12 @@ class TelegramDelivery:
                 raise DeliveryFailed(failure) from error
             log.warning("chat %s: a widget refused, sent as text: %s", chat.id, error)
             return None
-        widgets.remember(self.redis, chat.id, message_id, widgets.face(form, markup))
+        widgets.remember(self.redis, chat.id, message_id, Shown.of(form, markup))
         return message_id
 
     def update(self, chat: Chat, message_id: int, message: Rendered) -> int:
         form = self.widget_form(chat, message)
-        shown = widgets.face_of(self.redis, chat.id, message_id)  # None: no widget of ours
+        shown = widgets.shown_in(self.redis, chat.id, message_id)  # None: no widget of ours
         if form is not None and shown is not None:
             return self.update_widget(chat, message_id, message, form, shown)
         if form is None and shown is None:
@@ -183,24 +183,37 @@ class TelegramDelivery:
         return self.deliver(chat, message)
 
     def update_widget(
-        self, chat: Chat, message_id: int, message: Rendered, form: WidgetForm, shown: str
+        self, chat: Chat, message_id: int, message: Rendered, form: WidgetForm, was: Shown
     ) -> int:
-        """The widget draws the new picture; its caption and buttons change only when
-        they differ from what it shows (`shown`)."""
+        """The widget draws the new picture, and its caption and buttons change, each
+        only when it differs from what the message shows (`was`). Two edits take two
+        send slots: without a second one now, the caption's edit waits (a "retry"
+        failure; the picture, shown already, is not edited again)."""
         markup = message.get("reply_markup")
-        face = widgets.face(form, markup)
+        now = Shown.of(form, markup)
         try:
-            unchanged_ok(lambda: widgets.edit_data(self.api, chat.id, message_id, form))
-            if face != shown:
+            if now.data != was.data:
+                unchanged_ok(lambda: widgets.edit_data(self.api, chat.id, message_id, form))
+                widgets.remember(self.redis, chat.id, message_id, Shown(was.face, now.data))
+            if now.face != was.face:
+                if now.data != was.data:
+                    self.second_slot(chat)
                 edit = partial(widgets.edit_caption, self.api, chat.id, message_id, form, markup)
                 unchanged_ok(edit)
-                widgets.remember(self.redis, chat.id, message_id, face)
+                widgets.remember(self.redis, chat.id, message_id, now)
             return message_id
         except ApiError as error:
             if not error.message_gone:
                 raise DeliveryFailed(classify(error)) from error
         widgets.forget(self.redis, chat.id, message_id)
         return self.deliver(chat, message)
+
+    def second_slot(self, chat: Chat) -> None:
+        """A second send slot for the chat now, else a "retry" failure."""
+        wait = limits.reserve(self.redis, chat.id, group=is_group(chat))
+        if wait > 0:
+            why = "a widget's caption waits for the send budget"
+            raise DeliveryFailed(Failure("retry", why, wait=wait))
 
     def retire(self, chat: Chat, message_id: int) -> None:
         widgets.forget(self.redis, chat.id, message_id)

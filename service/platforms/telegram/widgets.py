@@ -10,9 +10,10 @@ packed (service.ui.picture.pack, at most 1024 bytes). The message has a caption 
 table's name and its status line: an edit notifies nobody, a new message's
 notification shows the caption; an app that cannot draw widgets still has it) and the
 text hand's buttons. A change edits the data (`edit_data`), and the caption and buttons
-only when they changed (`edit_caption`): what a message's caption and buttons show is
-kept in Redis per chat (`remember`, `face_of`), which also tells a widget message of
-ours from a text one (a text cannot become a widget, nor the reverse).
+only when they changed (`edit_caption`): what a message shows (`Shown`: digests of its
+data, and of its caption and buttons) is kept in Redis per chat (`remember`,
+`shown_in`), which also tells a widget message of ours from a text one (a text cannot
+become a widget, nor the reverse).
 
 A widget sends the bot a request (`widget_query`, service.platforms.telegram.
 widget_queries), answered within 15 seconds with `answer` (up to 1024 bytes).
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NamedTuple, NotRequired, TypedDict
 
 import redis
 
@@ -90,29 +91,42 @@ def edit_caption(
     api.call("editMessageCaption", chat_id=chat_id, message_id=message_id, **caption, **extra)
 
 
-def face(form: WidgetForm, markup: dict[str, Any] | None) -> str:
-    """What a widget message shows besides its picture (its caption and buttons), short."""
-    shown = [form.get("caption", ""), form.get("caption_entities", []), markup]
-    return hashlib.sha1(json.dumps(shown, sort_keys=True).encode()).hexdigest()[:16]
+class Shown(NamedTuple):
+    """What a widget message shows, as short digests: its caption and buttons (`face`),
+    and its picture (`data`)."""
+
+    face: str
+    data: str
+
+    @classmethod
+    def of(cls, form: WidgetForm, markup: dict[str, Any] | None) -> Shown:
+        face = [form.get("caption", ""), form.get("caption_entities", []), markup]
+        return cls(_digest(face), _digest(form["chat_data"]))
+
+
+def _digest(value: object) -> str:
+    return hashlib.sha1(json.dumps(value, sort_keys=True).encode()).hexdigest()[:16]
 
 
 # ----- what we keep of our widget messages --------------------------------------------
 
 
-def remember(client: redis.Redis, chat_id: int, message_id: int, shown: str) -> None:
-    """Message `message_id` of the chat is a widget of ours, its caption and buttons
-    `shown` (`face`)."""
+def remember(client: redis.Redis, chat_id: int, message_id: int, shown: Shown) -> None:
+    """Message `message_id` of the chat is a widget of ours, showing `shown`."""
     key = widgets_key(chat_id)
     with client.pipeline(transaction=False) as pipe:
-        pipe.hset(key, str(message_id), shown)
+        pipe.hset(key, str(message_id), " ".join(shown))
         pipe.expire(key, KEPT)
         pipe.execute()
 
 
-def face_of(client: redis.Redis, chat_id: int, message_id: int) -> str | None:
-    """What our widget message shows besides its picture; None: no widget of ours."""
+def shown_in(client: redis.Redis, chat_id: int, message_id: int) -> Shown | None:
+    """What our widget message shows; None: no widget of ours."""
     found = client.hget(widgets_key(chat_id), str(message_id))
-    return None if found is None else found.decode() if isinstance(found, bytes) else str(found)
+    if found is None:
+        return None
+    face, _sep, data = (found.decode() if isinstance(found, bytes) else str(found)).partition(" ")
+    return Shown(face, data)
 
 
 def forget(client: redis.Redis, chat_id: int, message_id: int) -> None:
