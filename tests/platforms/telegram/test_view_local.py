@@ -3,15 +3,18 @@ serve's own address as the public one, the view registered as the bot's Mini App
 `table` (plain HTTP, taken on this machine as on Telegram's test server), and WhatsApp's
 links signed with a local secret. In the real processes: a one-to-one game's "🖼 Table"
 button opens the view signed for its player, the direct link opens it too, and a
-WhatsApp game's first prompt brings its call-to-action link."""
+WhatsApp game's first prompt brings its call-to-action link; serve's view takes each
+launch and link for its player's seat."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import httpx
 import pytest
 
 from cli.stack import TOKEN, Stack
@@ -62,6 +65,8 @@ def test_a_one_to_one_games_button_and_link_open_the_view(
     assert f"{page.scheme}://{page.netloc}{page.path}" == stack.view_url
     assert parse_qs(page.query) == {"tgWebAppStartParam": [room.id]}
     assert launched(tapped.raw).user_id == 100003
+    seen = opened_view(stack, {"init_data": tapped.raw["init_data"], "room": room.id})
+    assert seen["seated"] is True  # the page serve draws: Carla's seat
 
     opened = emu.open_link("Carla", f"https://t.me/burro_bot/table?startapp={room.id}")
     assert opened["kind"] == "mini_app"
@@ -78,3 +83,13 @@ def test_a_whatsapp_games_first_prompt_brings_its_link(emu: RunningEmulator, sta
         what="the view's message",
     )
     assert offer.cta is not None and offer.cta.url.startswith(f"{stack.view_url}#l=")
+    seen = opened_view(stack, {"link": offer.cta.url.split("#l=", 1)[1]})
+    assert seen["seated"] is True  # the link serve signed opens Abuela's seat
+
+
+def opened_view(stack: Stack, body: dict[str, str]) -> dict[str, Any]:
+    """What serve's view answers the page that opens with `body` (service.view_routes)."""
+    answer = httpx.post(f"{stack.view_url}/open", json=body, timeout=10)
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
