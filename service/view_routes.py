@@ -248,9 +248,10 @@ class TableView:
         if room is None:
             self.live.unwatch(watcher)
             return refused(Refusal(404, "gone"), hint)
+        seat, lang = reader_of(room, grant.person, watcher.lang)
         if watcher.latest is None:  # else a change's picture, newer, came first
-            watcher.offer(self.paint(room, *reader_of(room, grant.person, watcher.lang)))
-        stream = self.stream(watcher, grant, Translator(hint))
+            watcher.offer(self.paint(room, seat, lang))
+        stream = self.stream(watcher, grant, Translator(lang))
         headers = page.NO_STORE | {"x-accel-buffering": "no"}
         return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
 
