@@ -20,6 +20,8 @@
       try { given.lang = JSON.parse(user).language_code || given.lang; } catch (e) { /* none */ }
       given.room = query.get("tgWebAppStartParam") || query.get("startapp") || undefined;
       theme(hash.get("tgWebAppThemeParams"));
+      told("web_app_ready");
+      told("web_app_expand");
     } else {
       var kept = sessionStorage.getItem("burro.view");
       if (kept) { given = JSON.parse(kept); }
@@ -36,6 +38,14 @@
   function keep(token) {
     state.token = token;
     sessionStorage.setItem("burro.view", JSON.stringify({ link: token, lang: state.lang }));
+  }
+
+  // What telegram-web-app.js's postEvent does: the app is ready (Telegram stops its
+  // placeholder) and may take the whole height. Only for a launch by Telegram.
+  function told(type) {
+    var message = JSON.stringify({ eventType: type, eventData: {} });
+    if (window.TelegramWebviewProxy) { window.TelegramWebviewProxy.postEvent(type, "{}"); }
+    else if (window.parent !== window) { window.parent.postMessage(message, "https://web.telegram.org"); }
   }
 
   function theme(raw) {
@@ -75,9 +85,11 @@
     var root = $("table");
     var width = Math.min(root.clientWidth || window.innerWidth, 960);
     Table.draw(root, picture, { width: width, onTap: tap });
-    if (picture.o && !state.over) {
-      state.over = true;
-      say(state.words.over);
+    root.setAttribute("aria-busy", "false");
+    state.over = Boolean(picture.o);
+    if (!state.stopped) { // the game's end said above the table, which stays to be read
+      $("end").textContent = state.over ? state.words.over : "";
+      $("end").hidden = !state.over;
     }
   }
 
