@@ -26,8 +26,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import re
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -57,6 +58,7 @@ from service.view import page, texts
 from service.view.access import MiniAppLaunch, Refused, ViewGrant
 from service.view.live import Live, Paint, Watcher, reader_of
 
+log = logging.getLogger("burro.view")
 HEARTBEAT = 15.0  # seconds between comments on a quiet stream (proxies drop idle ones)
 RENEW_BEFORE = 300  # seconds before a token ends that the stream sends the next one
 MAX_BODY = 16 * 1024  # bytes: an initData is under 1 KB, a tap 64 bytes
@@ -131,9 +133,9 @@ class TableView:
     def routes(self) -> list[Route]:
         return [
             Route("/view", self.page, methods=["GET"]),
-            Route("/view/open", self.open, methods=["POST"]),
-            Route("/view/events", self.events, methods=["GET"]),
-            Route("/view/press", self.press, methods=["POST"]),
+            Route("/view/open", guarded(self.open), methods=["POST"]),
+            Route("/view/events", guarded(self.events), methods=["GET"]),
+            Route("/view/press", guarded(self.press), methods=["POST"]),
         ]
 
     # ----- the room and its pictures ----------------------------------------------------
@@ -331,6 +333,22 @@ def waiting(room: Room, seat: int | None, tr: Translator) -> Picture:
         "spanish" if spanish_suits(rules.deck, rules.suit_style) else "french"
     )
     return Picture(style, table_name(room, tr), people, status=tr.gettext(words))
+
+
+def guarded(
+    handler: Callable[[HttpRequest], Awaitable[Response]],
+) -> Callable[[HttpRequest], Awaitable[Response]]:
+    """A route answering 503 while Redis is away: the page tries again by itself."""
+
+    async def route(request: HttpRequest) -> Response:
+        try:
+            return await handler(request)
+        except redis.RedisError as error:
+            log.warning("view: %s not answered, Redis away: %r", request.url.path, error)
+            content = {"reason": "unavailable", "retry": True}
+            return JSONResponse(content, status_code=503, headers=page.NO_STORE)
+
+    return route
 
 
 def pressed(body: dict[str, Any], grant: ViewGrant) -> tuple[Press, str]:

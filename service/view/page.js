@@ -202,12 +202,12 @@
     $("close").addEventListener("click", function () { helpOpen(false); });
     document.addEventListener("keydown", function (e) { if (e.key === "Escape") { helpOpen(false); } });
     window.addEventListener("resize", function () { if (state.picture) { draw(state.picture); } });
-    var opened;
-    try {
-      opened = await post("/view/open", given);
-    } catch (e) {
-      stop("…");
-      return;
+    var opened = null;
+    for (var failures = 0; !opened || opened.status === 503; failures++) {
+      if (failures) { // the network or the server away: again, after a while
+        await new Promise(function (done) { setTimeout(done, WAITS[Math.min(failures, WAITS.length) - 1]); });
+      }
+      try { opened = await post("/view/open", given); } catch (e) { opened = null; }
     }
     if (opened.status !== 200) { stop(opened.body.message || "…"); return; }
     var found = opened.body;

@@ -121,3 +121,19 @@ def test_a_mini_app_opens_without_a_link_secret() -> None:
         assert answer.status_code == 200
 
     run(scenario, view_link_secret=None)
+
+
+def test_while_redis_is_away_the_view_asks_the_page_to_try_again() -> None:
+    async def scenario(views: Views) -> None:
+        room = views.new_game(2)
+        found = await views.opened(init_data=views.launch(1001, room.id))
+        views.server.connected = False
+        answer = await views.open(init_data=views.launch(1001, room.id))
+        assert answer.status_code == 503 and answer.json()["retry"]
+        answer = await views.press(found["token"], room.id + ".1.p4D", "tap000009")
+        assert answer.status_code == 503
+        views.server.connected = True
+        answer = await views.open(init_data=views.launch(1001, room.id))
+        assert answer.status_code == 200
+
+    run(scenario)
