@@ -82,11 +82,11 @@ class TelegramDelivery:
         client: redis.Redis,
         bot_username: str,
         mini_app: MiniApp | None = None,
-        widgets: Drawing = Drawing(),
+        drawing: Drawing = Drawing(),
     ) -> None:
         self.api, self.redis, self.bot_username = api, client, bot_username
         self.mini_app = mini_app  # the view's "🖼 Table" buttons (view_buttons)
-        self.drawing = widgets
+        self.drawing = drawing  # where hands may be widgets
 
     def capabilities(self) -> Capabilities:
         return Capabilities(
