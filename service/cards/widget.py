@@ -20,7 +20,11 @@ with those cards, into a page's element:
   `width` the px to fill (else the root's own width), `onTap(text)` called with a tap's
   whole press text (`k` + the tap) when a raised card or a move is tapped. The root
   becomes the table (its class `T`, its font size set to scale with `width`; its own
-  styles inside it); drawing again into it updates it in place, and its status line
+  styles inside it; leave its content to `Table`); drawing again into it updates it in
+  place. For screen readers: a visually hidden text of the whole table (`.V`: the
+  title, each seat, the cards on the table, the stock, the hand) stands for the drawing
+  (the title is drawn nowhere else: the page or message around it shows its own),
+  each tappable card is a button named by its card, and the status line
   (`[role=status]`) is read aloud as it changes.
 
 `VIEW_JS` is both scripts (`Cards` and `Table`), for a page that inlines it (the table's
@@ -73,9 +77,9 @@ _GLUE: Final = _joined(
     """
 var W=window.TelegramWidget||{},r=document.body,n;
 function g(){return W.chatData||W.getState&&W.getState().chat_data}
-function p(d){try{d&&Table.draw(r,d,{onTap:tap})}catch(x){}n||W.ready&&W.ready();n=1}
+function p(d){d&&Table.draw(r,d,{onTap:tap});n||W.ready&&W.ready();n=1}
 function tap(t){var q=W.request&&W.request(t);
-q&&q.then&&q.then(function(a){a=a&&a.result;if(a){r.T[2].textContent=a;setTimeout(function(){p(g())},4e3)}},g)}
+q&&q.then(function(a){a=a&&a.result;if(a){r.T[2].textContent=a;setTimeout(function(){p(g())},4e3)}},g)}
 W.onStateChange&&W.onStateChange(function(s){p(s&&s.chat_data||g())});
 p(g());
 """

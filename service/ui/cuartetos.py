@@ -455,7 +455,7 @@ class CuartetosPainter(TablePainter):
         cards = 4 if dealt else 0  # a hand is always four cards
         return SeatPicture(self.seat_name(seat), cards, LETTERS[: view.letters[seat]], flags)
 
-    def shown_four(self, view: PublicView) -> tuple[tuple[int | None, str], ...]:
+    def shown_four(self, view: PublicView) -> tuple[tuple[int, str], ...]:
         """The four of a kind a real ¡Burro! showed: the game's last hand's, or the hand
         before this one's until this one's first card is chosen."""
         summary = view.hand_result

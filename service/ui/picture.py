@@ -25,7 +25,7 @@ every tap is written once. The fields, packed:
     v  the form's version (FORMAT)        s  "e" Spanish suits, "f" French
     t  the title (game, hand)             k  what every tap starts with ("" if they differ)
     p  seats: [name, cards, score, flags] (flags: ACTING 1, YOU 2, OUT 4, BOT 8)
-    m  the cards on the table: [seat or null, code]
+    m  the cards on the table: [seat, code]
     q  the stock's piles (none, one, or a tent's two)
     w  (only when set) the seat the reader's chosen card goes to
     h  the reader's hand in order: [code, tap or 0]
@@ -103,7 +103,7 @@ class Picture:
     style: Literal["spanish", "french"]
     title: str  # the table's name
     seats: tuple[SeatPicture, ...]  # in seat order
-    middle: tuple[tuple[int | None, str], ...] = ()  # cards on the table: (seat, code)
+    middle: tuple[tuple[int, str], ...] = ()  # cards on the table: (seat, code)
     piles: tuple[int, ...] = ()  # the stock's piles: (), (stock,) or (left, right)
     towards: int | None = None  # the seat the reader's chosen card goes to (passing)
     hand: tuple[HandCard, ...] = ()  # the reader's cards, in the hand's order

@@ -112,7 +112,10 @@ def test_the_widget_draws_a_hand_and_sends_a_tap(browser: Any, preset: str) -> N
     first = next(code for code, tap in state["h"] if tap)
     assert cards.first.get_attribute("aria-label") == names.get(first, first)
     assert page.locator(".p > a").count() == len(state["p"])
-    cards.first.click()
+    said = page.locator(".V").text_content()  # the table as text, for screen readers
+    assert said.startswith(state["t"]) and all(p[0] in said for p in state["p"])
+    assert all(names.get(code, code) in said for code, _tap in state["h"])
+    cards.first.click(position={"x": 6, "y": 30})  # its corner: the next card may lie over the rest
     page.wait_for_function("window.asked.length == 1")
     assert page.evaluate("window.asked[0]") == state["k"] + raised[0]
     page.wait_for_function("document.querySelector('[role=status]').textContent == 'Not now!'")
