@@ -151,7 +151,7 @@ class Desk:
         one queued already this phase is out of date."""
         if claim == "pressed":
             return presses.out_of_date(self.use(request, store))
-        return Reply()
+        return Nothing
 
 
 async def end_claim(store: Store, mark: Mark, done: bool, answer: str | None = None) -> None:

@@ -47,6 +47,9 @@ class Claimed:
     out_of_date: bool = False  # answered as out of date (it was "pressed")
 
 
+_CLAIMED = {claim: Claimed(claim) for claim in CLAIMS}  # made once: a claim per tap
+
+
 def mark_of(answer: str | None) -> str:
     """A dedupe mark's value for an update answered with `answer` (None: not known)."""
     return _NOT_KEPT if answer is None else _ANSWERED + answer[:MAX_ANSWER]
@@ -175,7 +178,7 @@ class Claims(StoreBase):
             self._keep(dict(zip(keys, values[: len(room_keys)] + people, strict=True)))
         else:
             self._keep({})
-        return Claimed(claim)
+        return _CLAIMED[claim]
 
     def _press_args(self, update_id: UpdateId, press: QueuedPress) -> list[EncodableT]:
         """_PRESS's arguments after the claim's: the press, and its job's writes."""

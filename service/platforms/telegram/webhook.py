@@ -205,8 +205,11 @@ class TelegramWebhook:
         """Handle one update, counted, timed and logged with its update, chat and game."""
         logs.new_context(update_id=update.update_id, chat_id=update.chat_id, user_id=update.user_id)
         started = time.perf_counter()
-        with metrics.UPDATES_IN_PROGRESS.track_inprogress():
+        metrics.UPDATES_IN_PROGRESS.inc()  # as track_inprogress, without its object
+        try:
             outcome, response = await self.handle(update)
+        finally:
+            metrics.UPDATES_IN_PROGRESS.dec()
         seconds = time.perf_counter() - started
         metrics.observe_update(update.kind, outcome, seconds)
         slog.info("update", kind=update.kind, outcome=outcome, seconds=round(seconds, 4))
