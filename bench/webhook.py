@@ -9,7 +9,8 @@ in its own process (bench.loadgen) plays `--games` four-player group games at on
 each update a valid move (the player to move taps a legal card).
 
 `serve` answers a move's press and queues it for a worker (Store.aclaim); no worker runs
-here, so a game's move stays queued and each game gets one move a phase (`--queued`):
+here, so a game's move stays queued and each game gets one move a phase (`--queued`, for
+ours and base alike: every commit since d143d90 queues presses):
 `--games` must outnumber the moves of a phase (the report's `starved` says if a
 connection ever found no game to move). Every phase starts from the games as made
 (bench.games.snapshot), so every server meets the same games.
@@ -58,7 +59,7 @@ def phase(
 ) -> dict[str, Any]:
     if games is not None:
         restore(connect(redis_url), games)
-    if kind == "ours":
+    if kind in ("ours", "base"):  # a baseline since d143d90 queues presses too
         args = (*args, "--queued")
     targets = start_servers(running, kind, count, redis_url, api_url, baseline)
     names = [f"{kind}{index}" for index in range(count)]
