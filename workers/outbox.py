@@ -180,6 +180,7 @@ def bring_up_to_date(
     lang, screen = plan
     screen = with_invite(rt, room, base, lang, screen)
     screen = calls.calling(screen, room, called, lang) if called else screen
+    screen = replace(screen, picture=plan[1].picture)  # the words added, the same picture
     told = untold_hands(rt, room, base) if folds else None
     if told is not None and ended is not None:
         if not tell_hand_end(rt, platform, room, base, chat_id, lang, start):
