@@ -33,6 +33,8 @@ every tap is written once. The fields, packed:
     u  the status line                    y  the story, oldest line first
     n  each shown card's name             o  1 once the game is over
 
+Every key but `w` is always there (table.js counts on it).
+
 `moves` sorts a hand screen's buttons into the hand's taps and the other moves, so a
 picture's taps are its text hand's presses (the same stale check and dedupe).
 """
@@ -101,7 +103,7 @@ class HandCard:
 @dataclass(frozen=True)
 class Picture:
     style: Literal["spanish", "french"]
-    title: str  # the table's name
+    title: str  # the game and hand (the table's name too, for a reader at more than one)
     seats: tuple[SeatPicture, ...]  # in seat order
     middle: tuple[tuple[int, str], ...] = ()  # cards on the table: (seat, code)
     piles: tuple[int, ...] = ()  # the stock's piles: (), (stock,) or (left, right)
