@@ -326,14 +326,27 @@ def test_look_text_then_pictures(stack: Hook, emu: RunningEmulator) -> None:
     emu.wait_for(lambda: emu.message("Carla", text.message_id).deleted or None)
 
 
+def size(data: object) -> int:
+    """A chat_data's bytes (the emulator's log keeps a JSON text parsed)."""
+    text = (
+        data
+        if isinstance(data, str)
+        else json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    )
+    return len(text.encode())
+
+
 def count_calls(stack: Hook, emu: RunningEmulator, moves: int) -> dict[str, int]:
     """Bot API calls on Carla's messages over her next `moves` moves (each answered by
     the bot), played by tapping her hand's first playable card."""
     since, played = seq(emu), 0
     while played < moves:
         room = room_in(stack, CARLA["id"])
-        if room.status != "playing":
-            break
+        if room.status == "over":  # the figures go on in the next game
+            final = emu.wait_for_message("Carla", lambda m: "🔁 Play again" in m.button_texts)
+            emu.tap("Carla", final, "🔁 Play again")
+            emu.wait_for(lambda: room_in(stack, CARLA["id"]).id != room.id or None)  # noqa: B023
+            continue
         hand, press = her_move(stack, emu)
         if "widget" in hand.raw:
             ask(emu, hand, press)
@@ -341,8 +354,11 @@ def count_calls(stack: Hook, emu: RunningEmulator, moves: int) -> dict[str, int]
             emu.tap("Carla", hand, press)
         settled(stack, emu, room.version)
         played += 1
-    calls = [c["method"] for c in emu.calls(since=since) if c["method"] in MESSAGE_METHODS]
-    return {method: calls.count(method) for method in sorted(set(calls))} | {"moves": played}
+    made = [c for c in emu.calls(since=since) if c["method"] in MESSAGE_METHODS]
+    calls = [c["method"] for c in made]
+    sizes = [size(c["params"]["chat_data"]) for c in made if "chat_data" in c["params"]]
+    counted = {method: calls.count(method) for method in sorted(set(calls))}
+    return counted | {"moves": played, "largest data": max(sizes, default=0)}
 
 
 def test_calls_per_move_with_widgets_and_with_text(stack: Hook, emu: RunningEmulator) -> None:
