@@ -8,32 +8,40 @@ local` runs it: serve, a worker, Redis) on the local Telegram and WhatsApp.
   move's button) in the mover's view; every view follows each move, the group's table in
   the chat follows too, and no view ever shows a card still in another player's hand.
 - Abuela plays a one-to-one game against bots on WhatsApp to its end in the view, opened
-  from the chat's call-to-action link, with the chat at a phone's width following."""
+  from the chat's call-to-action link, with the chat at a phone's width following.
+- A launch whose initData was changed, or signed too long ago, and a link changed or
+  expired, are each refused with the page's words, and show no table.
+- serve restarts while two views are open (a phone's and a desktop's): they say the
+  connection is lost, come back by themselves, and follow the next move, made in the
+  chat."""
 
 from __future__ import annotations
 
+import json
 import re
+import time
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 
-from cli.stack import Stack
+from cli.stack import LOCAL_VIEW_SECRET, TOKEN, Stack
 from emulator.server import RunningEmulator
 from emulator.telegram.driver import ChatMessage
-from emulator.whatsapp.driver import WhatsAppDriver
+from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
 from engine.follow_suit.game import GameState, to_move
 from engine.registry import find_game
 from service.i18n import Translator
+from service.infra.view_links import known_link_key
 from service.table.room import Room
 from service.ui.follow_suit import FollowSuitPainter
-from service.view.access import ViewGrant
-from service.view.texts import PAGE
+from service.view.access import Refusal, ViewGrant, init_data_hash, sign_link
+from service.view.texts import PAGE, REFUSED
 from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, browser, open_chat, page_at  # noqa: F401  (a fixture)
 from tests.service.inproc import local_emulator
-from tests.service.play import action_button, names_in, room_in, store_of
+from tests.service.play import action_button, client_of, game_buttons, names_in, room_in, store_of
 
 pytestmark = [NEEDS_CHROMIUM, pytest.mark.e2e]  # a browser and the product in processes
 if CHROMIUM.exists():
@@ -44,6 +52,7 @@ LANGS = {"Ana": "es", "Ben": "pt_BR", "Carla": "en"}
 GROUP = "Family"
 GROUP_ID = -1001000000001
 ABUELA = "Abuela"
+CARLA_ID = 100003
 CLOCK = re.compile(r"\d:\d\d")  # a time of day in a message
 WAIT = 30_000  # ms a view may take to follow a move (real processes, a loaded machine)
 
@@ -100,7 +109,7 @@ def test_a_family_plays_their_group_game_to_its_end_in_the_view(
             chat_follows(chat, emu)
     assert moves >= len(FAMILY)
     for user, view in views.items():  # each says the game is over, in its player's language
-        expect(view.locator("#status")).to_have_text(words(LANGS[user], PAGE["over"]))
+        expect(view.locator("#end")).to_have_text(words(LANGS[user], PAGE["over"]), timeout=WAIT)
     emu.wait_for(lambda: rematch_offered(emu), timeout=30, what="the final table")
     chat_follows(chat, emu)
 
@@ -157,7 +166,7 @@ def mover(current: Room) -> str:
 
 def expect_turn(view: Page, current: Room, who: str) -> None:
     """The view shows this moment: the mover marked ▶, and its reader's hand."""
-    expect(view.locator("#table .p a.A")).to_contain_text(who)
+    expect(view.locator("#table .p a.A")).to_contain_text(who, timeout=WAIT)
     assert isinstance(current.game, GameState)
     seat = next(n for n, s in enumerate(current.seats) if s.name.split()[0] == who)
     size = len(find_game(current.settings.preset)[0].hand(current.game, seat))
@@ -171,7 +180,7 @@ def tap_a_move(view: Page, current: Room) -> None:
     assert isinstance(current.game, GameState)
     cards = view.locator("#table button.c[data-t]")
     moves = view.locator("#table button.b[data-t]")
-    expect(cards.or_(moves).first).to_be_visible()
+    expect(cards.or_(moves).first).to_be_visible(timeout=WAIT)
     if cards.count():
         cards.first.click(position={"x": 4, "y": 6})
     else:
@@ -229,12 +238,7 @@ def test_abuela_plays_a_whatsapp_game_to_its_end_in_the_view(
 ) -> None:
     wa = emu.whatsapp
     open_whatsapp(phone, emu.url, ABUELA)
-    after = wa.send(ABUELA, "nueva spanish").seq
-    offer = wa.wait_for(
-        lambda: next((m for m in wa.messages(ABUELA) if m.cta and m.seq > after), None),
-        timeout=30,
-        what="the view's link",
-    )
+    offer = abuela_link(wa, stack)
     with phone.expect_popup() as opening:
         phone.locator(f'.wa-msg[data-wamid="{offer.id}"] .wa-cta').click()
     view = opening.value
@@ -251,9 +255,26 @@ def test_abuela_plays_a_whatsapp_game_to_its_end_in_the_view(
         wa.wait_for(partial(newer_than, wa, before), timeout=30)
         moves += 1
     assert moves >= 3
-    expect(view.locator("#status")).to_have_text(words("es", PAGE["over"]))
+    expect(view.locator("#end")).to_have_text(words("es", PAGE["over"]), timeout=WAIT)
     last = wa.messages(ABUELA)[-1]
-    expect(phone.locator(f'.wa-msg[data-wamid="{last.id}"]')).to_be_visible()
+    expect(phone.locator(f'.wa-msg[data-wamid="{last.id}"]')).to_be_visible(timeout=WAIT)
+
+
+def abuela_link(wa: WhatsAppDriver, stack: Stack, live: bool = True) -> WaChatMessage:
+    """The chat's newest link to a table of Abuela's (`live`: still in play), else a
+    new game's."""
+    for message in reversed(wa.messages(ABUELA)):
+        if message.cta is not None:
+            room = room_of(stack, link_grant(message.cta.url).room_id)
+            if not live or room.status == "playing":
+                return message
+            break
+    after = wa.send(ABUELA, "nueva spanish").seq
+    return wa.wait_for(
+        lambda: next((m for m in wa.messages(ABUELA) if m.cta and m.seq > after), None),
+        timeout=30,
+        what="the view's link",
+    )
 
 
 def newer_than(wa: WhatsAppDriver, seq: int) -> bool | None:
@@ -269,10 +290,10 @@ def her_turn_or_end(stack: Stack, room_id: str) -> Room | None:
 def open_whatsapp(page: Page, url: str, user: str) -> None:
     """The web chat, `user` chosen in the user picker (a WhatsApp one)."""
     page.goto(f"{url}/")
-    expect(page.locator("body")).to_have_attribute("data-wa-live", "true")
+    expect(page.locator("body")).to_have_attribute("data-wa-live", "true", timeout=WAIT)
     tab = page.locator(f'#users .user-tab[data-wa="true"][data-user="{user}"]')
     tab.click()
-    expect(page.locator("#wa-chat")).to_be_visible()
+    expect(page.locator("#wa-chat")).to_be_visible(timeout=WAIT)
 
 
 def link_grant(url: str) -> ViewGrant:
@@ -287,3 +308,121 @@ def room_of(stack: Stack, room_id: str) -> Room:
     found = store_of(stack).load(room_id)
     assert found is not None
     return found
+
+
+# ----- refusals -----------------------------------------------------------------------------
+
+
+def test_a_changed_or_old_launch_and_a_changed_or_expired_link_are_refused(
+    emu: RunningEmulator, stack: Stack, phone: Page
+) -> None:
+    launch = emu.open_mini_app("Ana", start_param="k3j9x0qa", app_url=stack.view_url)
+    fields = dict(parse_qsl(launch["init_data"], keep_blank_values=True))
+    forged = fields | {"user": fields["user"].replace("100001", "100002")}  # Ben's id
+    old = fields | {"auth_date": str(int(fields["auth_date"]) - 2 * 3600)}
+    old["hash"] = init_data_hash({k: v for k, v in old.items() if k != "hash"}, TOKEN)
+    base = launch["url"].split("#")[0]
+    for changed, reason in ((forged, Refusal.FORGED), (old, Refusal.TOO_OLD)):
+        fragment = urlencode({"tgWebAppData": urlencode(changed)})
+        refused(phone, f"{base}#{fragment}", words("es", REFUSED[reason]))
+
+    offer = abuela_link(emu.whatsapp, stack, live=False)
+    assert offer.cta is not None
+    url = offer.cta.url
+    grant = link_grant(url)
+    token = dict(parse_qsl(urlsplit(url).fragment))["l"]
+    altered = token[:-1] + ("A" if token[-1] != "A" else "B")
+    base = url.split("#")[0]
+    refused(phone, f"{base}#l={altered}", words("en", REFUSED[Refusal.FORGED]))
+    key = known_link_key(client_of(stack), grant.person)
+    assert key is not None
+    now = int(time.time())
+    expired = ViewGrant(grant.person, grant.room_id, now - 2 * 3600, now - 3600)
+    stale = sign_link(LOCAL_VIEW_SECRET.encode(), key, expired)
+    refused(phone, f"{base}#l={stale}", words("en", REFUSED[Refusal.EXPIRED]))
+
+
+def refused(page: Page, url: str, said: str) -> None:
+    """The page at `url` says `said` and draws no table."""
+    page.goto("about:blank")  # a new load, not a jump within the page before
+    page.goto(url)
+    expect(page.locator("#end")).to_have_text(said, timeout=WAIT)
+    expect(page.locator("#table [data-t]")).to_have_count(0, timeout=WAIT)
+    expect(page.locator("#table .p")).to_have_count(0, timeout=WAIT)
+
+
+# ----- serve restarts ---------------------------------------------------------------------
+
+
+def test_open_views_come_back_after_serve_restarts(
+    emu: RunningEmulator,
+    stack: Stack,
+    phone: Page,
+    browser: Browser,  # noqa: F811
+) -> None:
+    room = carla_plays_a_game(emu, stack)
+    launch = emu.open_mini_app("Carla", start_param=room.id, app_url=stack.view_url)
+    with page_at(browser, "desktop", timeout_ms=WAIT) as desktop:
+        views = (phone, desktop)
+        for view in views:
+            view.goto(launch["url"])
+            expect(view.locator("#status")).to_have_text(words("en", PAGE["live"]), timeout=WAIT)
+            expect(view.locator("#table .h .c")).to_have_count(hand_size(room, 0), timeout=WAIT)
+        stack.kill("serve")
+        for view in views:
+            expect(view.locator("#status")).to_have_text(words("en", PAGE["lost"]), timeout=WAIT)
+        stack.start_serve()
+        for view in views:  # back by themselves
+            expect(view.locator("#status")).to_have_text(words("en", PAGE["live"]), timeout=WAIT)
+        move_in_the_chat(emu, stack)
+        after = emu.wait_for(lambda: newer_room(stack, room))
+        assert hand_size(after, 0) != hand_size(room, 0)  # a card played, or one drawn
+        for view in views:  # and they follow it
+            expect(view.locator("#table .h .c")).to_have_count(hand_size(after, 0), timeout=WAIT)
+
+
+def carla_plays_a_game(emu: RunningEmulator, stack: Stack) -> Room:
+    """Carla's one-to-one game against bots, once it is her turn."""
+    emu.send_message("Carla", "Carla", "/play spanish")
+    lobby = emu.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
+    emu.tap("Carla", lobby, label_of(lobby, "S"))
+    emu.wait_for(lambda: her_move(emu, stack), what="Carla's turn")
+    return room_in(stack, CARLA_ID)
+
+
+def her_move(emu: RunningEmulator, stack: Stack) -> tuple[ChatMessage, str] | None:
+    """Carla's newest hand once it offers this turn's moves (a widget, or text with
+    buttons: the chat draws as it can), and her first move in it."""
+    room = room_in(stack, CARLA_ID)
+    if room.status != "playing":
+        return None
+    phase = f".{room.phase_version}."
+    for message in reversed(emu.messages_in("Carla")):
+        if "widget" in message.raw:
+            data = json.loads(message.raw["widget"]["chat_data"])
+            taps = [t for _code, t in data["h"] if t] + [a[1] for a in data["a"]]
+            press = str(data["k"]) + str(taps[0]) if taps else ""
+            return (message, press) if phase in press else None
+        moves = [b for b in game_buttons(message) if phase in str(b.value)]
+        if moves:
+            return message, moves[0].text
+    return None
+
+
+def move_in_the_chat(emu: RunningEmulator, stack: Stack) -> None:
+    """Carla's first move, tapped in her hand in the chat."""
+    message, press = emu.wait_for(lambda: her_move(emu, stack), what="Carla's turn")
+    if "widget" in message.raw:
+        emu.widget_answer(emu.widget_request("Carla", message, press))
+    else:
+        emu.tap("Carla", message, press)
+
+
+def newer_room(stack: Stack, room: Room) -> Room | None:
+    found = room_of(stack, room.id)
+    return found if found.version > room.version else None
+
+
+def hand_size(room: Room, seat: int) -> int:
+    assert isinstance(room.game, GameState)
+    return len(find_game(room.settings.preset)[0].hand(room.game, seat))
