@@ -63,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"\n  🫏 Burro is running: open {stack.emulator_url}/ in your browser.", flush=True)
         print(
             "  Play as the family (switch users at the top): in the group “Family”, send "
-            "/burro;\n  in a private chat with the bot, send /play. Ctrl-C stops.\n",
+            "/burro;\n  in a private chat with the bot, send /play; 🖼 Table opens the table's "
+            "picture.\n  Ctrl-C stops.\n",
             flush=True,
         )
         reviver = Reviver(stack)
