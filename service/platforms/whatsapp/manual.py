@@ -82,7 +82,13 @@ class WhatsAppManual:
             "• Your time zone (your number's country's, or the one you named): to show "
             "you times, kept as long as the above."
         )
-        return f"{ids}\n{tr.gettext(zone)}"
+        # view_link.py and service.infra.view_links: `view_offered:<table>` fields and
+        # `view_key`, both in their record
+        view = _(
+            "• A random key your links to a table's picture are signed with, and which "
+            "tables I sent you such a link for: kept as long as the above."
+        )
+        return f"{ids}\n{tr.gettext(zone)}\n{tr.gettext(view)}"
 
     def where_forget(self, tr: Translator) -> str:
         return tr.gettext(_("Write {forget} to me in our own chat."), forget=self.forget_word(tr))

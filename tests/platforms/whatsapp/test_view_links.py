@@ -13,7 +13,7 @@ import pytest
 from pydantic import SecretStr
 
 from emulator.whatsapp.validation import parse_request
-from service.i18n import LANGUAGE_NAMES
+from service.i18n import LANGUAGE_NAMES, Translator
 from service.infra.keys import room_key
 from service.infra.store import encode_room
 from service.infra.view_links import revoke_links
@@ -21,6 +21,7 @@ from service.platforms.base import Chat
 from service.platforms.whatsapp import people, view_link, window, words
 from service.platforms.whatsapp.delivery import WhatsAppDelivery
 from service.platforms.whatsapp.graph import Address
+from service.platforms.whatsapp.manual import WhatsAppManual
 from service.platforms.whatsapp.render import render
 from service.settings import Settings
 from service.table import lobby, play
@@ -274,3 +275,10 @@ def test_no_offer_outside_the_window_nor_without_links() -> None:
     assert not any(row[0].startswith("view:") for row in offered(rendered["message"]))
     bare.deliver(Chat(ABUELA.user_id, None), rendered)
     assert [kind(c) for _a, c in bare_api.sent] == [kind(rendered["message"])]
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGE_NAMES))
+def test_what_is_kept_for_the_links_is_said_in_every_language(lang: str) -> None:
+    kept = WhatsAppManual().kept(Translator(lang)).split("\n")[-1]
+    english = WhatsAppManual().kept(Translator("en")).split("\n")[-1]
+    assert kept.startswith("• ") and (kept != english) is (lang != "en")
