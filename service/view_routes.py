@@ -63,8 +63,8 @@ HEARTBEAT = 15.0  # seconds between comments on a quiet stream (proxies drop idl
 RENEW_BEFORE = 300  # seconds before a token ends that the stream sends the next one
 MAX_BODY = 16 * 1024  # bytes: an initData is under 1 KB, a tap 64 bytes
 _MARK = re.compile(r"[A-Za-z0-9_-]{8,40}")
-_TOKEN_DOMAIN = b"burro view tokens 1"
-NOT_STARTED = _("The game has not started yet.")  # the view's own key, without a link secret
+_TOKEN_DOMAIN = b"burro view tokens 1"  # the view's own key, without a link secret
+NOT_STARTED = _("The game has not started yet.")
 
 
 def webhook(
@@ -261,18 +261,23 @@ class TableView:
         self, watcher: Watcher, grant: ViewGrant, tr: Translator
     ) -> AsyncIterator[str]:
         """The reader's pictures as they change, their next tokens, and the end."""
+        due = self.renew_at(grant)
         try:
             yield event("picture", watcher.latest or "{}")
             watcher.fresh.clear()
             while True:
-                wait = self.renew_at(grant) - self.access.clock()
+                wait = due - self.access.clock()
                 if wait <= 0:
                     renewed = self.renewed(grant)
                     if isinstance(renewed, str):  # the reason it ends
                         yield ended(renewed, tr)
                         return
+                    # The last token of a line ends with it: nothing to renew until then.
+                    last = renewed[0].expires <= grant.expires
                     grant, token = renewed
-                    yield event("token", json.dumps({"token": token, "expires": grant.expires}))
+                    due = grant.expires if last else self.renew_at(grant)
+                    if not last:
+                        yield event("token", json.dumps({"token": token, "expires": grant.expires}))
                 elif not await watcher.next(min(HEARTBEAT, wait)):
                     yield ": \n\n"
                 elif watcher.gone:

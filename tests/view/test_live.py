@@ -182,3 +182,30 @@ def test_a_restarted_serve_gives_a_reconnecting_view_the_whole_picture() -> None
             await again.close()
 
     asyncio.run(main())
+
+
+def test_the_last_token_of_a_line_is_sent_once_and_the_stream_ends_with_it() -> None:
+    async def main() -> None:
+        async with Views(paint=by_hand) as views:
+            room = views.new_game(2)
+            link = views.link(1002, room.id)
+            end = views.clock() + views.settings.view_link_lifetime
+            opened = await views.opened(link=link)
+            stream = views.stream(opened["token"])
+            assert (await stream.event() or ("", {}))[0] == "picture"
+            views.clock.now = end - 100  # within the last renewal's reach
+            touch(views, room)
+            assert (await stream.event() or ("", {}))[0] == "picture"
+            found = await stream.event()
+            assert found is not None and found[0] == "token"
+            assert found[1]["expires"] == int(end)
+            for _ in range(2):  # no token again: pictures only, until the end
+                touch(views, room)
+                assert (await stream.event() or ("", {}))[0] == "picture"
+            views.clock.now = end
+            touch(views, room)
+            assert (await stream.event() or ("", {}))[0] == "picture"
+            found = await stream.event()
+            assert found is not None and found[0] == "end" and found[1]["reason"] == "expired"
+
+    asyncio.run(main())
