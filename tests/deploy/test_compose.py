@@ -103,7 +103,7 @@ def test_only_the_proxy_is_public_and_the_dashboard_is_optional(compose: dict[st
     assert dashboard["profiles"] == ["dashboard"]
     assert all(port.startswith("127.0.0.1:") for port in dashboard["ports"])
     caddyfile = compose["configs"]["caddyfile"]["content"]
-    assert "@webhooks path /telegram/webhook /whatsapp/webhook" in caddyfile
+    assert "@webhooks path /telegram/webhook /whatsapp/webhook /view /view/open" in caddyfile
     assert "handle @webhooks" in caddyfile and "dynamic a serve 8080" in caddyfile
 
 

@@ -155,8 +155,8 @@ def test_the_ingress_exposes_only_the_webhooks() -> None:
     ingress = find("Ingress", "burro")
     (rule,) = ingress["spec"]["rules"]
     paths = rule["http"]["paths"]
-    assert [p["path"] for p in paths] == ["/telegram/webhook", "/whatsapp/webhook"]
-    assert all(p["pathType"] == "Exact" for p in paths)
+    assert [p["path"] for p in paths] == ["/telegram/webhook", "/whatsapp/webhook", "/view"]
+    assert [p["pathType"] for p in paths] == ["Exact", "Exact", "Prefix"]  # the view's requests
     assert all(p["backend"]["service"]["name"] == "burro-serve" for p in paths)
     config = find("ConfigMap", "burro-config")["data"]
     assert config["BURRO_PUBLIC_URL"] == f"https://{rule['host']}"
