@@ -98,7 +98,7 @@ class Live:
         self.rooms: dict[str, set[Watcher]] = {}
         self.painting: dict[str, asyncio.Task[None]] = {}
         self.again: set[str] = set()  # rooms changed while being painted
-        self.listening = asyncio.Event()  # subscribed now (tests and the bench wait on it)
+        self.listening = asyncio.Event()  # subscribed now (the tests wait on it)
         self.task: asyncio.Task[None] | None = None
         self.stopping = False
 
