@@ -11,6 +11,8 @@ local` runs it: serve, a worker, Redis) on the local Telegram and WhatsApp.
   from the chat's call-to-action link, with the chat at a phone's width following.
 - A launch whose initData was changed, or signed too long ago, and a link changed or
   expired, are each refused with the page's words, and show no table.
+- A view cut off from its updates still shows a move that is gone: its tap is refused
+  as stale, with a stale button's words, and nothing is played.
 - serve restarts while two views are open (a phone's and a desktop's): they say the
   connection is lost, come back by themselves, and follow the next move, made in the
   chat."""
@@ -45,7 +47,7 @@ from tests.service.play import action_button, client_of, game_buttons, names_in,
 
 pytestmark = [NEEDS_CHROMIUM, pytest.mark.e2e]  # a browser and the product in processes
 if CHROMIUM.exists():
-    from playwright.sync_api import Browser, Page, expect
+    from playwright.sync_api import Browser, Page, Route, expect
 
 FAMILY = ("Ana", "Ben", "Carla")  # the emulator's: es, pt_BR, en
 LANGS = {"Ana": "es", "Ben": "pt_BR", "Carla": "en"}
@@ -54,6 +56,7 @@ GROUP_ID = -1001000000001
 ABUELA = "Abuela"
 CARLA_ID = 100003
 CLOCK = re.compile(r"\d:\d\d")  # a time of day in a message
+STALE = "This button is out of date: use the newest message."
 WAIT = 30_000  # ms a view may take to follow a move (real processes, a loaded machine)
 
 
@@ -351,6 +354,27 @@ def refused(page: Page, url: str, said: str) -> None:
     expect(page.locator("#table .p")).to_have_count(0, timeout=WAIT)
 
 
+# ----- a stale tap ------------------------------------------------------------------------
+
+
+def test_a_tap_in_a_view_left_behind_is_refused_as_stale(
+    emu: RunningEmulator,
+    stack: Stack,
+    phone: Page,
+    browser: Browser,  # noqa: F811
+) -> None:
+    room = carla_plays_a_game(emu, stack)
+    launch = emu.open_mini_app("Carla", start_param=room.id, app_url=stack.view_url)
+    held: list[Route] = []  # its stream is asked for and never answered: no update comes
+    phone.route("**/view/events*", lambda route: held.append(route))
+    phone.goto(launch["url"])
+    expect(phone.locator("#table .h .c")).to_have_count(hand_size(room, 0), timeout=WAIT)
+    move_in_the_chat(emu, stack)  # Carla moves on in the chat
+    emu.wait_for(lambda: newer_room(stack, room))
+    tap_a_move(phone, room)  # in the drawing left behind
+    expect(phone.locator("#status")).to_have_text(words("en", STALE), timeout=WAIT)
+
+
 # ----- serve restarts ---------------------------------------------------------------------
 
 
@@ -382,10 +406,13 @@ def test_open_views_come_back_after_serve_restarts(
 
 
 def carla_plays_a_game(emu: RunningEmulator, stack: Stack) -> Room:
-    """Carla's one-to-one game against bots, once it is her turn."""
-    emu.send_message("Carla", "Carla", "/play spanish")
-    lobby = emu.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
-    emu.tap("Carla", lobby, label_of(lobby, "S"))
+    """Carla's one-to-one game against bots (a new one unless hers is still in play),
+    once it is her turn."""
+    running = store_of(stack).room_in_chat(CARLA_ID, None)
+    if running is None or running.status != "playing":
+        emu.send_message("Carla", "Carla", "/play spanish")
+        lobby = emu.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
+        emu.tap("Carla", lobby, label_of(lobby, "S"))
     emu.wait_for(lambda: her_move(emu, stack), what="Carla's turn")
     return room_in(stack, CARLA_ID)
 
