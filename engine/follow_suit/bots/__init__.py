@@ -8,8 +8,9 @@ hand's public history) and returns one of `view.legal`. It keeps nothing between
 calls, so the same seed and view always give the same action, and one bot object
 may serve any seat.
 
-Levels: `random` (a seeded uniformly random legal action), `easy` = `heuristic` (the
-seed texts' tips as rules, `heuristic` and `tips`), `strong` (Monte Carlo search over
+Levels: `random` (a seeded uniformly random legal action), `easy` (a beginner: longest
+suit first, no counting, and slips, `easy`), `heuristic` (the seed texts' tips as rules,
+`heuristic` and `tips`), `strong` (Monte Carlo search over
 deals consistent with what the seat knows, `search`, `sampling`, `knowledge`).
 """
 

@@ -14,13 +14,14 @@ from engine.follow_suit.bots.base import Bot, Budget
 
 
 def _factories() -> dict[str, Callable[[int, Budget | None], Bot]]:
+    from engine.follow_suit.bots.easy import EasyBot
     from engine.follow_suit.bots.heuristic import HeuristicBot
     from engine.follow_suit.bots.random_bot import RandomBot
     from engine.follow_suit.bots.search import SearchBot
 
     return {
         "random": lambda seed, _: RandomBot(seed),
-        "easy": lambda seed, _: HeuristicBot(seed),
+        "easy": lambda seed, _: EasyBot(seed),
         "heuristic": lambda seed, _: HeuristicBot(seed),
         "strong": lambda seed, budget: SearchBot(seed, budget) if budget else SearchBot(seed),
     }
@@ -30,7 +31,7 @@ LEVELS: tuple[str, ...] = ("random", "easy", "heuristic", "strong")
 
 
 def make_bot(level: str, seed: int = 0, budget: Budget | None = None) -> Bot:
-    """A bot of a level (`random`, `easy` = `heuristic`, `strong`) with its seed;
+    """A bot of a level (`random`, `easy`, `heuristic`, `strong`) with its seed;
     `budget` sets how long the strong bot thinks (others ignore it)."""
     factories = _factories()
     if level not in factories:
