@@ -33,6 +33,7 @@ GLOBAL_KEYS = {
     "bot:username",
     "bot:inline",
     "bot:ephemeral",
+    "bot:widgets",
 }
 
 

@@ -57,10 +57,12 @@ def test_the_web_chat_and_its_tables_survive_a_restart(tmp_path: Path) -> None:
 
 
 def moved_on(chat: EmulatorDriver, shown: ChatMessage) -> ChatMessage | None:
-    """The old table once the move shows: edited, or deleted when the hand ended (its news
-    is posted, the next hand's table below it)."""
+    """The old table once the move shows: edited (its text, or the picture a widget
+    draws), or deleted when the hand ended (its news is posted, the next hand's table
+    below it)."""
     now = chat.message("Carla", shown.message_id)
-    return now if now.deleted or now.text != shown.text else None
+    drawn = now.raw.get("widget") != shown.raw.get("widget")
+    return now if now.deleted or now.text != shown.text or drawn else None
 
 
 def settled_history(chat: EmulatorDriver) -> list[tuple[int, str]] | None:
