@@ -1,6 +1,6 @@
 """`burro serve`: the webhook web process (Starlette + uvicorn): each chat platform's
 webhook route (`service.platforms.<name>.webhook`), the table's view (`/view`,
-service.view_routes), `/healthz` and `/metrics`. A new
+service.view.routes), `/healthz` and `/metrics`. A new
 platform is its adapter plus its route here."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from service import view_routes
 from service.desk.ports import Manual
 from service.infra import metrics
 from service.infra.redis_server import aconnect, connect
@@ -28,6 +27,7 @@ from service.platforms.whatsapp import webhook as whatsapp
 from service.platforms.whatsapp.manual import WhatsAppManual
 from service.services import Services
 from service.settings import Settings
+from service.view import routes as view_routes
 
 
 def create_app(

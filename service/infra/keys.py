@@ -43,6 +43,9 @@ Telegram:
   bot:widgets                 whether the Bot API takes widgets (serve's probe)
   widgets:<chat>              hash: each widget message of ours in the chat -> what its
                               caption and buttons show (a digest: edited only on a change)
+Channels (pub/sub):
+  view:changed                a room's id, published with each committed change of it
+                              (the open views repaint it: service.view.live)
 WhatsApp:
   wa:id:<bsuid>               the player id of a WhatsApp person
   wa:next                     the counter player ids are made from
@@ -231,6 +234,7 @@ BOT_INLINE = "bot:inline"  # "1" or "0", as getMe's supports_inline_queries said
 BOT_EPHEMERAL = "bot:ephemeral"  # "1" or "0": the Bot API took an ephemeral probe (botfather)
 BOT_WIDGETS = "bot:widgets"  # "1" or "0": the Bot API took a widget probe (botfather)
 BOT_LIMIT = "limit:bot"  # the bot's send slots
+VIEW_CHANNEL = "view:changed"  # a room's id, published with each committed change of it
 
 
 def chat_limit_key(chat_id: int) -> str:

@@ -1,4 +1,4 @@
-"""Each person's link key (service.view.access: WhatsApp's links to a table's view are
+"""Each person's link key (service.access.checks: WhatsApp's links to a table's view are
 signed with it), a field of their `user:<id>` hash. It is made on their first link and
 dies with the hash when they are forgotten (service.infra.forget deletes it), so every
 link made before is refused then; a new key is random, so no old link ever matches it.
@@ -14,9 +14,7 @@ from functools import partial
 
 import redis
 
-from service.infra.keys import user_key
-from service.settings import Settings
-from service.view.access import (
+from service.access.checks import (
     MiniAppLaunch,
     Refusal,
     Refused,
@@ -26,6 +24,8 @@ from service.view.access import (
     new_link,
     renew_link,
 )
+from service.infra.keys import user_key
+from service.settings import Settings
 
 FIELD = "view_key"
 KEY_BYTES = 16
@@ -56,7 +56,7 @@ def revoke_links(client: redis.Redis, person: int) -> None:
 
 @dataclass(frozen=True)
 class ViewAccess:
-    """Who opens a view, with this service's settings: the checks of service.view.access
+    """Who opens a view, with this service's settings: the checks of service.access.checks
     wired to the bot's token, the link secret, the lifetimes, Redis and the clock."""
 
     client: redis.Redis

@@ -1,4 +1,3 @@
-"""The web view of a table (#39): who may open it (`access`, with `ed25519` for
-Telegram's signature); service.infra.view_links wires the checks to the settings. The
-page (`page`: page.html, page.css, page.js), its words (`texts`) and its live updates
-(`live`); service.view_routes serves them in `burro serve`."""
+"""The web view of a table (#39; docs/mini-app.md), one more front end of `burro serve`:
+its routes (`routes`), the page (`page`: page.html, page.css, page.js), its words
+(`texts`) and its live updates (`live`). Who may open it is `service.access`'s to say."""

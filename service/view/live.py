@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 import redis
 import redis.asyncio
 
+from service.infra.keys import VIEW_CHANNEL
 from service.table.room import Room
 
 log = logging.getLogger("burro.view")
 
-CHANNEL = "view:changed"  # a room's id, published with each committed change of it
+CHANNEL = VIEW_CHANNEL  # a room's id, published with each committed change of it
 WAKE = 1.0  # seconds a wait for a message lasts at most (then `stopping` is looked at)
 RETRY_WAITS = (0.2, 0.5, 1.0, 2.0, 5.0)  # seconds between attempts to subscribe again
 

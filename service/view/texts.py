@@ -5,10 +5,10 @@ sit behind its "?" button."""
 from __future__ import annotations
 
 from engine.registry import find_game
+from service.access.checks import Refusal
 from service.i18n import Translator, _
 from service.table.room import Room
 from service.ui import games, hints
-from service.view.access import Refusal
 
 # The page's own words, by the name page.js reads them under.
 PAGE: dict[str, str] = {

@@ -1,4 +1,4 @@
-"""Who may open a table's view (service.view.access): a Mini App's initData checked as
+"""Who may open a table's view (service.access.checks): a Mini App's initData checked as
 Telegram specifies, and WhatsApp's signed links. Every tampering is refused, each for
 its own reason; Telegram's own published example passes both checks."""
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.view.access import (
+from service.access.checks import (
     TELEGRAM_KEY,
     TELEGRAM_TEST_KEY,
     MiniAppLaunch,

@@ -1,4 +1,4 @@
-"""The Ed25519 check (service.view.ed25519) against RFC 8032's test vectors, and against
+"""The Ed25519 check (service.access.ed25519) against RFC 8032's test vectors, and against
 signatures this test makes with the RFC's signing steps: a good signature passes, and
 any change to the key, the message or the signature fails."""
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.view.ed25519 import BASE, L, P, Point, _times, verify
+from service.access.ed25519 import BASE, L, P, Point, _times, verify
 
 # RFC 8032, section 7.1: TEST 1, 2 and 3 (secret key, public key, message, signature).
 VECTORS = [

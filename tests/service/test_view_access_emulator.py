@@ -1,5 +1,5 @@
 """The local Telegram signs a Mini App's initData as Telegram does (emulator/telegram/
-webapp.py), and the service's check (service.view.access) accepts it for that bot only:
+webapp.py), and the service's check (service.access.checks) accepts it for that bot only:
 a button in a private chat, and a direct link from a group with the table in `startapp`.
 It refuses `web_app` buttons where Telegram does (a group; a URL that is not HTTPS)."""
 
@@ -16,7 +16,7 @@ from emulator import RunningEmulator, running_emulator
 from emulator.common import tls
 from emulator.config import fast_config
 from emulator.telegram.driver import EmulatorError
-from service.view.access import MiniAppLaunch, Refusal, Refused, check_init_data
+from service.access.checks import MiniAppLaunch, Refusal, Refused, check_init_data
 
 TOKEN = "123456:TEST-token_abc"
 ANA, DAN = 100001, 100004

@@ -12,12 +12,7 @@ import fakeredis
 import pytest
 from pydantic import SecretStr
 
-from service.infra import keys
-from service.infra.forget import forget
-from service.infra.store import Store
-from service.infra.view_links import ViewAccess, known_link_key, link_key, revoke_links
-from service.settings import Settings
-from service.view.access import (
+from service.access.checks import (
     MiniAppLaunch,
     Refusal,
     Refused,
@@ -26,6 +21,11 @@ from service.view.access import (
     init_data_hash,
     new_link,
 )
+from service.infra import keys
+from service.infra.forget import forget
+from service.infra.store import Store
+from service.infra.view_links import ViewAccess, known_link_key, link_key, revoke_links
+from service.settings import Settings
 
 SECRET = b"view link secret"
 PERSON = 2**52 + 11  # a WhatsApp person's player id

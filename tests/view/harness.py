@@ -1,5 +1,5 @@
 """The table's view in this process, for its tests and its bench: `serve`'s view routes
-(service.view_routes) over fakeredis, driven as ASGI on the test's own event loop, with
+(service.view.routes) over fakeredis, driven as ASGI on the test's own event loop, with
 an event stream read as it comes (httpx's ASGI transport waits for a whole body, which a
 stream never ends), Mini App launches signed as Telegram signs them, and games played
 through the store as the chat's presses play them."""
@@ -21,6 +21,7 @@ import httpx
 from pydantic import SecretStr
 from starlette.applications import Starlette
 
+from service.access.checks import init_data_hash
 from service.desk.asks import Place, PressAsk, Reply, Request, Sender
 from service.desk.desk import Desk
 from service.infra.store import Store
@@ -34,9 +35,8 @@ from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
 from service.ui.intents import Move, Press
-from service.view.access import init_data_hash
 from service.view.live import Paint
-from service.view_routes import TableView
+from service.view.routes import TableView
 
 TOKEN = "123456:TEST-token-of-the-bot"
 WAIT = 5.0  # seconds a test waits for an event before it fails

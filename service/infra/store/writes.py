@@ -15,6 +15,7 @@ from service.infra.keys import (
     IDLE_KEY,
     PENDING_PRESSES,
     PENDING_SYNC,
+    VIEW_CHANNEL,
     busy_key,
     chat_key,
     chat_open_key,
@@ -33,7 +34,6 @@ from service.table import targets as targets_of
 from service.table.outcome import PHASE_TIMERS, Job, JobKind, Outcome
 from service.table.play import waiting_moves
 from service.table.room import LIVE, Room
-from service.view.live import CHANNEL as VIEW_CHANNEL
 
 
 class Writes(Statistics):

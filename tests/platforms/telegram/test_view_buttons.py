@@ -16,6 +16,7 @@ import pytest
 from emulator import RunningEmulator, running_emulator
 from emulator.common import tls
 from emulator.config import fast_config
+from service.access.checks import MiniAppLaunch, check_init_data
 from service.i18n import LANGUAGE_NAMES
 from service.platforms.telegram.render import Wire, message_params
 from service.platforms.telegram.view_buttons import MiniApp, mini_app
@@ -26,7 +27,6 @@ from service.table.room import Room, RoomSettings
 from service.ui import games
 from service.ui.intents import OpenView
 from service.ui.screens import Screen, TablePainter, fits
-from service.view.access import MiniAppLaunch, check_init_data
 
 TOKEN = "123456:TEST-token_abc"
 ANA, DAN = Actor(100001, "Ana", "es"), Actor(100004, "Dan", "id")

@@ -20,7 +20,7 @@ import pytest
 from cli.stack import TOKEN, Stack
 from emulator.server import RunningEmulator
 from emulator.telegram.driver import ChatMessage
-from service.view.access import MiniAppLaunch, check_init_data
+from service.access.checks import MiniAppLaunch, check_init_data
 from tests.service.inproc import local_emulator
 from tests.service.play import room_in
 
@@ -88,7 +88,7 @@ def test_a_whatsapp_games_first_prompt_brings_its_link(emu: RunningEmulator, sta
 
 
 def opened_view(stack: Stack, body: dict[str, str]) -> dict[str, Any]:
-    """What serve's view answers the page that opens with `body` (service.view_routes)."""
+    """What serve's view answers the page that opens with `body` (service.view.routes)."""
     answer = httpx.post(f"{stack.view_url}/open", json=body, timeout=10)
     assert answer.status_code == 200, answer.text
     found: dict[str, Any] = answer.json()

@@ -14,8 +14,8 @@ import pytest
 from pydantic import SecretStr
 
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
+from service.access.checks import ViewGrant
 from service.infra.view_links import ViewAccess
-from service.view.access import ViewGrant
 from tests.service.inproc import Hook, running_service
 from tests.service.whatsapp.play import act, choices, next_prompt, outgoing, pick
 from tests.service.whatsapp.test_whatsapp_game import open_game, player_of

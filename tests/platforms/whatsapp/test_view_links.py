@@ -13,6 +13,7 @@ import pytest
 from pydantic import SecretStr
 
 from emulator.whatsapp.validation import parse_request
+from service.access.checks import Refusal, Refused, ViewGrant
 from service.i18n import LANGUAGE_NAMES, Translator
 from service.infra.keys import room_key
 from service.infra.store import encode_room
@@ -30,7 +31,6 @@ from service.table.room import Room, RoomSettings
 from service.ui import games
 from service.ui.intents import Move, OpenView, Press
 from service.ui.screens import Button, Screen
-from service.view.access import Refusal, Refused, ViewGrant
 
 ABUELA, NIETO = Actor(7001, "Abuela", "es"), Actor(7002, "Nieto", "en")
 SECRET = "s" * 64

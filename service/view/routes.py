@@ -16,9 +16,8 @@ the desk, which no platform's code imports.
   person, handled by the desk (its dedupe by `mark`, a per-tap id the page makes; its
   stale check; its answer), answered with the popup's words.
 
-This module lives beside `service.web` rather than in `service.view` because it wires
-the desk and the store, which import `service.view.access` through
-`service.infra.view_links`: `service.view` stays below them.
+Who may look is `service.access` (pure checks), wired to the settings and each person's
+link key by `service.infra.view_links`.
 """
 
 from __future__ import annotations
@@ -38,6 +37,7 @@ from starlette.requests import Request as HttpRequest
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from service.access.checks import MiniAppLaunch, Refused, ViewGrant
 from service.desk.asks import Place, PressAsk, Request, Sender
 from service.desk.desk import Desk
 from service.desk.ports import Links, Manual
@@ -55,7 +55,6 @@ from service.ui.intents import Move, Press
 from service.ui.picture import BOT, YOU, Picture, SeatPicture, pack
 from service.ui.screens import spanish_suits, table_name
 from service.view import page, texts
-from service.view.access import MiniAppLaunch, Refused, ViewGrant
 from service.view.live import Live, Paint, Watcher, reader_of
 
 log = logging.getLogger("burro.view")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from urllib.parse import parse_qsl
 
-from service.view import ed25519
+from service.access import ed25519
 
 # Telegram's Ed25519 keys for `signature` (its Mini Apps page, "Validating data for
 # third-party use"): the production servers' and the test servers'.
