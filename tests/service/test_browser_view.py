@@ -35,11 +35,11 @@ from emulator.telegram.driver import ChatMessage
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
 from engine.follow_suit.game import GameState, to_move
 from engine.registry import find_game
+from service.access.checks import Refusal, ViewGrant, init_data_hash, sign_link
 from service.i18n import Translator
 from service.infra.view_links import known_link_key
 from service.table.room import Room
 from service.ui.follow_suit import FollowSuitPainter
-from service.view.access import Refusal, ViewGrant, init_data_hash, sign_link
 from service.view.texts import PAGE, REFUSED
 from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, browser, open_chat, page_at  # noqa: F401  (a fixture)
 from tests.service.inproc import local_emulator
@@ -57,6 +57,7 @@ ABUELA = "Abuela"
 CARLA_ID = 100003
 CLOCK = re.compile(r"\d:\d\d")  # a time of day in a message
 STALE = "This button is out of date: use the newest message."
+BACK = 80_000  # ms a view may take to come back: serve's start, then its next attempt
 WAIT = 30_000  # ms a view may take to follow a move (real processes, a loaded machine)
 
 
@@ -396,8 +397,8 @@ def test_open_views_come_back_after_serve_restarts(
         for view in views:
             expect(view.locator("#status")).to_have_text(words("en", PAGE["lost"]), timeout=WAIT)
         stack.start_serve()
-        for view in views:  # back by themselves
-            expect(view.locator("#status")).to_have_text(words("en", PAGE["live"]), timeout=WAIT)
+        for view in views:  # back by themselves, within the page's longest wait (30 s ± 25 %)
+            expect(view.locator("#status")).to_have_text(words("en", PAGE["live"]), timeout=BACK)
         move_in_the_chat(emu, stack)
         after = emu.wait_for(lambda: newer_room(stack, room))
         assert hand_size(after, 0) != hand_size(room, 0)  # a card played, or one drawn
