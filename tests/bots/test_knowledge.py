@@ -73,3 +73,16 @@ def test_inferences_hold_in_real_games(preset: str, options: dict[str, Any]) -> 
                     if other != seat:
                         assert not sample.hands[other] & ~know.known[other] & know.void_cards[other]
             game, _ = apply(game, seat, walker.choose(view))
+
+
+@pytest.mark.parametrize(("joker_play", "void"), [("only_when_void", True), ("any_time", False)])
+def test_a_joker_played_on_a_led_suit_shows_a_void_where_only_the_void_may(
+    joker_play: str, void: bool
+) -> None:
+    options = {"deck": "french52_joker", "joker_play": joker_play}
+    sim = position(
+        "cangkul", 3, {0: "KH 4S", 1: "JK 5S", 2: "3H 5C"}, stock="6C", leader=0, options=options
+    )
+    play(sim, "0:play:KH", "1:play:JK")
+    know = Knowledge(view_of(sim, 2))
+    assert know.surely_void(1, SUITS.index("H")) is void

@@ -14,9 +14,10 @@ from functools import cached_property, lru_cache
 
 from engine.follow_suit.hand import Table, table_for
 from engine.follow_suit.views import PlayerView
-from engine.kernel.cards import JOKER, SUIT_MASKS, SUITS, CardCodec
+from engine.kernel.cards import JOKER, JOKER_CODE, SUIT_MASKS, SUITS, CardCodec
 
 NO_SUITS = 0
+JOKER_PLAY = "play:" + JOKER_CODE
 
 
 def mask_of(codes: tuple[str, ...] | list[str], codec: CardCodec) -> int:
@@ -88,9 +89,12 @@ def infer_voids(view: PlayerView, tricks: list[TrickLog]) -> list[int]:
     Strict drawing: a seat that drew or passed had none of the led suit; the cards it
     drew and kept are of other suits, so the void holds, but any other void it had may
     be broken by them. Optional drawing (or a tent that can topple a whole stock into a
-    hand): only a pass proves a void, and any draw breaks every void.
+    hand): only a pass proves a void, and any draw breaks every void. Where the joker
+    may be played only by a player void in the led suit (or must be), playing it on a
+    led suit proves the void too.
     """
     strict = view.rules.drawing == "strict" and not view.rules.tent
+    joker_shows_void = view.rules.joker_play != "any_time"
     voids = [NO_SUITS] * view.seats
     history = view.history
     for trick in tricks:
@@ -112,6 +116,8 @@ def infer_voids(view: PlayerView, tricks: list[TrickLog]) -> list[int]:
                 # The card played was the one found; the other draws stayed in the hand.
                 kept = draws - 1
                 voids[seat] = bit if kept else voids[seat] | bit
+            elif joker_shows_void and action == JOKER_PLAY:
+                voids[seat] |= bit
         # A seat still drawing now can only be the viewer itself: nothing to infer.
     return voids
 
