@@ -85,6 +85,8 @@
     var root = $("table");
     var width = Math.min(root.clientWidth || window.innerWidth, 960);
     Table.draw(root, picture, { width: width, onTap: tap });
+    $("title").textContent = picture.t; // which table: the drawing shows no name
+    document.title = picture.t ? picture.t + " · Burro" : "Burro";
     root.setAttribute("aria-busy", "false");
     state.over = Boolean(picture.o);
     if (!state.stopped) { // the game's end said above the table, which stays to be read

@@ -62,6 +62,8 @@ def test_a_card_tapped_in_the_view_is_played_and_the_other_view_follows(
         for page in (mine, theirs):
             expect(page.locator("#status")).to_have_text("Up to date.")
             assert "#" not in page.url  # the launch's secret left the address bar
+            expect(page.locator("#title")).not_to_be_empty()  # which table this is
+            assert page.title().endswith(" · Burro")
         cards = mine.locator("#table .h > *")
         held = cards.count()
         assert held > 0 and mine.locator("#table button[data-t]").count() > 0
