@@ -266,7 +266,8 @@ def test_whatsapp_screens_and_replies_carry_no_mark() -> None:
         rendered = wa_render(plain, "es")
         dumped = json.dumps(rendered, ensure_ascii=False)
         assert not PRIVATE_USE.search(dumped) and words in dumped
-        made = WhatsAppDelivery.render(object.__new__(WhatsAppDelivery), screen, "es")
+        delivery = WhatsAppDelivery(cast(Any, None), cast(Any, None), lambda: START, 0)
+        made = delivery.render(screen, "es")
         dumped = json.dumps(made, ensure_ascii=False)
         assert not PRIVATE_USE.search(dumped) and words in dumped
     line = Line(
