@@ -401,6 +401,8 @@ class FollowSuitPainter(TablePainter):
             return "" if self.room.private else self.game_over_text(view)
         if view.to_move == view.seat:
             if view.drawing and "draw" in "".join(view.legal):
+                if any(a.startswith("play:") for a in view.legal):  # a house rule's choice
+                    return _("Play a card of the led suit now, or keep drawing.")
                 return _("Keep drawing until a card of the led suit turns up.")
             due = self.turn_deadline()
             if due is None:

@@ -19,7 +19,7 @@ PAGE: dict[str, str] = {
     "live": _("Up to date."),
     "lost": _("Connection lost: trying again…"),
     "expired": _("This view has expired: open it again from the chat."),
-    "over": _("This game is over."),
+    "over": _("This game is over: a new one starts from the chat."),
     "gone": _("This table is closed: open the game again from the chat."),
     "busy": _("Not sent: try again."),
 }
