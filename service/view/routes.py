@@ -315,7 +315,8 @@ class TableView:
             words = texts.page_words(Translator(hint))
             return JSONResponse({"popup": words["busy"], "retry": True}, status_code=503)
         reply = handled.reply
-        answer = {"popup": reply.popup, "alert": reply.alert, "outcome": handled.outcome}
+        popup = texts.for_the_view(reply.popup, Translator(hint))
+        answer = {"popup": popup, "alert": reply.alert, "outcome": handled.outcome}
         return JSONResponse(answer, headers=page.NO_STORE)
 
     def desk_of(self, room: Room, person: int) -> Desk:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from engine.registry import find_game
 from service.access.checks import Refusal
-from service.i18n import Translator, _
+from service.i18n import LANGUAGES, Translator, _
+from service.table.play import STALE
 from service.table.room import Room
 from service.ui import games, hints
 
@@ -22,6 +23,7 @@ PAGE: dict[str, str] = {
     "over": _("This game is over: a new one starts from the chat."),
     "gone": _("This table is closed: open the game again from the chat."),
     "busy": _("Not sent: try again."),
+    "stale": _("The table changed meanwhile: look again, then choose."),
 }
 
 # Why a view was not opened, or stopped: what the page says (never the bare reason).
@@ -59,3 +61,13 @@ def help_texts(room: Room, lang: str, bot_username: str) -> dict[str, object]:
     """What the page's "?" shows: the table's rules, and the game's tips."""
     painter = games.painter(room, lang, bot_username)
     return {"rules": painter.rules_text(), "tips": tips(room, painter.tr)}
+
+
+# The desk's words for a stale press, in every language: the chat's ("use the newest
+# message") told the view's way (the table redraws itself; it has no messages).
+_STALE_WORDS = frozenset(Translator(lang).gettext(STALE) for lang in LANGUAGES)
+
+
+def for_the_view(popup: str | None, tr: Translator) -> str | None:
+    """A press's answer in the view's words."""
+    return tr.gettext(PAGE["stale"]) if popup in _STALE_WORDS else popup

@@ -56,7 +56,7 @@ GROUP_ID = -1001000000001
 ABUELA = "Abuela"
 CARLA_ID = 100003
 CLOCK = re.compile(r"\d:\d\d")  # a time of day in a message
-STALE = "This button is out of date: use the newest message."
+STALE = "The table changed meanwhile: look again, then choose."
 BACK = 80_000  # ms a view may take to come back: serve's start, then its next attempt
 WAIT = 30_000  # ms a view may take to follow a move (real processes, a loaded machine)
 

@@ -13,7 +13,7 @@ from service.infra.store import text
 from service.table.room import Room
 from tests.view.harness import Views
 
-STALE = "This button is out of date: use the newest message."
+STALE = "The table changed meanwhile: look again, then choose."
 
 
 def first_tap(picture: dict[str, Any]) -> str:
