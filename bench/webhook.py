@@ -98,8 +98,8 @@ def run(
         saturation: dict[str, list[float]] = {f"{k}{c}": [] for k, c in configs}
         cpu: dict[str, list[float]] = {f"{k}{c}": [] for k, c in configs}
         checks: list[dict[str, Any]] = []
-        for _ in range(rounds):
-            for kind, count in configs:
+        for number in range(rounds):
+            for kind, count in turns(configs, number):
                 result = phase(
                     running, kind, count, redis.url, api_url, games_file,
                     "--mode", "saturate", "--concurrency", "40", *window,
@@ -111,8 +111,8 @@ def run(
         sat = {name: statistics.median(values) for name, values in saturation.items()}
         offered = rate or round(sat["ours1"] / 2)
         latency_runs: dict[str, list[dict[str, float]]] = {f"{k}{c}": [] for k, c in configs}
-        for _ in range(rounds):  # interleaved: a slow minute of the machine hits them all
-            for kind, count in configs:
+        for number in range(rounds):  # interleaved: a slow minute of the machine hits them all
+            for kind, count in turns(configs, number):
                 result = phase(
                     running, kind, count, redis.url, api_url, games_file,
                     "--mode", "rate", "--rate", str(offered), *window,
@@ -148,6 +148,12 @@ def run(
             redis_used_memory=int(client.info("memory")["used_memory"]),
         )
     return report
+
+
+def turns(configs: list[tuple[str, int]], number: int) -> list[tuple[str, int]]:
+    """The configurations in round `number`'s order: as listed, then backwards, so that
+    none always runs first (right after the games are made, or after the same other)."""
+    return configs if number % 2 == 0 else configs[::-1]
 
 
 def median_of(runs: list[dict[str, float]]) -> dict[str, float]:
