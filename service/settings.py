@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     worker_metrics_port: int | None = None  # a worker's /metrics and /healthz (None: off)
     shutdown_grace: int = 20  # seconds `serve` lets in-flight requests finish on SIGTERM
     public_url: str | None = None  # where Telegram reaches `serve` (for `burro set-webhook`)
-    webhook_max_connections: int = 40  # Telegram's parallel webhook connections (1-100)
+    webhook_max_connections: int = 100  # Telegram's parallel webhook connections (1-100)
     # WhatsApp (the Cloud API): off unless the token, phone id, app secret and verify
     # token are all set (docs/interfaces.md section 5; service.platforms.whatsapp).
     whatsapp_token: SecretStr | None = None
