@@ -29,7 +29,8 @@ import time
 from typing import Any
 
 import redis
-from rq import SimpleWorker
+from rq import Queue, SimpleWorker
+from rq.job import Job
 from rq.scheduler import RQScheduler
 from rq.utils import now
 
@@ -162,7 +163,7 @@ class BurroWorker(SimpleWorker):
 
     def dequeue_job_and_maintain_ttl(
         self, timeout: int | None, max_idle_time: int | None = None
-    ) -> Any:
+    ) -> tuple[Job, Queue] | None:
         """RQ's, while Redis takes writes: a job is taken only when its start can be
         recorded, and a refusal while waiting for one (full memory refuses even the
         move of a job id to RQ's list of jobs in hand) is waited out."""
