@@ -74,13 +74,9 @@ def ephemeral_check(found: bool | None) -> Check:
     is broken)."""
     from service.platforms.telegram.probe import ADVICE
 
-    name = "ephemeral messages"
-    if found:
-        return Check(name, OK, "on: 🃏 My cards and /hand show each their hand in the group")
-    if found is None:
-        again = "Run burro doctor again; burro serve probes at each start."
-        return Check(name, NOTE, "unknown: the Bot API gave no answer to the probe", again)
-    return Check(name, NOTE, "off: hands stay in the private chat (and inline mode)", ADVICE)
+    on = "on: 🃏 My cards and /hand show each their hand in the group"
+    off = "off: hands stay in the private chat (and inline mode)"
+    return probe_check("ephemeral messages", found, on, off, ADVICE)
 
 
 def widgets_check(found: bool | None) -> Check:
@@ -88,13 +84,18 @@ def widgets_check(found: bool | None) -> Check:
     (widgets); off, they are text (a note: nothing is broken)."""
     from service.platforms.telegram.probe import WIDGETS_ADVICE
 
-    name = "widgets"
+    on = "on: hands are drawn in the private chat (/look: text)"
+    return probe_check("widgets", found, on, "off: hands are text", WIDGETS_ADVICE)
+
+
+def probe_check(name: str, found: bool | None, on: str, off: str, advice: str) -> Check:
+    """A Bot API probe's finding (`serve` probes at each start): on, off, or unknown."""
     if found:
-        return Check(name, OK, "on: hands are drawn in the private chat (/look: text)")
+        return Check(name, OK, on)
     if found is None:
         again = "Run burro doctor again; burro serve probes at each start."
         return Check(name, NOTE, "unknown: the Bot API gave no answer to the probe", again)
-    return Check(name, NOTE, "off: hands are text", WIDGETS_ADVICE)
+    return Check(name, NOTE, off, advice)
 
 
 def webhook_checks(info: dict[str, Any], expected: str | None) -> list[Check]:
