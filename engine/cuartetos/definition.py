@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator, Mapping
 from typing import Any
 
-from engine.cuartetos import arena, game, records, replay, storage, views
+from engine.cuartetos import arena, game, records, replay, storage, tip, views
 from engine.cuartetos import events as ev
 from engine.cuartetos.bots import LEVELS, CuartetosBot, make_bot
 from engine.cuartetos.records import CuartetosRecord
@@ -21,6 +21,7 @@ from engine.cuartetos.state import GameState
 from engine.kernel.arena import ArenaReport, ArenaRequest, Progress
 from engine.kernel.presets import Preset
 from engine.kernel.protocol import History, Result, TypedGame
+from engine.kernel.tip import Tip
 
 
 class Cuartetos:
@@ -111,6 +112,9 @@ class Cuartetos:
 
     def loads(self, data: bytes | str) -> GameState:
         return storage.loads(data)
+
+    def tip(self, view: views.PlayerView) -> Tip | None:
+        return tip.tip(view)
 
     def bot(self, level: str, seed: int) -> CuartetosBot:
         return make_bot(level, seed)

@@ -11,7 +11,7 @@ from collections.abc import Hashable, Iterator, Mapping
 from typing import Any
 
 from engine.follow_suit import events as ev
-from engine.follow_suit import game, records, replay, storage, views
+from engine.follow_suit import game, records, replay, storage, tip, views
 from engine.follow_suit.bots import LEVELS, arena, make_bot
 from engine.follow_suit.game import GameState
 from engine.follow_suit.records import Record
@@ -20,6 +20,7 @@ from engine.kernel import errors
 from engine.kernel.arena import ArenaReport, ArenaRequest, Progress
 from engine.kernel.presets import Preset
 from engine.kernel.protocol import Bot, History, Result, TypedGame
+from engine.kernel.tip import Tip
 
 
 class FollowSuit:
@@ -105,6 +106,9 @@ class FollowSuit:
 
     def loads(self, data: bytes | str) -> GameState:
         return storage.loads(data)
+
+    def tip(self, view: views.PlayerView) -> Tip | None:
+        return tip.tip(view)
 
     def bot(self, level: str, seed: int) -> Bot:
         return make_bot(level, seed)

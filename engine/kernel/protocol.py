@@ -17,6 +17,7 @@ from typing import Any, Protocol, TypeAlias, TypeVar
 
 from engine.kernel.arena import ArenaReport, ArenaRequest, Progress
 from engine.kernel.presets import Preset
+from engine.kernel.tip import Tip
 
 SYSTEM = -1  # the seat the server acts as (a game's own deadline: see Game.expire)
 
@@ -175,6 +176,11 @@ class TypedGame(Protocol[S, R]):
 
     def loads(self, data: bytes | str) -> S:
         """A state from `dumps` output (RecordError if it is not one)."""
+        ...
+
+    def tip(self, view: Any) -> Tip | None:
+        """The move the seed texts' tips suggest to the view's seat now, and why (from
+        the view alone: what the seat may see); None when it has no choice to make."""
         ...
 
     # ----- bots -----------------------------------------------------------------------

@@ -13,6 +13,7 @@ from engine.kernel.presets import Preset
 from engine.kernel.protocol import History, Result, TypedGame
 from engine.kernel.rng import derive
 from engine.kernel.storage import JsonCodec
+from engine.kernel.tip import Tip
 from tests.games.tiny import arena, game, records
 from tests.games.tiny.game import PACK, PlayerView, Rules, State
 
@@ -123,6 +124,11 @@ class Tiny:
 
     def loads(self, data: bytes | str) -> State:
         return _CODEC.loads(data)
+
+    def tip(self, view: PlayerView) -> Tip | None:
+        """The greedy bot's card: the lowest that wins the table, else the lowest."""
+        action = TinyBot("greedy", 0).choose(view)
+        return None if action is None else Tip(action, "greedy", action.removeprefix("play:"))
 
     def bot(self, level: str, seed: int) -> TinyBot:
         if level not in self.bot_levels:
