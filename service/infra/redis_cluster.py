@@ -151,7 +151,9 @@ class LocalCluster:
 
     @property
     def url(self) -> str:
-        return f"redis://{HOST}:{self.ports[0]}"
+        """The first live node's (the first primary's, until it is killed): a cluster
+        client learns the others from it."""
+        return f"redis://{HOST}:{self.live_ports()[0]}"
 
     @property
     def startup_nodes(self) -> list[ClusterNode]:
@@ -170,6 +172,10 @@ class LocalCluster:
     def nodes(self) -> list[Node]:
         """The members as the first live node sees them, by port."""
         return self._view(self.live_ports()[0])
+
+    def primary_ports(self) -> list[int]:
+        """The ports of the primaries serving slots, as the first live node sees them."""
+        return [node.port for node in self.nodes() if node.role == "primary" and node.slots]
 
     def primary_of(self, slot: int) -> int:
         """The port of the node serving `slot`, as the first live node sees it."""
@@ -368,10 +374,11 @@ class LocalCluster:
         self.wait_settled(timeout)
         return self.primary_of(slot)
 
-    def failover(self, port: int, timeout: float = 15.0) -> None:
+    def failover(self, port: int, force: bool = False, timeout: float = 15.0) -> None:
         """A graceful CLUSTER FAILOVER on the replica at `port` (its primary stops writes
-        until the replica caught up, so nothing acknowledged is lost)."""
-        self._cluster(port, "FAILOVER")
+        until the replica caught up, so nothing acknowledged is lost); with `force`,
+        without waiting for its primary (FAILOVER FORCE, when the primary is down)."""
+        self._cluster(port, "FAILOVER", *(["FORCE"] if force else []))
 
         def promoted() -> str | None:
             mine = next(node for node in self._view(port) if node.port == port)

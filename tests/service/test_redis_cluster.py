@@ -60,10 +60,6 @@ def tag_on(cluster: LocalCluster, port: int, name: str, avoid: int | None = None
     raise LookupError(f"no tag on {port}")
 
 
-def primaries(cluster: LocalCluster) -> list[int]:
-    return [node.port for node in cluster.nodes() if node.role == "primary"]
-
-
 def test_keys_in_many_slots_are_written_and_read(
     cluster: LocalCluster, client: redis.RedisCluster
 ) -> None:
@@ -77,7 +73,7 @@ def test_keys_in_many_slots_are_written_and_read(
             pipe.get(key)
         assert pipe.execute() == [str(index).encode() for index in range(300)]
     owners = {cluster.primary_of(slot_of(key)) for key in keys}
-    assert owners == set(primaries(cluster)) and len(owners) == 3
+    assert owners == set(cluster.primary_ports()) and len(owners) == 3
 
 
 def test_the_asyncio_cluster_client_works(cluster: LocalCluster) -> None:
@@ -96,7 +92,7 @@ def test_the_asyncio_cluster_client_works(cluster: LocalCluster) -> None:
 def test_a_lua_script_keeps_to_its_slot(cluster: LocalCluster, client: redis.RedisCluster) -> None:
     if not supports_shebang(cluster.binary):
         pytest.skip(f"{cluster.description} cannot run `#!lua` scripts")
-    port = primaries(cluster)[0]
+    port = cluster.primary_ports()[0]
     here = tag_on(cluster, port, "lua")
     there = tag_on(cluster, port, "lua", avoid=slot_of(here))  # same node, another slot
     body = f"redis.call('set', KEYS[1], 1) return redis.call('set', '{there}:b', 1)"
@@ -111,7 +107,7 @@ def test_a_lua_script_keeps_to_its_slot(cluster: LocalCluster, client: redis.Red
 def test_a_killed_primary_is_replaced_by_its_replica_with_what_wait_confirmed(
     cluster: LocalCluster, client: redis.RedisCluster
 ) -> None:
-    port = primaries(cluster)[0]
+    port = cluster.primary_ports()[0]
     replica = cluster.replica_of(port)
     tag = tag_on(cluster, port, "killed")
     node = redis.Redis(port=port)
@@ -183,7 +179,7 @@ def tagged_in_slot(node: redis.Redis, slot: int, tag: str) -> set[str]:
 def test_a_slot_moves_while_keys_are_written_into_it(
     cluster: LocalCluster, client: redis.RedisCluster
 ) -> None:
-    source, target = primaries(cluster)[:2]
+    source, target = cluster.primary_ports()[:2]
     tag = tag_on(cluster, source, "moved")
     slot = slot_of(tag)
     old = [f"{tag}:o{index}" for index in range(1000)]
