@@ -88,15 +88,14 @@ def register(subparsers: Any) -> None:
 
 def rooms_in_play(store: Store) -> list[tuple[Room, float]]:
     """Playing rooms with when each is next due, from the index the sweeper keeps."""
+    from service.infra import indexes
     from service.infra.keys import DUE_KEY
-    from service.infra.store import text
 
     found = []
-    entries: list[tuple[bytes, float]] = store.redis.zrange(DUE_KEY, 0, -1, withscores=True)  # type: ignore[assignment]
-    for member, due in entries:
-        room = store.load(text(member))
+    for room_id, due in indexes.due(store.redis, DUE_KEY, float("inf"), 1 << 30):
+        room = store.load(room_id)
         if room is not None:
-            found.append((room, float(due)))
+            found.append((room, due))
     return found
 
 
@@ -221,10 +220,13 @@ def purge(
     from rq.job import Job
     from rq.registry import clean_registries
 
+    from service.infra import indexes
     from service.infra.keys import (
         CHAT_PATTERN,
         DUE_KEY,
         PENDING_SYNC,
+        Index,
+        index_key,
         msgs_pattern,
         room_key,
         room_of_key,
@@ -239,22 +241,29 @@ def purge(
             answers = pipe.execute()
         return {r for r, there in zip(room_ids, answers, strict=True) if not there}
 
+    def drop(index: Index, members: list[str]) -> None:
+        if members and not dry_run:
+            with client.pipeline(transaction=False) as pipe:
+                for member in members:
+                    pipe.zrem(index_key(index, member.split("|", 1)[0]), member)
+                pipe.execute()
+
     counts: dict[str, int] = {}
-    due = [text(m) for m in client.zrange(DUE_KEY, 0, -1)]
-    gone_due = sorted(missing(due))
-    if gone_due and not dry_run:
-        client.zrem(DUE_KEY, *gone_due)
+    gone_due = sorted(missing(indexes.members(client, DUE_KEY)))
+    drop(DUE_KEY, gone_due)
     counts[DUE_KEY] = len(gone_due)
 
-    pending = [text(m) for m in client.zrange(PENDING_SYNC, 0, -1)]
+    pending = indexes.members(client, PENDING_SYNC)
     gone = missing(sorted({m.split("|", 1)[0] for m in pending}))
     stale = [m for m in pending if m.split("|", 1)[0] in gone]
-    if stale and not dry_run:
-        client.zrem(PENDING_SYNC, *stale)
+    drop(PENDING_SYNC, stale)
     counts[PENDING_SYNC] = len(stale)
 
     chat_keys = [text(k) for k in client.scan_iter(match=CHAT_PATTERN, count=500)]
-    values = client.mget(chat_keys) if chat_keys else []
+    with client.pipeline(transaction=False) as pipe:
+        for key in chat_keys:
+            pipe.get(key)
+        values = pipe.execute()
     targets = [text(v) if v is not None else "" for v in values]
     gone = missing(sorted({t for t in targets if t}))
     stale = [k for k, t in zip(chat_keys, targets, strict=True) if t in gone]

@@ -116,13 +116,14 @@ class Reviver:
 def post_open_tables(stack: Stack) -> int:
     """Post every open table (and its players' hands) anew: the local Telegram starts
     without the history that showed them (a data folder from before it kept one)."""
+    from service.infra import indexes
     from service.infra.keys import IDLE_KEY
     from service.infra.redis_server import connect
-    from service.infra.store import Store, text
+    from service.infra.store import Store
     from service.settings import Settings
 
     store = Store.of(connect(stack.redis.url), Settings(redis_url=stack.redis.url))
-    rooms = [text(member) for member in store.redis.zrange(IDLE_KEY, 0, -1)]
+    rooms = indexes.members(store.redis, IDLE_KEY)
     shown = [store.update(room_id, posted_anew) for room_id in rooms]
     return sum(1 for result in shown if result is not None)
 

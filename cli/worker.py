@@ -19,9 +19,9 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from service.infra import heap, logs, metrics
+    from service.infra import heap, indexes, logs, metrics
     from service.infra.queue import QUEUE
-    from service.infra.redis_server import connect, embedded_url
+    from service.infra.redis_server import connect_jobs, connect_state, embedded_url
     from service.infra.timers import fire_due
     from service.settings import Settings
     from workers.sweeper import ensure_chain
@@ -34,10 +34,13 @@ def run(args: argparse.Namespace) -> int:
         os.environ["BURRO_REDIS_URL"] = settings.redis_url  # for the jobs' runtime
     secrets = logs.secret_values(settings.telegram_token, settings.webhook_secret)
     logs.setup("worker", settings.log_format, settings.log_level, secrets=secrets)
-    connection = connect(settings.redis_url)
+    # RQ's Redis: the state's own unless that is a cluster (BURRO_JOBS_REDIS_URL)
+    state, jobs = connect_state(settings), connect_jobs(settings)
+    connection = jobs if jobs is not None else state
+    indexes.move_unbucketed(state)  # a Redis from before the buckets
     # one sweeper chain, however many workers
     ensure_chain(connection, settings.sweep_every, time.time())
-    metrics.watch_redis(connection)
+    metrics.watch_redis(state, connection)
     if settings.worker_metrics_port is not None:
         metrics.serve_http(settings.host, settings.worker_metrics_port, lambda: _pings(connection))
     # RQ restarts a scheduler that died (e.g. across a Redis restart) only at its
@@ -51,11 +54,11 @@ def run(args: argparse.Namespace) -> int:
     )
     # The rooms' timers wait in Redis, not as RQ jobs: this clock queues those come due.
     if args.burst:
-        fire_due(connection, time.time())
+        fire_due(state, time.time(), connection)
     else:
         # its own client: RQ forks the scheduler process from this one, and a fork must
         # not copy a connection pool whose lock this thread holds at that moment
-        TimerClock(connect(settings.redis_url), time.time).start()
+        TimerClock(connect_state(settings), time.time, jobs=connect_jobs(settings)).start()
     heap.freeze_startup()
     # SIGTERM is RQ's warm shutdown: the job in hand finishes, then the worker exits (a
     # second SIGTERM or SIGINT stops it at once; the job is then retried, see Retry).

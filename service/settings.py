@@ -16,6 +16,11 @@ class Settings(BaseSettings):
     telegram_api_url: str = "https://api.telegram.org"
     webhook_secret: SecretStr | None = None  # required by `serve`
     redis_url: str | None = None  # None: embedded Redis in `data_dir`
+    redis_cluster: bool = False  # redis_url is a node of a Redis (or Valkey) Cluster
+    # RQ's queues and the send budget; None: redis_url's Redis (not with a cluster)
+    jobs_redis_url: str | None = None
+    durable_replicas: int = 0  # replicas that must have a move before it is answered
+    durable_wait_ms: int = 500  # how long a move waits for them (WAIT), then is refused
     host: str = "127.0.0.1"
     port: int = 8080
     data_dir: Path = Path("data")  # the embedded Redis keeps its files here

@@ -17,7 +17,7 @@ from starlette.routing import Route
 
 from service.desk.ports import Manual
 from service.infra import metrics
-from service.infra.redis_server import aconnect, connect
+from service.infra.redis_server import aconnect_jobs, aconnect_state, connect_jobs, connect_state
 from service.infra.store import Store
 from service.platforms.base import ASGIApp, Receive, Scope, Send, Webhook
 from service.platforms.links import ServiceLinks
@@ -39,10 +39,11 @@ def create_app(
     trips) are made from the settings if not given."""
     settings = settings or Settings()
     assert settings.redis_url is not None, "serve needs BURRO_REDIS_URL (burro local sets it)"
-    client = client or connect(settings.redis_url)
-    aclient = aclient or aconnect(settings.redis_url)
-    svc = Services(settings, Store.of(client, settings, aclient))
-    metrics.watch_redis(client)
+    client = client or connect_state(settings)
+    aclient = aclient or aconnect_state(settings)
+    jobs, ajobs = connect_jobs(settings), aconnect_jobs(settings)
+    svc = Services(settings, Store.of(client, settings, aclient, jobs, ajobs))
+    metrics.watch_redis(client, jobs)
     links = ServiceLinks(svc)  # every platform's links to a table, for each platform's desk
     hooks = [telegram.webhook(settings, svc, client, links)]
     if settings.whatsapp:  # else the service is Telegram's alone

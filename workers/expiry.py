@@ -10,8 +10,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from service.i18n import Translator
-from service.infra.keys import IDLE_KEY
-from service.infra.store import text
+from service.infra import indexes
+from service.infra.keys import IDLE_KEY, index_key
 from service.platforms import registry
 from service.platforms.base import Chat
 from service.table import lobby
@@ -29,11 +29,10 @@ def expire_idle(rt: Runtime, now: float) -> list[str]:
     """End the open rooms whose idle time is up; their ids."""
     store = rt.svc.store
     ended = []
-    for member in store.redis.zrangebyscore(IDLE_KEY, "-inf", now, 0, BATCH):
-        room_id = text(member)
+    for room_id, _at in indexes.due(store.redis, IDLE_KEY, now, BATCH):
         room = store.load(room_id)
         if room is None or room.status not in LIVE:
-            store.redis.zrem(IDLE_KEY, room_id)
+            store.redis.zrem(index_key(IDLE_KEY, room_id), room_id)
             continue
         result = store.update(room_id, ending(room.version, now))
         if result is not None and result[1].changed:

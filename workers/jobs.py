@@ -15,7 +15,7 @@ from functools import partial
 
 from engine.kernel.errors import IllegalAction
 from service.infra import metrics, queue, timers
-from service.infra.keys import PENDING_PRESSES
+from service.infra.keys import PENDING_PRESSES, index_key
 from service.platforms import registry
 from service.table import play, targets
 from service.table.outcome import Job, JobKind, Outcome, QueuedPress
@@ -82,7 +82,7 @@ def press(room_id: str, arg: str) -> None:
     step = commit_here(rt, room_id, lambda fresh: Outcome(presses=member))
     if step is None:  # the room is gone: so is the press
         if member:
-            rt.redis.zrem(PENDING_PRESSES, *member)
+            rt.redis.zrem(index_key(PENDING_PRESSES, room_id), *member)
         return
     streak(rt, room_id, *step)
 
@@ -232,7 +232,7 @@ def streak(rt: Runtime, room_id: str, outcome: Outcome, turns: list[Job]) -> Non
                 turns += step[1]
     finally:
         for job in turns:  # a failed move, or a streak too long for one job
-            queue.schedule_alone(rt.redis, job)
+            queue.schedule_alone(rt.jobs, job)
     settle_chats(rt, room_id, Outcome(sync=synced))
 
 
@@ -247,7 +247,7 @@ def settle_chats(rt: Runtime, room_id: str, outcome: Outcome) -> None:
     except Exception:
         log.exception("room %s: its chats synced by a job of their own", room_id)
         for target in texts:
-            queue.later(rt.redis, JobKind.SYNC, room_id, target, rt.svc.now())
+            queue.later(rt.jobs, JobKind.SYNC, room_id, target, rt.svc.now())
 
 
 # ----- jobs queued under older names -----------------------------------------------------
@@ -277,4 +277,4 @@ def sweep(slot: str) -> None:
     if found:
         log.info("sweep %s: scheduled %d missing jobs", slot, found)
     expiry.expire_idle(rt, rt.svc.now())
-    sweeper.ensure_chain(rt.redis, settings.sweep_every, rt.svc.now())
+    sweeper.ensure_chain(rt.jobs, settings.sweep_every, rt.svc.now())

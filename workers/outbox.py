@@ -40,6 +40,7 @@ from service.infra.keys import (
     PENDING_SYNC,
     USER_LOOK,
     answer_key,
+    index_key,
     lock_key,
     msgs_key,
     sent_key,
@@ -104,7 +105,7 @@ def sync_all(rt: Runtime, room_id: str, texts: list[str]) -> None:
         # The requests this job serves: one marked after this look is a newer change,
         # for the job that comes for it (`done` leaves its mark).
         for text_ in [*texts, *news]:
-            pipe.zscore(PENDING_SYNC, f"{room_id}|{text_}")
+            pipe.zscore(index_key(PENDING_SYNC, room_id), f"{room_id}|{text_}")
         pipe.get(room_key(room_id))
         pipe.get(BOT_USERNAME)  # read with the room: a renamed bot's links are right at once
         found = pipe.execute()
@@ -118,7 +119,7 @@ def sync_all(rt: Runtime, room_id: str, texts: list[str]) -> None:
         # News first: a chat's message that shows the room stays its last one.
         for text_, aim in sorted(zip(texts, aims, strict=True), key=lambda t: not t[1].one_off):
             if str(aim.base) not in taken:
-                queue.later(rt.redis, JobKind.SYNC, room_id, text_, rt.svc.now() + 1)
+                queue.later(rt.jobs, JobKind.SYNC, room_id, text_, rt.svc.now() + 1)
                 continue
             asked = asked_at[text_]
             waiting.discard(text_)  # told here, before the rest
@@ -127,7 +128,8 @@ def sync_all(rt: Runtime, room_id: str, texts: list[str]) -> None:
     finally:
         with rt.redis.pipeline(transaction=False) as pipe:
             for text_, asked in served.items():
-                pipe.eval(_DONE, 1, PENDING_SYNC, f"{room_id}|{text_}", repr(asked))
+                pending = index_key(PENDING_SYNC, room_id)
+                pipe.eval(_DONE, 1, pending, f"{room_id}|{text_}", repr(asked))
             for base in taken:
                 pipe.delete(locks[base])
             pipe.execute()
@@ -316,7 +318,7 @@ def mine_refused(rt: Runtime, room: Room, aim: Target, failure: Failure) -> bool
     press too old to answer) it is forgotten, so nothing tries it again till they ask;
     a flood wait tries again."""
     if failure.kind == "retry" and not aim.new:
-        queue.later(rt.redis, JobKind.SYNC, room.id, str(aim), rt.svc.now() + failure.wait)
+        queue.later(rt.jobs, JobKind.SYNC, room.id, str(aim), rt.svc.now() + failure.wait)
         return False
     log.info("room %s: %s's hand in the group: %s", room.id, aim.user, failure.detail)
     if not aim.new:
@@ -392,8 +394,8 @@ def before_closing(
     if at is None or room.deadline is None or at >= room.deadline or at <= rt.svc.now():
         return
     target = targets.said(turn[0], CLOSING, turn[1])
-    rt.redis.zadd(PENDING_SYNC, {f"{room.id}|{target}": at}, nx=True)
-    queue.later(rt.redis, JobKind.SYNC, room.id, target, at)
+    rt.redis.zadd(index_key(PENDING_SYNC, room.id), {f"{room.id}|{target}": at}, nx=True)
+    queue.later(rt.jobs, JobKind.SYNC, room.id, target, at)
 
 
 def closing_still(rt: Runtime, room: Room, target: Target) -> bool:
@@ -445,7 +447,7 @@ def tell_hand_end(
     chat = chat_of(room, chat_id)
     wait = platform.budget(chat)
     if wait > 0:
-        queue.later(rt.redis, JobKind.SYNC, room.id, str(target), rt.svc.now() + wait)
+        queue.later(rt.jobs, JobKind.SYNC, room.id, str(target), rt.svc.now() + wait)
         return False
     platform.post(chat, told.text)
     return True
@@ -632,7 +634,7 @@ def post_once(
     chat = chat_of(room, chat_id)
     wait = platform.budget(chat)
     if wait > 0:
-        queue.later(rt.redis, JobKind.SYNC, room.id, str(target), rt.svc.now() + wait)
+        queue.later(rt.jobs, JobKind.SYNC, room.id, str(target), rt.svc.now() + wait)
         return False
     said = target.kind == "said"
     try:
@@ -791,7 +793,7 @@ def send(
     chat = chat_of(room, chat_id)
     wait = platform.budget(chat)
     if wait > 0:
-        queue.later(rt.redis, JobKind.SYNC, room.id, str(target), rt.svc.now() + wait)
+        queue.later(rt.jobs, JobKind.SYNC, room.id, str(target), rt.svc.now() + wait)
         return False
     try:
         if post or old is None:
@@ -840,7 +842,7 @@ def handle_failure(
     """Act on a refused delivery; False when it will be tried again later."""
     hand = target.kind == "hand"
     if failure.kind == "retry":
-        queue.later(rt.redis, JobKind.SYNC, room.id, str(target), rt.svc.now() + failure.wait)
+        queue.later(rt.jobs, JobKind.SYNC, room.id, str(target), rt.svc.now() + failure.wait)
         return False
     if failure.kind == "blocked" and hand and target.user is not None:
         record_blocked(rt, platform, room, target.user)

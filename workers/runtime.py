@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import redis
+from redis import Redis
 
-from service.infra.redis_server import connect
+from service.infra.redis_server import connect_jobs, connect_state
 from service.infra.store import Store, text
 from service.platforms import registry
 from service.services import Services
@@ -27,6 +28,11 @@ class Runtime:
     # API clients by platform name, in place of those the platforms make (tests)
     clients: dict[str, object] = field(default_factory=dict)
 
+    @property
+    def jobs(self) -> Redis:
+        """RQ's Redis (the state's own, unless that is a cluster)."""
+        return self.svc.store.jobs
+
     def rename_bot(self, name: bytes | str | None) -> None:
         """The bot's @name as read from Redis (service.infra.keys.BOT_USERNAME); None: as it was."""
         if name:
@@ -37,6 +43,6 @@ class Runtime:
 def runtime() -> Runtime:
     settings = Settings()
     assert settings.redis_url, "the worker needs BURRO_REDIS_URL"
-    client = connect(settings.redis_url)
+    client, jobs = connect_state(settings), connect_jobs(settings)
     registry.configure(settings)
-    return Runtime(Services(settings, Store.of(client, settings)), client)
+    return Runtime(Services(settings, Store.of(client, settings, jobs=jobs)), client)

@@ -14,9 +14,10 @@ from datetime import UTC, datetime
 import redis
 from rq import Queue
 
-from service.infra.keys import DUE_KEY, PENDING_PRESSES, PENDING_SYNC
+from service.infra import indexes
+from service.infra.keys import DUE_KEY, PENDING_PRESSES, PENDING_SYNC, Index, index_key
 from service.infra.queue import QUEUE, RETRY, job_id, schedule_alone
-from service.infra.store import Store, text
+from service.infra.store import Store
 from service.table.outcome import Job, JobKind, QueuedPress
 from service.table.play import missing_job
 
@@ -31,34 +32,35 @@ def sweep_once(store: Store, now: float, grace: float) -> int:
         room = store.load(room_id)
         job = missing_job(room, now) if room is not None else None
         if job is None:
-            store.redis.zrem(DUE_KEY, room_id)
+            store.redis.zrem(index_key(DUE_KEY, room_id), room_id)
             continue
-        store.redis.zadd(DUE_KEY, {room_id: now})  # look again after a grace
-        schedule_alone(store.redis, Job(job.kind, job.room, job.arg, 0.0, tag="sweep"))
+        store.redis.zadd(index_key(DUE_KEY, room_id), {room_id: now})  # look again after a grace
+        schedule_alone(store.jobs, Job(job.kind, job.room, job.arg, 0.0, tag="sweep"))
         count += 1
     return count
 
 
 def requeue(
     store: Store,
-    key: str,
+    key: Index,
     kind: JobKind,
     before: float,
     now: float,
     valid: Callable[[str, str], bool] = lambda _room, _arg: True,
 ) -> int:
-    """Queue again the job of each mark in `key` (`<room>|<arg>`, scored since when it
-    waits) older than `before`, and look again after a grace; a mark no job could ever
-    settle (not `valid`) goes. How many were queued."""
+    """Queue again the job of each mark in the index `key` (`<room>|<arg>`, scored since
+    when it waits) older than `before`, and look again after a grace; a mark no job could
+    ever settle (not `valid`) goes. How many were queued."""
     count = 0
-    for member in store.redis.zrangebyscore(key, "-inf", before, 0, 1000):
-        room_id, arg = text(member).split("|", 1)
+    for member, _at in indexes.due(store.redis, key, before, 1000):
+        room_id, arg = member.split("|", 1)
+        bucket = index_key(key, room_id)
         if not valid(room_id, arg):
-            store.redis.zrem(key, text(member))
+            store.redis.zrem(bucket, member)
             continue
         # XX: a mark its job cleared meanwhile stays cleared.
-        store.redis.zadd(key, {text(member): now}, xx=True)
-        schedule_alone(store.redis, Job(kind, room_id, arg, 0.0, tag="sweep"))
+        store.redis.zadd(bucket, {member: now}, xx=True)
+        schedule_alone(store.jobs, Job(kind, room_id, arg, 0.0, tag="sweep"))
         count += 1
     return count
 

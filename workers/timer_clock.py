@@ -19,16 +19,22 @@ EVERY = 1.0  # seconds between looks: a timer is at most this late (reminders, t
 class TimerClock(threading.Thread):
     """A daemon thread beside the worker's job loop; `stop` ends it."""
 
-    def __init__(self, client: redis.Redis, now: Callable[[], float], every: float = EVERY) -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        now: Callable[[], float],
+        every: float = EVERY,
+        jobs: redis.Redis | None = None,
+    ) -> None:
         super().__init__(name="timer-clock", daemon=True)
-        self.client, self.now, self.every = client, now, every
+        self.client, self.now, self.every, self.jobs = client, now, every, jobs
         self._stopped = threading.Event()
 
     def run(self) -> None:
         failing = False
         while not self._stopped.wait(self.every):
             try:
-                timers.fire_due(self.client, self.now())
+                timers.fire_due(self.client, self.now(), self.jobs)
             except redis.RedisError:  # Redis away: try again next second, said once
                 if not failing:
                     log.warning("the timer clock cannot reach Redis; it keeps trying")

@@ -117,13 +117,19 @@ class StoryAsk:
 
 
 @dataclass(frozen=True)
+class TipAsk:
+    """The person's tip for their move now, asked in words (`/tip`, `pista`, `dica`,
+    `saran`); a button asks it as a press (`Command("tip")`)."""
+
+
+@dataclass(frozen=True)
 class UnknownAsk:
     """A button that is not one of ours, or a message the desk cannot read (a photo)."""
 
     button: bool = True
 
 
-Ask = PressAsk | CommandAsk | TypedAsk | TypedMoveAsk | StoryAsk | UnknownAsk
+Ask = PressAsk | CommandAsk | TypedAsk | TypedMoveAsk | StoryAsk | TipAsk | UnknownAsk
 
 # Whether a person administers a room's chat (Telegram asks getChatMember; a platform
 # with no groups of ours answers False). Asked only when a use case needs it.

@@ -18,7 +18,7 @@ from typing import Literal, TypeVar
 
 import redis
 
-from service.desk import commands, presses, reading
+from service.desk import commands, presses, reading, tipping
 from service.desk.asks import (
     CommandAsk,
     Mark,
@@ -27,6 +27,7 @@ from service.desk.asks import (
     Reply,
     Request,
     StoryAsk,
+    TipAsk,
     TypedAsk,
     TypedMoveAsk,
 )
@@ -138,6 +139,8 @@ class Desk:
             return await presses.typed_move(use, ask)
         if isinstance(ask, StoryAsk):
             return await reading.asked(use, ask)
+        if isinstance(ask, TipAsk):
+            return await tipping.asked(use, ask)
         return use.unknown(ask)
 
     def use(self, request: Request, store: Store) -> Use:

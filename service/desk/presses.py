@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from engine.kernel.cards import SUIT_SYMBOLS
-from service.desk import opening, prompts, reading, showing
+from service.desk import opening, prompts, reading, showing, tipping
 from service.desk.asks import Choice, PressAsk, Reply, TypedMoveAsk
 from service.desk.use import Use
 from service.i18n import Translator, _
@@ -107,6 +107,8 @@ async def pressed(use: Use, ask: PressAsk) -> Reply:
         return reading.told(use, room, pressed=ask.tapped)
     if is_command(press, "hand"):
         return await showing.pressed(use, room)
+    if is_command(press, "tip"):  # read only, as the story
+        return tipping.told(use, room, pressed=True)
     if isinstance(press.what, Move):  # a costly first press is explained instead
         first = hints.explained_first(use.store, room, actor.user_id, press.what.action)
         if first is not None:

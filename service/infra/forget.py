@@ -11,7 +11,15 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job as RqJob
 
 from service.infra import keys
-from service.infra.keys import DUE_KEY, IDLE_KEY, PENDING_SYNC, TIMERS_KEY, chat_key, room_key
+from service.infra.keys import (
+    DUE_KEY,
+    IDLE_KEY,
+    PENDING_SYNC,
+    TIMERS_KEY,
+    chat_key,
+    index_key,
+    room_key,
+)
 from service.infra.queue import job_id
 from service.infra.store import Store, text
 from service.table.outcome import Job, JobKind
@@ -61,11 +69,10 @@ def delete_room(store: Store, room: Room) -> None:
         pipe.delete(room_key(room.id), *(keys.room_part_key(room.id, p) for p in ROOM_PARTS))
         if client.get(chat_key(room.chat_id, room.thread_id)) == room.id.encode():
             pipe.delete(chat_key(room.chat_id, room.thread_id))
-        pipe.zrem(DUE_KEY, room.id)
-        pipe.zrem(TIMERS_KEY, room.id)
-        pipe.zrem(IDLE_KEY, room.id)
+        for index in (DUE_KEY, TIMERS_KEY, IDLE_KEY):
+            pipe.zrem(index_key(index, room.id), room.id)
         for target in ("table", "table:new"):
-            pipe.zrem(PENDING_SYNC, f"{room.id}|{target}")
+            pipe.zrem(index_key(PENDING_SYNC, room.id), f"{room.id}|{target}")
         pipe.execute()
 
 
@@ -81,7 +88,8 @@ def drop_hand(store: Store, room_id: str, user_id: int) -> None:
         pipe.hdel(keys.blocked_notices_key(room_id), str(user_id))
         pipe.delete(keys.answer_key(room_id, user_id))
         for target in hands:
-            pipe.zrem(PENDING_SYNC, f"{room_id}|{target}", f"{room_id}|{target}:new")
+            pending = index_key(PENDING_SYNC, room_id)
+            pipe.zrem(pending, f"{room_id}|{target}", f"{room_id}|{target}:new")
             pipe.delete(keys.lock_key(room_id, target))
         pipe.execute()
     for arg in (*hands, *(f"{target}:new" for target in hands)):
@@ -103,7 +111,7 @@ def change_syncs_naming(store: Store, room_id: str, user_id: int) -> list[str]:
     prefix = RqJob.key_for(job_id(Job(JobKind.SYNC, room_id, "", 0.0)))
     named = {f"{kind}_{user_id}{new}" for kind in ("hand", "mine") for new in ("", "_new")}
     found = []
-    for key in store.redis.scan_iter(match=f"{prefix}*", count=1000):
+    for key in store.jobs.scan_iter(match=f"{prefix}*", count=1000):
         ident = text(key).removeprefix(RqJob.redis_job_namespace_prefix)
         targets = ident.removeprefix(f"sync-{room_id}-").split("-")
         if len(targets) > 1 and named & set(targets):
@@ -113,8 +121,8 @@ def change_syncs_naming(store: Store, room_id: str, user_id: int) -> list[str]:
 
 def delete_job(store: Store, ident: str) -> None:
     try:
-        job = RqJob.fetch(ident, connection=store.redis)
+        job = RqJob.fetch(ident, connection=store.jobs)
     except NoSuchJobError:
         return
     job.delete()
-    store.redis.delete(f"rq:results:{ident}")
+    store.jobs.delete(f"rq:results:{ident}")

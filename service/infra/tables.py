@@ -9,7 +9,7 @@ ones are loaded, to see that the person still sits there.
 
 from __future__ import annotations
 
-from service.infra.keys import IDLE_KEY, user_rooms_key
+from service.infra.keys import IDLE_KEY, index_key, user_rooms_key
 from service.infra.store import Store, text
 from service.table.room import LIVE, Room
 
@@ -19,7 +19,10 @@ def open_tables(store: Store, player: int, but: str | None = None) -> list[Room]
     ids = sorted(text(m) for m in store.redis.smembers(user_rooms_key(player)) if text(m) != but)
     if not ids:
         return []
-    scores = store.redis.zmscore(IDLE_KEY, ids)
+    with store.redis.pipeline(transaction=False) as pipe:
+        for room_id in ids:  # each in its own bucket
+            pipe.zscore(index_key(IDLE_KEY, room_id), room_id)
+        scores = pipe.execute()
     rooms = [store.load(room_id) for room_id, at in zip(ids, scores, strict=True) if at]
     return [
         r for r in rooms if r is not None and r.status in LIVE and r.seat_of(player) is not None

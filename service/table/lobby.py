@@ -288,7 +288,7 @@ def cycle(settings: RoomSettings, key: str) -> bool:
 
 
 def cycle_shared(settings: RoomSettings, key: str) -> bool:
-    """The settings every game has: reminders, language, bots, quiet hours."""
+    """The settings every game has: reminders, language, bots, quiet hours, tips."""
     if key == "remind":
         settings.reminder_after = next_of(REMINDERS, settings.reminder_after)
     elif key == "lang":
@@ -300,6 +300,8 @@ def cycle_shared(settings: RoomSettings, key: str) -> bool:
         settings.quiet_hours = next_of(WINDOWS, settings.quiet_hours)
     elif key == "tz":
         settings.timezone = next_of(TIMEZONES, settings.timezone)
+    elif key == "tips":
+        settings.tips = not settings.tips
     else:
         return False
     return True

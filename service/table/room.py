@@ -7,9 +7,9 @@ recent public events for the table message.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
-import string
 from dataclasses import replace
 from functools import cache
 from typing import Any, Literal
@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, mod
 from engine.kernel.rng import keyed
 from engine.registry import find_game, preset_names
 from service.table import packed_games
+from service.table.buckets import new_room_id as new_room_id  # re-exported
 from service.table.identity import TELEGRAM, ChatRef, PlayerRef
 from service.table.log import LogLine as LogLine  # re-exported: it was defined here
 
@@ -27,7 +28,6 @@ LIVE: tuple[Status, ...] = ("lobby", "playing")  # a room still open: its keys l
 TimeoutAction = Literal["bot", "remove"]
 BOT_LEVELS = ("easy", "heuristic", "strong")
 MAX_SEATS = 8
-_ID_ALPHABET = string.ascii_lowercase + string.digits
 
 
 # A room's `seed` is its game's secret key: every deal and bot choice is drawn from it
@@ -53,9 +53,13 @@ def new_game_key() -> int:
     return secrets.randbits(KEY_BITS) | (1 << (KEY_BITS - 1))
 
 
-def new_room_id() -> str:
-    """8 random letters and digits: short enough for 64-byte button data."""
-    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(8))
+HANDLED_KEPT = 8  # a redelivery comes within seconds; eight changes take longer
+
+
+def handled_id(update_id: int | str) -> str:
+    """An update's id as a room keeps it: a long one (a WhatsApp message's) hashed short."""
+    text = str(update_id)
+    return text if len(text) <= 12 else hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
 
 
 class Seat(BaseModel):
@@ -92,6 +96,7 @@ class RoomSettings(BaseModel):
     bot_level: str = "heuristic"  # the level of bots added in the lobby
     quiet_hours: tuple[int, int] | None = None  # (from, to) local hours: no reminders then
     timezone: str = "UTC"  # the group's time zone, for quiet hours
+    tips: bool = False  # players may ask for a tip (always at a table with bots)
 
 
 class Room(BaseModel):
@@ -131,6 +136,10 @@ class Room(BaseModel):
     mine: list[int] = Field(default_factory=list)
     created: float = 0.0
     updated: float = 0.0
+    # The updates that changed it last (`handled_id`s), so a redelivery is known by the
+    # room itself, in the same write as the change (a cluster keeps the updates' own
+    # marks elsewhere; a fail-over that loses the change loses this with it).
+    handled: list[str] = Field(default_factory=list)
     # The bytes it was read from (Store.load): updating the room as loaded reuses it.
     _loaded_from: bytes | str | None = PrivateAttr(default=None)
 
@@ -184,6 +193,13 @@ class Room(BaseModel):
         )
         return text.encode()
 
+    def note_handled(self, update_id: int | str) -> None:
+        """The update `update_id` changed the room (the last HANDLED_KEPT are kept)."""
+        self.handled = [*self.handled, handled_id(update_id)][-HANDLED_KEPT:]
+
+    def has_handled(self, update_id: int | str) -> bool:
+        return handled_id(update_id) in self.handled
+
     @property
     def chat(self) -> ChatRef:
         """Where the room's table is shown."""
@@ -205,6 +221,11 @@ class Room(BaseModel):
         people = [seat for seat in self.seats if seat.user_id is not None]
         opener = [seat for seat in people if seat.user_id == self.creator]
         return next(iter(opener or people), None)
+
+    def tips_shown(self) -> bool:
+        """Whether players are offered tips: at a table that asks for them, and always at
+        one with bots (a child learning against them)."""
+        return self.settings.tips or any(seat.bot is not None for seat in self.seats)
 
     def humans(self) -> list[int]:
         return [s.user_id for s in self.seats if s.user_id is not None]

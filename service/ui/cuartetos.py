@@ -12,9 +12,11 @@ the same button for ¡Burro! and for a fake word. The word is the only clue.
 from __future__ import annotations
 
 from engine.cuartetos import REAL_WORD, CuartetosRules, GameState, player_view, public_view
+from engine.cuartetos import tip as tips
 from engine.cuartetos.cards import is_four_of_a_kind
 from engine.cuartetos.views import CallView, PlayerView, PublicView
 from engine.kernel.rules import LETTERS
+from engine.kernel.tip import Tip
 from service.i18n import Translator, _
 from service.table import games as table_games
 from service.table.cuartetos.table import is_live
@@ -68,6 +70,15 @@ LEGEND = {
 }
 # During a call ⏳ marks who has not put a hand down yet: nobody is choosing then.
 CALL_LEGEND = {**LEGEND, "⏳": _("⏳ yet to respond")}
+
+
+# A tip's words, by its reason (engine.cuartetos.tip).
+TIP_WORDS = {
+    tips.CALL: _("Tap ¡Burro! now: you have all four {rank} cards."),
+    tips.NEARLY: _("Pass {card}: one more {rank} card and you have four of a kind."),
+    tips.KEEP: _("Pass {card}: keep collecting {rank} cards, you hold {n} of the four."),
+    tips.ANY: _("Pass {card}: no rank is ahead yet, so any card will do."),
+}
 
 
 class CuartetosPainter(TablePainter):
@@ -409,8 +420,19 @@ class CuartetosPainter(TablePainter):
         if prompt:
             lines += ["", prompt]
         lines += hints.hint_lines(self.shown_hints & set(self.due(view)), self.tr)
-        rows = (*self.action_rows(view), *self.story_rows(), *self.view_rows(seat))
+        rows = (
+            *self.action_rows(view),
+            *self.tip_rows(view.legal),
+            *self.story_rows(),
+            *self.view_rows(seat),
+        )
         return Screen("\n".join(lines), rows)
+
+    def tip_words(self, tip: Tip) -> str:
+        """A tip in one sentence: the card to pass and the rank it keeps, or the call."""
+        words = TIP_WORDS[tip.reason]
+        card = self.card(tip.card) if tip.card else ""
+        return self._(words, card=card, rank=self.rank_word(tip.rank), n=tip.count)
 
     def picture(self, seat: int | None) -> Picture:
         """The table drawn for `seat` (None: the public table, no hand, no taps): from

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.follow_suit import tip as tips
 from engine.follow_suit.game import GameState, to_move
 from engine.follow_suit.rules import Rules
 from engine.follow_suit.views import PlayerView, PublicView, player_view, public_view
 from engine.kernel.rules import LETTERS
+from engine.kernel.tip import Tip
 from service.i18n import Translator, _
 from service.table import games as table_games
 from service.table.log import LogKind, LogLine
@@ -61,6 +63,31 @@ PRESET_NAMES = {
     "portuguese": _("Portuguese Burro (Burro Deitado)"),
     "burro_em_pe": _("Burro em Pé (the tent)"),
     "cangkul": _("Cangkul / Donkey"),
+}
+
+
+# A tip's words, by its reason (engine.follow_suit.tip): the move, then why.
+TIP_WORDS = {
+    tips.LEAD_JOKER: _("Lead {card}: it wins the trick, and your last card leads next."),
+    tips.LEAD_AFTER_JOKER: _("Play {card}: the joker wins this trick anyway, so give a low card."),
+    tips.LEAD_VOID: _("Lead {card}: someone has no {suit} and must dig in the stock."),
+    tips.LEAD_VOID_EMPTY: _("Lead {card}: someone has no {suit} and cannot follow."),
+    tips.LEAD_LATE_SINGLETON: _("Lead {card}: the stock is nearly gone, so hold fewer suits."),
+    tips.LEAD_KEEP_SUITS: _("Lead {card}: keep a card in every suit while the stock is big."),
+    tips.LEAD_BOSS: _("Lead {card}: nobody can beat it, and winning the trick means leading."),
+    tips.LEAD_LONG: _(
+        "Lead {card} from your longest suit, {suit}: the others run out of it first."
+    ),
+    tips.LEAD_COUNT: _("Lead {card}: count the cards played, few {suit} are left for the others."),
+    tips.FOLLOW_ONLY: _("Play {card}: it is the only card you may play."),
+    tips.FOLLOW_HIGH: _("Play {card}: high cards win tricks, and winning means leading."),
+    tips.FOLLOW_CHEAP: _("Play {card}: the cheapest card that wins, and winning means leading."),
+    tips.FOLLOW_LOW: _("Play {card}, your lowest: you cannot win this trick."),
+    tips.FOLLOW_UNDER_JOKER: _("Play {card}, your lowest: the joker wins this trick."),
+    tips.VOID_JOKER: _("Play {card}: you have no {suit}, and the joker wins without digging."),
+    tips.DRAW: _("Draw: you have no {suit}, so dig in the stock until one turns up."),
+    tips.DRAW_TALLER: _("Draw from the taller half of the tent: you have no {suit}."),
+    tips.PASS: _("Pass: you have no {suit} and the stock is empty."),
 }
 
 
@@ -293,8 +320,20 @@ class FollowSuitPainter(TablePainter):
         lines.append(_("Your cards: {cards}", cards=self.cards(view.hand)))
         lines.append(self.prompt(view))
         lines += hints.hint_lines(self.shown_hints & set(self.due(view)), self.tr)
-        rows = (*self.action_rows(view), *self.story_rows(), *self.view_rows(seat))
+        rows = (
+            *self.action_rows(view),
+            *self.tip_rows(view.legal),
+            *self.story_rows(),
+            *self.view_rows(seat),
+        )
         return Screen("\n".join(lines), rows)
+
+    def tip_words(self, tip: Tip) -> str:
+        """A tip in one sentence: the move, and the seed texts' tip that makes it."""
+        words = TIP_WORDS[tip.reason]
+        suit = self.suit_word(tip.suit) if tip.suit else self._("the suit led")
+        card = self.card(tip.card) if tip.card else ""
+        return self._(words, card=card, suit=suit)
 
     def picture(self, seat: int | None) -> Picture:
         """The table drawn for `seat` (None: the public table, no hand, no taps): from

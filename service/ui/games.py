@@ -62,6 +62,10 @@ class Screens(Protocol):
         """A card for people, in the room's suit style."""
         ...
 
+    def tip_text(self, seat: int) -> str | None:
+        """`seat`'s tip now in one sentence (None: no choice to make)."""
+        ...
+
     def rules_text(self) -> str: ...
 
 

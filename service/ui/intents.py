@@ -36,6 +36,7 @@ CommandName = Literal[
     "rematch",  # a new game with the same players (private: play again)
     "story",  # the hand's whole story, to the reader alone (service.desk.reading)
     "hand",  # the presser's hand, shown to them alone where they pressed (desk.showing)
+    "tip",  # the presser's tip for their move now, to them alone (service.desk.tipping)
 ]
 
 

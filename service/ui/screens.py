@@ -21,6 +21,8 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, ClassVar, Literal, Protocol
 
 from engine.kernel.cards import JOKER_CODE, SUIT_SYMBOLS
+from engine.kernel.tip import Tip
+from engine.registry import find_game
 from service.i18n import LANGUAGE_NAMES, Translator, _
 from service.table import targets
 from service.table.log import LogKind, LogLine
@@ -48,6 +50,9 @@ SPANISH_SUITS = {"D": _("oros"), "H": _("copas"), "S": _("espadas"), "C": _("bas
 SPANISH_FACES = {"A": _("As"), "J": _("Sota"), "Q": _("Caballo"), "K": _("Rey")}
 # French-suited ranks stay symbols on cards; /rules spells them out once.
 FRENCH_FACES = {"A": _("Ace"), "K": _("King"), "Q": _("Queen"), "J": _("Jack")}
+# French suits by their names, where a sentence names a suit (a tip).
+FRENCH_SUITS = {"S": _("spades"), "H": _("hearts"), "D": _("diamonds"), "C": _("clubs")}
+TIP_MARK = "💡"
 CARD_SEPARATOR = " · "
 
 # Buttons: a phone about 390 px wide shows some 32 characters across one row of buttons,
@@ -454,7 +459,52 @@ class TablePainter(ABC):
             ("bot", _("🤖 Bot level"), _("Bot level: {v}", v=_(BOT_LEVEL_NAMES[s.bot_level]))),
             ("quiet", _("🌙 Quiet hours"), _("Quiet hours: {v}", v=self.quiet_text())),
             ("tz", _("🌍 Time zone"), _("Time zone: {v}", v=s.timezone)),
+            *self.tips_setting(),
         ]
+
+    def tips_setting(self) -> list[tuple[str, str, str]]:
+        """Tips: off by default at a table of people, always on at one with bots (a
+        one-to-one table has nothing to choose)."""
+        _ = self._
+        if self.room.private:
+            return []
+        if any(seat.bot is not None for seat in self.room.seats):
+            line = _("Tips: on, with bots at the table")
+        else:
+            line = _("Tips: on") if self.room.settings.tips else _("Tips: off")
+        return [("tips", _("💡 Tips"), line)]
+
+    # ----- a tip --------------------------------------------------------------------
+
+    def tip_rows(self, legal: Sequence[str]) -> list[tuple[Button, ...]]:
+        """The tip's button under a hand with a choice to make, at a table with tips."""
+        if self.room.status != "playing" or len(legal) < 2 or not self.room.tips_shown():
+            return []
+        return [(self.command(self._("💡 Tip"), "tip"),)]
+
+    def tip_text(self, seat: int) -> str | None:
+        """`seat`'s tip now, one sentence in the reader's words (None: no choice to
+        make); worked out by the game from the seat's own view."""
+        if self.room.game is None or self.room.status != "playing":
+            return None
+        game = find_game(self.room.settings.preset)[0]
+        tip = game.tip(game.player_view(self.room.game, seat))
+        return None if tip is None else f"{TIP_MARK} {self.tip_words(tip)}"
+
+    @abstractmethod
+    def tip_words(self, tip: Tip) -> str:
+        """A tip's reason in words (each game words its own reasons)."""
+
+    def suit_word(self, suit: str) -> str:
+        """A suit by its name: `copas` in Spanish suits, `hearts` in French ones."""
+        names = SPANISH_SUITS if self.spanish() else FRENCH_SUITS
+        return self._(names[suit]) if suit in names else ""
+
+    def rank_word(self, rank: str) -> str:
+        """A rank by its name: `Rey` in Spanish suits, `King` (or `7`) in French ones."""
+        if self.spanish():
+            return rank_name(rank, True, self.tr)
+        return self._(FRENCH_FACES[rank]) if rank in FRENCH_FACES else rank
 
     def settings_screen(self, items: Sequence[tuple[str, str, str]]) -> Screen:
         # items: (the setting's key for lobby.change_setting, its button, its line)

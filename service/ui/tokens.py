@@ -7,7 +7,8 @@ service.platforms.telegram.callbacks; WhatsApp's reply ids).
 
     commands   J join · L leave · B add bot · X remove bot · S start · C settings ·
                o:done close them · R rules · K cancel · k keep playing · N rematch ·
-               T the hand's whole story · H the presser's hand, to them alone
+               T the hand's whole story · H the presser's hand, to them alone ·
+               I the presser's tip
     options    o:<key>
     moves      follow-suit: p<card> play · d draw · dl / dr draw left / right · x pass
                passing: c<card> pass the card · b ¡Burro! · f fake call · r respond
@@ -38,6 +39,7 @@ _COMMANDS: dict[CommandName, str] = {
     "rematch": "N",
     "story": "T",
     "hand": "H",
+    "tip": "I",
 }
 _COMMANDS_BACK = {token: name for name, token in _COMMANDS.items()}
 

@@ -73,7 +73,6 @@ def test_the_check_finds_each_way_of_spelling_a_key() -> None:
         (keys.chatter_cooldown_key, 7, "cooldown:chatter:7"),
         (keys.update_key, 42, "update:42"),
         (keys.update_key, "wa:abc", "update:wa:abc"),
-        (keys.busy_key, 42, "update:42:busy"),
         (keys.chat_limit_key, -5, "limit:chat:-5"),
         (keys.group_limit_key, -5, "limit:group:-5"),
         (keys.notice_key, "n1", "notice:n1"),

@@ -49,7 +49,7 @@ class Conflict(Exception):
 class StoreBase:
     def __init__(
         self,
-        client: redis.Redis,
+        client: redis.Redis | redis.RedisCluster,
         retention: int,
         dedupe_ttl: int,
         *,
@@ -58,10 +58,21 @@ class StoreBase:
         idle: tuple[int, int] = (2 * 24 * 3600, 14 * 24 * 3600),
         clock: Callable[[], float] = time.time,
         text_mark_ttl: int = 7 * 24 * 3600,
-        aclient: redis.asyncio.Redis | None = None,
+        aclient: redis.asyncio.Redis | redis.asyncio.RedisCluster | None = None,
         bot_delay: float = DEFAULT_DELAY,
+        jobs: redis.Redis | None = None,
+        ajobs: redis.asyncio.Redis | None = None,
+        durable: trips.Durable | None = None,
     ) -> None:
-        self.redis = client
+        self.redis: Any = client  # Any: redis-py types a cluster's client apart
+        # RQ's Redis: the state's own unless that is a cluster (RQ runs on one node).
+        if jobs is None and isinstance(client, redis.RedisCluster):
+            raise ValueError("a cluster holds no RQ queue: give RQ's Redis (jobs)")
+        self.jobs: redis.Redis = jobs if jobs is not None else client  # type: ignore[assignment]
+        self.ajobs = ajobs
+        self.one_node = not isinstance(client, redis.RedisCluster)
+        self.jobs_inside = self.one_node and (jobs is None or jobs is client)
+        self.durable = durable  # WAIT for replicas before a move is answered
         self.bot_delay = bot_delay  # for the moves of the presses queued (_apply_queued)
         # The asyncio client of `serve`'s event loop, for the `a…` methods (without it
         # they use the synchronous one).
@@ -111,10 +122,17 @@ class StoreBase:
 
     @classmethod
     def of(
-        cls, client: redis.Redis, settings: Settings, aclient: redis.asyncio.Redis | None = None
+        cls,
+        client: redis.Redis | redis.RedisCluster,
+        settings: Settings,
+        aclient: redis.asyncio.Redis | redis.asyncio.RedisCluster | None = None,
+        jobs: redis.Redis | None = None,
+        ajobs: redis.asyncio.Redis | None = None,
     ) -> Self:
         """The store with the lifetimes the settings give."""
         idle = max(settings.game_idle, settings.lobby_idle)
+        replicas = settings.durable_replicas
+        durable = trips.Durable(replicas, settings.durable_wait_ms) if replicas else None
         return cls(
             client,
             settings.retention,
@@ -124,13 +142,20 @@ class StoreBase:
             idle=(settings.lobby_idle, settings.game_idle),
             aclient=aclient,
             bot_delay=settings.bot_delay,
+            jobs=jobs,
+            ajobs=ajobs,
+            durable=durable,
         )
 
+    def _run(self, steps: trips.Steps[T]) -> T:
+        """Run `steps` on the synchronous clients."""
+        return trips.run(self.redis, steps, None if self.jobs_inside else self.jobs)
+
     async def _arun(self, steps: trips.Steps[T]) -> T:
-        """Run `steps` on the asyncio client (the synchronous one if there is none)."""
+        """Run `steps` on the asyncio clients (the synchronous ones if there are none)."""
         if self.aredis is None:
-            return trips.run(self.redis, steps)
-        return await trips.arun(self.aredis, steps)
+            return self._run(steps)
+        return await trips.arun(self.aredis, steps, None if self.jobs_inside else self.ajobs)
 
     def ttl_of(self, room: Room) -> int:
         """Seconds a room's keys outlive their last write: `retention` once it ended."""

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import redis
+from redis.typing import EncodableT
 
-from service.infra import commit, logs, metrics, timers, trips
+from service.infra import commit, indexes, logs, metrics, timers, trips
 from service.infra.keys import (
     DUE_KEY,
     chat_key,
     chat_open_key,
     presses_key,
     room_key,
-    update_key,
     user_open_key,
 )
 from service.infra.store.base import MISSING, Conflict, UpdateId, decode_room, text
-from service.infra.store.writes import Writes
+from service.infra.store.writes import Recorders, Writes, forget_writes
 from service.table.outcome import Job, Outcome, QueuedPress
 from service.table.play import queued as queued_press
 from service.table.room import LIVE, Room
@@ -53,7 +52,7 @@ class Rooms(Writes):
 
     def overdue(self, before: float, limit: int = 1000) -> list[str]:
         """Playing rooms whose next timer or bot move was due before `before`."""
-        return [text(r) for r in self.redis.zrangebyscore(DUE_KEY, "-inf", before, 0, limit)]
+        return [room for room, _at in indexes.due(self.redis, DUE_KEY, before, limit)]
 
     def open_rooms(self, key: str, user_id: int | None = None) -> int:
         """How many rooms of an `open:` set are still open (and opened by `user_id`, if
@@ -86,25 +85,42 @@ class Rooms(Writes):
     # ----- changes -----------------------------------------------------------------
 
     def create(self, room: Room, outcome: Outcome, update_id: UpdateId | None) -> bool:
-        """Save a new room as its chat's game, unless the chat has a live game already."""
+        """Save a new room as its chat's game, unless the chat has a live game already:
+        the room first (its id is new: nobody else writes it), then the chat's pointer
+        to it, only if the pointer is still as read (else the room goes again)."""
         chat = chat_key(room.chat_id, room.thread_id)
-        with self.redis.pipeline() as pipe:
-            pipe.watch(chat, *_marks(update_id))  # type: ignore[no-untyped-call]
-            current = pipe.get(chat)
-            if current and self._live(text(current)):
-                pipe.reset()
-                return False
-            pipe.multi()
-            self._write(pipe, room, outcome, update_id)
-            self._opened(pipe, room)
-            try:
-                pipe.execute()
-            except redis.WatchError:
-                metrics.conflict("create", retried=False)
-                return False
+        current = self.redis.get(chat)
+        if current and self._live(text(current)):
+            return False
+        rec = self.recorders()
+        self._write(rec, room, outcome, update_id, point_chat=False)
+        self._opened(rec.side, room)
+        self._run(self._create(room, rec))
+        if not self._run(self._point(chat, current, room)):
+            self._run(self._undo(room))
+            metrics.conflict("create", retried=False)
+            return False
         self._committed_with(update_id)
         logs.bind(game_id=room.id)  # the update is about the new game from here on
         return True
+
+    def _create(self, room: Room, rec: Recorders) -> trips.Steps[None]:
+        """The new room's writes: its own slot's in one script, then the others."""
+        keys = commit.keys_of(rec.room)
+        yield trips.Script(commit.WRITE_ALL, keys, commit.as_args(rec.room), self.durable)
+        yield from rec.after()
+
+    def _point(self, chat: str, was: bytes | None, room: Room) -> trips.Steps[bool]:
+        """The chat's pointer set to the room, if it is still `was`."""
+        args: list[EncodableT] = [b"" if was is None else was, room.id, self.ttl_of(room)]
+        found = yield trips.Script(_REPOINT, [chat], args)
+        return bool(found)
+
+    def _undo(self, room: Room) -> trips.Steps[None]:
+        """A room that lost its chat to another: its keys and index entries go."""
+        rec = self.recorders()
+        forget_writes(rec.room, room)
+        yield trips.Script(commit.WRITE_ALL, commit.keys_of(rec.room), commit.as_args(rec.room))
 
     def _live(self, room_id: str) -> bool:
         room = self.load(room_id)
@@ -154,24 +170,27 @@ class Rooms(Writes):
             data = loaded._loaded_from if loaded is not None else None
             queued: list[bytes] = []  # none with a room read ahead; if some, it is "changed"
             if not data:
-                read = yield from self._read_for_update(key, queue, update_id)
+                read = yield from self._read_for_update(key, queue)
                 if read is None:
                     return None
                 data, queued = read
             room = _fresh(data, loaded)
             loaded = None  # changed now: a retry reads again
+            if update_id is not None and room.has_handled(update_id):
+                return None  # a redelivery of an update whose change the room holds
             outcome = (
                 self._apply_queued(room, queued).then(change(room)) if queued else change(room)
             )
-            writes = commit.recorder(self.redis)
-            self._write(writes, room, outcome, update_id, sync_job, here)
-            mark = update_key(update_id) if update_id is not None else None
-            found = yield from commit.commit(key, queue, len(queued), mark, data, writes)
+            rec = self.recorders()
+            self._write(rec, room, outcome, update_id, sync_job, here)
+            durable = self.durable if update_id is not None else None
+            found = yield from commit.commit(key, queue, len(queued), data, rec.room, durable)
             if found == "gone":
                 return None
             if found == "changed":  # someone else changed the room first: read it again
                 metrics.conflict("update", retried=attempt < MAX_ATTEMPTS)
                 continue
+            yield from rec.after()
             self._committed_with(update_id)
             self._forget(key)
             return room, outcome
@@ -187,22 +206,24 @@ class Rooms(Writes):
         return outcome
 
     def _read_for_update(
-        self, key: str, queue: str, update_id: UpdateId | None
+        self, key: str, queue: str
     ) -> trips.Steps[tuple[bytes | str, list[bytes]] | None]:
-        """The room's bytes and its queued presses, in one round trip with its update's
-        dedupe mark; None if it is gone or the update was handled already."""
-        marks = [("EXISTS", mark) for mark in _marks(update_id)]
-        data, queued, *marked = yield trips.Commands(
-            [("GET", key), ("LRANGE", queue, 0, -1), *marks]
-        )
-        if data is None or any(marked):
+        """The room's bytes and its queued presses, in one round trip (one slot); None
+        if it is gone."""
+        data, queued = yield trips.Commands([("GET", key), ("LRANGE", queue, 0, -1)])
+        if data is None:
             return None
         return data, queued
 
 
-def _marks(update_id: UpdateId | None) -> list[str]:
-    """The update's dedupe mark, if it is an update's change."""
-    return [] if update_id is None else [update_key(update_id)]
+# KEYS[1]: a chat's pointer. ARGV: what it was read as ('': none), the new room, its
+# lifetime. The pointer is set only if it is still as read.
+_REPOINT = """
+local now = redis.call('GET', KEYS[1]) or ''
+if now ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+return 1
+"""
 
 
 def _fresh(data: bytes | str, loaded: Room | None) -> Room:

@@ -1,24 +1,33 @@
 """What a commit writes besides the room: the update's dedupe mark, the chat's pointer,
 the room's `moves` hash, its timers and idle deadline, the people index, the counters
-of a finished game, the outbox's pending syncs and the outcome's jobs."""
+of a finished game, the outbox's pending syncs and the outcome's jobs.
+
+Each write is recorded where it can go (`Recorders`): the room's own slot, written by
+the commit's script; the state's other keys; RQ's jobs. On one Redis that also holds
+RQ's queue, the three are one: the script writes them all at once. On a cluster, the
+other keys follow the commit in one batch, and the jobs in one more on RQ's Redis: a
+process killed in between loses them to the sweeper, which queues again what pending
+syncs, presses and overdue rooms show (workers.sweeper)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import redis
 from redis.typing import EncodableT
 
-from service.infra import timers
+from service.infra import commit, timers, trips
 from service.infra.keys import (
     DUE_KEY,
     IDLE_KEY,
     PENDING_PRESSES,
     PENDING_SYNC,
+    TIMERS_KEY,
     VIEW_CHANNEL,
-    busy_key,
     chat_key,
     chat_open_key,
+    index_key,
     live_key,
     moves_key,
     room_key,
@@ -36,49 +45,85 @@ from service.table.play import waiting_moves
 from service.table.room import LIVE, Room
 
 
+@dataclass(frozen=True)
+class Recorders:
+    """Where a commit's writes are recorded (the module's docstring)."""
+
+    room: redis.client.Pipeline  # the room's slot: the commit's script writes these
+    side: redis.client.Pipeline  # the state's other keys
+    jobs: redis.client.Pipeline  # RQ's
+
+    def after(self) -> trips.Steps[None]:
+        """What follows the commit: the other keys, then the jobs, unless the script
+        wrote them."""
+        if self.side is not self.room and self.side.command_stack:
+            yield trips.Commands(commit.as_commands(self.side))
+        if self.jobs is not self.room and self.jobs.command_stack:
+            yield trips.Commands(commit.as_commands(self.jobs), transaction=True, jobs=True)
+
+
 class Writes(Statistics):
+    def recorders(self) -> Recorders:
+        """Fresh recorders for one commit: one pipeline where one Redis holds it all."""
+        room = commit.recorder(self.redis)
+        side = room if self.one_node else commit.recorder(self.redis)
+        jobs = room if self.jobs_inside else commit.recorder(self.jobs)
+        return Recorders(room, side, jobs)
+
     def _write(
         self,
-        pipe: redis.client.Pipeline,
+        rec: Recorders,
         room: Room,
         outcome: Outcome,
         update_id: UpdateId | None,
         sync_job: bool = True,
         here: Callable[[Job], bool] | None = None,
+        point_chat: bool = True,
     ) -> None:
+        pipe = rec.room
         if update_id is not None:  # answered with no popup, unless `finish` says one
-            pipe.set(update_key(update_id), mark_of(""), ex=self.mark_ttl(update_id))
-            pipe.delete(busy_key(update_id))
+            rec.side.set(update_key(update_id), mark_of(""), ex=self.mark_ttl(update_id))
         if outcome.presses:
-            pipe.zrem(PENDING_PRESSES, *outcome.presses)
+            pipe.zrem(index_key(PENDING_PRESSES, room.id), *outcome.presses)
         if not outcome.changed:
             return
+        if update_id is not None:  # a redelivery finds it in the room, whatever the mark
+            room.note_handled(update_id)
         ttl = self.ttl_of(room)
         pipe.set(room_key(room.id), encode_room(room), ex=ttl)
         pipe.publish(VIEW_CHANNEL, room.id)  # the open views repaint it (service.view.live)
         self._write_moves(pipe, room, ttl)
-        chat = chat_key(room.chat_id, room.thread_id)
-        if room.status == "cancelled":
-            pipe.delete(chat)
-        else:
-            pipe.set(chat, room.id, ex=ttl)
+        if point_chat:  # (a new room points its chat itself: Rooms.create)
+            self._point_chat(rec.side, room, ttl)
         self._mark_idle(pipe, room, by_person=update_id is not None)
         if room.status == "lobby" or outcome.finished:  # the seats are set in the lobby
-            self._index_people(pipe, user_rooms_key, room.id, room.humans())
+            self._index_people(rec.side, user_rooms_key, room.id, room.humans())
         if room.status == "playing":
-            pipe.zadd(DUE_KEY, {room.id: room.next_due()})
+            pipe.zadd(index_key(DUE_KEY, room.id), {room.id: room.next_due()})
         else:
-            pipe.zrem(DUE_KEY, room.id)
+            pipe.zrem(index_key(DUE_KEY, room.id), room.id)
         self._set_timer(pipe, room, outcome)
         if outcome.finished:
-            self._count_finished(pipe, room)
+            self._count_finished(rec.side, room)
         self._write_syncs(pipe, room, outcome, sync_job)
         for user, when in outcome.acted.items():
             pipe.hset(live_key(room.id), str(user), when)
             pipe.expire(live_key(room.id), ttl)
         for job in outcome.jobs:
             if job.kind not in PHASE_TIMERS and (here is None or not here(job)):
-                schedule(self.redis, pipe, job)
+                schedule(self.jobs, rec.jobs, job)
+
+    def _point_chat(self, side: redis.client.Pipeline, room: Room, ttl: int) -> None:
+        """The chat's pointer to its room: kept as long as the room, gone if it was
+        cancelled. Written with the commit on one Redis; on a cluster after it, so only
+        where it still points here or nowhere (a room may have been opened since)."""
+        chat, cancelled = chat_key(room.chat_id, room.thread_id), room.status == "cancelled"
+        if not self.one_node:
+            side.eval(_POINT, 1, chat, room.id, 0 if cancelled else ttl)
+        elif cancelled:
+            side.delete(chat)
+        else:
+            side.set(chat, room.id, ex=ttl)
 
     def _write_syncs(
         self, pipe: redis.client.Pipeline, room: Room, outcome: Outcome, sync_job: bool
@@ -91,7 +136,7 @@ class Writes(Statistics):
             # Since now, not since the room's last move: a reminder's re-post, marked with
             # the move's older time, looked lost to the sweeper at once and went out twice.
             # Each change marks anew: the job serving an older one leaves this mark.
-            pipe.zadd(PENDING_SYNC, {f"{room.id}|{target}": self.clock()})
+            pipe.zadd(index_key(PENDING_SYNC, room.id), {f"{room.id}|{target}": self.clock()})
 
     def _write_moves(self, pipe: redis.client.Pipeline, room: Room, ttl: int) -> None:
         """The room's `moves` hash anew: its phase, and who may press what and have it
@@ -119,11 +164,12 @@ class Writes(Statistics):
     def _mark_idle(self, pipe: redis.client.Pipeline, room: Room, by_person: bool) -> None:
         """When an open room ends if nobody acts: counted from a person's update (a job's
         write, a bot's move, only makes sure the room is there)."""
+        key = index_key(IDLE_KEY, room.id)
         if room.status not in LIVE:
-            pipe.zrem(IDLE_KEY, room.id)
+            pipe.zrem(key, room.id)
             return
         wait = self.idle[0] if room.status == "lobby" else self.idle[1]
-        pipe.zadd(IDLE_KEY, {room.id: self.clock() + wait}, nx=not by_person)
+        pipe.zadd(key, {room.id: self.clock() + wait}, nx=not by_person)
 
     def _opened(self, pipe: redis.client.Pipeline, room: Room) -> None:
         """Count a new room toward its chat's and its creator's caps, and index its
@@ -149,7 +195,25 @@ class Writes(Statistics):
                 pipe.execute()
 
 
+# KEYS[1]: a chat's pointer. ARGV: the room, the pointer's lifetime (0: drop it). Only
+# where the pointer is this room's or none.
+_POINT = """
+local now = redis.call('GET', KEYS[1])
+if now and now ~= ARGV[1] then return 0 end
+if ARGV[2] == '0' then redis.call('DEL', KEYS[1])
+else redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end
+return 1
+"""
+
+
 def _sync_job(room: Room, targets: list[str]) -> Job:
     """The change's sync job: its id names the room's version, so the job of the next
     change is another job (a finished job's hash is deleted: service.infra.queue)."""
     return Job(JobKind.SYNC, room.id, targets_of.joined(targets), 0.0, tag=f"v{room.version}")
+
+
+def forget_writes(pipe: redis.client.Pipeline, room: Room) -> None:
+    """A room's keys and its index entries deleted (all in its slot)."""
+    pipe.delete(room_key(room.id), moves_key(room.id), live_key(room.id))
+    for index in (DUE_KEY, IDLE_KEY, TIMERS_KEY):
+        pipe.zrem(index_key(index, room.id), room.id)

@@ -30,6 +30,7 @@ from service.desk.asks import (
     Request,
     Sender,
     StoryAsk,
+    TipAsk,
     TypedAsk,
     UnknownAsk,
 )
@@ -57,6 +58,8 @@ COMMANDS: dict[str, CommandName] = {
 }
 # The hand's whole story, to the sender alone (service.desk.reading).
 STORY = ("story", "historia", "cerita")
+# The sender's tip for their move now, to them alone (service.desk.tipping).
+TIP = ("tip", "pista", "dica", "saran")
 DESK_COMMANDS: dict[str, CommandName] = {name: name for name in get_args(CommandName)}
 OLD_BUTTONS: dict[str, tuple[CommandName, tuple[str, ...]]] = {
     "forget:yes": ("forget_yes", ()),
@@ -117,7 +120,7 @@ def ids(*values: object) -> bool:
     return all(type(value) is int for value in values)
 
 
-def command_of(message: Message, bot_username: str) -> CommandAsk | StoryAsk | None:
+def command_of(message: Message, bot_username: str) -> CommandAsk | StoryAsk | TipAsk | None:
     """The command a message gives us, with its words; None if it gives none."""
     words = (message.text or "").split()
     entities = message.entities or ()
@@ -129,6 +132,8 @@ def command_of(message: Message, bot_username: str) -> CommandAsk | StoryAsk | N
         return None
     if name.lower() in STORY:
         return StoryAsk()
+    if name.lower() in TIP:
+        return TipAsk()
     command = COMMANDS.get(name.lower())
     return None if command is None else CommandAsk(command, tuple(words[1:]))
 

@@ -83,8 +83,12 @@ class TelegramDelivery:
         bot_username: str,
         mini_app: MiniApp | None = None,
         drawing: Drawing = Drawing(),
+        budget: redis.Redis | None = None,
     ) -> None:
         self.api, self.redis, self.bot_username = api, client, bot_username
+        # the send budget and the notices waiting for it: with RQ's queue (its own Redis
+        # when the state is on a cluster), where every sender shares them
+        self.sending = budget if budget is not None else client
         self.mini_app = mini_app  # the view's "🖼 Table" buttons (view_buttons)
         self.drawing = drawing  # where hands may be widgets
 
@@ -117,7 +121,7 @@ class TelegramDelivery:
         return None  # a chat that started the bot takes messages for good
 
     def budget(self, chat: Chat) -> float:
-        return limits.reserve(self.redis, chat.id, group=is_group(chat))
+        return limits.reserve(self.sending, chat.id, group=is_group(chat))
 
     def call(self, method: str, **params: Any) -> Any:
         try:
@@ -210,7 +214,7 @@ class TelegramDelivery:
 
     def second_slot(self, chat: Chat) -> None:
         """A second send slot for the chat now, else a "retry" failure."""
-        wait = limits.reserve(self.redis, chat.id, group=is_group(chat))
+        wait = limits.reserve(self.sending, chat.id, group=is_group(chat))
         if wait > 0:
             why = "a widget's caption waits for the send budget"
             raise DeliveryFailed(Failure("retry", why, wait=wait))
@@ -253,7 +257,7 @@ class TelegramDelivery:
             log.info("chat %s: %s's own message %s stays: %s", chat.id, user, message_id, error)
 
     def post(self, chat: Chat, text: str) -> None:
-        notices.queue(self.redis, {"chat_id": chat.id, "text": text, **topic(chat)}, 0.0)
+        notices.queue(self.sending, {"chat_id": chat.id, "text": text, **topic(chat)}, 0.0)
 
     def say(self, chat: Chat, text: str) -> None:
         self.call("sendMessage", chat_id=chat.id, **topic(chat), text=text)
@@ -321,7 +325,7 @@ def for_runtime(runtime: Any) -> TelegramDelivery:
     settings = runtime.svc.settings
     drawing = Drawing(settings.telegram_widgets, settings.telegram_widgets_in_groups)
     name = runtime.svc.bot_username
-    return TelegramDelivery(api, runtime.redis, name, mini_app(settings), drawing)
+    return TelegramDelivery(api, runtime.redis, name, mini_app(settings), drawing, runtime.jobs)
 
 
 @lru_cache(maxsize=4)
@@ -343,7 +347,7 @@ def configure(settings: Settings) -> None:
 
 def send_notice(runtime: Any, notice_id: str) -> None:
     """The `notice` job: a message kept for the send budget goes out (`notices`)."""
-    notices.send(runtime.redis, for_runtime(runtime).api, notice_id)
+    notices.send(runtime.jobs, for_runtime(runtime).api, notice_id)
 
 
 def join_link(svc: Services, room_id: str, lang: str) -> str:

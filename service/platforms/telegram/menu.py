@@ -37,6 +37,7 @@ PRIVATE = (
     ("look", _("your cards as pictures or as text")),
     ("privacy", _("what I keep about you")),
     ("story", _("every move of this hand")),
+    ("tip", _("a tip for your move")),
     ("help", _("all the commands")),
 )
 GROUP = (

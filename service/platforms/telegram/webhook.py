@@ -108,7 +108,8 @@ class TelegramWebhook:
         limits.ENABLED = settings.rate_limits  # serve's own replies share the outbox's budget
         self.settings, self.svc, self.client = settings, svc, client
         self.application = build_application(svc, token, settings.telegram_api_url)
-        forget = partial(notices.drop_chat, client)  # replies still waiting for their chat
+        # replies still waiting for their chat (with the send budget: RQ's Redis)
+        forget = partial(notices.drop_chat, svc.store.jobs)
         self.desk = Desk(svc, TelegramManual(), links, on_forget=forget)
 
     async def startup(self) -> None:
@@ -219,7 +220,7 @@ class TelegramWebhook:
         if update.kind == "unparsed":
             log.warning("update %s: not readable as Telegram's, left alone", update.update_id)
             return "unparsed", Answer.text("ok")
-        exchange = Exchange(self.client)
+        exchange = Exchange(self.svc.store.jobs)  # the send budget: with RQ's queue
         try:
             handled = await self.run(update, exchange)
         except redis.RedisError as error:  # outside the desk's claim: reading, answering

@@ -29,6 +29,7 @@ from service.desk.asks import (
     Request,
     Sender,
     StoryAsk,
+    TipAsk,
     TypedAsk,
     TypedMoveAsk,
     UnknownAsk,
@@ -177,6 +178,8 @@ class Handler:
     def command(self, player: int, word: str, rest: str) -> Ask:
         if word == "story":
             return StoryAsk()
+        if word == "tip":
+            return TipAsk()
         name = COMMANDS.get(word)
         if name is None:
             return UnknownAsk()

@@ -50,7 +50,9 @@ class WhatsAppManual:
         # TRANSLATORS: 'story' is the word that asks for it (service/platforms/whatsapp/
         # words.py: historia, story, cerita)
         story = tr.gettext(_("'story': every move of the hand, where a screen folds them."))
-        return Line(f"{welcome.text}\n{story}\n{privacy}", welcome.choices)
+        # TRANSLATORS: 'tip' is the word that asks for it (words.py: pista, dica, saran)
+        tip = tr.gettext(_("'tip': a tip for your move, at a table that gives them."))
+        return Line(f"{welcome.text}\n{story}\n{tip}\n{privacy}", welcome.choices)
 
     def chatter(self, tr: Translator, playing: bool) -> Line:
         if playing:

@@ -69,6 +69,7 @@ CommandWord = Literal[
     "cancel",
     "hour",
     "story",
+    "tip",
 ]
 # A greeting starts a game against bots at once (or shows the one going on); "new game"
 # in any of our languages too; "help" explains what we understand.
@@ -97,6 +98,8 @@ COMMAND_WORDS: dict[str, CommandWord] = {
     **dict.fromkeys(["hora", "hour", "horario", "jam", "zona", "timezone"], "hour"),
     # The hand's whole story, where a screen folded it ("… 9 earlier moves").
     **dict.fromkeys(["historia", "story", "cerita", "history", "riwayat"], "story"),
+    # The person's tip for their move now (service.desk.tipping).
+    **dict.fromkeys(["tip", "tips", "hint", "pista", "consejo", "dica", "saran"], "tip"),
 }
 # Words around a game's name that name no game ("nueva partida", "main lagi", "buenas
 # tardes"): a command that opens a table reads past them.
