@@ -20,10 +20,11 @@ from emulator.server import RunningEmulator
 from emulator.telegram.driver import ChatMessage
 from engine.follow_suit.game import GameState, legal_actions, to_move
 from service.i18n import Translator
-from service.infra.keys import DUE_KEY, PENDING_SYNC
+from service.infra import indexes
+from service.infra.keys import DUE_KEY, PENDING_SYNC, index_key
 from service.infra.queue import QUEUE
 from service.infra.redis_server import connect
-from service.infra.store import Store, chat_key, room_key, text
+from service.infra.store import Store, chat_key, room_key
 from service.table import lobby, play
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
@@ -96,16 +97,16 @@ def test_show_hides_hands_unless_asked(store: Store, capsys: pytest.CaptureFixtu
 
 def test_end_cancels_atomically_once(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
     room = playing_room(store, -13)
-    assert store.redis.zscore(DUE_KEY, room.id) is not None
+    assert indexes.score(store.redis, DUE_KEY, room.id) is not None
     status, out, _ = run(capsys, "end", room.id, "--silent")
     assert status == 0 and "cancelled" in out
     ended = store.load(room.id)
     assert ended is not None and ended.status == "cancelled"
     assert ended.version == room.version + 1 and ended.deadline is None  # old buttons go stale
-    assert store.redis.zscore(DUE_KEY, room.id) is None  # no more timers
+    assert indexes.score(store.redis, DUE_KEY, room.id) is None  # no more timers
     assert store.redis.get(chat_key(-13, None)) is None  # the chat may open a new game
     assert store.redis.ttl(room_key(room.id)) > 0  # kept for the retention period
-    assert any(f"{room.id}|table" in text(m) for m in store.redis.zrange(PENDING_SYNC, 0, -1))
+    assert any(f"{room.id}|table" in m for m in indexes.members(store.redis, PENDING_SYNC))
     status, _, err = run(capsys, "end", room.id, "--silent")
     assert status == 1 and "cancelled already" in err
     assert run(capsys, "end", "nosuchrm")[0] == 1
@@ -149,18 +150,19 @@ def test_purge_removes_only_what_points_nowhere(
 ) -> None:
     live = playing_room(store, -16)
     client = store.redis
-    client.zadd(DUE_KEY, {"gone0001": 1.0})
-    client.zadd(PENDING_SYNC, {"gone0001|table": 1.0, "gone0002|hand:5": 1.0})
-    client.zadd(PENDING_SYNC, {f"{live.id}|table": 1.0})
+    client.zadd(index_key(DUE_KEY, "gone0001"), {"gone0001": 1.0})
+    for member in ("gone0001|table", "gone0002|hand:5", f"{live.id}|table"):
+        client.zadd(index_key(PENDING_SYNC, member.split("|")[0]), {member: 1.0})
     client.set(chat_key(-99, None), "gone0003")
     client.hset("game:{gone0003}:msgs", "table", 5)
     client.hset(f"game:{{{live.id}}}:msgs", "table", 6)
-    queue = Queue(QUEUE, connection=client)
-    old = Job.create("workers.jobs.sync", args=("gone0001", "table"), connection=client, id="old")
+    jobs = store.jobs
+    queue = Queue(QUEUE, connection=jobs)
+    old = Job.create("workers.jobs.sync", args=("gone0001", "table"), connection=jobs, id="old")
     old.ended_at = datetime(2020, 1, 1, tzinfo=UTC)
     old.save()
     queue.failed_job_registry.add(old, ttl=10**8)
-    recent = Job.create("workers.jobs.sync", args=("x", "table"), connection=client, id="new")
+    recent = Job.create("workers.jobs.sync", args=("x", "table"), connection=jobs, id="new")
     recent.ended_at = datetime.now(UTC)
     recent.save()
     queue.failed_job_registry.add(recent, ttl=10**8)
@@ -168,11 +170,11 @@ def test_purge_removes_only_what_points_nowhere(
     expected = {"rooms:due": 1, "sync:pending": 2, "chat": 1, "messages": 1, "failed_jobs": 1}
     status, out, _ = run(capsys, "purge", "--dry-run", "--json")
     assert status == 0 and json.loads(out) == {"dry_run": True, **expected}
-    assert client.zscore(DUE_KEY, "gone0001") is not None  # a dry run removes nothing
+    assert indexes.score(client, DUE_KEY, "gone0001") is not None  # a dry run removes nothing
     status, out, _ = run(capsys, "purge", "--json")
     assert json.loads(out) == {"dry_run": False, **expected}
-    assert client.zrange(DUE_KEY, 0, -1) == [live.id.encode()]
-    assert {text(m).split("|")[0] for m in client.zrange(PENDING_SYNC, 0, -1)} == {live.id}
+    assert indexes.members(client, DUE_KEY) == [live.id]
+    assert {m.split("|")[0] for m in indexes.members(client, PENDING_SYNC)} == {live.id}
     assert client.get(chat_key(-99, None)) is None
     assert client.get(chat_key(-16, None)) == live.id.encode()
     assert not client.exists("game:{gone0003}:msgs")
