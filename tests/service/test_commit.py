@@ -99,10 +99,22 @@ def test_a_commit_after_its_update_was_handled_writes_nothing(store: Store) -> N
     assert store.claim(7003, rooms=[room_id]) == "claimed"
     room = store.load(room_id)
     assert room is not None
-    store.redis.set(update_key(7003), 1)  # a redelivery, handled by another copy first
+    other = Store(store.redis, 3600, 3600)  # a redelivery, handled by another copy first
+    assert other.update(room_id, lambda r: lobby.join(r, BEN), 7003) is not None
     before = store.redis.get(room_key(room_id))
-    assert store.update(room_id, lambda r: lobby.join(r, BEN), 7003, loaded=room) is None
+    assert store.update(room_id, lambda r: lobby.join(r, CARLA), 7003, loaded=room) is None
     assert store.redis.get(room_key(room_id)) == before
+
+
+def test_the_room_knows_an_update_whose_mark_was_lost(plain: Store) -> None:
+    """A cluster writes an update's mark apart from the room: the room holds the ids of
+    the updates that changed it, so a redelivery changes nothing twice all the same."""
+    room_id = new_room(plain)
+    assert plain.update(room_id, lambda r: lobby.join(r, BEN), 7005) is not None
+    plain.redis.delete(update_key(7005))
+    before = plain.redis.get(room_key(room_id))
+    assert plain.update(room_id, lambda r: lobby.join(r, CARLA), 7005) is None
+    assert plain.redis.get(room_key(room_id)) == before
 
 
 def test_a_commit_on_a_room_gone_writes_nothing(store: Store) -> None:
