@@ -14,6 +14,7 @@ import pytest
 
 from cli.stack import Stack
 from emulator.server import RunningEmulator
+from service.infra import indexes
 from service.infra.keys import PENDING_SYNC
 from service.infra.queue import QUEUE
 from service.infra.redis_server import connect
@@ -94,5 +95,5 @@ def test_worker_finishes_the_job_in_hand(emu: RunningEmulator, fresh_stack: Stac
     message = emu.last_message("Ben")
     assert message is not None and action_button(message, "S") is not None
     client = connect(stack.redis.url)
-    assert client.zcard(PENDING_SYNC) == 0  # marked done, not left for the sweeper
+    assert indexes.count(client, PENDING_SYNC) == 0  # marked done, not left for the sweeper
     assert client.zcard(f"rq:failed:{QUEUE}") == 0
