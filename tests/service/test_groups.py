@@ -8,7 +8,7 @@ import time
 import fakeredis
 import pytest
 
-from service.infra import chats
+from service.infra import chats, indexes
 from service.infra.keys import PENDING_SYNC
 from service.infra.store import Store, chat_key
 from service.table import lobby
@@ -36,7 +36,7 @@ def playing(store: Store, chat: int, thread: int | None = None) -> Room:
 def test_an_upgrade_moves_the_room_its_index_caps_and_stats(store: Store) -> None:
     room = playing(store, OLD)
     store.redis.hset(f"stats:chat:{OLD}", mapping={"games": 3, "burro:2": 1})
-    store.redis.delete(PENDING_SYNC)
+    indexes.clear(store.redis, PENDING_SYNC)
     assert chats.migrate(store, OLD, NEW) == [room.id]
     moved = store.room_in_chat(NEW, None)
     assert moved is not None and moved.id == room.id and moved.chat_id == NEW
@@ -46,7 +46,8 @@ def test_an_upgrade_moves_the_room_its_index_caps_and_stats(store: Store) -> Non
     assert not store.redis.sismember(f"open:chat:{OLD}", room.id)
     assert store.stats(f"stats:chat:{NEW}") == {"games": 3, "burro:2": 1}
     assert store.redis.sismember("user:2:chats", str(NEW))  # forgetting Ben finds it
-    assert store.redis.zscore(PENDING_SYNC, f"{room.id}|table:new") is not None  # posted anew
+    posted = indexes.score(store.redis, PENDING_SYNC, f"{room.id}|table:new")
+    assert posted is not None  # posted anew
     assert chats.migrate(store, OLD, NEW) == []  # the second service message: nothing to do
 
 
@@ -58,9 +59,9 @@ def test_a_finished_game_moves_without_a_new_table(store: Store) -> None:
         return Outcome(changed=True)
 
     store.update(room.id, finish)
-    store.redis.delete(PENDING_SYNC)
+    indexes.clear(store.redis, PENDING_SYNC)
     assert chats.migrate(store, OLD, NEW) == [room.id]
-    assert store.redis.zcard(PENDING_SYNC) == 0
+    assert indexes.count(store.redis, PENDING_SYNC) == 0
     moved = store.load(room.id)
     assert moved is not None and moved.chat_id == NEW and moved.status == "over"
 

@@ -18,7 +18,7 @@ from pydantic import SecretStr
 
 from service.desk.asks import CommandAsk, Place, Reply, Request, Sender, TypedAsk
 from service.desk.desk import Desk
-from service.infra import keys
+from service.infra import indexes, keys
 from service.infra.store import Store, text
 from service.platforms.links import ServiceLinks
 from service.platforms.telegram.invite import group_link
@@ -85,8 +85,8 @@ class Family:
 
     def pending(self, room_id: str) -> set[str]:
         """The targets of a room marked for the outbox."""
-        members = self.svc.store.redis.zrange(keys.PENDING_SYNC, 0, -1)
-        found = (text(m).partition("|") for m in members)
+        members = indexes.members(self.svc.store.redis, keys.PENDING_SYNC)
+        found = (m.partition("|") for m in members)
         return {target for room, _sep, target in found if room == room_id}
 
 
@@ -162,7 +162,7 @@ def test_an_old_link_to_a_game_against_bots(platform: str) -> None:
     assert knock in family.pending(game.id)
     again = family.ask(ANA, follow, platform)
     assert text_of(again) == text_of(said)
-    family.svc.store.redis.delete(keys.PENDING_SYNC)
+    indexes.clear(family.svc.store.redis, keys.PENDING_SYNC)
     family.ask(CARLA, follow, platform)  # a second visitor the same day: told once
     assert family.pending(game.id) == set()
     marks = [text(k) for k in family.svc.store.redis.scan_iter("cooldown:knock:*")]
@@ -301,7 +301,7 @@ def test_a_family_tables_link_followed_once_it_is_over() -> None:
         return Outcome(changed=True)
 
     family.svc.store.update(table.id, over)
-    family.svc.store.redis.delete(keys.PENDING_SYNC)
+    indexes.clear(family.svc.store.redis, keys.PENDING_SYNC)
     said = family.ask(CARLA, TypedAsk(f"join {table.id}"), "whatsapp", "en")
     assert text_of(said).startswith("This game is over.\nAsk Abuela to send you the link")
     assert family.pending(table.id) == set()  # an ended room is never written again
@@ -316,7 +316,7 @@ def test_a_group_tables_started_game_says_only_so() -> None:
     family.ask(ANA, CommandAsk("start", (f"j{table.id}",)), "telegram")
     host = Actor(ABUELA, "Abuela", "es")
     family.svc.store.update(table.id, lambda r: lobby.start(r, host, 1_700_000_000.0))
-    family.svc.store.redis.delete(keys.PENDING_SYNC)
+    indexes.clear(family.svc.store.redis, keys.PENDING_SYNC)
     said = family.ask(CARLA, CommandAsk("start", (f"j{table.id}",)), "telegram", "en")
     assert text_of(said) == "The game has already started."
     assert family.pending(table.id) == set()

@@ -11,7 +11,7 @@ import pytest
 from rq import SimpleWorker
 from rq.registry import ScheduledJobRegistry
 
-from service.infra import queue
+from service.infra import indexes, queue
 from service.infra.keys import PENDING_SYNC
 from service.infra.queue import QUEUE
 from service.infra.store import text
@@ -31,7 +31,7 @@ def started_room(rt: Runtime) -> Room:
     room = lobby.create_room(-100, None, ana, now, settings=RoomSettings(preset="spanish"))
     lobby.join(room, ben)
     assert rt.svc.store.create(room, lobby.start(room, ana, now, 0.0), None)
-    rt.redis.delete(PENDING_SYNC)
+    indexes.clear(rt.redis, PENDING_SYNC)
     return room
 
 
@@ -54,7 +54,7 @@ def test_a_repost_run_twice_posts_once(rt: Runtime) -> None:
     outbox.sync(rt, room.id, "table:new")
     outbox.sync(rt, room.id, "table:new")  # the sweeper's copy, after the first went out
     assert api.sent() == 2
-    assert rt.redis.zcard(PENDING_SYNC) == 0
+    assert indexes.count(rt.redis, PENDING_SYNC) == 0
     request(rt, room, "table:new")  # a new request posts again
     outbox.sync(rt, room.id, "table:new")
     assert api.sent() == 3
@@ -79,11 +79,11 @@ def test_the_sweeper_resends_a_lost_repost_once(rt: Runtime) -> None:
     room = started_room(rt)
     request(rt, room, "table:new")
     assert sweep_once(rt.svc.store, time.time() + 60, grace=30) == 1
-    assert rt.redis.zcard(PENDING_SYNC) == 1  # still pending: looked at again later
+    assert indexes.count(rt.redis, PENDING_SYNC) == 1  # still pending: looked at again later
     outbox.sync(rt, room.id, "table:new")  # the sweeper's job
     outbox.sync(rt, room.id, "table:new")  # the original one, held back until now
     assert api.sent() == 1
-    assert rt.redis.zcard(PENDING_SYNC) == 0
+    assert indexes.count(rt.redis, PENDING_SYNC) == 0
 
 
 def test_a_retry_retried_again_takes_another_id(
@@ -140,7 +140,7 @@ def test_a_job_that_read_an_older_room_never_sends_after_a_newer_one(
     for _client, _kind, room_id, target, _at in list(later):  # jobs put off come back
         outbox.sync(rt, room_id, target)
     assert "Benito" in last_text(api)
-    assert rt.redis.zcard(PENDING_SYNC) == 0
+    assert indexes.count(rt.redis, PENDING_SYNC) == 0
 
 
 def test_a_request_made_while_its_target_is_sent_is_not_cleared_unserved(
@@ -162,9 +162,9 @@ def test_a_request_made_while_its_target_is_sent_is_not_cleared_unserved(
     monkeypatch.setattr(outbox, "bring_up_to_date", settle_then_ask)
     outbox.sync(rt, room.id, "table:new")
     monkeypatch.setattr(outbox, "bring_up_to_date", settle)
-    assert api.sent() == 2 and rt.redis.zcard(PENDING_SYNC) == 1
+    assert api.sent() == 2 and indexes.count(rt.redis, PENDING_SYNC) == 1
     outbox.sync(rt, room.id, "table:new")  # the second request's job
-    assert api.sent() == 3 and rt.redis.zcard(PENDING_SYNC) == 0
+    assert api.sent() == 3 and indexes.count(rt.redis, PENDING_SYNC) == 0
 
 
 def test_a_finished_job_leaves_no_record(rt: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:

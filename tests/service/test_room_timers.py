@@ -15,7 +15,7 @@ import pytest
 from rq import Queue
 
 from engine.follow_suit.game import GameState, legal_actions, to_move
-from service.infra import timers
+from service.infra import indexes, timers
 from service.infra.keys import TIMERS_KEY
 from service.infra.queue import QUEUE
 from service.infra.store import Store, room_key
@@ -70,7 +70,7 @@ def start(store: Store, now: float, quiet_hours: tuple[int, int] | None = None) 
 
 
 def place(store: Store, room_id: str) -> float | None:
-    return store.redis.zscore(TIMERS_KEY, room_id)
+    return indexes.score(store.redis, TIMERS_KEY, room_id)
 
 
 def fresh(store: Store, room_id: str) -> Room:

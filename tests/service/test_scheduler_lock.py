@@ -17,6 +17,7 @@ import fakeredis
 import pytest
 from rq.scheduler import RQScheduler
 
+from service.infra import indexes
 from service.infra.keys import PENDING_SYNC
 from service.infra.queue import QUEUE
 from service.infra.redis_server import RedisServer, connect
@@ -106,7 +107,7 @@ def test_a_pending_sync_waits_from_when_it_was_marked() -> None:
     room = lobby.create_room(-100, None, ana, long_ago, settings=RoomSettings(preset="spanish"))
     lobby.join(room, ben)
     assert store.create(room, lobby.start(room, ana, long_ago, 0.0), None)
-    client.delete(PENDING_SYNC)
+    indexes.clear(client, PENDING_SYNC)
     marked = time.time()
 
     def remind(fresh: Room) -> Outcome:  # as workers.jobs.remind: no move, a re-post
@@ -114,5 +115,5 @@ def test_a_pending_sync_waits_from_when_it_was_marked() -> None:
         return Outcome(changed=True, sync={"table:new"})
 
     assert store.update(room.id, remind) is not None
-    score = client.zscore(PENDING_SYNC, f"{room.id}|table:new")
+    score = indexes.score(client, PENDING_SYNC, f"{room.id}|table:new")
     assert score is not None and score >= marked

@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from service.infra import indexes
 from service.infra.keys import PENDING_SYNC
-from service.infra.store import text
 from service.table.room import Room
 from tests.view.harness import Views
 
@@ -41,14 +41,14 @@ def test_a_tap_plays_the_card_and_the_views_and_the_chat_follow() -> None:
             mine, theirs = views.stream(opened["token"]), views.stream(other["token"])
             await mine.event()
             await theirs.event()
-            views.redis.delete(PENDING_SYNC)
+            indexes.clear(views.redis, PENDING_SYNC)
             answer = await views.press(opened["token"], first_tap(opened["picture"]), "tap000001")
             assert answer.status_code == 200 and answer.json()["popup"] is None
             after = views.apply_queued(room.id)  # the worker's press job
             assert after.version > room.version and mover(after) != seat
             assert (await mine.event() or ("", {}))[0] == "picture"
             assert (await theirs.event() or ("", {}))[0] == "picture"
-            pending = {text(m) for m in views.redis.zrange(PENDING_SYNC, 0, -1)}
+            pending = set(indexes.members(views.redis, PENDING_SYNC))
             assert any(m.startswith(f"{room.id}|") for m in pending)  # the chat's messages
             again = await views.press(opened["token"], first_tap(opened["picture"]), "tap000001")
             assert again.status_code == 200 and again.json()["outcome"] == "duplicate"

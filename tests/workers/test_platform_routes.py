@@ -14,6 +14,7 @@ import pytest
 from pydantic import SecretStr
 from telegram.error import BadRequest
 
+from service.infra import indexes
 from service.infra.keys import BOT_USERNAME, PENDING_SYNC
 from service.infra.store import Store
 from service.platforms import registry
@@ -81,7 +82,7 @@ def open_room(rt: Runtime, start: bool = True) -> Room:
     lobby.join(room, BEN)
     outcome = lobby.start(room, ANA, time.time(), 0.0) if start else Outcome(changed=True)
     assert rt.svc.store.create(room, outcome, None)
-    rt.redis.delete(PENDING_SYNC)
+    indexes.clear(rt.redis, PENDING_SYNC)
     return room
 
 
@@ -189,7 +190,7 @@ def test_a_table_for_a_chat_not_found_is_a_warning(
         outbox.sync_all(rt, room.id, ["table", "hand:1"])
     warnings = only_warnings(caplog)
     assert len(warnings) == 2 and all("chat not found" in r.getMessage() for r in warnings)
-    assert rt.redis.zcard(PENDING_SYNC) == 0  # not tried again
+    assert indexes.count(rt.redis, PENDING_SYNC) == 0  # not tried again
 
 
 def test_a_notice_for_a_chat_not_found_is_a_warning(
