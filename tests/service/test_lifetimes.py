@@ -12,12 +12,14 @@ import pytest
 from pydantic import SecretStr
 
 from bench.keys import NullApi
-from service.infra.keys import IDLE_KEY
+from service.infra import indexes
+from service.infra.keys import IDLE_KEY, INDEXES, bucket_key
 from service.infra.store import Store, chat_key, room_key
 from service.platforms.telegram import callbacks, limits
 from service.services import Services
 from service.settings import Settings
 from service.table import caps, lobby
+from service.table.buckets import every_bucket
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room
@@ -27,9 +29,7 @@ from workers.runtime import Runtime
 
 DAY = 24 * 3600
 GLOBAL_KEYS = {
-    "rooms:due",
-    "rooms:idle",
-    "sync:pending",
+    *(bucket_key(index, bucket) for index in INDEXES for bucket in every_bucket()),
     "bot:username",
     "bot:inline",
     "bot:ephemeral",
@@ -65,7 +65,7 @@ def test_an_abandoned_lobby_ends_after_two_days_and_the_chat_is_told(hook: Hook)
     assert ended is not None and ended.status == "cancelled"
     assert hook.store().room_in_chat(GROUP, None) is None
     assert 0 < hook.redis.ttl(room_key(room.id)) <= hook.settings.retention
-    assert hook.redis.zscore(IDLE_KEY, room.id) is None
+    assert indexes.score(hook.redis, IDLE_KEY, room.id) is None
     before = said(hook, "Family", "This table closed")
     hook.fresh_budget()
     assert hook.run_jobs(rt, ("notice",)) == 1
@@ -93,10 +93,10 @@ def test_a_game_nobody_moves_in_ends_after_two_weeks(hook: Hook) -> None:
 def test_a_move_puts_the_end_off(hook: Hook) -> None:
     assert hook.send(command("/burro spanish", ANA, GROUP)).status_code == 200
     room = hook.room(GROUP)
-    first = hook.redis.zscore(IDLE_KEY, room.id)
+    first = indexes.score(hook.redis, IDLE_KEY, room.id)
     assert first is not None
     assert hook.send(press(BEN, action_button_data(room, "J"), GROUP)).status_code == 200
-    second = hook.redis.zscore(IDLE_KEY, room.id)
+    second = indexes.score(hook.redis, IDLE_KEY, room.id)
     assert second is not None and second > first
     hook.store().update(room.id, cancel)
 

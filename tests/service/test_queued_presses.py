@@ -9,7 +9,8 @@ from typing import Any
 import httpx
 
 from engine.follow_suit.game import legal_actions, to_move
-from service.infra.keys import PENDING_PRESSES
+from service.infra import indexes
+from service.infra.keys import PENDING_PRESSES, PENDING_SYNC
 from service.infra.queue import QUEUE
 from service.infra.store import moves_key, presses_key, text
 from service.platforms.telegram import callbacks
@@ -47,7 +48,7 @@ def tap(hook: Hook, user: dict[str, Any], room: Room, action: str) -> httpx.Resp
 
 
 def queued(hook: Hook) -> list[str]:
-    return [text(m) for m in hook.redis.zrange(PENDING_PRESSES, 0, -1)]
+    return indexes.members(hook.redis, PENDING_PRESSES)
 
 
 def press_jobs(hook: Hook) -> list[str]:
@@ -71,7 +72,7 @@ def test_a_legal_move_is_answered_at_once_and_a_worker_applies_it(hook: Hook) ->
     assert to_act(after)[0] is not user or after.phase_version != room.phase_version
     mover_hand = hook.redis.hget(f"game:{{{room.id}}}:msgs", f"hand:{user['id']}")
     assert mover_hand is not None  # the job brought the chats up to date itself
-    assert not hook.redis.zrange("sync:pending", 0, -1)
+    assert not indexes.members(hook.redis, PENDING_SYNC)
 
 
 def test_a_second_press_in_the_same_turn_is_out_of_date(hook: Hook) -> None:
