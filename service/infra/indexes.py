@@ -55,7 +55,8 @@ def each_bucket(
     text = trips.SHEBANG + source if trips.shebang(client) else source
     with client.pipeline(transaction=False) as pipe:
         for bucket in every_bucket():
-            pipe.eval(text, 1, bucket_key(index, bucket), *args)
+            # (a cluster's pipeline has no `eval`: the command itself is routed by its key)
+            pipe.execute_command("EVAL", text, 1, bucket_key(index, bucket), *args)
         return list(pipe.execute())
 
 

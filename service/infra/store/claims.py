@@ -152,7 +152,7 @@ class Claims(StoreBase):
         self, update_id: UpdateId, rooms: Iterable[str] = (), users: Iterable[int] = ()
     ) -> Claimed:
         """`claim`, with a duplicate's first answer."""
-        return trips.run(self.redis, self._claim(update_id, rooms, users))
+        return self._run(self._claim(update_id, rooms, users))
 
     async def aclaim(
         self,
@@ -268,7 +268,7 @@ class Claims(StoreBase):
         none; None: not a press): a redelivery is a duplicate, answered the same. A
         change this request's view (`session`) committed wrote the mark with itself (no
         round trip here unless there is a popup); a command such as /help gets it here."""
-        trips.run(self.redis, self._finish(update_id, answer))
+        self._run(self._finish(update_id, answer))
 
     async def afinish(self, update_id: UpdateId, answer: str | None = None) -> None:
         """`finish` on the asyncio client."""
@@ -283,7 +283,7 @@ class Claims(StoreBase):
 
     def release(self, update_id: UpdateId) -> None:
         """The update was not handled: its redelivery is."""
-        trips.run(self.redis, self._release(update_id))
+        self._run(self._release(update_id))
 
     async def arelease(self, update_id: UpdateId) -> None:
         """`release` on the asyncio client."""

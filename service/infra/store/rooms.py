@@ -143,7 +143,7 @@ class Rooms(Writes):
         marked pending all the same, for the sweeper should it die first. `here`: the
         outcome's jobs the caller runs itself instead (the sweeper's, should it die)."""
         steps = self._update(room_id, change, update_id, loaded, sync_job, here)
-        return trips.run(self.redis, steps)
+        return self._run(steps)
 
     async def aupdate(
         self,
