@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 
 import httpx
+import redis
 from rq import Worker
 
 from service.infra import tls
@@ -58,8 +59,11 @@ class Stack:
         env: dict[str, str] | None = None,
         bot_settings: dict[str, bool | int | str] | None = None,
         view: bool = False,
+        cluster_url: str | None = None,
     ) -> None:
         self.extra_env = env or {}
+        # The game state on a Redis Cluster (a node's URL), the own Redis then RQ's alone
+        self.cluster_url = cluster_url
         self.view = view  # the table's view opened from the chats (VIEW_APP)
         self.bot_settings = LOCAL_BOT if bot_settings is None else bot_settings
         self.data_dir = Path(data_dir)
@@ -87,7 +91,7 @@ class Stack:
             "BURRO_TELEGRAM_TOKEN": TOKEN,
             "BURRO_WEBHOOK_SECRET": SECRET,
             "BURRO_TELEGRAM_API_URL": self.emulator_url,
-            "BURRO_REDIS_URL": self.redis.url,
+            **self.redis_env(),
             "BURRO_BOT_DELAY": str(self.bot_delay),
             "BURRO_RATE_LIMITS": "1" if self.flood_limits else "0",
             **WHATSAPP,
@@ -96,6 +100,21 @@ class Stack:
             **(self.view_env() if self.view else {}),
             **self.extra_env,
         }
+
+    def redis_env(self) -> dict[str, str]:
+        if self.cluster_url is None:
+            return {"BURRO_REDIS_URL": self.redis.url}
+        return {
+            "BURRO_REDIS_URL": self.cluster_url,
+            "BURRO_REDIS_CLUSTER": "1",
+            "BURRO_JOBS_REDIS_URL": self.redis.url,
+        }
+
+    def state(self) -> redis.Redis:
+        """A client of the game state's Redis (a cluster's, typed as one Redis's)."""
+        if self.cluster_url is None:
+            return connect(self.redis.url)
+        return redis.RedisCluster.from_url(self.cluster_url)  # type: ignore[return-value]
 
     def view_env(self) -> dict[str, str]:
         """The settings that put the view's buttons and links in the chats."""
