@@ -11,6 +11,7 @@ from cli.stack import TOKEN, Stack
 from emulator.server import RunningEmulator
 from emulator.telegram.driver import Button, ChatMessage
 from engine.follow_suit.game import GameState
+from service.infra import indexes
 from service.infra.keys import PENDING_PRESSES, PENDING_SYNC
 from service.infra.redis_server import connect
 from service.infra.store import Store, text
@@ -64,14 +65,14 @@ def client_of(stack: Backend) -> redis.Redis:
 
 def waiting_work(client: redis.Redis, room_id: str) -> bool:
     """Whether a room has a press queued or a chat message waiting for the outbox."""
-    pending = [*client.zrange(PENDING_PRESSES, 0, -1), *client.zrange(PENDING_SYNC, 0, -1)]
-    return any(text(m).startswith(f"{room_id}|") for m in pending)
+    pending = [*indexes.members(client, PENDING_PRESSES), *indexes.members(client, PENDING_SYNC)]
+    return any(m.startswith(f"{room_id}|") for m in pending)
 
 
 def presses_applied(emu: RunningEmulator, stack: Backend, timeout: float = 20) -> None:
     """Wait until every press answered and queued has been applied by a worker."""
     client = client_of(stack)
-    emu.wait_for(lambda: client.zcard(PENDING_PRESSES) == 0 or None, timeout=timeout,
+    emu.wait_for(lambda: indexes.count(client, PENDING_PRESSES) == 0 or None, timeout=timeout,
                  what="the queued presses to be applied")  # fmt: skip
 
 

@@ -20,6 +20,7 @@ from emulator.server import RunningEmulator
 from emulator.telegram.driver import ChatMessage
 from engine.follow_suit.game import GameState, legal_actions
 from engine.follow_suit.game import to_move as game_to_move
+from service.infra import indexes
 from service.infra.keys import PENDING_SYNC
 from service.platforms.telegram import callbacks
 from service.table import lobby
@@ -170,7 +171,7 @@ def shown(stack: Stack, room: Room, target: str) -> int:
     client = store_of(stack).redis
 
     def sent() -> int | None:
-        if client.zscore(PENDING_SYNC, f"{room.id}|{target}") is not None:
+        if indexes.score(client, PENDING_SYNC, f"{room.id}|{target}") is not None:
             return None  # a change still on its way
         found = client.hget(f"game:{{{room.id}}}:msgs", target)
         return int(found) if found else None

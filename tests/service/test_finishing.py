@@ -17,7 +17,7 @@ from emulator.server import RunningEmulator
 from emulator.telegram.driver import ChatMessage
 from engine.cuartetos import CuartetosRules
 from service.i18n import Translator
-from service.infra import hints
+from service.infra import hints, indexes
 from service.infra.keys import PENDING_SYNC
 from service.platforms.telegram import blocked, callbacks
 from service.table import games as table_games
@@ -107,7 +107,7 @@ def playing(stack: Stack, chat: int) -> Room | None:
 def shown(stack: Stack, room: Room, target: str) -> int | None:
     """The id of the message the outbox keeps for a target, once no change waits."""
     client = store_of(stack).redis
-    if client.zscore(PENDING_SYNC, f"{room.id}|{target}") is not None:
+    if indexes.score(client, PENDING_SYNC, f"{room.id}|{target}") is not None:
         return None
     found = client.hget(f"game:{{{room.id}}}:msgs", target)
     return int(found) if found else None

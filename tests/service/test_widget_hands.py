@@ -16,7 +16,8 @@ import pytest
 
 from emulator.server import RunningEmulator
 from emulator.telegram.driver import ChatMessage, EmulatorError
-from service.infra import metrics
+from service.infra import indexes, metrics
+from service.infra.keys import PENDING_SYNC
 from service.platforms.telegram import widgets
 from service.table import play
 from tests.service.inproc import CARLA, Hook, running_service
@@ -313,7 +314,7 @@ def test_look_text_then_pictures(stack: Hook, emu: RunningEmulator) -> None:
         for m in emu.messages_in("Carla")[-4:]:
             print(m.message_id, m.text[-200:], m.button_texts, "widget" in m.raw)
         room = room_in(stack, CARLA["id"])
-        print(room.status, stack.redis.zrange("sync:pending", 0, -1, withscores=True))
+        print(room.status, indexes.due(stack.redis, PENDING_SYNC, float("inf"), 100))
         for c in emu.calls()[-8:]:
             print(c["method"], str(c["params"])[:200], c.get("description"))
         raise
