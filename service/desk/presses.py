@@ -107,8 +107,10 @@ async def pressed(use: Use, ask: PressAsk) -> Reply:
         return reading.told(use, room, pressed=ask.tapped)
     if is_command(press, "hand"):
         return await showing.pressed(use, room)
-    if is_command(press, "tip"):  # read only, as the story
-        return tipping.told(use, room, pressed=True)
+    if is_command(press, "tip"):  # read only, as the story; drawn for a phase, as a move
+        if press.version != room.phase_version:
+            return refused(use, room, Outcome().say(play.STALE), ask)
+        return tipping.told(use, room, pressed=ask.tapped)
     if isinstance(press.what, Move):  # a costly first press is explained instead
         first = hints.explained_first(use.store, room, actor.user_id, press.what.action)
         if first is not None:
@@ -230,11 +232,12 @@ def live_choices(use: Use, room: Room, said: str, repost: bool = True) -> Reply:
 
 
 def move_choices(row: tuple[Button, ...]) -> list[Choice]:
-    """A prompt's row as choices: its moves only."""
+    """A prompt's row as choices: its moves only (and its tip, which goes with them)."""
     return [
         Choice(b.label, tokens.text(b.intent))
         for b in row
-        if isinstance(b.intent, Press) and isinstance(b.intent.what, Move)
+        if isinstance(b.intent, Press)
+        and (isinstance(b.intent.what, Move) or b.intent.what == Command("tip"))
     ]
 
 

@@ -480,7 +480,9 @@ class TablePainter(ABC):
         """The tip's button under a hand with a choice to make, at a table with tips."""
         if self.room.status != "playing" or len(legal) < 2 or not self.room.tips_shown():
             return []
-        return [(self.command(self._("💡 Tip"), "tip"),)]
+        # Drawn for the phase, as the moves beside it: an old prompt's tip is out of date.
+        press = Press(self.room.id, self.room.phase_version, Command("tip"))
+        return [(Button(self._("💡 Tip"), press),)]
 
     def tip_text(self, seat: int) -> str | None:
         """`seat`'s tip now, one sentence in the reader's words (None: no choice to

@@ -72,6 +72,9 @@ class TinyPainter:
             "french", "Tiny", seats, view.table, hand=hand, status=status, over=bool(view.winners)
         )
 
+    def tip_text(self, seat: int) -> str | None:
+        return None  # Tiny's players are offered no tips
+
     def prompt(self, view: PlayerView) -> str:
         return f"Your cards: {' '.join(view.hand) or '—'}" + (" — your turn" if view.legal else "")
 
