@@ -62,7 +62,7 @@ def test_serve_counts_updates_by_kind_and_outcome(emu: RunningEmulator, stack: S
 
 
 def test_active_games_come_from_redis_on_every_process(emu: RunningEmulator, stack: Stack) -> None:
-    client = connect(stack.redis.url)
+    client = stack.state()
     emu.send_message("Carla", "Carla", "/play spanish")
     lobby_message = emu.wait_for_message("Carla", lambda m: action_button(m, "S") is not None)
     start = action_button(lobby_message, "S")

@@ -94,6 +94,5 @@ def test_worker_finishes_the_job_in_hand(emu: RunningEmulator, fresh_stack: Stac
     # No other worker runs: the lobby message is there because the dying worker sent it.
     message = emu.last_message("Ben")
     assert message is not None and action_button(message, "S") is not None
-    client = connect(stack.redis.url)
-    assert indexes.count(client, PENDING_SYNC) == 0  # marked done, not left for the sweeper
-    assert client.zcard(f"rq:failed:{QUEUE}") == 0
+    assert indexes.count(stack.state(), PENDING_SYNC) == 0  # marked done, not left for the sweeper
+    assert connect(stack.redis.url).zcard(f"rq:failed:{QUEUE}") == 0  # RQ's own Redis

@@ -52,14 +52,26 @@ def action_button(message: ChatMessage | None, token: str) -> str | None:
 
 
 @lru_cache(maxsize=8)
-def _client(url: str) -> redis.Redis:
+def _client(url: str, cluster: bool = False) -> redis.Redis:
+    if cluster:  # typed as one Redis's, as Stack.state
+        return redis.RedisCluster.from_url(url)  # type: ignore[return-value]
     return connect(url)
 
 
 def client_of(stack: Backend) -> redis.Redis:
-    """A Redis client for the backend's Redis (one per server, reused)."""
+    """A client of the backend's game state (one per server, reused): its Redis, or the
+    cluster it keeps the state on."""
     if isinstance(stack, Hook):
         return stack.redis
+    if stack.cluster_url is not None:
+        return _client(stack.cluster_url, cluster=True)
+    return _client(stack.redis.url)
+
+
+def jobs_of(stack: Backend) -> redis.Redis | None:
+    """RQ's Redis when it is apart from the state's (None: the same)."""
+    if isinstance(stack, Hook) or stack.cluster_url is None:
+        return None
     return _client(stack.redis.url)
 
 
@@ -77,7 +89,7 @@ def presses_applied(emu: RunningEmulator, stack: Backend, timeout: float = 20) -
 
 
 def store_of(stack: Backend) -> Store:
-    return Store(client_of(stack), 3600, 3600)
+    return Store(client_of(stack), 3600, 3600, jobs=jobs_of(stack))
 
 
 def room_in(stack: Backend, chat_id: int) -> Room:
