@@ -81,6 +81,7 @@ from engine.follow_suit.bots.registry import make_bot
 from engine.follow_suit.game import GameState, apply, legal_actions, new_game, to_move
 from engine.follow_suit.rules import PRESETS
 from engine.follow_suit.views import player_view
+from service.infra import indexes
 from service.infra.keys import PENDING_SYNC, chat_key, msgs_key
 from service.infra.redis_server import connect, free_port
 from service.infra.store import decode_room, room_key, text
@@ -761,7 +762,7 @@ def hand_leaks(
     shown: list[tuple[int, str, str]] = []  # (chat, language, what it shows)
     for target_raw, message_id in kept.items():
         target = text(target_raw).removesuffix(":new")
-        if client.zscore(PENDING_SYNC, f"{room.id}|{target}") is not None:
+        if indexes.score(client, PENDING_SYNC, f"{room.id}|{target}") is not None:
             continue  # its update is on the way: it may still show the last hand's table
         if target.startswith("mine:"):
             continue  # a hand in the group shown to its player alone (Players.group_hand)
@@ -970,7 +971,7 @@ def check_game(
         return
     books.count("games_finished")
     if check_moves(game, room, books, told):
-        pending = [m for m in client.zrange(PENDING_SYNC, 0, -1) if text(m).startswith(room.id)]
+        pending = [m for m in indexes.members(client, PENDING_SYNC) if m.startswith(room.id)]
         if pending and not liveness:
             books.count("games_with_messages_still_pending")
         else:
@@ -1111,7 +1112,7 @@ def check_messages(
     `final_table_deleted`, the admin deleted the table as the game ended: it stays so."""
     from service.i18n import language_for
 
-    pending = [m for m in client.zrange(PENDING_SYNC, 0, -1) if text(m).startswith(room.id)]
+    pending = [m for m in indexes.members(client, PENDING_SYNC) if m.startswith(room.id)]
     if pending:
         books.violation(f"room {room.id}: messages never synced: {pending}")
     shown = client.hgetall(msgs_key(room.id))
@@ -1209,7 +1210,7 @@ def quiesce(client: redis.Redis, books: Books, seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            if client.zcard(PENDING_SYNC) == 0 and client.llen("rq:queue:burro") == 0:
+            if indexes.count(client, PENDING_SYNC) == 0 and client.llen("rq:queue:burro") == 0:
                 return
         except redis.RedisError:
             pass

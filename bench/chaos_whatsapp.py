@@ -36,6 +36,7 @@ from cli.stack import WHATSAPP
 from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver, WhatsAppError
 from engine.registry import find_game
 from service.desk.presses import is_command
+from service.infra import indexes
 from service.infra.keys import PENDING_SYNC, chat_key, update_key, wa_id_key, wa_update_id
 from service.infra.store import decode_room, room_key, text
 from service.platforms.whatsapp import render
@@ -561,8 +562,8 @@ class WaPlayers:
 
     def check_told(self, room: Room, person: Person) -> None:
         """Their chat was told the end (once the outbox caught up)."""
-        waiting = self.client.zrange(PENDING_SYNC, 0, -1)
-        pending = [m for m in waiting if text(m).startswith(room.id)]
+        waiting = indexes.members(self.client, PENDING_SYNC)
+        pending = [m for m in waiting if m.startswith(room.id)]
         if pending:
             self.books.count("wa_games_with_messages_still_pending")
             return

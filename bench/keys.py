@@ -24,6 +24,7 @@ import redis
 from pydantic import SecretStr
 
 from engine.follow_suit.game import GameState, legal_actions, to_move
+from service.infra import indexes
 from service.infra.keys import PENDING_SYNC
 from service.infra.redis_server import RedisServer, connect
 from service.infra.store import Store, text
@@ -84,8 +85,8 @@ def census(client: redis.Redis) -> dict[str, dict[str, Any]]:
 
 def flush_outbox(rt: Runtime) -> None:
     """Run the syncs waiting, as workers would."""
-    for member in rt.redis.zrange(PENDING_SYNC, 0, -1):
-        room_id, target = text(member).split("|", 1)
+    for member in indexes.members(rt.redis, PENDING_SYNC):
+        room_id, target = member.split("|", 1)
         outbox.sync(rt, room_id, target)
 
 

@@ -34,9 +34,10 @@ from collections import Counter, deque
 from typing import Any
 
 from bench.games import Mirror
+from service.infra import indexes
 from service.infra.keys import PENDING_PRESSES
 from service.infra.redis_server import connect
-from service.infra.store import decode_room, room_key, text
+from service.infra.store import decode_room, room_key
 
 
 class Conn:
@@ -250,7 +251,7 @@ def mismatched(client: Any, mirrors: list[Mirror], queued: bool) -> int:
     """Games whose Redis differs from what the answers said: each 200 an applied move
     (the room's version moved on as the mirror's), or with `queued` a queued one (the
     room as it was, its press waiting in presses:pending)."""
-    waiting = {text(m).split("|", 1)[0] for m in client.zrange(PENDING_PRESSES, 0, -1)}
+    waiting = {m.split("|", 1)[0] for m in indexes.members(client, PENDING_PRESSES)}
     count = 0
     for mirror in mirrors:
         if not mirror.moves:

@@ -35,6 +35,7 @@ import redis
 
 from bench.games import make_games, restore, snapshot, user_id
 from bench.procs import loadgen, machine, procs, start_servers, start_sink
+from service.infra import indexes
 from service.infra.keys import PENDING_SYNC, msgs_key, sent_key
 from service.infra.redis_server import RedisServer, connect
 from service.infra.store import Store, text
@@ -46,7 +47,8 @@ def rest(client: redis.Redis, first: int, ids: list[str], batch: int = 500) -> N
     queued = [text(job) for job in client.lrange("rq:queue:burro", 0, -1)]
     for start in range(0, len(queued), batch):
         client.delete(*(f"rq:job:{job}" for job in queued[start : start + batch]))
-    client.delete("rq:queue:burro", PENDING_SYNC)
+    client.delete("rq:queue:burro")
+    indexes.clear(client, PENDING_SYNC)
     for start in range(0, len(ids), batch):
         with client.pipeline(transaction=False) as pipe:
             for offset, room_id in enumerate(ids[start : start + batch]):
