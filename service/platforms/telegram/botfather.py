@@ -97,7 +97,8 @@ def _flag(client: redis.Redis, key: str, default: bool) -> bool:
     """The flag as last read (again after KEPT seconds); with Redis away, what was read
     before, else `default`: reading an update must not fail on it (the update's own
     work answers 503 then)."""
-    pool, now = client.connection_pool, time.monotonic()
+    # by the client's pool (a cluster's client has none: by the client itself)
+    pool, now = getattr(client, "connection_pool", client), time.monotonic()
     seen = _seen.setdefault(pool, {})
     kept = seen.get(key)
     if kept is None or now - kept[0] > KEPT:
