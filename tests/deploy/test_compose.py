@@ -69,6 +69,18 @@ def test_two_serve_and_two_worker_copies(compose: dict[str, Any]) -> None:
     assert grace == {"serve": "30s", "worker": "60s"}  # drain / warm shutdown fit in it
 
 
+def test_one_redis_holds_everything_on_one_server(compose: dict[str, Any]) -> None:
+    """The game state and RQ's queues on the same Redis: no cluster, no jobs Redis apart
+    (those are for Kubernetes: docs/scaling.md)."""
+    services = compose["services"]
+    redis_images = [n for n, s in services.items() if s.get("image", "").startswith("redis")]
+    assert redis_images == ["redis"]
+    for service in services.values():
+        env = service.get("environment", {})
+        assert not {"BURRO_REDIS_CLUSTER", "BURRO_JOBS_REDIS_URL"} & set(env), service
+    assert "docs/scaling.md" in COMPOSE.read_text().split("name: burro")[0]
+
+
 def test_the_webhook_is_registered_by_the_command(compose: dict[str, Any]) -> None:
     job = compose["services"]["set-webhook"]
     assert job["command"] == ["set-webhook"] and job["restart"] == "on-failure"
