@@ -219,6 +219,7 @@ def test_keda_scales_the_workers_on_rqs_queue_in_the_jobs_redis() -> None:
     (redis_trigger,) = [t for t in spec["triggers"] if t["type"] == "redis"]
     for trigger in spec["triggers"]:
         assert set(trigger) <= KEDA_TRIGGER
+        assert all(isinstance(v, str) for v in trigger["metadata"].values())  # KEDA's schema
     meta = redis_trigger["metadata"]
     assert set(meta) <= KEDA_REDIS and int(meta["listLength"]) > 0
     assert meta["listName"] == f"rq:queue:{QUEUE}"
