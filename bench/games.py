@@ -19,6 +19,7 @@ import redis
 
 from engine.follow_suit.game import GameState, apply, legal_actions, to_move
 from service.infra.store import Store, decode_room, room_key
+from service.infra.store.writes import Recorders
 from service.platforms.telegram import callbacks
 from service.table import lobby
 from service.table.lobby import Actor
@@ -65,7 +66,7 @@ def make_games(
             pipe.multi()
             for n in range(start, min(first + count, start + batch)):
                 room, outcome = new_group_room(n, preset)
-                store._write(pipe, room, outcome, None)
+                store._write(Recorders(pipe, pipe, pipe), room, outcome, None)  # one Redis
                 ids.append(room.id)
             pipe.execute()
     return ids
