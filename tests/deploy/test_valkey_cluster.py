@@ -2,7 +2,8 @@
 the init script writes a config six real Valkey nodes run in cluster mode, the Job's
 script forms 3 primaries and 3 replicas from them (and, run again, changes nothing), and
 after every node comes back on a new address the init script's look-up of its peers'
-names lets the cluster find itself again."""
+names lets the cluster find itself again; Burro's own client, given one node's URL as the
+Secret gives it, reaches every primary by the names they announce."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from typing import Any
 import pytest
 import redis
 
-from service.infra.redis_server import free_port
+from service.infra.redis_server import connect_state, free_port
+from service.settings import Settings
 from tests.deploy.conftest import ROOT
 
 SCRIPTS = ROOT / "deploy" / "components" / "valkey-cluster"
@@ -180,3 +182,25 @@ def test_the_cluster_finds_itself_after_every_pod_moved(tmp_path: Path, nodes: l
         start(node, env)
     wait_for("the cluster on the new addresses", lambda: cluster_ok(nodes), timeout=90)
     assert key_node.cluster("INFO")["cluster_known_nodes"] == "6"
+
+
+def test_burros_client_follows_the_names_the_nodes_announce(tmp_path: Path) -> None:
+    """The state's client, as `serve` and workers make it from the Secret's URL (one node),
+    reaches every primary through the names in the slot map."""
+    nodes = [Node("localhost", tmp_path / str(i), free_port()) for i in range(6)]
+    try:
+        env = fake_dns(tmp_path, nodes)
+        for node in nodes:
+            start(node, env)
+        run("create-cluster.sh", create_env(env, nodes))
+        url = f"redis://:{PASSWORD}@localhost:{nodes[0].port}"
+        client = connect_state(Settings(redis_url=url, redis_cluster=True))
+        keys = [f"{{b:{n:04}}}:probe" for n in range(30)]  # hash tags over every primary
+        for key in keys:
+            client.set(key, key)
+        assert [client.get(k) for k in keys] == [k.encode() for k in keys]
+        primaries = [n for n in nodes if n.client().info("replication")["role"] == "master"]
+        assert len(primaries) == 3 and all(n.client().dbsize() > 0 for n in primaries)
+    finally:
+        for node in nodes:
+            stop(node)
