@@ -163,8 +163,7 @@ def test_junk_arguments_and_unknown_buttons_leave_games_intact(stack: Stack, gam
     ):
         assert post(stack, command(text)).status_code == 200
         # (a /start reposts the live game: the room notes the update that did)
-        after = room_in(stack, game).model_dump(exclude={"handled"})
-        assert after == before.model_dump(exclude={"handled"}), text
+        assert unchanged(room_in(stack, game), before), text
     for data in (
         "",
         "x" * 64,
@@ -175,7 +174,13 @@ def test_junk_arguments_and_unknown_buttons_leave_games_intact(stack: Stack, gam
         f"{before.id}.99999999.d",
     ):
         assert post(stack, press(before, CARLA, data)).status_code == 200
-        assert room_in(stack, game) == before, data
+        assert unchanged(room_in(stack, game), before), data
+
+
+def unchanged(room: Room, before: Room) -> bool:
+    """The same room, but for the updates it notes (a refused press may repost a screen:
+    a write of the room, which notes its update: Room.handled)."""
+    return room.model_dump(exclude={"handled"}) == before.model_dump(exclude={"handled"})
 
 
 def test_duplicate_delivery_applies_once(stack: Stack, emu: RunningEmulator, game: int) -> None:
