@@ -43,7 +43,8 @@ wait_until() {  # wait_until WHAT COMMAND...: retry the command until it succeed
   shift
   until "$@"; do
     if [ "$(date +%s)" -ge "$deadline" ]; then
-      echo "create-cluster: gave up waiting for $what" >&2
+      echo "create-cluster: gave up waiting for $what (valkey-cli --cluster check" \
+        "tells what is wrong, --cluster fix mends a half-made cluster)" >&2
       exit 1
     fi
     sleep 2
