@@ -61,10 +61,10 @@ class Durable:
     ms: int
 
 
-class NotDurable(Exception):
+class NotDurable(redis.exceptions.RedisError):
     """No replica confirmed a write in time: it may be lost in a fail-over, so it is not
-    acknowledged (the platform delivers the update again; the room knows it if it kept
-    it: Room.handled)."""
+    acknowledged: as with Redis away, the update is answered 503 and its claim released,
+    and the platform delivers it again (the room knows it if it kept it: Room.handled)."""
 
 
 Trip = Commands | Script

@@ -226,3 +226,21 @@ def test_a_move_no_replica_confirmed_is_not_acknowledged(store: Store, backend: 
         store.update(room.id, lambda r: lobby.join(r, BEN), update)
     store.durable = trips.Durable(1, 2000)
     assert store.update(room.id, lambda r: lobby.join(r, CARLA), update) is None
+
+
+def test_a_move_lost_with_its_node_is_applied_again_on_redelivery(store: Store) -> None:
+    """A change lost in a fail-over takes with it what says its update was handled: the
+    room's note (Room.handled), and the update's mark, written in the same script on one
+    Redis and only after a replica confirmed the change on a cluster. So the platform's
+    redelivery (its update was never answered) applies the move once more, and once."""
+    room = new_lobby(store)
+    update, before = next(UPDATES), store.redis.get(room_key(room.id))
+    assert store.claim(update) == "claimed"
+    assert store.update(room.id, lambda r: lobby.join(r, BEN), update)
+    store.redis.set(room_key(room.id), before)  # the replica taking over never had it
+    store.redis.delete(update_key(update))  # lost with it (one Redis), or never written
+    assert store.claim(update) == "claimed"  # the redelivery
+    assert store.update(room.id, lambda r: lobby.join(r, BEN), update)
+    assert store.update(room.id, lambda r: lobby.join(r, BEN), update) is None
+    found = store.load(room.id)
+    assert found is not None and [s.user_id for s in found.seats] == [1, 2]
