@@ -212,10 +212,15 @@ def hand_records(room: Room, include_current: bool) -> list[tuple[int, dict[str,
 
 
 def purge(
-    client: redis.Redis, now: float, failed_older_than: float, dry_run: bool
+    client: redis.Redis,
+    now: float,
+    failed_older_than: float,
+    dry_run: bool,
+    jobs: redis.Redis | None = None,
 ) -> dict[str, int]:
     """Remove what points at rooms that no longer exist, and failed jobs that ended long
-    ago; the counts of what was (or, dry, would be) removed."""
+    ago (on `jobs`, RQ's Redis, if not the same); the counts of what was (or, dry, would
+    be) removed."""
     from rq import Queue
     from rq.job import Job
     from rq.registry import clean_registries
@@ -283,13 +288,14 @@ def purge(
         client.delete(*stale)
     counts["messages"] = len(stale)
 
-    queue = Queue(QUEUE, connection=client)
+    rq = jobs if jobs is not None else client
+    queue = Queue(QUEUE, connection=rq)
     registry = queue.failed_job_registry
     ids = registry.get_job_ids(cleanup=not dry_run)
-    jobs = Job.fetch_many(ids, connection=client) if ids else []
+    found = Job.fetch_many(ids, connection=rq) if ids else []
     old = [
         job_id
-        for job_id, job in zip(ids, jobs, strict=True)
+        for job_id, job in zip(ids, found, strict=True)
         if job is None or job.ended_at is None or job.ended_at.timestamp() < now - failed_older_than
     ]
     if not dry_run:
@@ -304,13 +310,16 @@ def purge(
 
 
 def _store(args: argparse.Namespace) -> Store:
-    from service.infra.redis_server import connect, embedded_url
+    """The store of BURRO_REDIS_URL (`--redis-url` instead), a cluster's with
+    BURRO_REDIS_CLUSTER=1 (RQ's Redis then BURRO_JOBS_REDIS_URL)."""
+    from service.infra.redis_server import connect_jobs, connect_state, embedded_url
     from service.infra.store import Store
     from service.settings import Settings
 
     settings = Settings()
     url = args.redis_url or settings.redis_url or embedded_url(settings.data_dir)
-    return Store.of(connect(url), settings)
+    settings.redis_url = url
+    return Store.of(connect_state(settings), settings, jobs=connect_jobs(settings))
 
 
 def run_games(args: argparse.Namespace) -> int:
@@ -436,7 +445,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_purge(args: argparse.Namespace) -> int:
     store = _store(args)
-    counts = purge(store.redis, time.time(), args.failed_older_than, args.dry_run)
+    counts = purge(store.redis, time.time(), args.failed_older_than, args.dry_run, store.jobs)
     if args.json:
         print(json.dumps({"dry_run": args.dry_run, **counts}))
         return 0
