@@ -35,7 +35,10 @@ def migrate(store: Store, old_chat: int, new_chat: int) -> list[str]:
         if result is not None and result[1].changed:
             moved.append(room_id)
         old, new = keys.chat_open_key(old_chat), keys.chat_open_key(new_chat)
-        store.redis.smove(old, new, room_id)  # caps, before the old index goes: then
+        # caps, before the old index goes: then (two commands, not SMOVE: on a cluster
+        # the two chats' keys lie in two slots)
+        if store.redis.srem(old, room_id):
+            store.redis.sadd(new, room_id)
         unindex(store, key, room_id)  # a room gone from the old chat has moved whole
     if moved:
         store.redis.expire(keys.chat_open_key(new_chat), store.live_ttl)
@@ -49,8 +52,11 @@ def move_stats(store: Store, old_chat: int, new_chat: int) -> None:
     old, stats = keys.chat_stats_key(old_chat), keys.chat_stats_key(new_chat)
     if not store.redis.exists(old) or store.redis.exists(stats):
         return
-    store.redis.rename(old, stats)
-    for field in store.redis.hkeys(stats):
+    counters = store.redis.hgetall(old)  # copied, not RENAMEd: two slots on a cluster
+    store.redis.hset(stats, mapping=counters)
+    store.redis.expire(stats, store.people_ttl)
+    store.redis.delete(old)
+    for field in counters:
         name = text(field)
         if name.startswith("burro:"):
             index = keys.user_chats_key(name.removeprefix("burro:"))
