@@ -1,12 +1,17 @@
 """The floor of the webhook stack: the least an update can cost on the same server.
 
-    python -m bench.floor --port 8098 --redis redis://127.0.0.1:6379/0
+    python -m bench.floor --port 8098 --redis redis://127.0.0.1:6379/0 [--cluster] [--wait 1]
 
 A bare ASGI app under the same uvicorn settings as `burro serve` (cli/serve.py), with
 the same Redis client (redis-py, sync, as `service.infra.redis_server.connect` makes it). Per
 request it reads the body, parses the JSON, does one Redis read and one Redis write
 (keyed by the update's chat, so the keys are as spread as the real ones) and answers
 200. Everything `burro serve` does beyond that is our own cost.
+
+With `--cluster`, `--redis` is a node of a Redis Cluster, read and written through a
+cluster client (as `serve` reads the game state there); with `--wait N`, the write is
+answered once N replicas have it (WAIT, pipelined with it on the key's node, as `serve`
+does with BURRO_DURABLE_REPLICAS).
 """
 
 from __future__ import annotations
@@ -22,10 +27,30 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
 
-def create_app(redis_url: str) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
-    from service.infra.redis_server import connect
+WAIT_MS = 500  # as BURRO_DURABLE_WAIT_MS's default
 
-    client = connect(redis_url)
+
+def create_app(
+    redis_url: str, cluster: bool = False, replicas: int = 0
+) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
+    import redis
+
+    from service.infra.redis_server import connect
+    from service.infra.trips import node_client
+
+    client: redis.Redis | redis.RedisCluster = (
+        redis.RedisCluster.from_url(redis_url) if cluster else connect(redis_url)
+    )
+
+    def write(key: str, value: int) -> None:
+        if not replicas:
+            client.set(key, value)
+            return
+        with node_client(client, key).pipeline(transaction=False) as pipe:
+            pipe.set(key, value)
+            pipe.execute_command("WAIT", replicas, WAIT_MS)  # type: ignore[no-untyped-call]
+            if int(pipe.execute()[1]) < replicas:
+                raise RuntimeError(f"no replica confirmed {key} in {WAIT_MS} ms")
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -53,7 +78,7 @@ def create_app(redis_url: str) -> Callable[[Scope, Receive, Send], Awaitable[Non
             chat = ((query.get("message") or {}).get("chat") or {}).get("id", 0)
             key = f"floor:{chat}"
             client.get(key)
-            client.set(key, update["update_id"])
+            write(key, update["update_id"])
         await send(
             {
                 "type": "http.response.start",
@@ -75,10 +100,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--redis", required=True)
+    parser.add_argument("--cluster", action="store_true", help="--redis is a cluster's node")
+    parser.add_argument("--wait", type=int, default=0, help="replicas that must have a write")
     args = parser.parse_args()
     # The same server settings as cli/serve.py.
     uvicorn.run(
-        create_app(args.redis),
+        create_app(args.redis, args.cluster, args.wait),
         host="127.0.0.1",
         port=args.port,
         log_level="warning",

@@ -18,6 +18,7 @@ from typing import Any
 import redis
 
 from engine.follow_suit.game import GameState, apply, legal_actions, to_move
+from service.infra import commit, trips
 from service.infra.store import Store, decode_room, room_key
 from service.infra.store.writes import Recorders
 from service.platforms.telegram import callbacks
@@ -55,21 +56,50 @@ def new_group_room(game_no: int, preset: str = "spanish", seats: int = 4) -> tup
 
 
 def make_games(
-    client: redis.Redis, count: int, first: int = 0, preset: str = "spanish", batch: int = 200
+    client: redis.Redis | redis.RedisCluster,
+    count: int,
+    first: int = 0,
+    preset: str = "spanish",
+    batch: int = 200,
+    jobs: redis.Redis | None = None,
 ) -> list[str]:
     """Create `count` playing group games with the store's own write (`Store._write`:
-    room, chat index, due-set entry, pending syncs and RQ jobs), `batch` per MULTI."""
-    store = Store(client, 7 * 24 * 3600, 24 * 3600)
+    room, chat index, due-set entry, pending syncs and RQ jobs), `batch` per round trip.
+    Each game's own slot is written by one script, as `Store.create` writes it, so this
+    holds on a cluster too (`client` a cluster's, `jobs` RQ's Redis)."""
+    store = Store(client, 7 * 24 * 3600, 24 * 3600, jobs=jobs)
     ids: list[str] = []
     for start in range(first, first + count, batch):
-        with client.pipeline() as pipe:
-            pipe.multi()
-            for n in range(start, min(first + count, start + batch)):
-                room, outcome = new_group_room(n, preset)
-                store._write(Recorders(pipe, pipe, pipe), room, outcome, None)  # one Redis
-                ids.append(room.id)
-            pipe.execute()
+        made = [new_group_room(n, preset) for n in range(start, min(first + count, start + batch))]
+        recorded = []
+        for room, outcome in made:
+            recorded.append(store.recorders())
+            store._write(recorded[-1], room, outcome, None)
+        _send(store, recorded)
+        ids += [room.id for room, _ in made]
     return ids
+
+
+def _send(store: Store, recorded: list[Recorders]) -> None:
+    """The games' recorded writes: each room's slot in one script, the state's other
+    keys and RQ's jobs (where apart) after them, one pipeline each."""
+    source = (trips.SHEBANG if trips.shebang(store.redis) else "") + commit.WRITE_ALL
+    with store.redis.pipeline(transaction=False) as pipe:
+        for rec in recorded:
+            keys = commit.keys_of(rec.room)
+            pipe.execute_command("EVAL", source, len(keys), *keys, *commit.as_args(rec.room))
+        for rec in recorded:
+            if rec.side is not rec.room:
+                for command in commit.as_commands(rec.side):
+                    pipe.execute_command(*command)
+        pipe.execute()
+    if store.jobs_inside:
+        return
+    with store.jobs.pipeline(transaction=True) as pipe:
+        for rec in recorded:
+            for command in commit.as_commands(rec.jobs):
+                pipe.execute_command(*command)  # type: ignore[no-untyped-call]
+        pipe.execute()
 
 
 @dataclass
@@ -87,7 +117,11 @@ class Mirror:
 
     @classmethod
     def load(cls, client: redis.Redis, room_id: str) -> Mirror | None:
-        data = client.get(room_key(room_id))
+        return cls.of(room_id, client.get(room_key(room_id)))
+
+    @classmethod
+    def of(cls, room_id: str, data: bytes | str | None) -> Mirror | None:
+        """The mirror of a room as stored (None: gone, or not being played)."""
         if data is None:
             return None
         room = decode_room(data)
@@ -156,12 +190,29 @@ class Mirror:
         self.pending = None
 
 
+def load_mirrors(
+    client: redis.Redis | redis.RedisCluster, room_ids: list[str], batch: int = 5_000
+) -> list[Mirror]:
+    """The mirrors of the rooms still played, read `batch` per round trip (a cluster's
+    client sends each node its part)."""
+    mirrors: list[Mirror] = []
+    for start in range(0, len(room_ids), batch):
+        chunk = room_ids[start : start + batch]
+        with client.pipeline(transaction=False) as pipe:
+            for room_id in chunk:
+                pipe.get(room_key(room_id))
+            found = (Mirror.of(r, d) for r, d in zip(chunk, pipe.execute(), strict=True))
+            mirrors += [mirror for mirror in found if mirror is not None]
+    return mirrors
+
+
 Snapshot = list[tuple[bytes, bytes]]
 
 
-def snapshot(client: redis.Redis) -> Snapshot:
-    """Every key of the Redis, dumped: the games as made, to `restore` before each
-    phase of a benchmark, so that every server meets the same games."""
+def snapshot(client: redis.Redis | redis.RedisCluster) -> Snapshot:
+    """Every key of the Redis (a cluster's: of every primary), dumped: the games as
+    made, to `restore` before each phase of a benchmark, so that every server meets the
+    same games."""
     keys = list(client.scan_iter(count=10_000))
     dumped: Snapshot = []
     for start in range(0, len(keys), 5_000):
@@ -173,7 +224,7 @@ def snapshot(client: redis.Redis) -> Snapshot:
     return dumped
 
 
-def restore(client: redis.Redis, dumped: Snapshot) -> None:
+def restore(client: redis.Redis | redis.RedisCluster, dumped: Snapshot) -> None:
     """The Redis as `snapshot` found it (whatever a phase queued or changed is gone)."""
     client.flushdb()
     for start in range(0, len(dumped), 5_000):

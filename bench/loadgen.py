@@ -18,7 +18,8 @@ client with prepared bytes keeps the generator's own cost small.
 
 Prints one JSON object: counts, updates/s, latency percentiles (ms), answers by status,
 and `mismatched`: games whose Redis version differs from the mirror at the end (each
-answered 200 must be an applied move; check with `--verify`).
+answered 200 must be an applied move; check with `--verify`). With `--cluster`, `--redis`
+is a node of the cluster that holds the game state.
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ import time
 from collections import Counter, deque
 from typing import Any
 
-from bench.games import Mirror
+import redis
+
+from bench.games import Mirror, load_mirrors
 from service.infra import indexes
 from service.infra.keys import PENDING_PRESSES
 from service.infra.redis_server import connect
@@ -214,15 +217,16 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--verify", action="store_true", help="compare versions with Redis")
+    parser.add_argument("--cluster", action="store_true", help="--redis is a cluster's node")
     parser.add_argument(
         "--queued", action="store_true", help="the server queues moves: one move a game"
     )
     args = parser.parse_args()
     targets = [(t.split(":")[0], int(t.split(":")[1])) for t in args.targets.split(",")]
-    client = connect(args.redis)
+    client = redis.RedisCluster.from_url(args.redis) if args.cluster else connect(args.redis)
     with open(args.games) as file:
         room_ids: list[str] = json.load(file)
-    mirrors = [m for m in (Mirror.load(client, r) for r in room_ids) if m is not None]
+    mirrors = load_mirrors(client, room_ids)
     # Tens of thousands of mirrored games are hundreds of MB of objects: a full garbage
     # collection of them would stall this process, and the latencies it measures.
     gc.collect()
@@ -252,11 +256,13 @@ def mismatched(client: Any, mirrors: list[Mirror], queued: bool) -> int:
     (the room's version moved on as the mirror's), or with `queued` a queued one (the
     room as it was, its press waiting in presses:pending)."""
     waiting = {m.split("|", 1)[0] for m in indexes.members(client, PENDING_PRESSES)}
+    moved = [mirror for mirror in mirrors if mirror.moves]
+    with client.pipeline(transaction=False) as pipe:
+        for mirror in moved:
+            pipe.get(room_key(mirror.room_id))
+        stored = pipe.execute()
     count = 0
-    for mirror in mirrors:
-        if not mirror.moves:
-            continue
-        data = client.get(room_key(mirror.room_id))
+    for mirror, data in zip(moved, stored, strict=True):
         version = decode_room(data).version if data else -1
         count += version != mirror.version or (queued and mirror.room_id not in waiting)
     return count

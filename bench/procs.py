@@ -127,11 +127,12 @@ def start_servers(
     redis_url: str,
     api_url: str,
     baseline: Path | None = None,
+    floor_args: tuple[str, ...] = (),
     **env: str,
 ) -> list[str]:
     """`count` copies of `burro serve` (kind "ours"; "base": the same command run from
     the `baseline` source tree, e.g. a `git worktree` of an older commit) or of the floor
-    app; their host:port."""
+    app (`floor_args` on its command line: bench.floor); their host:port."""
     targets = []
     for index in range(count):
         port = free_port()
@@ -139,7 +140,7 @@ def start_servers(
         if kind in ("ours", "base"):
             args = ["-m", "cli.main", "serve", "--port", str(port)]
         else:
-            args = ["-m", "bench.floor", "--port", str(port), "--redis", redis_url]
+            args = ["-m", "bench.floor", "--port", str(port), "--redis", redis_url, *floor_args]
         cwd = baseline if kind == "base" else None
         running.spawn(name, args, serve_env(redis_url, api_url, **env), cwd, python_of(cwd))
         targets.append(f"127.0.0.1:{port}")
