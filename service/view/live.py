@@ -19,7 +19,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
 import redis
@@ -94,7 +95,9 @@ def paint_for(room: Room, people: list[Watcher], paint: Paint) -> dict[Watcher, 
 class Live:
     """The views open in this process, by room, kept up to date from `CHANNEL`."""
 
-    def __init__(self, aclient: redis.asyncio.Redis, load: Load, paint: Paint) -> None:
+    def __init__(
+        self, aclient: redis.asyncio.Redis | redis.asyncio.RedisCluster, load: Load, paint: Paint
+    ) -> None:
         self.aclient, self.load, self.paint = aclient, load, paint
         self.rooms: dict[str, set[Watcher]] = {}
         self.painting: dict[str, asyncio.Task[None]] = {}
@@ -122,7 +125,7 @@ class Live:
         failures = 0
         while not self.stopping:
             try:
-                async with self.aclient.pubsub(ignore_subscribe_messages=True) as pubsub:
+                async with self.subscriber() as client, client.pubsub() as pubsub:
                     await pubsub.subscribe(CHANNEL)
                     failures = 0
                     self.listening.set()
@@ -134,6 +137,21 @@ class Live:
                 failures += 1
                 log.warning("view updates: subscription lost (%r), again in %ss", error, wait)
                 await asyncio.sleep(wait)
+
+    @contextlib.asynccontextmanager
+    async def subscriber(self) -> AsyncIterator[redis.asyncio.Redis]:
+        """Whom to subscribe through: the client, or on a cluster one of its primaries,
+        picked anew at each subscription (a PUBLISH reaches every node of a cluster)."""
+        if not isinstance(self.aclient, redis.asyncio.RedisCluster):
+            yield self.aclient
+            return
+        await self.aclient.initialize()
+        node = random.choice(self.aclient.get_primaries())
+        plain = redis.asyncio.Redis(host=node.host, port=int(node.port))
+        try:
+            yield plain
+        finally:
+            await plain.aclose()
 
     async def follow(self, pubsub: redis.asyncio.client.PubSub) -> None:
         while not self.stopping:

@@ -13,6 +13,7 @@ from functools import partial
 
 import pytest
 import redis
+import redis.asyncio
 from redis.exceptions import RedisClusterException
 
 from service.infra import indexes, timers, trips
@@ -244,3 +245,39 @@ def test_a_move_lost_with_its_node_is_applied_again_on_redelivery(store: Store) 
     assert store.update(room.id, lambda r: lobby.join(r, BEN), update) is None
     found = store.load(room.id)
     assert found is not None and [s.user_id for s in found.seats] == [1, 2]
+
+
+def test_the_views_hear_of_every_change(store: Store) -> None:
+    """The open views follow `view:changed` (service.view.live): on a cluster, through a
+    plain client of one of its nodes, since each PUBLISH reaches them all."""
+    from service.view.live import CHANNEL, Live
+
+    async def heard() -> bytes:
+        aclient = (
+            redis.asyncio.RedisCluster.from_url(cluster_url(store))
+            if not store.one_node
+            else redis.asyncio.Redis.from_url(node_url(store))
+        )
+        live = Live(aclient, load=None, paint=None)  # type: ignore[arg-type]
+        async with live.subscriber() as client, client.pubsub() as pubsub:
+            await pubsub.subscribe(CHANNEL)
+            room = new_lobby(store)  # its commit publishes its id
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:  # (None: the subscription's own answer)
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1)
+                if message is not None and message["data"] == room.id.encode():
+                    await aclient.aclose()
+                    return bytes(message["data"])
+        raise AssertionError("no word of the change")
+
+    assert asyncio.run(heard())
+
+
+def cluster_url(store: Store) -> str:
+    node = store.redis.get_default_node()
+    return f"redis://{node.host}:{node.port}"
+
+
+def node_url(store: Store) -> str:
+    kwargs = store.redis.connection_pool.connection_kwargs
+    return f"redis://{kwargs['host']}:{kwargs['port']}"
