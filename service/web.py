@@ -17,6 +17,7 @@ from starlette.routing import Route
 
 from service.desk.ports import Manual
 from service.infra import metrics
+from service.infra.outage import UNAVAILABLE
 from service.infra.redis_server import aconnect_jobs, aconnect_state, connect_jobs, connect_state
 from service.infra.store import Store
 from service.platforms.base import ASGIApp, Receive, Scope, Send, Webhook
@@ -65,7 +66,7 @@ def create_app(
     async def healthz(request: Request) -> Response:
         try:
             await aclient.ping()
-        except redis.RedisError:
+        except UNAVAILABLE:
             return JSONResponse({"ok": False, "redis": "unreachable"}, status_code=503)
         return JSONResponse({"ok": True})
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import redis
 
 from service.infra import timers
+from service.infra.outage import UNAVAILABLE
 
 log = logging.getLogger("burro.worker")
 EVERY = 1.0  # seconds between looks: a timer is at most this late (reminders, turn ends)
@@ -35,7 +36,7 @@ class TimerClock(threading.Thread):
         while not self._stopped.wait(self.every):
             try:
                 timers.fire_due(self.client, self.now(), self.jobs)
-            except redis.RedisError:  # Redis away: try again next second, said once
+            except UNAVAILABLE:  # Redis away: try again next second, said once
                 if not failing:
                     log.warning("the timer clock cannot reach Redis; it keeps trying")
                 failing = True

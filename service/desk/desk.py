@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
 import redis
+from redis.exceptions import RedisClusterException
 
 from service.desk import commands, presses, reading, tipping
 from service.desk.asks import (
@@ -33,6 +34,7 @@ from service.desk.asks import (
 )
 from service.desk.ports import Forgetting, Links, Manual, no_traces
 from service.desk.use import Use
+from service.infra.outage import UNAVAILABLE
 from service.infra.store import Claim, Claimed, Conflict, Store
 from service.services import Services
 from service.table.outcome import QueuedPress
@@ -70,7 +72,7 @@ class Desk:
             claimed = await store.aclaimed(
                 request.mark, rooms_of(request), [request.sender.player], queued
             )
-        except redis.RedisError:
+        except UNAVAILABLE:
             return Handled("retry")
         if claimed.claim == "duplicate":
             return Handled("duplicate", self.again(request, store, claimed))
@@ -96,7 +98,7 @@ class Desk:
         store = self.svc.store.session()
         try:
             claim = await store.aclaim(mark)
-        except redis.RedisError:
+        except UNAVAILABLE:
             return Handled("retry")
         if claim in ("duplicate", "busy"):
             return Handled("duplicate" if claim == "duplicate" else "retry")
@@ -114,7 +116,7 @@ class Desk:
     ) -> Handled:
         try:
             reply = await work()
-        except (redis.RedisError, Conflict) as error:
+        except (redis.RedisError, RedisClusterException, Conflict) as error:
             log.warning("update %s not committed: %r", mark, error)
             await end_claim(store, mark, done=False)
             return Handled("retry")
@@ -165,7 +167,7 @@ async def end_claim(store: Store, mark: Mark, done: bool, answer: str | None = N
         try:
             await (store.afinish(mark, answer) if done else store.arelease(mark))
             return
-        except redis.RedisError as error:
+        except UNAVAILABLE as error:
             if wait is None:
                 log.warning("update %s: its claim was not settled: %r", mark, error)
                 return

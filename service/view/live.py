@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import redis
 import redis.asyncio
+from redis.exceptions import RedisClusterException
 
 from service.infra.keys import VIEW_CHANNEL
 from service.table.room import Room
@@ -131,7 +132,7 @@ class Live:
                     self.listening.set()
                     self.changed_all()  # whatever changed while nobody listened
                     await self.follow(pubsub)
-            except (redis.RedisError, OSError) as error:
+            except (redis.RedisError, RedisClusterException, OSError) as error:
                 self.listening.clear()
                 wait = RETRY_WAITS[min(failures, len(RETRY_WAITS) - 1)]
                 failures += 1
@@ -200,7 +201,11 @@ class Live:
                 await self.paint_room(room_id)
                 if room_id not in self.again:
                     return
-        except (redis.RedisError, OSError) as error:  # painted again once subscribed again
+        except (
+            redis.RedisError,
+            RedisClusterException,
+            OSError,
+        ) as error:  # painted again once subscribed again
             log.warning("view updates: room %s not read: %r", room_id, error)
         except Exception:
             log.exception("view updates: room %s not painted", room_id)

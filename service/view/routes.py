@@ -43,6 +43,7 @@ from service.desk.desk import Desk
 from service.desk.ports import Links, Manual
 from service.i18n import LANGUAGES, Translator, _, language_for
 from service.infra.keys import room_key
+from service.infra.outage import UNAVAILABLE
 from service.infra.view_links import ViewAccess
 from service.platforms.base import Webhook
 from service.services import Services
@@ -348,7 +349,7 @@ def guarded(
     async def route(request: HttpRequest) -> Response:
         try:
             return await handler(request)
-        except redis.RedisError as error:
+        except UNAVAILABLE as error:
             log.warning("view: %s not answered, Redis away: %r", request.url.path, error)
             content = {"reason": "unavailable", "retry": True}
             return JSONResponse(content, status_code=503, headers=page.NO_STORE)

@@ -13,6 +13,7 @@ import asyncio
 import logging
 
 import redis
+from redis.exceptions import RedisClusterException
 from telegram import Update
 
 from service.infra.store import Conflict
@@ -36,5 +37,5 @@ async def note_title(svc: Services, update: Update) -> None:
         room = await asyncio.to_thread(svc.store.room_in_chat, chat.id, thread_of(update))
         if room is not None and not room.private and room.name != title:
             await svc.store.aupdate(room.id, lambda fresh: groups.named(fresh, title))
-    except (redis.RedisError, Conflict) as error:
+    except (redis.RedisError, RedisClusterException, Conflict) as error:
         log.warning("group %s: its title was not kept: %r", chat.id, error)

@@ -31,6 +31,7 @@ from service.desk.asks import CommandAsk, Reply, Request
 from service.desk.desk import Desk, Handled
 from service.desk.ports import Links
 from service.infra import keys, logs, metrics
+from service.infra.outage import UNAVAILABLE
 from service.platforms.base import (
     Answer,
     BodyTooLarge,
@@ -223,7 +224,7 @@ class TelegramWebhook:
         exchange = Exchange(self.svc.store.jobs)  # the send budget: with RQ's queue
         try:
             handled = await self.run(update, exchange)
-        except redis.RedisError as error:  # outside the desk's claim: reading, answering
+        except UNAVAILABLE as error:  # outside the desk's claim: reading, answering
             log.warning("update %s: storage unavailable: %r", update.update_id, error)
             return "retry", Answer.text("storage unavailable", 503)
         if handled.outcome == "retry":

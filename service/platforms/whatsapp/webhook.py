@@ -35,6 +35,7 @@ from functools import partial
 from typing import Any
 
 import redis
+from redis.exceptions import RedisClusterException
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
@@ -42,6 +43,7 @@ from starlette.routing import Route
 from service.desk import prompts
 from service.desk.ports import Links
 from service.infra import metrics
+from service.infra.outage import UNAVAILABLE
 from service.infra.store import Conflict
 from service.platforms.base import BodyTooLarge, Webhook, read_body
 from service.platforms.whatsapp import graph, people, templates, window
@@ -122,7 +124,7 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis, links: Links
         for message in sorted(parsed.messages, key=lambda m: m.at):
             try:
                 outcome = await handler.handle(message)  # claimed by the desk, by its wamid
-            except redis.RedisError as error:  # before or after the desk's claim
+            except UNAVAILABLE as error:  # before or after the desk's claim
                 log.warning("whatsapp message %s not handled: %r", message.wamid, error)
                 outcome = "retry"
             metrics.UPDATES.labels(f"whatsapp_{message.kind}", outcome).inc()
@@ -131,12 +133,20 @@ def webhook(settings: Settings, svc: Services, client: redis.Redis, links: Links
             if outcome == "ok":
                 try:
                     await asyncio.to_thread(resend_unseen, message)
-                except (redis.RedisError, Conflict) as error:  # noted again when sent
+                except (
+                    redis.RedisError,
+                    RedisClusterException,
+                    Conflict,
+                ) as error:  # noted again when sent
                     log.warning("whatsapp %s: turns not sent again: %r", message.wamid, error)
         for status in parsed.statuses:
             try:
                 await asyncio.to_thread(on_status, status)
-            except (redis.RedisError, Conflict) as error:  # Meta posts it again
+            except (
+                redis.RedisError,
+                RedisClusterException,
+                Conflict,
+            ) as error:  # Meta posts it again
                 log.warning("whatsapp status %s not applied: %r", status.wamid, error)
                 return PlainTextResponse("storage unavailable", status_code=503)
         return PlainTextResponse("ok")
