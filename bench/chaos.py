@@ -62,7 +62,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 if __package__ in (None, ""):  # run as `python bench/chaos.py`
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -91,6 +91,12 @@ from service.platforms.whatsapp.people import is_whatsapp
 from service.table import games as table_games
 from service.table.room import Room
 from service.ui.follow_suit import FollowSuitPainter
+
+if TYPE_CHECKING:
+    from bench.chaos_cluster import ClusterBlows
+    from service.infra.redis_cluster import LocalCluster
+
+CLUSTER_KINDS = ("primary", "reshard", "maxmemory")  # bench.chaos_cluster's blows
 
 BOT_ID = int(TOKEN.split(":")[0])
 USER0 = 700_000
@@ -816,8 +822,17 @@ def shows_earlier_version(message: ChatMessage, room: Room) -> bool:
 class Monkey(threading.Thread):
     """Kills and restarts processes, restarts Redis, at random moments."""
 
-    def __init__(self, stack: Stack, serve2_port: int, books: Books, seed: int, kill_redis: bool):
+    def __init__(
+        self,
+        stack: Stack,
+        serve2_port: int,
+        books: Books,
+        seed: int,
+        kill_redis: bool,
+        blows: ClusterBlows | None = None,
+    ):
         super().__init__(daemon=True, name="monkey")
+        self.blows = blows  # with the state on a cluster: its own blows too
         self.stack = stack
         self.serve2_port = serve2_port
         self.books = books
@@ -827,6 +842,14 @@ class Monkey(threading.Thread):
         self.lock = threading.Lock()
         # Every kind of blow once early on (a short soak gets them all), then at random.
         self.script = ["serve", "worker0", "redis", "serve2", "worker1"]
+        self.kinds, self.weights = (
+            ["serve", "serve2", "worker0", "worker1", "redis"],
+            [3, 2, 3, 3, 1],
+        )
+        if blows is not None:
+            self.script += list(CLUSTER_KINDS)
+            self.kinds += list(CLUSTER_KINDS)
+            self.weights += [1] * len(CLUSTER_KINDS)
 
     def scripted_done(self) -> bool:
         """Whether every kind of blow has been dealt once (no lock: once() holds it
@@ -843,15 +866,12 @@ class Monkey(threading.Thread):
                     print(f"chaos: monkey: {error!r}", file=sys.stderr)
 
     def once(self) -> None:
-        choice = (
-            self.script
-            or self.rnd.choices(
-                ["serve", "serve2", "worker0", "worker1", "redis"], weights=[3, 2, 3, 3, 1]
-            )
-        )[0]
+        choice = (self.script or self.rnd.choices(self.kinds, weights=self.weights))[0]
         if self.script:
             self.script.pop(0)
-        if choice == "redis":
+        if self.blows is not None and choice in CLUSTER_KINDS:
+            self.blows.deal(choice, self.stack)
+        elif choice == "redis":
             kill = self.kill_redis
             self.stack.redis.stop(kill=kill)
             time.sleep(self.rnd.uniform(0.1, 1.0))
@@ -1205,12 +1225,15 @@ def check_chats(emu: EmulatorDriver, games: list[Game], books: Books) -> None:
             books.violation(f"the webhook answered {status} to update {delivery['update_id']}")
 
 
-def quiesce(client: redis.Redis, books: Books, seconds: float) -> None:
+def quiesce(
+    client: redis.Redis, books: Books, seconds: float, jobs: redis.Redis | None = None
+) -> None:
     """Let the outbox catch up after the chaos stopped (the sweeper resends lost syncs)."""
     deadline = time.monotonic() + seconds
+    queue = jobs if jobs is not None else client
     while time.monotonic() < deadline:
         try:
-            if indexes.count(client, PENDING_SYNC) == 0 and client.llen("rq:queue:burro") == 0:
+            if indexes.count(client, PENDING_SYNC) == 0 and queue.llen("rq:queue:burro") == 0:
                 return
         except redis.RedisError:
             pass
@@ -1233,7 +1256,12 @@ def soak(
     liveness: bool = True,
     bot_delay: float = 0.1,
     whatsapp: bool = True,
+    cluster: LocalCluster | None = None,
+    durable: bool = True,
 ) -> Books:
+    """The soak (the module's docstring); with `cluster`, the game state on it, RQ on the
+    stack's own Redis, and the cluster's blows too (bench.chaos_cluster); `durable`:
+    moves answered once a replica has them."""
     books = Books()
     specs = make_plan(games, seed, full, group_naps, whatsapp=whatsapp)
     plan = folder / "plan.json"
@@ -1250,16 +1278,19 @@ def soak(
         "BURRO_LOG_LEVEL": "WARNING",
         "BURRO_WHATSAPP_PAIR_RATE": "0.3",  # Meta's pacing, but quicker
     }
+    if cluster is not None and durable:
+        env |= {"BURRO_DURABLE_REPLICAS": "1", "BURRO_DURABLE_WAIT_MS": "2000"}
     try:
         wait_http(f"{emu_url}/_emulator/state", timeout=60)
         stack = Stack(
             folder / "stack", emulator_url=emu_url, flood_limits=False, bot_delay=bot_delay,
             workers=2, persist=True, env=env,
+            cluster_url=None if cluster is None else cluster.url,
         )  # fmt: skip
         with stack, EmulatorDriver(emu_url, timeout=5) as emu, WhatsAppDriver(emu_url) as wa:
             serve2_port = free_port()
             start_serve2(stack, serve2_port)
-            client = connect(stack.redis.url)
+            client, jobs = stack.state(), connect(stack.redis.url)
             players = Players(
                 emu, client, specs, books,
                 [stack.serve_url, f"http://127.0.0.1:{serve2_port}"], seed,
@@ -1267,7 +1298,12 @@ def soak(
             players.prepare()
             family = WaPlayers(wa, client, players.games, books, players.serve_urls, seed)
             family.prepare(seed)
-            monkey = Monkey(stack, serve2_port, books, seed, kill_redis)
+            blows = None
+            if cluster is not None:
+                from bench.chaos_cluster import ClusterBlows  # (it imports this module)
+
+                blows = ClusterBlows(cluster, books, seed)
+            monkey = Monkey(stack, serve2_port, books, seed, kill_redis, blows)
             monkey.start()
             deadline = time.monotonic() + minutes * 60
             rounds = 0
@@ -1293,11 +1329,11 @@ def soak(
             finally:
                 monkey.stop()
             players.posts.shutdown(wait=True)
-            quiesce(client, books, settle)
+            quiesce(client, books, settle, jobs)
             books.count("rounds", rounds)
             with contextlib.suppress(TimeoutError):
                 wa.wait_idle(timeout=30)
-            quiesce(client, books, 10)
+            quiesce(client, books, 10, jobs)
             for game in players.games:
                 if game.spec.kind != "wa":
                     check_game(game, books, client, emu, liveness)
