@@ -33,7 +33,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from service.i18n import Translator
-from service.infra import chats, hints, logs, queue, tables
+from service.infra import chats, hints, logs, queue, tables, trips
 from service.infra.keys import (
     BOT_USERNAME,
     LOOK_TEXT,
@@ -129,7 +129,14 @@ def sync_all(rt: Runtime, room_id: str, texts: list[str]) -> None:
         with rt.redis.pipeline(transaction=False) as pipe:
             for text_, asked in served.items():
                 pending = index_key(PENDING_SYNC, room_id)
-                pipe.execute_command("EVAL", _DONE, 1, pending, f"{room_id}|{text_}", repr(asked))  # type: ignore[no-untyped-call]
+                pipe.execute_command(
+                    "EVAL",
+                    trips.lua(rt.redis, _DONE),
+                    1,
+                    pending,
+                    f"{room_id}|{text_}",
+                    repr(asked),
+                )  # type: ignore[no-untyped-call]
             for base in taken:
                 pipe.delete(locks[base])
             pipe.execute()
@@ -618,7 +625,9 @@ def note_top(
     key = live_key(room.id)
     run = pipe if pipe is not None else rt.redis.pipeline(transaction=False)
     ttl = rt.svc.store.ttl_of(room)  # EVAL as a command: a cluster's pipeline has no `eval`
-    run.execute_command("EVAL", _TOP, 1, key, f"top:{chat_id}", message_id, ttl)  # type: ignore[no-untyped-call]
+    run.execute_command(
+        "EVAL", trips.lua(rt.redis, _TOP), 1, key, f"top:{chat_id}", message_id, ttl
+    )  # type: ignore[no-untyped-call]
     if pipe is None:
         run.execute()
 

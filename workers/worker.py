@@ -34,6 +34,7 @@ from rq.job import Job
 from rq.scheduler import RQScheduler
 from rq.utils import now
 
+from service.infra import trips
 from service.infra.store import text
 from workers.sweeper import ensure_chain
 
@@ -61,7 +62,7 @@ def release_stale_lock(client: redis.Redis, queue: str, stale_after: float = STA
     if holder is None:
         return False
     threshold_ms = int((LOCK_TTL - stale_after) * 1000)
-    return bool(client.eval(_RELEASE_STALE, 1, key, holder, threshold_ms))
+    return bool(trips.evaluate(client, _RELEASE_STALE, [key], holder, threshold_ms))
 
 
 def scheduler_pid(client: redis.Redis, queue: str) -> int | None:

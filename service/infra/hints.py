@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from service.infra import trips
 from service.infra.keys import user_hints_key
 from service.infra.store.base import StoreBase, text
 from service.table.games import table_of
@@ -65,7 +66,9 @@ def take(store: StoreBase, player: int, due: Sequence[str], now: str) -> frozens
     (now marked as shown in this phase); none if they have met every one."""
     if not due:
         return frozenset()
-    found = store.redis.eval(_TAKE, 1, user_hints_key(player), now, store.people_ttl, *due)
+    found = trips.evaluate(
+        store.redis, _TAKE, [user_hints_key(player)], now, store.people_ttl, *due
+    )
     return frozenset() if found is None else frozenset({text(found)})
 
 

@@ -135,6 +135,16 @@ async def ashebang(client: AsyncClient) -> bool:
     return known
 
 
+def lua(client: Client, source: str) -> str:
+    """A script's text as this client's server takes it: with `#!lua` where it can."""
+    return SHEBANG + source if shebang(client) else source
+
+
+def evaluate(client: Client, source: str, keys: list[str], *args: EncodableT) -> Any:
+    """EVAL `source` (`lua`) with its `keys`, now: a script outside a store's trips."""
+    return client.eval(lua(client, source), len(keys), *keys, *args)
+
+
 def _source(trip: Script, with_shebang: bool) -> str:
     return SHEBANG + trip.source if with_shebang else trip.source
 

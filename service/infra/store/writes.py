@@ -119,7 +119,7 @@ class Writes(Statistics):
         where it still points here or nowhere (a room may have been opened since)."""
         chat, cancelled = chat_key(room.chat_id, room.thread_id), room.status == "cancelled"
         if not self.one_node:
-            side.eval(_POINT, 1, chat, room.id, 0 if cancelled else ttl)
+            side.eval(trips.lua(self.redis, _POINT), 1, chat, room.id, 0 if cancelled else ttl)
         elif cancelled:
             side.delete(chat)
         else:

@@ -11,6 +11,7 @@ import time
 
 import redis
 
+from service.infra import trips
 from service.infra.keys import BOT_LIMIT, chat_limit_key, group_limit_key
 
 # (key, seconds between messages, burst) per limit.
@@ -52,5 +53,5 @@ def reserve(client: redis.Redis, chat_id: int, group: bool, now: float | None = 
     args: list[float] = [now if now is not None else time.time()]
     for _key, interval, burst in limits:
         args += [interval, burst]
-    result = client.eval(_SCRIPT, len(limits), *(k for k, _i, _b in limits), *args)
+    result = trips.evaluate(client, _SCRIPT, [k for k, _i, _b in limits], *args)
     return float(result)

@@ -25,7 +25,7 @@ from typing import Any
 import redis
 
 from service.i18n import Translator
-from service.infra import keys
+from service.infra import keys, trips
 from service.infra.store import decode_room
 from service.platforms.base import Capabilities, Chat, DeliveryFailed, Failure, Rendered
 from service.platforms.whatsapp import graph, hints, people, templates, view_link, window
@@ -179,7 +179,7 @@ class WhatsAppDelivery:
         if self.redis.hget(window.user_key(player), "quiet"):
             return False
         key, now = keys.wa_template_key(player), repr(self.clock())
-        return bool(self.redis.eval(_TEMPLATE_DUE, 1, key, now, TEMPLATE_EVERY))
+        return bool(trips.evaluate(self.redis, _TEMPLATE_DUE, [key], now, TEMPLATE_EVERY))
 
     def update(self, chat: Chat, message_id: int, message: Rendered) -> int:
         return self.deliver(chat, message)

@@ -14,6 +14,7 @@ from typing import Any
 import redis
 
 from service.i18n import Translator, _
+from service.infra import trips
 from service.platforms.whatsapp import window
 from service.platforms.whatsapp.render import short
 
@@ -42,7 +43,7 @@ def with_hint(
     interactive = content.get("interactive")
     if content.get("type") != "interactive" or not interactive or "footer" in interactive:
         return content
-    if not client.eval(_TAKE, 1, window.user_key(player)):
+    if not trips.evaluate(client, _TAKE, [window.user_key(player)]):
         return content
     footer = {"text": short(Translator(lang).gettext(HINT), FOOTER)}
     return content | {"interactive": interactive | {"footer": footer}}

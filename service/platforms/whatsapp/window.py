@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import redis
 
-from service.infra import keys
+from service.infra import keys, trips
 from service.infra.store import text
 
 WINDOW = 24 * 3600  # seconds after a person's last message that free-form messages may go
@@ -48,15 +48,20 @@ def user_key(player: int) -> str:
     return keys.user_key(player)
 
 
+_NOTE_INBOUND = (
+    "local old = tonumber(redis.call('HGET', KEYS[1], 'last_in') or '0') "
+    "if tonumber(ARGV[1]) > old then redis.call('HSET', KEYS[1], 'last_in', ARGV[1]) end"
+)
+_CLOSE = (
+    "local last = tonumber(redis.call('HGET', KEYS[1], 'last_in') or '0') "
+    "if last >= tonumber(ARGV[1]) then return 0 end "
+    "redis.call('HSET', KEYS[1], 'last_in', '0') return 1"
+)
+
+
 def note_inbound(client: redis.Redis, player: int, at: float) -> None:
     """The person wrote (or tapped) at `at`: their window runs from then."""
-    client.eval(
-        "local old = tonumber(redis.call('HGET', KEYS[1], 'last_in') or '0') "
-        "if tonumber(ARGV[1]) > old then redis.call('HSET', KEYS[1], 'last_in', ARGV[1]) end",
-        1,
-        user_key(player),
-        repr(at),
-    )
+    trips.evaluate(client, _NOTE_INBOUND, [user_key(player)], repr(at))
 
 
 def last_inbound(client: redis.Redis, player: int) -> float | None:
@@ -74,14 +79,7 @@ def close(client: redis.Redis, player: int, at: float) -> bool:
     """Meta failed a message at `at` for the closed window (131047): count on it no
     more, unless the person wrote since (statuses come late: a tap after the failure
     has opened a new window, and what it asked for is on its way). Whether it closed."""
-    closed = client.eval(
-        "local last = tonumber(redis.call('HGET', KEYS[1], 'last_in') or '0') "
-        "if last >= tonumber(ARGV[1]) then return 0 end "
-        "redis.call('HSET', KEYS[1], 'last_in', '0') return 1",
-        1,
-        user_key(player),
-        repr(at),
-    )
+    closed = trips.evaluate(client, _CLOSE, [user_key(player)], repr(at))
     return bool(closed)
 
 
@@ -123,7 +121,7 @@ def room_sent(client: redis.Redis, wamid: str) -> str | None:
 def take_unseen(client: redis.Redis, player: int) -> list[str]:
     """The rooms whose messages did not go to the person, oldest first; forgotten here
     (the caller sends them again)."""
-    flat = [text(item) for item in client.eval(_TAKE_UNSEEN, 1, user_key(player), UNSEEN)]
+    flat = [text(item) for item in trips.evaluate(client, _TAKE_UNSEEN, [user_key(player)], UNSEEN)]
     noted = sorted(zip(flat[1::2], flat[0::2], strict=True), key=lambda pair: float(pair[0]))
     return [room_id for _at, room_id in noted]
 
@@ -134,5 +132,7 @@ def pace(
     """Take a slot to send the person a message: 0, or seconds to wait (none taken);
     not `ordered`: a message that may come before the last one (no gap after it)."""
     gap = interval * GAP if ordered else 0.0
-    found = client.eval(_PACE, 1, keys.wa_pace_key(player), repr(now), interval, BURST, gap)
+    found = trips.evaluate(
+        client, _PACE, [keys.wa_pace_key(player)], repr(now), interval, BURST, gap
+    )
     return float(text(found))
