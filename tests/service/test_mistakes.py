@@ -32,7 +32,7 @@ from service.table.identity import TELEGRAM
 from service.table.outcome import Outcome
 from service.table.room import Room
 from service.ui import tokens
-from service.ui.intents import Move, Press
+from service.ui.intents import Command, Move, Press
 from service.ui.screens import SPANISH_SUITS, card_name
 
 PLAYER = 501
@@ -178,13 +178,16 @@ def plays(legal: list[str]) -> list[str]:
 
 
 def buttons(reply: Reply) -> list[str]:
-    """The moves a reply offers as its buttons."""
+    """The moves a reply offers as its buttons (the tip beside them aside)."""
     moves = []
     for line in reply.lines:
         for row in line.choices:
             for choice in row:
                 press = tokens.press(choice.ask)
-                assert press is not None and isinstance(press.what, Move)
+                assert press is not None
+                if press.what == Command("tip"):
+                    continue
+                assert isinstance(press.what, Move)
                 moves.append(press.what.action)
     return sorted(moves)
 
