@@ -18,6 +18,7 @@ from service.platforms.telegram.answer import POPUP
 from service.platforms.whatsapp import render, words
 from service.table import lobby, play
 from service.table.lobby import Actor
+from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
 from service.ui import cuartetos, follow_suit, games, tokens
 from service.ui.intents import Command, Press
@@ -173,13 +174,21 @@ def test_a_tip_typed_in_a_group_goes_to_the_private_chat_and_a_press_stays_a_pop
     assert typed.private and [line.text for line in typed.lines] == [pressed.popup]
 
 
-def test_tips_off_and_no_choice_are_said() -> None:
+def test_a_table_of_people_without_tips_says_so_and_a_seat_not_to_move_gets_none() -> None:
+    """Asked in words at a group's table that offers no tips: said so; a seat with no
+    move to choose gets no tip at a table that offers them."""
+    table = Table("en")
     room = group_room("spanish")
-    seat = acting(room)
-    painter = games.painter(room, "en")
-    assert painter.tip_text(seat) is not None  # the game has one; the table offers none
-    waiting = next(s for s in range(len(room.seats)) if not legal_of(room, s))
-    assert painter.tip_text(waiting) is None
+    room.chat_id, room.seats[0].user_id = -200, PLAYER
+    table.svc.store.create(room, Outcome(changed=True), None)
+    sender, place = Sender(PLAYER, "Abuela", "en"), Place(-200, None, False)
+    asked = asyncio.run(table.desk.handle(Request("t1", sender, place, TipAsk()))).reply
+    said = "Tips are off at this table: its opener can turn them on in Settings."
+    assert asked.private and [line.text for line in asked.lines] == [said]
+    on = group_room("spanish", tips=True)
+    painter = games.painter(on, "en")
+    waiting = next(s for s in range(len(on.seats)) if not legal_of(on, s))
+    assert painter.tip_text(acting(on)) is not None and painter.tip_text(waiting) is None
 
 
 LONGEST = {"card": "Caballo de copas", "suit": "tréboles", "rank": "Caballo", "n": 3}
