@@ -356,6 +356,14 @@ class LocalCluster:
         process.wait()
         self._drop_client(port)
 
+    def pause(self, port: int) -> None:
+        """SIGSTOP the node: a replica paused falls behind its primary, which goes on
+        taking writes (a slow or cut-off replica); `resume` lets it go on."""
+        self._processes[port].send_signal(signal.SIGSTOP)
+
+    def resume(self, port: int) -> None:
+        self._processes[port].send_signal(signal.SIGCONT)
+
     def restart(self, port: int, timeout: float = 30.0) -> None:
         """Start a stopped node again on its port and nodes.conf (so it rejoins, as a
         replica if its replica was promoted meanwhile; empty: nothing is persisted), and
