@@ -15,6 +15,7 @@ import pytest
 
 from emulator.app import Emulator
 from emulator.server import RunningEmulator
+from service.infra.redis_cluster import LocalCluster, cluster_binary
 
 # The suite starts many Python processes (xdist workers, `burro serve`, workers, `burro
 # local`): without a bytecode cache each would compile the project anew. Some machines
@@ -128,3 +129,16 @@ def _telegram_ignores_nothing(request: pytest.FixtureRequest) -> Iterator[None]:
         return
     for emulator in emulators:
         fail_if_ignored(emulator)
+
+
+@pytest.fixture(scope="session")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """A local 3-primary Redis/Valkey Cluster, a replica each, for the session (the
+    store's tests on a cluster, a whole game on one); skipped where no server binary runs
+    a cluster."""
+    try:
+        cluster_binary()
+    except FileNotFoundError as missing:
+        pytest.skip(f"no server binary that runs a cluster: {missing}")
+    with LocalCluster(tmp_path_factory.mktemp("cluster")) as running:
+        yield running

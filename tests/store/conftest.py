@@ -10,21 +10,11 @@ import pytest
 import redis
 
 from service.infra import trips
-from service.infra.redis_cluster import LocalCluster, cluster_binary
+from service.infra.redis_cluster import LocalCluster
 from service.infra.redis_server import RedisServer, connect
 from service.infra.store import Store, text
 
 BACKENDS = ("one node", "cluster")
-
-
-@pytest.fixture(scope="session")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
-    try:
-        cluster_binary()
-    except FileNotFoundError as missing:
-        pytest.skip(f"no server binary that runs a cluster: {missing}")
-    with LocalCluster(tmp_path_factory.mktemp("cluster")) as running:
-        yield running
 
 
 @pytest.fixture(scope="session")
