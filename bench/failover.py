@@ -3,8 +3,9 @@ four writers can to rooms on one primary of a 3-primary cluster (a replica each)
 primary SIGKILLed mid-stream, its replica promoted; then each room's count of committed
 moves against the moves its writers were told were committed. A SIGKILLed process on
 loopback still hands the replica what it had written to the socket, so before the kill
-the replica is paused for half a second (SIGSTOP: a replica slow or cut off, as when a
-node's network fails), and resumed as its primary dies.
+the replica is paused (SIGSTOP, `--pause` seconds: a replica slow or cut off, as when a
+node's network fails), and resumed as its primary dies: what its primary had not yet
+handed the kernel (past the socket buffers) is then lost.
 
     python -m bench.failover [--kills 5] [--json out.json]
 
@@ -95,7 +96,7 @@ class Writers:
                     self.latency.append((time.perf_counter() - started) * 1000)
 
 
-def one_kill(cluster: LocalCluster, jobs: redis.Redis, wait: bool) -> dict[str, Any]:
+def one_kill(cluster: LocalCluster, jobs: redis.Redis, wait: bool, pause: float) -> dict[str, Any]:
     port = cluster.primary_ports()[0]
     durable = trips.Durable(1, 2000) if wait else None
     store = Store(cluster.client(), 3600, 3600, jobs=jobs, durable=durable)
@@ -107,7 +108,7 @@ def one_kill(cluster: LocalCluster, jobs: redis.Redis, wait: bool) -> dict[str, 
     time.sleep(1.0)
     replica = cluster.replica_of(port)
     cluster.pause(replica)
-    time.sleep(0.5)
+    time.sleep(pause)
     writers.killed_at = time.monotonic()
     cluster.kill(port)
     cluster.resume(replica)
@@ -132,6 +133,7 @@ def one_kill(cluster: LocalCluster, jobs: redis.Redis, wait: bool) -> dict[str, 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kills", type=int, default=5)
+    parser.add_argument("--pause", type=float, default=0.5, help="seconds the replica lags")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     report: dict[str, Any] = {}
@@ -143,7 +145,7 @@ def main() -> None:
         jobs = connect(node.url)
         report["server"] = cluster.description
         for wait in (False, True):
-            runs = [one_kill(cluster, jobs, wait) for _ in range(args.kills)]
+            runs = [one_kill(cluster, jobs, wait, args.pause) for _ in range(args.kills)]
             report["with WAIT" if wait else "without WAIT"] = {
                 "runs": runs,
                 **{k: sum(r[k] for r in runs) for k in ("acked", "lost", "refused")},
