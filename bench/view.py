@@ -243,7 +243,7 @@ def run(args: Any, folder: Path) -> dict[str, Any]:
     with RedisServer(folder / "redis", persist=False) as redis, procs(folder) as running:
         api_url = start_sink(running)
         extra = {"BURRO_VIEW_LINK_SECRET": SECRET, "BURRO_LOG_LEVEL": "WARNING"}
-        target = start_servers(running, "ours", 1, redis.url, api_url, None, **extra)[0]
+        target = start_servers(running, "ours", 1, redis.url, api_url, None, (), **extra)[0]
         client = connect(redis.url)
         settings = Settings(redis_url=redis.url, view_link_secret=SECRET)  # type: ignore[arg-type]
         store = Store.of(client, settings)
