@@ -281,3 +281,30 @@ def cluster_url(store: Store) -> str:
 def node_url(store: Store) -> str:
     kwargs = store.redis.connection_pool.connection_kwargs
     return f"redis://{kwargs['host']}:{kwargs['port']}"
+
+
+def test_of_rooms_opened_at_once_in_one_chat_one_stays(store: Store) -> None:
+    """Six tables opened in one chat at the same moment: one is the chat's; the others
+    leave nothing behind (no room, no index entry, no chat waiting for the outbox)."""
+    chat = next(CHATS)
+    rooms = [
+        lobby.create_room(chat, None, Actor(n, f"P{n}", "en"), time.time(), settings=RoomSettings())
+        for n in range(1, 7)
+    ]
+    made: list[bool] = []
+    threads = [
+        threading.Thread(target=lambda r=r: made.append(store.create(r, lobby.changed(r), None)))
+        for r in rooms
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert made.count(True) == 1
+    kept = store.redis.get(chat_key(chat, None)).decode()
+    for room in rooms:
+        there = room.id == kept
+        assert (store.load(room.id) is not None) == there
+        assert (indexes.score(store.redis, IDLE_KEY, room.id) is not None) == there
+        waiting = [m for m in indexes.members(store.redis, PENDING_SYNC) if m.startswith(room.id)]
+        assert bool(waiting) == there

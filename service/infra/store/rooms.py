@@ -97,7 +97,7 @@ class Rooms(Writes):
         self._opened(rec.side, room)
         self._run(self._create(room, rec))
         if not self._run(self._point(chat, current, room)):
-            self._run(self._undo(room))
+            self._run(self._undo(room, outcome))
             metrics.conflict("create", retried=False)
             return False
         self._committed_with(update_id)
@@ -116,10 +116,11 @@ class Rooms(Writes):
         found = yield trips.Script(_REPOINT, [chat], args)
         return bool(found)
 
-    def _undo(self, room: Room) -> trips.Steps[None]:
-        """A room that lost its chat to another: its keys and index entries go."""
+    def _undo(self, room: Room, outcome: Outcome) -> trips.Steps[None]:
+        """A room that lost its chat to another: its keys and index entries go (its jobs
+        find no room: they do nothing)."""
         rec = self.recorders()
-        forget_writes(rec.room, room)
+        forget_writes(rec.room, room, sorted(outcome.sync))
         yield trips.Script(commit.WRITE_ALL, commit.keys_of(rec.room), commit.as_args(rec.room))
 
     def _live(self, room_id: str) -> bool:

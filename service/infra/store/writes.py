@@ -212,8 +212,11 @@ def _sync_job(room: Room, targets: list[str]) -> Job:
     return Job(JobKind.SYNC, room.id, targets_of.joined(targets), 0.0, tag=f"v{room.version}")
 
 
-def forget_writes(pipe: redis.client.Pipeline, room: Room) -> None:
-    """A room's keys and its index entries deleted (all in its slot)."""
+def forget_writes(pipe: redis.client.Pipeline, room: Room, synced: list[str]) -> None:
+    """A room's keys and its index entries deleted, its `synced` targets' pending marks
+    with them (all in its slot)."""
     pipe.delete(room_key(room.id), moves_key(room.id), live_key(room.id))
     for index in (DUE_KEY, IDLE_KEY, TIMERS_KEY):
         pipe.zrem(index_key(index, room.id), room.id)
+    if synced:
+        pipe.zrem(index_key(PENDING_SYNC, room.id), *(f"{room.id}|{t}" for t in synced))
