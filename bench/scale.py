@@ -142,12 +142,17 @@ class State:
     def jobs(self) -> redis.Redis | None:
         return connect(self.jobs_url) if self.jobs_url else None
 
-    def used_memory(self) -> int:
-        """`used_memory`: the server's, or the sum of the cluster's primaries'."""
+    def used_memory(self, field: str = "used_memory") -> int:
+        """INFO memory's `field`: the server's, or the sum of the cluster's primaries'."""
         if self.jobs_url is None:
-            return int(self.client.info("memory")["used_memory"])
+            return int(self.client.info("memory").get(field, 0))
         found = self.client.info("memory", target_nodes=redis.RedisCluster.PRIMARIES)
-        return sum(int(node["used_memory"]) for node in found.values())
+        return sum(int(node.get(field, 0)) for node in found.values())
+
+    def backlog(self) -> int:
+        """The replication backlogs' bytes: a fixed buffer per primary with replicas
+        (`repl-backlog-size`, 10 MB by default in Valkey 8), filled by the first writes."""
+        return self.used_memory("mem_replication_backlog")
 
     def keys(self) -> int:
         if self.jobs_url is None:
@@ -200,7 +205,7 @@ def run(
         report["server"] = state.description
         client, jobs = state.client, state.jobs
         api_url = start_sink(running)
-        base = state.used_memory()
+        base, base_backlog = state.used_memory(), state.backlog()
         # `serve` queues each move for a worker and none runs here: a hot game gets one
         # move (loadgen --queued), so there are as many as the moves sent, and a margin.
         hot = make_games(client, math.ceil(rate * (WARMUP + seconds) * 1.2), jobs=jobs)
@@ -228,6 +233,11 @@ def run(
         used = state.used_memory()
         report["redis_used_memory"] = used
         report["bytes_per_active_game"] = round((used - base) / games)
+        backlog = state.backlog()
+        if backlog:  # a fixed cost, however many the games
+            report["replication_backlog"] = backlog
+            grown = used - backlog - (base - base_backlog)
+            report["bytes_per_active_game_beside_the_backlog"] = round(grown / games)
         report["one_resting_game_by_key_family"] = families(client, ids[-1])
         report["keys"] = state.keys()
         store = Store(client, 7 * 24 * 3600, 24 * 3600, jobs=jobs)
