@@ -4,6 +4,8 @@ part), and their answers are merged."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import redis
 from redis.typing import EncodableT
 
@@ -16,48 +18,62 @@ Client = redis.Redis | redis.RedisCluster
 
 def due(client: Client, index: Index, before: float, limit: int) -> list[tuple[str, float]]:
     """The members of `index` scored up to `before`, earliest first, at most `limit`."""
-    with client.pipeline(transaction=False) as pipe:
-        for bucket in every_bucket():
-            pipe.zrangebyscore(bucket_key(index, bucket), "-inf", before, 0, limit, withscores=True)
-        found = [(_text(m), float(s)) for part in pipe.execute() for m, s in part]
+    parts = each_bucket(client, _DUE, index, [before, limit])
+    found = [
+        (_text(m), float(s)) for part in parts for m, s in zip(part[::2], part[1::2], strict=True)
+    ]
     return sorted(found, key=lambda pair: pair[1])[:limit]
 
 
 def members(client: Client, index: Index) -> list[str]:
     """Every member of `index`."""
-    with client.pipeline(transaction=False) as pipe:
-        for bucket in every_bucket():
-            pipe.zrange(bucket_key(index, bucket), 0, -1)
-        return [_text(m) for part in pipe.execute() for m in part]
+    return [_text(m) for part in each_bucket(client, _MEMBERS, index, []) for m in part]
 
 
 def count(client: Client, index: Index) -> int:
     """How many members `index` holds."""
-    with client.pipeline(transaction=False) as pipe:
-        for bucket in every_bucket():
-            pipe.zcard(bucket_key(index, bucket))
-        return sum(pipe.execute())
+    return sum(int(part) for part in each_bucket(client, _COUNT, index, []))
 
 
 def first(client: Client, index: Index) -> float | None:
     """The lowest score in `index`, if it holds any."""
-    with client.pipeline(transaction=False) as pipe:
-        for bucket in every_bucket():
-            pipe.zrange(bucket_key(index, bucket), 0, 0, withscores=True)
-        scores = [float(part[0][1]) for part in pipe.execute() if part]
-    return min(scores, default=None)
+    parts = each_bucket(client, _FIRST, index, [])
+    return min((float(part[1]) for part in parts if part), default=None)
 
 
-def each_bucket(
-    client: Client, source: str, index: Index, args: list[EncodableT]
-) -> list[list[bytes]]:
-    """A one-key script run on every bucket of `index` in one batch; their answers."""
-    text = trips.SHEBANG + source if trips.shebang(client) else source
-    with client.pipeline(transaction=False) as pipe:
-        for bucket in every_bucket():
-            # (a cluster's pipeline has no `eval`: the command itself is routed by its key)
-            pipe.execute_command("EVAL", text, 1, bucket_key(index, bucket), *args)
+# One bucket's reads, as scripts on KEYS[1] (each_bucket runs them on every bucket).
+_DUE = """return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES',
+  'LIMIT', 0, tonumber(ARGV[2]))"""
+_MEMBERS = "return redis.call('ZRANGE', KEYS[1], 0, -1)"
+_COUNT = "return redis.call('ZCARD', KEYS[1])"
+_FIRST = "return redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')"
+
+
+def each_bucket(client: Client, source: str, index: Index, args: list[EncodableT]) -> list[Any]:
+    """A one-key script (on KEYS[1]) run on every bucket of `index`; their answers, in
+    bucket order. One Redis runs it for all the buckets in one call (it checks no
+    slots: a clock looking every second costs one round trip, not 256); a cluster gets
+    one call a bucket, in one batch (its client sends each node its part)."""
+    keys = [bucket_key(index, bucket) for bucket in every_bucket()]
+    if not isinstance(client, redis.RedisCluster):
+        every = _EVERY.format(body=source)
+        return list(trips.evaluate(client, every, keys, *args))
+    text = trips.lua(client, source)
+    with client.pipeline(transaction=False) as pipe:  # type: ignore[no-untyped-call]
+        for key in keys:  # (a cluster's pipeline has no `eval`: a command routed by its key)
+            pipe.execute_command("EVAL", text, 1, key, *args)
         return list(pipe.execute())
+
+
+# The body run once a key, its KEYS the one key: one Redis's script over every bucket.
+_EVERY = """
+local function one(KEYS)
+{body}
+end
+local found = {{}}
+for i = 1, #KEYS do found[i] = one({{KEYS[i]}}) end
+return found
+"""
 
 
 def _text(value: object) -> str:
