@@ -4,6 +4,7 @@ part), and their answers are merged."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import redis
@@ -54,7 +55,7 @@ def each_bucket(client: Client, source: str, index: Index, args: list[EncodableT
     bucket order. One Redis runs it for all the buckets in one call (it checks no
     slots: a clock looking every second costs one round trip, not 256); a cluster gets
     one call a bucket, in one batch (its client sends each node its part)."""
-    keys = [bucket_key(index, bucket) for bucket in every_bucket()]
+    keys = _bucket_keys(index)
     if not isinstance(client, redis.RedisCluster):
         every = _EVERY.format(body=source)
         return list(trips.evaluate(client, every, keys, *args))
@@ -63,6 +64,11 @@ def each_bucket(client: Client, source: str, index: Index, args: list[EncodableT
         for key in keys:  # (a cluster's pipeline has no `eval`: a command routed by its key)
             pipe.execute_command("EVAL", text, 1, key, *args)
         return list(pipe.execute())
+
+
+@cache
+def _bucket_keys(index: Index) -> list[str]:
+    return [bucket_key(index, bucket) for bucket in every_bucket()]
 
 
 # The body run once a key, its KEYS the one key: one Redis's script over every bucket.
