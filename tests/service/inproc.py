@@ -241,6 +241,9 @@ def press(
     }
 
 
+TIMER_LOOK = 0.25  # seconds between the in-process worker's looks at the rooms' timers
+
+
 class Clock:
     """The time as the service sees it: real time plus however far the test moved it on
     (never back). Shared by the webhook's handlers, the store and the in-process worker,
@@ -461,10 +464,10 @@ class InprocWorker:
         self.failures.append(f"{job.func_name}{job.args}: {kind.__name__}: {value}")
         return True  # RQ goes on as in production (retry, or the failed registry)
 
-    def enqueue_due(self) -> int:
+    def enqueue_due(self, timers_too: bool = True) -> int:
         """Move the scheduled jobs due by the clock to the queue (RQScheduler's way), and
-        queue the rooms' timers due by it (the worker's TimerClock)."""
-        fired = timers.fire_due(self.hook.redis, self.clock())
+        queue the rooms' timers due by it (the worker's TimerClock; with `timers_too`)."""
+        fired = timers.fire_due(self.hook.redis, self.clock()) if timers_too else 0
         registry = self.queue.scheduled_job_registry
         ids = registry.get_jobs_to_schedule(int(self.clock()))
         if not ids:
@@ -485,11 +488,18 @@ class InprocWorker:
             self.errors.append(raised)
 
     def _schedule(self) -> None:
+        # RQ's scheduled jobs every 20 ms; the rooms' timers (a look reads every bucket)
+        # when the clock is moved on, else every TIMER_LOOK seconds of real time.
+        looked = 0.0
         try:
             while not self._stop.is_set():
-                self.enqueue_due()
-                self._wake.wait(0.02)  # or at once when the clock is moved on
+                now = time.monotonic()
+                kicked = self._wake.is_set()
                 self._wake.clear()
+                look = kicked or now - looked >= TIMER_LOOK
+                self.enqueue_due(timers_too=look)
+                looked = now if look else looked
+                self._wake.wait(0.02)  # or at once when the clock is moved on
         except BaseException as raised:
             self.errors.append(raised)
 

@@ -19,7 +19,6 @@ from service.infra.redis_server import connect
 from service.infra.store import Store, text
 from service.table.buckets import STRIDE, slot_of
 from tests.service.conftest import make_stack
-from tests.service.group_play import play_group_game
 from tests.service.play import action_button, game_buttons
 
 pytestmark = pytest.mark.e2e
@@ -81,9 +80,3 @@ def playable_or_over(emu: RunningEmulator) -> ChatMessage | None:
     if game_buttons(message) or "🔁" in " ".join(message.button_texts):
         return message
     return None
-
-
-def test_a_family_plays_a_group_game_to_its_end(emu: RunningEmulator, on_cluster: Stack) -> None:
-    """The family in a group, each with their hand (the group's own-eyes hand, the private
-    chat, the inline list), as on one Redis: tests/service/group_play.py's whole game."""
-    play_group_game(emu, on_cluster, "spanish")
