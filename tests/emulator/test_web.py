@@ -52,7 +52,7 @@ def browser() -> Iterator[Browser]:
 
 @contextmanager
 def page_at(
-    browser: Browser, viewport: str, timeout_ms: float = 10_000, script_errors: bool = False
+    browser: Browser, viewport: str, timeout_ms: float = 30_000, script_errors: bool = False
 ) -> Iterator[Page]:
     """A fresh page at one of `VIEWPORTS`' sizes; a script error in it fails the test
     (unless `script_errors`: the ephemeral page's offline switch fails a fetch, untold)."""

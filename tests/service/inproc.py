@@ -73,6 +73,9 @@ class LocalEmulator(RunningEmulator):
 
     def __init__(self, server: ServerThread, emulator: Emulator) -> None:
         super().__init__(server, emulator)
+        # a wait ends when its condition holds: this only bounds the slow ones, on a
+        # machine the whole suite keeps busy (the driver's own default is 5 s)
+        self.timeout = WAIT_AT_MOST
         self._changed = threading.Condition()
         world = emulator.world
         record = world.record
@@ -241,6 +244,7 @@ def press(
     }
 
 
+WAIT_AT_MOST = 20.0  # seconds a test waits for a condition unless it says otherwise
 TIMER_LOOK = 0.25  # seconds between the in-process worker's looks at the rooms' timers
 
 
