@@ -276,7 +276,7 @@ def abuela_link(wa: WhatsAppDriver, stack: Stack, live: bool = True) -> WaChatMe
     after = wa.send(ABUELA, "nueva spanish").seq
     return wa.wait_for(
         lambda: next((m for m in wa.messages(ABUELA) if m.cta and m.seq > after), None),
-        timeout=30,
+        timeout=60,  # after her turn and its words, paced by WhatsApp's per-person rate
         what="the view's link",
     )
 

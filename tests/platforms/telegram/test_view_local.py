@@ -79,7 +79,7 @@ def test_a_whatsapp_games_first_prompt_brings_its_link(emu: RunningEmulator, sta
     after = wa.send("Abuela", "nueva spanish").seq
     offer = wa.wait_for(
         lambda: next((m for m in wa.messages("Abuela") if m.cta and m.seq > after), None),
-        timeout=30,
+        timeout=60,  # after her turn and its words, paced by WhatsApp's per-person rate
         what="the view's message",
     )
     assert offer.cta is not None and offer.cta.url.startswith(f"{stack.view_url}#l=")
