@@ -68,9 +68,10 @@ def play_first_hand(preset: str) -> tuple[Any, dict[str, Any], int]:
     if preset in cuartetos.PRESETS:
         start = cuartetos.new_game(cuartetos.make_rules(preset), 4, key, at=0.0)
         for *_, game, _ in random_moves(start, rnd, 5000):
-            if game.past:
+            if game.past or game.over:
                 break
-        return game, cuartetos_hand_record(game, 0), key
+        # a first hand that ended the whole game stays the hand in play, not a past one
+        return game, cuartetos_hand_record(game, 0 if game.past else None), key
     options = {"topple_chance": 0.3} if preset == "burro_em_pe" else {}
     game = new_game(make_rules(preset, options), 4, key)
     while (seat := to_move(game)) is not None and not game.past:
