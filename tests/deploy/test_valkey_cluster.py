@@ -122,7 +122,7 @@ def nodes(tmp_path: Path) -> Iterator[list[Node]]:
 
 def create_env(env: dict[str, str], nodes: list[Node]) -> dict[str, str]:
     listed = " ".join(f"{n.name}:{n.port}" for n in nodes)
-    return {**env, "VALKEY_NODES": listed, "VALKEY_PASSWORD": PASSWORD, "TIMEOUT_SECONDS": "60"}
+    return {**env, "VALKEY_NODES": listed, "VALKEY_PASSWORD": PASSWORD, "TIMEOUT_SECONDS": "180"}
 
 
 def test_the_config_runs_valkey_in_cluster_mode_with_the_state_safe(tmp_path: Path) -> None:
