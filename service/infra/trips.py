@@ -137,7 +137,7 @@ async def ashebang(client: AsyncClient) -> bool:
 
 def lua(client: Client, source: str) -> str:
     """A script's text as this client's server takes it: with `#!lua` where it can."""
-    return SHEBANG + source if shebang(client) else source
+    return _source(source, shebang(client))
 
 
 def evaluate(client: Client, source: str, keys: list[str], *args: EncodableT) -> Any:
@@ -145,8 +145,8 @@ def evaluate(client: Client, source: str, keys: list[str], *args: EncodableT) ->
     return client.eval(lua(client, source), len(keys), *keys, *args)
 
 
-def _source(trip: Script, with_shebang: bool) -> str:
-    return SHEBANG + trip.source if with_shebang else trip.source
+def _source(source: str, with_shebang: bool) -> str:
+    return SHEBANG + source if with_shebang else source
 
 
 def _send(client: Client, trip: Trip) -> Any:
@@ -155,7 +155,7 @@ def _send(client: Client, trip: Trip) -> Any:
             for command in trip.commands:
                 pipe.execute_command(*command)
             return pipe.execute()
-    source = _source(trip, shebang(client))
+    source = lua(client, trip.source)
     if trip.durable is not None:
         return durably(client, trip, source)
     sha, given = sha_of(source), [*trip.keys, *trip.args]
@@ -171,7 +171,7 @@ async def _asend(client: AsyncClient, trip: Trip) -> Any:
             for command in trip.commands:
                 pipe.execute_command(*command)
             return await pipe.execute()
-    source = _source(trip, await ashebang(client))
+    source = _source(trip.source, await ashebang(client))
     if trip.durable is not None:
         return await adurably(client, trip, source)
     sha, given = sha_of(source), [*trip.keys, *trip.args]
