@@ -67,14 +67,20 @@ log = logging.getLogger("burro.outbox")
 LOCK_MS = 12_000  # longer than a Bot API call may take (10 s); a killed worker's lock lapses
 CLOSING = "closing"  # said: the player's chat is about to stop taking our messages
 CLOSING_LEAD = 3600.0  # seconds before then that it is said
-# The room's newest message in a chat, if this one is newer.
-_TOP = """
-local top = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '')
-if top == nil or tonumber(ARGV[2]) > top then
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-  redis.call('EXPIRE', KEYS[1], ARGV[3])
+# A room's marks, written only while the room is kept and the job still holds the
+# target's lock: a person forgotten (service.infra.forget drops their locks) or a room
+# deleted while a job was sending leaves no trace behind it. ARGV: the hash's lifetime,
+# 'top' (the field is the room's newest message in a chat: written if newer) or 'set',
+# then fields and values.
+_MARK = """
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+if ARGV[2] == 'top' then
+  local top = tonumber(redis.call('HGET', KEYS[3], ARGV[3]) or '')
+  if top ~= nil and tonumber(ARGV[4]) <= top then return 0 end
 end
-return 0
+for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1]) end
+redis.call('EXPIRE', KEYS[3], ARGV[1])
+return 1
 """
 # Clear a target's pending mark if it is still the request the job served.
 _DONE = """
@@ -214,7 +220,7 @@ def bring_up_to_date(
     told_anew = anew == Posting.NOTIFY or marks.message_id is None
     prompted(rt, room, base, turn, told=told_anew, marks=marks, now=now)
     if called:
-        note_live(rt, room, called_marks(room, called, now))
+        note_live(rt, room, base, called_marks(room, called, now))
     if told is not None:
         note_told(rt, room, base, told)
     if folds and turn is not None:
@@ -301,10 +307,10 @@ def show_mine(rt: Runtime, room: Room, aim: Target) -> bool:
         platform.withdraw(chat, user, old)
     cursor = Cursor(start, last_seq(room.log), rt.svc.now())
     with rt.redis.pipeline(transaction=False) as pipe:
-        keep_marks(rt, room, str(aim.base), shown, sent_mark(digest, cursor), pipe)
+        keep_marks(rt, room, aim.base, shown, sent_mark(digest, cursor), pipe)
         pipe.execute()
     if answering:  # they asked just now: they are looking
-        note_live(rt, room, {str(user): rt.svc.now()})
+        note_live(rt, room, aim.base, {str(user): rt.svc.now()})
     return True
 
 
@@ -460,10 +466,10 @@ def tell_hand_end(
     return True
 
 
-def note_told(rt: Runtime, room: Room, target: Target, hands: int) -> None:
-    user = player_of(room, target)
+def note_told(rt: Runtime, room: Room, base: Target, hands: int) -> None:
+    user = player_of(room, base)
     if user is not None:
-        rt.redis.hset(live_key(room.id), f"{user}:told", hands)
+        mark(rt, room, base, live_key(room.id), {f"{user}:told": hands})
 
 
 def unsaid(rt: Runtime, room: Room, target: Target) -> bool:
@@ -602,31 +608,58 @@ def prompted(
         fields[f"{user}:turn"] = turn[1]
     if fields or told:
         fields[str(user)] = rt.svc.now() if now is None else now
-        note_live(rt, room, fields)
+        note_live(rt, room, target, fields)
 
 
 def note_live(
-    rt: Runtime, room: Room, fields: dict[str, str | float], pipe: Pipeline | None = None
+    rt: Runtime,
+    room: Room,
+    base: Target,
+    fields: dict[str, str | float],
+    pipe: Pipeline | None = None,
 ) -> None:
     """Write these marks of live play (a player's last prompt, their turn) for the room,
-    in `pipe` if given."""
-    key = live_key(room.id)
-    run = pipe if pipe is not None else rt.redis.pipeline(transaction=False)
-    run.hset(key, mapping=fields)  # type: ignore[arg-type]
-    run.expire(key, rt.svc.store.ttl_of(room))
-    if pipe is None:
-        run.execute()
+    in `pipe` if given (`base`: the target whose job writes them)."""
+    mark(rt, room, base, live_key(room.id), fields, pipe)
 
 
 def note_top(
-    rt: Runtime, room: Room, chat_id: int, message_id: int, pipe: Pipeline | None = None
+    rt: Runtime,
+    room: Room,
+    base: Target,
+    chat_id: int,
+    message_id: int,
+    pipe: Pipeline | None = None,
 ) -> None:
     """Remember the room's newest message in a chat (see `due_anew`), in `pipe` if given."""
-    key = live_key(room.id)
+    mark(rt, room, base, live_key(room.id), {f"top:{chat_id}": message_id}, pipe, top=True)
+
+
+def mark(
+    rt: Runtime,
+    room: Room,
+    base: Target,
+    key: str,
+    fields: dict[str, str | float],
+    pipe: Pipeline | None = None,
+    top: bool = False,
+) -> None:
+    """Write fields of one of the room's hashes while the room is kept and the job holds
+    the `base` target's lock (`_MARK`), in `pipe` if given."""
     run = pipe if pipe is not None else rt.redis.pipeline(transaction=False)
-    ttl = rt.svc.store.ttl_of(room)  # EVAL as a command: a cluster's pipeline has no `eval`
-    run.execute_command(
-        "EVAL", trips.lua(rt.redis, _TOP), 1, key, f"top:{chat_id}", message_id, ttl
+    pairs = [part for field in fields.items() for part in field]
+    ttl = rt.svc.store.ttl_of(room)
+    lock = lock_key(room.id, str(base))
+    run.execute_command(  # EVAL as a command: a cluster's pipeline has no `eval`
+        "EVAL",
+        trips.lua(rt.redis, _MARK),
+        3,
+        room_key(room.id),
+        lock,
+        key,
+        ttl,
+        "top" if top else "set",
+        *pairs,
     )  # type: ignore[no-untyped-call]
     if pipe is None:
         run.execute()
@@ -653,19 +686,19 @@ def post_once(
         return handle_failure(rt, platform, room, target, error.failure)
     if not said:  # a word said may stay below the hand: it is not posted anew for it
         with rt.redis.pipeline(transaction=False) as pipe:
-            note_top(rt, room, chat_id, message_id, pipe)
-            note_rung(rt, room, chat_id, pipe)
+            note_top(rt, room, target.base, chat_id, message_id, pipe)
+            note_rung(rt, room, target.base, chat_id, pipe)
             pipe.execute()
     return True
 
 
-def note_rung(rt: Runtime, room: Room, chat_id: int, pipe: Pipeline) -> None:
+def note_rung(rt: Runtime, room: Room, base: Target, chat_id: int, pipe: Pipeline) -> None:
     """A message that rang in a player's own chat (a hand's news) has told them the game
     goes on: their turn right after it comes quietly below it, not as a second ring, as
     if they had just been prompted (`live`); in `pipe`."""
     user = player_of(room, Target("table")) if room.private else chat_id
     if user is not None and room.status == "playing" and room.seat_of(user) is not None:
-        note_live(rt, room, {str(user): rt.svc.now()}, pipe)
+        note_live(rt, room, base, {str(user): rt.svc.now()}, pipe)
 
 
 def chat_id_of(room: Room, target: Target) -> int:
@@ -794,7 +827,7 @@ def send(
     message; False when it must be tried again later (rescheduled already). `shows`:
     what the message shows, if not all of it is (a screen with news told above it);
     `cursor`: the story it shows, kept beside it."""
-    base = str(target.base)
+    base = target.base
     shown = message if shows is None else shows
     digest = digest_of(shown)
     old = marks.message_id
@@ -814,9 +847,9 @@ def send(
         return handle_failure(rt, platform, room, target, error.failure)
     with rt.redis.pipeline(transaction=False) as pipe:
         keep_marks(rt, room, base, message_id, sent_mark(digest, cursor), pipe)
-        note_top(rt, room, chat_id, message_id, pipe)
+        note_top(rt, room, base, chat_id, message_id, pipe)
         pipe.execute()
-    if post and old is not None and old != message_id and base != targets.NUDGE:
+    if post and old is not None and old != message_id and str(base) != targets.NUDGE:
         platform.retire(chat, old)
     return True
 
@@ -827,15 +860,12 @@ def digest_of(message: Rendered) -> str:
 
 
 def keep_marks(
-    rt: Runtime, room: Room, base: str, message_id: int, sent: str, pipe: Pipeline
+    rt: Runtime, room: Room, base: Target, message_id: int, sent: str, pipe: Pipeline
 ) -> None:
     """Note, in `pipe`, the message showing a target and what it shows (`sent_mark`), as
     long as the room: it shows the room."""
-    msgs, sent_at, ttl = msgs_key(room.id), sent_key(room.id), rt.svc.store.ttl_of(room)
-    pipe.hset(msgs, base, message_id)
-    pipe.hset(sent_at, base, sent)
-    pipe.expire(msgs, ttl)
-    pipe.expire(sent_at, ttl)
+    mark(rt, room, base, msgs_key(room.id), {str(base): message_id}, pipe)
+    mark(rt, room, base, sent_key(room.id), {str(base): sent}, pipe)
 
 
 def drop_marks(rt: Runtime, room: Room, base: str) -> None:
@@ -855,7 +885,7 @@ def handle_failure(
         queue.later(rt.jobs, JobKind.SYNC, room.id, str(target), rt.svc.now() + failure.wait)
         return False
     if failure.kind == "blocked" and hand and target.user is not None:
-        record_blocked(rt, platform, room, target.user)
+        record_blocked(rt, platform, room, target)
         return True
     if failure.kind == "gone" and failure.moved_to is not None and not hand:
         # The group became a supergroup: the room moves there, its table posted anew.
@@ -881,8 +911,11 @@ def stop_in_topic(rt: Runtime, platform: Platform, room: Room, closed: bool) -> 
         log.warning("room %s: could not say in General that it ended: %s", room.id, error)
 
 
-def record_blocked(rt: Runtime, platform: Platform, room: Room, user_id: int) -> None:
-    """The player's private chat refused us: remember it and tell the group how to fix it."""
+def record_blocked(rt: Runtime, platform: Platform, room: Room, hand: Target) -> None:
+    """The player's private chat refused their `hand`: remember it and tell the group
+    how to fix it."""
+    user_id = hand.user
+    assert user_id is not None
 
     def change(fresh: Room) -> Outcome:
         if user_id in fresh.blocked:
@@ -898,4 +931,4 @@ def record_blocked(rt: Runtime, platform: Platform, room: Room, user_id: int) ->
     lang, ttl = rt.svc.room_lang(room), rt.svc.store.ttl_of(room)
     message_id = platform.tell_unreachable(room, user_id, name, lang, ttl)
     if message_id is not None:
-        note_top(rt, room, room.chat_id, message_id)
+        note_top(rt, room, hand.base, room.chat_id, message_id)

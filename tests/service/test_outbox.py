@@ -11,8 +11,8 @@ import pytest
 from rq import SimpleWorker
 from rq.registry import ScheduledJobRegistry
 
-from service.infra import indexes, queue
-from service.infra.keys import PENDING_SYNC
+from service.infra import forget, indexes, queue
+from service.infra.keys import PENDING_SYNC, live_key, msgs_key, sent_key
 from service.infra.queue import QUEUE
 from service.infra.store import text
 from service.table import lobby
@@ -179,3 +179,30 @@ def test_a_finished_job_leaves_no_record(rt: Runtime, monkeypatch: pytest.Monkey
     assert len(queued) == 2 and all(k.split("-")[-1].startswith("v") for k in queued)
     SimpleWorker([QUEUE], connection=rt.redis).work(burst=True, with_scheduler=False)
     assert not rt.redis.keys("rq:job:sync-*") and not rt.redis.keys("rq:results:*")
+
+
+@pytest.mark.parametrize("gone", ["room", "person"])
+def test_a_job_sending_as_its_room_or_person_goes_leaves_no_marks(
+    rt: Runtime, monkeypatch: pytest.MonkeyPatch, gone: str
+) -> None:
+    """Found by CI: a forget landed while a job was sending, and the job's marks (the
+    message it sent, the chat's newest message) came back after the forget's sweep."""
+    api: FakeApi = rt.clients["telegram"]  # type: ignore[assignment]
+    room = started_room(rt)
+    send = api.call
+
+    def goes_while_sending(method: str, **params: Any) -> Any:
+        if gone == "room":
+            forget.delete_room(rt.svc.store, room)
+        else:
+            forget.drop_hand(rt.svc.store, room.id, 2)
+        return send(method, **params)
+
+    monkeypatch.setattr(api, "call", goes_while_sending)
+    outbox.sync(rt, room.id, "hand:2")
+    assert api.sent() == 1
+    parts = [msgs_key(room.id), sent_key(room.id), live_key(room.id)]
+    left = {text(f) for key in parts for f in rt.redis.hkeys(key)}
+    assert not {"hand:2", "2", "2:turn", "top:2"} & left, left
+    if gone == "room":
+        assert not any(rt.redis.exists(key) for key in parts)
