@@ -1,8 +1,9 @@
 """`burro local`: the whole product on this machine, no token and no installed Redis.
 
 Starts an embedded Redis (its files in the data folder, so games survive a restart),
-the local Telegram emulator with its web chat, `burro serve` and a worker; prints the
-URL to open; Ctrl-C stops it all. Running it again resumes the games. A worker or
+the local Telegram emulator with its web chat, `burro serve`, a worker and a bots'
+worker (`burro worker --bots`, the thinking bots' own); prints the URL to open; Ctrl-C
+stops it all. Running it again resumes the games. A worker or
 `serve` that dies (a crash, an OOM kill) is started again (`Reviver`): nothing is lost,
 as every process keeps its state in Redis.
 """
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     for stopping in (signal.SIGINT, signal.SIGTERM):
         signal.signal(stopping, lambda *_: stop.set())
     remembered = (args.data / "emulator.json").exists()  # the web chat's history (Stack)
-    print("Starting Burro (Redis, local Telegram, serve, worker)…", flush=True)
+    print("Starting Burro (Redis, local Telegram, serve, workers)…", flush=True)
     with stack:
         if not remembered and (count := post_open_tables(stack)):
             print(f"  {count} open table(s) posted again in the chats.", flush=True)
@@ -92,9 +93,11 @@ class Reviver:
 
     def revive(self) -> list[str]:
         """Start again those due; the names of those started."""
+        from cli.stack import is_worker
+
         started = []
         for name, process in list(self.stack.processes.items()):
-            if process.poll() is None or not (name == "serve" or name.startswith("worker")):
+            if process.poll() is None or not (name == "serve" or is_worker(name)):
                 continue
             pause = self.pauses.get(name, FIRST_PAUSE)
             due = self.due.setdefault(name, self.clock() + pause)
@@ -107,8 +110,12 @@ class Reviver:
         return started
 
     def start(self, name: str) -> None:
+        from cli.stack import BOTS
+
         if name == "serve":
             self.stack.start_serve()
+        elif name.startswith(BOTS):
+            self.stack.start_bot_worker(int(name.removeprefix(BOTS) or 0))
         else:
             self.stack.start_worker(int(name.removeprefix("worker") or 0))
 

@@ -46,6 +46,14 @@ VIEW_APP = "table"
 LOCAL_VIEW_SECRET = "local-view-link-secret-0123456789abcdef"
 
 
+BOTS = "bots"  # the name of a bots' worker process, before its number
+
+
+def is_worker(name: str) -> bool:
+    """Whether the stack's process so named is a worker (of either queue)."""
+    return name.startswith(("worker", BOTS))
+
+
 class Stack:
     def __init__(
         self,
@@ -54,6 +62,7 @@ class Stack:
         flood_limits: bool = True,
         bot_delay: float = 1.5,
         workers: int = 1,
+        bot_workers: int = 1,
         persist: bool = True,
         emulator_url: str | None = None,
         env: dict[str, str] | None = None,
@@ -74,6 +83,7 @@ class Stack:
         self.flood_limits = flood_limits
         self.bot_delay = bot_delay
         self.worker_count = workers
+        self.bot_worker_count = bot_workers  # `burro worker --bots`: the thinking bots'
         self.serve_port = free_port()
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
 
@@ -136,6 +146,8 @@ class Stack:
         self.start_serve()
         for index in range(self.worker_count):
             self.start_worker(index)
+        for index in range(self.bot_worker_count):
+            self.start_bot_worker(index)
         self.set_webhook()
         self.wait_workers()
         return self
@@ -183,11 +195,15 @@ class Stack:
     def start_worker(self, index: int = 0) -> None:
         self.spawn(f"worker{index}", "worker")
 
+    def start_bot_worker(self, index: int = 0) -> None:
+        """A worker of the thinking bots' own queue (`burro worker --bots`)."""
+        self.spawn(f"{BOTS}{index}", "worker", "--bots")
+
     def wait_workers(self, timeout: float = 60.0) -> None:
         """Wait until every worker started here has registered with RQ: until then the
         stack answers updates but sends nothing (a loaded machine takes seconds to start
         one)."""
-        workers = {name: p for name, p in self.processes.items() if name.startswith("worker")}
+        workers = {name: p for name, p in self.processes.items() if is_worker(name)}
         connection = connect(self.redis.url)
         deadline = time.monotonic() + timeout
         while not {p.pid for p in workers.values()} <= {

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 from engine.kernel.errors import IllegalAction
@@ -44,19 +45,38 @@ def notice(notice_id: str, _arg: str) -> None:
 
 @metrics.job("bot_turn")
 def bot_turn(room_id: str, arg: str) -> None:
-    """A bot acts in a phase (`<phase>:<seat>`), and the bots due at once after it."""
+    """A bot acts in a phase (`<phase>:<seat>`), and the bots due at once after it. A bot
+    that thinks is sent to the bots' own queue instead (`bot_think`)."""
     rt = runtime()
     step = bot_step(rt, room_id, arg)
     if step is not None:
         streak(rt, room_id, *step)
 
 
+@metrics.job("bot_think")
+def bot_think(room_id: str, arg: str) -> None:
+    """A bot that thinks (a strong one) acts, on the bots' own queue and workers: its
+    search costs its own table time, never a press's or a chat's at another table. The
+    cheap bots due after it play here too; a thinking one gets a job of its own again,
+    so the bots' workers take the tables' decisions in turn."""
+    rt = runtime()
+    step = bot_step(rt, room_id, arg, think=True)
+    if step is not None:
+        streak(rt, room_id, *step)
+
+
 Step = tuple[Outcome, list[Job]]  # a commit's outcome, and the bot turns it left here
+# The levels whose decision is cheap enough for the jobs that apply moves and send chats:
+# measured at p50 0.06-0.13 ms a decision and at most ~25 ms on a busy machine, against
+# the strong bot's 200 ms search (BENCHMARKS.md, "Bots off the move's path"). Any other
+# level (strong, or one added later) thinks on the bots' queue.
+CHEAP_LEVELS = frozenset({"random", "easy", "heuristic"})
 
 
-def bot_step(rt: Runtime, room_id: str, arg: str) -> Step | None:
+def bot_step(rt: Runtime, room_id: str, arg: str, think: bool = False) -> Step | None:
     """One bot's move: it chooses from its own view outside the transaction (a strong
-    bot searches), and it counts only if the phase is the same. None if it is moot."""
+    bot searches), and it counts only if the phase is the same. None if it is moot, or
+    if the bot thinks and this is not the bots' queue (`think`): it is sent there."""
     phase, _, seat_text = arg.partition(":")
     room = room_in_phase(rt, room_id, phase)
     if room is None or not seat_text.isdigit():
@@ -64,11 +84,34 @@ def bot_step(rt: Runtime, room_id: str, arg: str) -> Step | None:
     seat = int(seat_text)
     if seat >= len(room.seats) or seat not in room.bots_waiting():
         return None
+    if not think and thinks(room, seat):  # queued as a cheap bot's (serve, the sweeper)
+        queue.schedule_alone(rt.jobs, Job(JobKind.BOT_THINK, room_id, arg, 0.0))
+        return None
     action = play.bot_action(room, seat)
     now, delay = rt.svc.now(), rt.svc.settings.bot_delay
     return commit_in_phase(
         rt, room_id, phase, lambda fresh: play.bot_turn(fresh, seat, action, now, delay)
     )
+
+
+def thinks(room: Room, seat: int) -> bool:
+    """Whether the seat's bot thinks before it acts (its level is not a cheap one), as
+    `play.bot_action` picks its level."""
+    level = room.seats[seat].bot or "heuristic"
+    levels = play.game(room).bot_levels
+    if level not in levels:
+        level = levels[len(levels) // 2]
+    return level not in CHEAP_LEVELS
+
+
+def to_its_queue(room: Room, job: Job) -> Job:
+    """A bot's turn as the job for its bot: `bot_think` (the bots' queue) if it thinks."""
+    if job.kind is not JobKind.BOT_TURN:
+        return job
+    seat = job.arg.partition(":")[2]
+    if not seat.isdigit() or int(seat) >= len(room.seats) or not thinks(room, int(seat)):
+        return job
+    return replace(job, kind=JobKind.BOT_THINK)
 
 
 @metrics.job("press")
@@ -201,10 +244,17 @@ def commit_in_phase(
 
 
 def commit_here(rt: Runtime, room_id: str, change: Callable[[Room], Outcome]) -> Step | None:
-    """Commit `change`, leaving to this job the chats and the bot turns it makes due now
-    (`streak`); None if the room is gone."""
+    """Commit `change`, leaving to this job the chats and the cheap bot turns it makes
+    due now (`streak`); a thinking bot's turn goes to the bots' queue in the same
+    commit. None if the room is gone."""
     here = partial(due_here, now=rt.svc.now())
-    result = rt.svc.store.update(room_id, change, sync_job=False, here=here)
+
+    def routed(fresh: Room) -> Outcome:
+        outcome = change(fresh)
+        outcome.jobs = [to_its_queue(fresh, job) for job in outcome.jobs]
+        return outcome
+
+    result = rt.svc.store.update(room_id, routed, sync_job=False, here=here)
     if result is None:
         return None
     outcome = result[1]
@@ -212,7 +262,8 @@ def commit_here(rt: Runtime, room_id: str, change: Callable[[Room], Outcome]) ->
 
 
 def due_here(job: Job, now: float) -> bool:
-    """A bot's turn due at once (no thinking delay): played by the job that made it."""
+    """A cheap bot's turn due at once (no thinking delay): played by the job that made
+    it (a thinking bot's is a `bot_think` by now, `to_its_queue`)."""
     return job.kind is JobKind.BOT_TURN and job.at <= now
 
 
@@ -263,7 +314,7 @@ def bot_move(room_id: str, version: str) -> None:
 
 
 passing_close = deadline
-passing_bot = bot_turn
+passing_bot = bot_turn  # (a thinking bot's sent on as any bot_turn is)
 passing_remind = remind
 
 

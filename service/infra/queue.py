@@ -5,6 +5,11 @@ Job ids are deterministic, so a job scheduled twice is one job:
 job for all its targets, joined by `-`), `<kind>-<room>-<version>` for timers and bot
 moves.
 Every job is enqueued with `Retry`, so a worker killed mid-job does not lose it.
+
+Two queues: `burro` for every job but a thinking bot's, `burro-bots` for those
+(`bot_think`), served by workers of their own (`burro worker --bots`): a strong bot
+searching for 200 ms a decision holds up only its own table, never the presses and
+chats of the others waiting on `burro`.
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ from rq.utils import get_call_string, now, utcformat
 
 from service.table.outcome import Job, JobKind
 
-QUEUE = "burro"
+QUEUE = "burro"  # presses, chats, timers, cheap bots: everything quick
+BOT_QUEUE = "burro-bots"  # the thinking bots' decisions (JobKind.BOT_THINK)
+QUEUES = (QUEUE, BOT_QUEUE)
 RESULT_TTL = 0  # no record of a finished job is kept
 FAILURE_TTL = 7 * 24 * 3600
 RETRY = Retry(max=5, interval=[1, 2, 5, 10, 30])
@@ -41,6 +48,11 @@ def job_id(job: Job) -> str:
 
 def queue_for(connection: redis.Redis) -> Queue:
     return Queue(QUEUE, connection=connection)
+
+
+def queue_of(kind: JobKind) -> str:
+    """The queue a job of this kind waits on."""
+    return BOT_QUEUE if kind is JobKind.BOT_THINK else QUEUE
 
 
 def schedule(client: redis.Redis, pipe: redis.client.Pipeline, job: Job) -> None:
@@ -62,7 +74,7 @@ def schedule(client: redis.Redis, pipe: redis.client.Pipeline, job: Job) -> None
         "failure_ttl": FAILURE_TTL,
     }
     when = datetime.fromtimestamp(job.at, UTC)
-    queue = Queue(QUEUE, connection=client)
+    queue = Queue(queue_of(job.kind), connection=client)
     queue.enqueue_at(when, f"workers.jobs.{job.kind}", job.room, job.arg, **options)
 
 
@@ -73,6 +85,7 @@ def enqueue_now(pipe: redis.client.Pipeline, job: Job) -> None:
     and Job objects: a few percent of a tap's CPU in `serve`."""
     args = (job.room, job.arg)
     func = f"workers.jobs.{job.kind}"
+    name = queue_of(job.kind)
     data = DefaultSerializer.dumps((func, None, args, {}))
     stamp = utcformat(now())
     fields: dict[EncodableT, EncodableT] = {
@@ -82,16 +95,16 @@ def enqueue_now(pipe: redis.client.Pipeline, job: Job) -> None:
         **_EMPTY_FIELDS,
         "retries_left": RETRY.max,
         "retry_intervals": _RETRY_INTERVALS,
-        "origin": QUEUE,
+        "origin": name,
         "description": get_call_string(func, args, {}, max_length=75) or "",
         "enqueued_at": stamp,
         "timeout": Queue.DEFAULT_TIMEOUT,
         "result_ttl": RESULT_TTL,
         "failure_ttl": FAILURE_TTL,
     }
-    pipe.sadd(Queue.redis_queues_keys, f"{Queue.redis_queue_namespace_prefix}{QUEUE}")
+    pipe.sadd(Queue.redis_queues_keys, f"{Queue.redis_queue_namespace_prefix}{name}")
     pipe.hset(f"{RQJob.redis_job_namespace_prefix}{job_id(job)}", mapping=fields)
-    pipe.rpush(f"{Queue.redis_queue_namespace_prefix}{QUEUE}", job_id(job))
+    pipe.rpush(f"{Queue.redis_queue_namespace_prefix}{name}", job_id(job))
 
 
 _RETRY_INTERVALS = json.dumps(RETRY.intervals)  # the same for every job: made once

@@ -23,6 +23,8 @@ class JobKind(StrEnum):
     SYNC = "sync"  # bring one chat's message up to date (arg: the target)
     NOTICE = "notice"  # send a message kept for the flood budget (arg unused)
     BOT_TURN = "bot_turn"  # a bot acts (arg: "<phase>:<seat>")
+    # a bot that thinks (a strong one) acts, on the bots' own queue (service.infra.queue)
+    BOT_THINK = "bot_think"
     DEADLINE = "deadline"  # the game's own clock ran out (arg: the phase)
     TURN_TIMEOUT = "turn_timeout"  # the table's turn time ran out (arg: the phase)
     REMIND = "remind"  # nudge the players yet to act (arg: the phase)

@@ -46,7 +46,7 @@ from emulator.telegram.driver import ChatMessage, EmulatorError, Ref
 from emulator.telegram.world import World
 from service import web
 from service.infra import timers, tls
-from service.infra.queue import QUEUE
+from service.infra.queue import QUEUES
 from service.infra.redis_server import RedisServer, connect
 from service.infra.store import Store, text
 from service.services import Services
@@ -309,13 +309,15 @@ class Hook:
     def run_jobs(self, rt: Runtime, kinds: tuple[str, ...]) -> int:
         """Run the queued and scheduled jobs of these kinds now, as a worker would, with
         `rt`; how many ran."""
-        queue = Queue(QUEUE, connection=self.redis)
+        queues = [Queue(name, connection=self.redis) for name in QUEUES]  # the bots' too
         kinds = with_timer(kinds, self.redis, rt)
-        ids = [*queue.get_job_ids(), *queue.scheduled_job_registry.get_job_ids()]
+        ids = [
+            i for q in queues for i in (*q.get_job_ids(), *q.scheduled_job_registry.get_job_ids())
+        ]
         ran = 0
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(jobs, "runtime", lambda: rt)
-            for job in queue.job_class.fetch_many(ids, connection=self.redis):
+            for job in Job.fetch_many(ids, connection=self.redis):
                 if job is not None and str(job.func_name).rsplit(".", 1)[-1] in kinds:
                     job.delete()  # first: a job may schedule its own retry under its id
                     job.func(*job.args)
@@ -439,30 +441,39 @@ class ThreadWorker(BurroWorker):
 
 
 class InprocWorker:
-    """A worker on a thread (`BurroWorker`, waiting on the queue as `burro worker`
-    does), and a scheduler on another that moves the scheduled jobs due by `clock` to
-    the queue, as RQ's scheduler does by real time. Jobs get `rt` (the service's
-    runtime on the same clock). A job that raised is kept in `failures`: a bug, whatever
-    RQ would retry."""
+    """A worker on a thread for each queue (`BurroWorker`, waiting on it as `burro
+    worker` and `burro worker --bots` do), and a scheduler on another that moves the
+    scheduled jobs due by `clock` to their queue, as RQ's scheduler does by real time.
+    Jobs get `rt` (the service's runtime on the same clock). A job that raised is kept in
+    `failures`: a bug, whatever RQ would retry."""
 
     def __init__(self, hook: Hook, rt: Runtime, clock: Callable[[], float]) -> None:
         self.hook, self.rt, self.clock = hook, rt, clock
-        self.queue = Queue(QUEUE, connection=hook.redis)
+        self.queues = [Queue(name, connection=hook.redis) for name in QUEUES]
+        self.queue = self.queues[0]  # the main one (presses, chats, timers)
         self.failures: list[str] = []
         self.errors: list[BaseException] = []
-        self._taken = -1  # the worker's count of jobs taken at the last look (`quiet`)
+        self._taken = -1  # the workers' count of jobs taken at the last look (`quiet`)
         self._stop = threading.Event()
         self._wake = threading.Event()
-        self.worker = ThreadWorker(
-            [Queue(QUEUE, connection=connect(hook.settings.redis_url or ""))],
-            connection=connect(hook.settings.redis_url or ""),
+        self.workers = [self._worker(name) for name in QUEUES]
+        self.worker = self.workers[0]
+        self._threads = [
+            *(
+                threading.Thread(target=self._work, args=(w,), name=f"inproc-{q}", daemon=True)
+                for w, q in zip(self.workers, QUEUES, strict=True)
+            ),
+            threading.Thread(target=self._schedule, name="inproc-scheduler", daemon=True),
+        ]
+
+    def _worker(self, queue: str) -> ThreadWorker:
+        url = self.hook.settings.redis_url or ""
+        return ThreadWorker(
+            [Queue(queue, connection=connect(url))],
+            connection=connect(url),
             exception_handlers=[self._failed],
             disable_default_exception_handler=True,
         )
-        self._threads = [
-            threading.Thread(target=self._work, name="inproc-worker", daemon=True),
-            threading.Thread(target=self._schedule, name="inproc-scheduler", daemon=True),
-        ]
 
     def _failed(self, job: Job, kind: type[BaseException], value: BaseException, tb: Any) -> bool:
         self.failures.append(f"{job.func_name}{job.args}: {kind.__name__}: {value}")
@@ -472,22 +483,25 @@ class InprocWorker:
         """Move the scheduled jobs due by the clock to the queue (RQScheduler's way), and
         queue the rooms' timers due by it (the worker's TimerClock; with `timers_too`)."""
         fired = timers.fire_due(self.hook.redis, self.clock()) if timers_too else 0
-        registry = self.queue.scheduled_job_registry
+        return fired + sum(self._enqueue_due(queue) for queue in self.queues)
+
+    def _enqueue_due(self, queue: Queue) -> int:
+        registry = queue.scheduled_job_registry
         ids = registry.get_jobs_to_schedule(int(self.clock()))
         if not ids:
-            return fired
+            return 0
         found = Job.fetch_many(ids, connection=self.hook.redis)
         with self.hook.redis.pipeline() as pipe:
             for ident, job in zip(ids, found, strict=True):
                 if job is not None:
-                    self.queue._enqueue_job(job, pipeline=pipe)
+                    queue._enqueue_job(job, pipeline=pipe)
                 registry.remove(ident, pipeline=pipe)
             pipe.execute()
-        return fired + len(ids)
+        return len(ids)
 
-    def _work(self) -> None:
+    def _work(self, worker: ThreadWorker) -> None:
         try:
-            self.worker.work(logging_level="WARNING")
+            worker.work(logging_level="WARNING")
         except BaseException as raised:  # told by `check`
             self.errors.append(raised)
 
@@ -514,14 +528,16 @@ class InprocWorker:
     def quiet(self) -> bool:
         """Nothing to run till the clock moves on: no job queued, none running, and none
         taken since the last look (so the first look never says so)."""
-        worker, due = self.worker, self.queue.scheduled_job_registry
-        was, self._taken = self._taken, worker.taken
-        if worker.busy or self.queue.count or was != worker.taken:
+        taken = sum(worker.taken for worker in self.workers)
+        was, self._taken = self._taken, taken
+        busy = any(worker.busy for worker in self.workers)
+        if busy or any(queue.count for queue in self.queues) or was != taken:
             return False
         timer = timers.next_due(self.hook.redis)
         if timer is not None and timer <= self.clock():
             return False
-        return not due.get_jobs_to_schedule(int(self.clock()))
+        now = int(self.clock())
+        return not any(q.scheduled_job_registry.get_jobs_to_schedule(now) for q in self.queues)
 
     def skip_ahead(self, at_most: float = 60.0) -> bool:
         """When nothing is left to run and the local WhatsApp delivers nothing either, move
@@ -533,9 +549,11 @@ class InprocWorker:
         hook = self.hook.emu.whatsapp.webhook()
         if hook["waiting_events"] or hook["waiting_posts"] or hook["in_flight"]:
             return False
-        registry = self.queue.scheduled_job_registry.key
-        scores = self.hook.redis.zrange(registry, 0, 0, withscores=True)
-        due = [float(scores[0][1])] if scores else []
+        due = []
+        for queue in self.queues:
+            key = queue.scheduled_job_registry.key
+            scores = self.hook.redis.zrange(key, 0, 0, withscores=True)
+            due += [float(scores[0][1])] if scores else []
         timer = timers.next_due(self.hook.redis)
         due += [] if timer is None else [timer]
         if not due or min(due) > self.clock() + at_most:
@@ -574,8 +592,9 @@ class InprocWorker:
     ) -> None:
         self._stop.set()
         self._wake.set()
-        self.worker._stop_requested = True  # seen after its next job:
-        self.queue.enqueue("time.sleep", 0)  # one that does nothing
+        for worker, queue in zip(self.workers, self.queues, strict=True):
+            worker._stop_requested = True  # seen after its next job:
+            queue.enqueue("time.sleep", 0)  # one that does nothing
         for thread in self._threads:
             thread.join(30)
         self._patch.undo()
