@@ -8,22 +8,28 @@ an Event the test sets, so "while they think" is a fact, not a matter of timing.
 
 from __future__ import annotations
 
+import itertools
 import threading
+import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 
 import pytest
+from rq import Queue, SimpleWorker, get_current_job
 
 from emulator.server import RunningEmulator
 from emulator.telegram.driver import ChatMessage
-from service.infra.queue import BOT_QUEUE
-from service.table import play
-from service.table.outcome import Outcome
-from service.table.room import Room
+from service.infra.queue import BOT_QUEUE, QUEUE
+from service.infra.store import Store
+from service.table import lobby, play
+from service.table.lobby import Actor
+from service.table.outcome import JobKind, Outcome
+from service.table.room import Room, RoomSettings
 from tests.service.inproc import WAIT_AT_MOST, Hook, running_service
 from tests.service.play import action_button, game_buttons, room_in, store_of, waiting_work
-from workers import jobs
+from workers import jobs, sweeper
+from workers.runtime import Runtime
 
 
 class Thinking:
@@ -157,3 +163,95 @@ def test_strong_bots_thinking_hold_up_no_other_tables_move(stack: Hook, thinking
     worker.check()
     # Every strong decision was taken on the bots' queue, none by the other worker.
     assert thinking.threads == {f"inproc-{BOT_QUEUE}"}
+
+
+# ----- the queues' parts, on fakeredis with a worker in burst mode ---------------------
+
+ANA = Actor(1, "Ana", "en")
+
+
+def strong_game(store: Store) -> str:
+    """Ana against two strong bots that move at once, dealt and started; a bot leads
+    (a new deal until one does)."""
+    for chat in itertools.count(1):
+        now = time.time()
+        settings = RoomSettings(bot_level="strong")
+        room = lobby.create_room(chat, None, ANA, now, private=True, settings=settings)
+        lobby.add_bot(room, ANA)
+        lobby.add_bot(room, ANA)
+        assert store.create(room, lobby.start(room, ANA, now, 0.0), None)
+        if room.bots_waiting():
+            return room.id
+    raise AssertionError("unreachable")
+
+
+def burst(rt: Runtime, queue: str) -> None:
+    """Run what waits on `queue`, as its worker would, until it is empty."""
+    SimpleWorker([queue], connection=rt.redis).work(burst=True, with_scheduler=False)
+
+
+def decided_on(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The queue each bot decision was taken on (quickly: at the heuristic level)."""
+    queues: list[str] = []
+    real = play.bot_action
+
+    def deciding(room: Room, seat: int, level: str | None = None) -> str | None:
+        job = get_current_job()
+        queues.append(job.origin if job is not None else "")
+        return real(room, seat, level or "heuristic")
+
+    monkeypatch.setattr(play, "bot_action", deciding)
+    return queues
+
+
+def waiting(rt: Runtime, queue: str) -> list[str]:
+    return [str(job_id) for job_id in Queue(queue, connection=rt.redis).get_job_ids()]
+
+
+@pytest.fixture
+def at_once(rt: Runtime, monkeypatch: pytest.MonkeyPatch) -> Runtime:
+    """The jobs run on `rt`, and bots move without a thinking delay."""
+    monkeypatch.setattr(jobs, "runtime", lambda: rt)
+    monkeypatch.setattr(rt.svc.settings, "bot_delay", 0.0)
+    return rt
+
+
+def test_a_thinking_bot_decides_only_on_the_bots_queue(
+    at_once: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rt, queues = at_once, decided_on(monkeypatch)
+    room_id = strong_game(rt.svc.store)
+    version = version_of(rt, room_id)
+    burst(rt, QUEUE)  # the start's bot turn, queued by `serve`: sent on, not played
+    assert queues == [] and version_of(rt, room_id) == version
+    assert [job.split("-")[0] for job in waiting(rt, BOT_QUEUE)] == [JobKind.BOT_THINK]
+    burst(rt, BOT_QUEUE)  # each thinking bot's decision, a job of its own
+    assert queues and set(queues) == {BOT_QUEUE}
+    assert version_of(rt, room_id) > version
+    room = rt.svc.store.load(room_id)
+    assert room is not None and not room.bots_waiting()  # Ana's turn (or the hand's end)
+
+
+def test_a_bots_worker_killed_mid_decision_loses_no_turn(
+    at_once: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rt, queues = at_once, decided_on(monkeypatch)
+    room_id = strong_game(rt.svc.store)
+    burst(rt, QUEUE)
+    assert waiting(rt, BOT_QUEUE)
+    rt.redis.delete(f"rq:queue:{BOT_QUEUE}")  # its job lost with the worker that held it
+    grace = rt.svc.settings.sweep_grace
+    later = time.time() + grace + 1
+    assert sweeper.sweep_once(rt.svc.store, later, grace) == 1  # the room's bot is overdue
+    burst(rt, QUEUE)  # the sweeper's bot turn, sent on to the bots' queue
+    assert queues == [] and waiting(rt, BOT_QUEUE)
+    burst(rt, BOT_QUEUE)
+    assert queues and set(queues) == {BOT_QUEUE}
+    room = rt.svc.store.load(room_id)
+    assert room is not None and not room.bots_waiting()
+
+
+def version_of(rt: Runtime, room_id: str) -> int:
+    room = rt.svc.store.load(room_id)
+    assert room is not None
+    return room.version
