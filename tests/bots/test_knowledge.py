@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine.follow_suit.bots.heuristic import HeuristicBot
-from engine.follow_suit.bots.knowledge import Knowledge
+from engine.follow_suit.bots.knowledge import Knowledge, mask_of
 from engine.follow_suit.bots.registry import make_bot
 from engine.follow_suit.bots.sampling import determinize
 from engine.follow_suit.game import apply, new_game, to_move
@@ -86,3 +86,17 @@ def test_a_joker_played_on_a_led_suit_shows_a_void_where_only_the_void_may(
     play(sim, "0:play:KH", "1:play:JK")
     know = Knowledge(view_of(sim, 2))
     assert know.surely_void(1, SUITS.index("H")) is void
+
+
+def test_a_seat_that_led_a_beatable_card_held_nothing_lower() -> None:
+    """The tips lead a suit's top card when nobody can beat it, else its lowest. Seat 0
+    led the KH, the boss: nothing is known of its lower hearts. Then it led the 2S with
+    the KS still out: it held no spade below the two."""
+    sim = position(
+        "spanish", 3, {0: "KH 2H 2S", 1: "5H 7H QS", 2: "4H 3S KS"}, stock="6C 3H", leader=0
+    )
+    play(sim, "0:play:KH", "2:play:4H", "1:play:5H", "0:play:2S", "2:play:KS", "1:play:QS")
+    know = Knowledge(view_of(sim, 2))
+    codec = know.codec
+    assert know.unlikely[0] >> codec.index_of["AS"] & 1
+    assert not know.unlikely[0] & mask_of(["AH", "2H", "3H"], codec)

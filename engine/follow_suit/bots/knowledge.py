@@ -128,7 +128,8 @@ def infer_habits(view: PlayerView, tricks: list[TrickLog], codec: CardCodec) -> 
     can win the trick, as cheaply as possible when last to play, and with their lowest
     when they cannot win. So a seat that followed low held nothing higher than the
     trick's best card and nothing lower than its own; one that won held nothing above
-    its card (or, last to play, nothing between the old best and its card).
+    its card (or, last to play, nothing between the old best and its card). A leader
+    leads low unless its top card is the boss (see `_unlikely_after_lead`).
 
     Unlike voids this is a habit, not a rule: samplers drop it when it cannot hold.
     A draw brings unseen cards and forgets what is known of the other suits.
@@ -136,7 +137,8 @@ def infer_habits(view: PlayerView, tricks: list[TrickLog], codec: CardCodec) -> 
     strict = view.rules.drawing == "strict" and not view.rules.tent
     unlikely = [0] * view.seats
     history = view.history
-    for trick in tricks:
+    in_play = _in_play_at_each_trick(view, tricks, codec)
+    for trick, live in zip(tricks, in_play, strict=True):
         best, closed = -1, 0
         for offset, led in enumerate(trick.led):
             seat, action = history[trick.start + offset]
@@ -151,9 +153,39 @@ def infer_habits(view: PlayerView, tricks: list[TrickLog], codec: CardCodec) -> 
             if led >= 0 and card != JOKER:
                 last = closed == trick.seats - 1
                 unlikely[seat] |= _unlikely_after_follow(card, best, last)
+            elif card != JOKER:
+                unlikely[seat] |= _unlikely_after_lead(card, live, after_joker=offset > 0)
             best = max(best, card)
             closed += 1
     return unlikely
+
+
+def _in_play_at_each_trick(view: PlayerView, tricks: list[TrickLog], codec: CardCodec) -> list[int]:
+    """Per trick, the cards still in play when it began (in no finished trick's
+    discard): the cards not set aside yet, and those played from that trick on (a card
+    set aside is never played again)."""
+    gone_now = mask_of(view.discard, codec)
+    pack = pack_mask(codec)
+    later = 0
+    out: list[int] = []
+    for trick in reversed(tricks):
+        for _, card in trick.plays:
+            later |= 1 << card
+        out.append(pack & ~gone_now | later)
+    out.reverse()
+    return out
+
+
+def _unlikely_after_lead(card: int, live: int, after_joker: bool) -> int:
+    """A leader leads its suit's top card only when nobody can beat it (or it is the
+    only one), else its lowest; after a joker lead, always its lowest. So when a card
+    of the suit above the led one was still in play, or after a joker, the leader
+    held nothing of the suit below the card it led."""
+    suit = SUIT_MASKS[card // 13]
+    below = suit & ((1 << card) - 1)
+    if after_joker or live & suit & ~((1 << (card + 1)) - 1):
+        return below
+    return 0
 
 
 def _unlikely_after_follow(card: int, best: int, last: bool) -> int:

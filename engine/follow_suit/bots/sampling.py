@@ -11,8 +11,10 @@ its real state is hidden information like the stock's order.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from engine.follow_suit.bots.knowledge import Knowledge
+from engine.follow_suit.bots.leads import LeadCheck
 from engine.follow_suit.hand import PLAYING, HandSim, HandState
 from engine.kernel.cards import SUITS, bits
 
@@ -113,11 +115,40 @@ def _shift(
     return target
 
 
-def determinize(know: Knowledge, rng: random.Random, habits: bool = True) -> HandSim:
+def agreeing_deal(
+    know: Knowledge, rng: random.Random, habits: bool, leads: Sequence[LeadCheck], tries: int
+) -> tuple[list[int], list[int]]:
+    """A deal of the unseen cards in which the others' recent leads are the tips' leads
+    (see `leads`): the first of up to `tries` deals where all of them are, else the one
+    where most are. The leads are a habit, as the follows are: unlike voids, a deal
+    may break them when too few deals keep them."""
+    best, best_score = deal_unseen(know, rng, habits), -1
+    for attempt in range(tries):
+        dealt = best if attempt == 0 else deal_unseen(know, rng, habits)
+        hidden = dealt[0]
+        score = sum(1 for c in leads if c.holds(hidden[c.seat], know.known[c.seat]))
+        if score > best_score:
+            best, best_score = dealt, score
+            if score == len(leads):
+                break
+    return best
+
+
+def determinize(
+    know: Knowledge,
+    rng: random.Random,
+    habits: bool = True,
+    leads: Sequence[LeadCheck] = (),
+    tries: int = 1,
+) -> HandSim:
     """A `HandSim` of the current position with the unseen cards dealt at random
-    (respecting the voids, and the follow habits unless `habits` is off)."""
+    (respecting the voids, and the follow habits unless `habits` is off), preferring
+    in up to `tries` deals one that agrees with the checked `leads`."""
     view = know.view
-    hidden, stock = deal_unseen(know, rng, habits)
+    if leads and tries > 1:
+        hidden, stock = agreeing_deal(know, rng, habits, leads, tries)
+    else:
+        hidden, stock = deal_unseen(know, rng, habits)
     hands = [hidden[s] | know.known[s] for s in range(view.seats)]
     hands[know.seat] = know.hand
     piles: list[tuple[int, ...]] = []

@@ -1,7 +1,8 @@
 """The `strong` level: Monte Carlo search over determinizations.
 
 Each iteration deals the unseen cards at random, consistently with what the seat
-knows (see `sampling`), then tries every legal action on that same deal and plays
+knows (see `sampling`) and, of a few deals, preferring one in which the others'
+recent leads are what the tips would lead from the hands it gives them (`leads`), then tries every legal action on that same deal and plays
 each to the end, every seat following the tips (`rollout`, with a little randomness).
 Trying all actions on one deal compares them under the same luck, which cuts the noise
 far more than independent samples would.
@@ -25,6 +26,7 @@ from engine.follow_suit.actions import decode, encode
 from engine.follow_suit.bots.base import Budget, decision_rng, forced
 from engine.follow_suit.bots.heuristic import decide
 from engine.follow_suit.bots.knowledge import Knowledge
+from engine.follow_suit.bots.leads import lead_checks
 from engine.follow_suit.bots.rollout import greedy_action, play_out, step
 from engine.follow_suit.bots.sampling import determinize
 from engine.follow_suit.bots.tips import DEFAULT_WEIGHTS
@@ -46,6 +48,7 @@ class SearchBot:
         habits: bool = True,
         lead_z: float = 0.0,
         follow_z: float = 2.0,
+        lead_tries: int = 8,
     ) -> None:
         self.seed = seed
         self.budget = budget
@@ -55,6 +58,9 @@ class SearchBot:
         # played instead, when leading and otherwise (0: always the searched move).
         self.lead_z = lead_z
         self.follow_z = follow_z
+        # Deals tried, per sample, for one in which the others' recent leads are the
+        # tips' leads (1: any deal; see `leads`).
+        self.lead_tries = lead_tries
 
     def choose(self, view: PlayerView) -> str:
         only = forced(view)
@@ -82,10 +88,11 @@ class SearchBot:
         cap = self.budget.seconds
         deadline = None if cap is None else time.perf_counter() + cap
         results: dict[int, list[float]] = {a: [] for a in actions}
+        checks = lead_checks(know) if self.lead_tries > 1 else []
         for _ in range(max(1, self.budget.rollouts // len(actions))):
             if deadline is not None and results[actions[0]] and time.perf_counter() > deadline:
                 break
-            deal = determinize(know, rng, self.habits)
+            deal = determinize(know, rng, self.habits, checks, self.lead_tries)
             for action in actions:
                 sim = deal.clone()
                 voids = know.voids[:]
