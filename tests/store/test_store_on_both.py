@@ -284,7 +284,8 @@ def node_url(store: Store) -> str:
 
 def test_of_rooms_opened_at_once_in_one_chat_one_stays(store: Store) -> None:
     """Six tables opened in one chat at the same moment: one is the chat's; the others
-    leave nothing behind (no room, no index entry, no chat waiting for the outbox)."""
+    leave nothing behind (no room, no index entry, no chat waiting for the outbox) and
+    queued no job (one run before its room went could show that room in the chat)."""
     chat = next(CHATS)
     rooms = [
         lobby.create_room(chat, None, Actor(n, f"P{n}", "en"), time.time(), settings=RoomSettings())
@@ -307,3 +308,4 @@ def test_of_rooms_opened_at_once_in_one_chat_one_stays(store: Store) -> None:
         assert (indexes.score(store.redis, IDLE_KEY, room.id) is not None) == there
         waiting = [m for m in indexes.members(store.redis, PENDING_SYNC) if m.startswith(room.id)]
         assert bool(waiting) == there
+        assert bool(jobs_of(store, f"sync-{room.id}")) == there

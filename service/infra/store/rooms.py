@@ -87,12 +87,13 @@ class Rooms(Writes):
     def create(self, room: Room, outcome: Outcome, update_id: UpdateId | None) -> bool:
         """Save a new room as its chat's game, unless the chat has a live game already:
         the room first (its id is new: nobody else writes it), then the chat's pointer
-        to it, only if the pointer is still as read (else the room goes again)."""
+        to it, only if the pointer is still as read (else the room goes again), then
+        its jobs (a job run before the pointer was won could show a room about to go)."""
         chat = chat_key(room.chat_id, room.thread_id)
         current = self.redis.get(chat)
         if current and self._live(text(current)):
             return False
-        rec = self.recorders()
+        rec = self.recorders(jobs_apart=True)
         self._write(rec, room, outcome, update_id, point_chat=False)
         self._opened(rec.side, room)
         self._run(self._create(room, rec))
@@ -100,6 +101,7 @@ class Rooms(Writes):
             self._run(self._undo(room, outcome))
             metrics.conflict("create", retried=False)
             return False
+        self._run(rec.queued())
         self._committed_with(update_id)
         logs.bind(game_id=room.id)  # the update is about the new game from here on
         return True
@@ -108,7 +110,7 @@ class Rooms(Writes):
         """The new room's writes: its own slot's in one script, then the others."""
         keys = commit.keys_of(rec.room)
         yield trips.Script(commit.WRITE_ALL, keys, commit.as_args(rec.room), self.durable)
-        yield from rec.after()
+        yield from rec.others()
 
     def _point(self, chat: str, was: bytes | None, room: Room) -> trips.Steps[bool]:
         """The chat's pointer set to the room, if it is still `was`."""

@@ -56,18 +56,27 @@ class Recorders:
     def after(self) -> trips.Steps[None]:
         """What follows the commit: the other keys, then the jobs, unless the script
         wrote them."""
+        yield from self.others()
+        yield from self.queued()
+
+    def others(self) -> trips.Steps[None]:
+        """The other keys, unless the script wrote them."""
         if self.side is not self.room and self.side.command_stack:
             yield trips.Commands(commit.as_commands(self.side))
+
+    def queued(self) -> trips.Steps[None]:
+        """The jobs, unless the script wrote them."""
         if self.jobs is not self.room and self.jobs.command_stack:
             yield trips.Commands(commit.as_commands(self.jobs), transaction=True, jobs=True)
 
 
 class Writes(Statistics):
-    def recorders(self) -> Recorders:
-        """Fresh recorders for one commit: one pipeline where one Redis holds it all."""
+    def recorders(self, jobs_apart: bool = False) -> Recorders:
+        """Fresh recorders for one commit: one pipeline where one Redis holds it all
+        (but the jobs, when `jobs_apart`: queued once the caller says)."""
         room = commit.recorder(self.redis)
         side = room if self.one_node else commit.recorder(self.redis)
-        jobs = room if self.jobs_inside else commit.recorder(self.jobs)
+        jobs = room if self.jobs_inside and not jobs_apart else commit.recorder(self.jobs)
         return Recorders(room, side, jobs)
 
     def _write(
