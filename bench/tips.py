@@ -5,17 +5,19 @@
 
 Positions come from games the heuristic bots play (every seat; the tip is what they
 play, so the games are the tips' own): at a decision with more than one legal move,
-taken at random one time in three, the tip (`Game.tip`) and the strong bot are asked
-for the same view, and whether they chose the same move is counted, until
-`--positions` per preset. The strong bot thinks its `--rollouts` without a clock cap,
-so a run gives the same figures on any machine. Follow-suit positions are split by
-kind: a lead, following the suit led, or void (the joker, draw or pass). Cuartetos:
-also how often the two pass a card of the same rank (the tip takes the first of the
-cards the rule finds equal, where the bot draws one at random; the suit never matters).
-Besides: for a lead, how often the two lead the same suit (the tip's words name the
-suit; its card is the suit's top or its lowest); in cuartetos, how often the bot passes
-a card of the same rank, and one the tip's rule finds as good (a rank held as few
-times). Rates with Wilson 95% intervals.
+taken at random one time in three, the tip (`Game.tip`) and the strong bot are asked for
+the same view, and whether they chose the same move is counted, until `--positions` per
+preset. Cards that play alike count as one move, as the strong bot counts them
+(`search.distinct_actions`: two cards of a suit with no card still in play between them,
+the 3 and the 4 when every card between is gone). The strong bot thinks its `--rollouts`
+without a clock cap, so a run gives the same figures on any machine. Follow-suit
+positions are split by kind: a lead, following the suit led, or void (the joker, draw or
+pass). Cuartetos: also how often the two pass a card of the same rank (the tip takes the
+first of the cards the rule finds equal, where the bot draws one at random; the suit
+never matters). Besides: for a lead, how often the two lead the same suit (the tip's
+words name the suit; its card is the suit's top or its lowest); in cuartetos, how often
+the bot passes a card of the same rank, and one the tip's rule finds as good (a rank
+held as few times). Rates with Wilson 95% intervals.
 """
 
 from __future__ import annotations
@@ -38,7 +40,10 @@ from engine.cuartetos.rules import PRESETS as PASSING
 from engine.cuartetos.rules import make_rules as pass_rules
 from engine.cuartetos.views import player_view as pass_view
 from engine.follow_suit import tip as follow_tips
+from engine.follow_suit.actions import encode
 from engine.follow_suit.bots import Budget, make_bot
+from engine.follow_suit.bots.knowledge import Knowledge
+from engine.follow_suit.bots.search import distinct_actions, representative
 from engine.follow_suit.game import apply, new_game, to_move
 from engine.follow_suit.rules import PRESETS, make_rules
 from engine.follow_suit.views import PlayerView, player_view
@@ -86,6 +91,16 @@ def follow_positions(preset: str, seats: int, rnd: random.Random) -> Iterator[Pl
             game, _ = apply(game, seat, walker.choose(view))
 
 
+def alike(view: PlayerView, one: str, other: str) -> bool:
+    """Whether two of the view's moves play alike (`distinct_actions`)."""
+    if one == other:
+        return True
+    know = Knowledge(view)
+    moves = distinct_actions(know, [encode(a, know.codec) for a in view.legal])
+    a, b = encode(one, know.codec), encode(other, know.codec)
+    return representative(moves, a) == representative(moves, b)
+
+
 def follow_suit(preset: str, args: argparse.Namespace) -> Tally:
     rnd, tally = random.Random(args.seed), Tally()
     strong = make_bot("strong", args.seed, Budget(args.rollouts, None))
@@ -96,7 +111,7 @@ def follow_suit(preset: str, args: argparse.Namespace) -> Tally:
         choice = strong.choose(view)
         tally.seconds += time.perf_counter() - start
         kind = kind_of(view, tip.reason)
-        tally.count(choice == tip.action, "all", kind)
+        tally.count(alike(view, choice, tip.action), "all", kind)
         if kind == "lead":  # the tip's word is the suit: its card is the lowest or the top
             tally.count(choice[-1] == tip.action[-1], "suit")
         if tally.asked["all"] >= args.positions:
