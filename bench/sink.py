@@ -3,9 +3,15 @@
     python -m bench.sink --port 8099
 
 Plain asyncio over HTTP/1.1 keep-alive (no framework), so that answering costs as
-little CPU as possible beside the process under test. `getMe` names a bot, `sendMessage`
-and `editMessageText` return a message, everything else returns `true`.
+little CPU as possible beside the process under test. `getMe` names a bot, every `send…`
+and `edit…` method returns a message, everything else returns `true`.
 `GET /_sink/calls` returns the calls counted per method.
+
+`GET /_sink/stream` (bench.move_e2e) keeps its connection and gets a line per call as it
+arrives, `<time.monotonic()> <chat_id> <method>` (0 for a call without a chat), before
+the call is answered; `GET /_sink/mark?<n>` writes `mark <n>` on it, so that a reader
+knows it has every call the sink received before the mark. A method named `floor` is
+answered as any other but neither counted nor streamed (bench.move_e2e's floor).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import argparse
 import asyncio
 import itertools
 import json
+import time
 from collections import Counter
 
 BOT = {
@@ -31,13 +38,23 @@ class Sink:
     def __init__(self) -> None:
         self.calls: Counter[str] = Counter()
         self._message_ids = itertools.count(1)
+        self.streams: list[asyncio.StreamWriter] = []
+
+    def tell(self, line: str) -> None:
+        """Write a line to every open stream (bench.move_e2e's call log)."""
+        for stream in self.streams:
+            stream.write(line.encode())
 
     def answer(self, method: str, body: bytes) -> bytes:
+        if method == "floor":
+            return b'{"ok": true, "result": true}'
         self.calls[method] += 1
+        if self.streams:
+            self.tell(f"{time.monotonic():.6f} {chat_of(body)} {method}\n")
         result: object = True
         if method == "getMe":
             result = BOT
-        elif method in ("sendMessage", "editMessageText"):
+        elif method.startswith(("send", "edit")):  # a message: sendWidget's too
             try:
                 params = json.loads(body) if body else {}
             except ValueError:
@@ -63,7 +80,16 @@ class Sink:
                     if name.strip().lower() == "content-length":
                         length = int(value.strip())
                 body = await reader.readexactly(length) if length else b""
-                if path.startswith("/_sink/calls"):
+                if path.startswith("/_sink/stream"):
+                    writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n\r\n")
+                    self.streams.append(writer)
+                    await reader.read()  # until the reader hangs up
+                    self.streams.remove(writer)
+                    return
+                if path.startswith("/_sink/mark"):
+                    self.tell(f"mark {path.partition('?')[2]}\n")
+                    payload = b"{}"
+                elif path.startswith("/_sink/calls"):
                     payload = json.dumps(dict(self.calls)).encode()
                 else:
                     method = path.rstrip("/").rsplit("/", 1)[-1]
@@ -77,6 +103,15 @@ class Sink:
             pass
         finally:
             writer.close()
+
+
+def chat_of(body: bytes) -> int:
+    """The `chat_id` of a call's JSON parameters (0: none, or not a number)."""
+    try:
+        params = json.loads(body) if body else {}
+        return int(params.get("chat_id", 0)) if isinstance(params, dict) else 0
+    except (ValueError, TypeError):
+        return 0
 
 
 async def serve(port: int) -> None:
