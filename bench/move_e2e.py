@@ -403,7 +403,9 @@ async def run_cell(driver: Driver, found: Stack, cell: Cell, seconds: float, war
     playing = asyncio.gather(*(game.play(until, timed_from, cell) for game in slots))
     await asyncio.sleep(max(0.0, timed_from - time.monotonic()))
     before = found.cpu()
+    found.timed(True)
     await playing
+    found.timed(False)
     cell.cpu = {name: spent - before.get(name, 0.0) for name, spent in found.cpu().items()}
     cell.seconds = time.monotonic() - timed_from
     return cell
@@ -419,6 +421,8 @@ class Stack:
     api_url: str
     serve_url: str
     workers: int = 0
+    first_worker: list[str] = field(default_factory=list)
+    timed: Callable[[bool], None] = lambda _on: None  # told when a timed window opens, ends
 
     def env(self) -> dict[str, str]:
         return serve_env(self.redis_url, self.api_url, BURRO_RATE_LIMITS="0")
@@ -431,15 +435,15 @@ class Stack:
             spent[key] = spent.get(key, 0.0) + self.running.cpu_seconds(name)
         return spent
 
-    def scale(self, count: int, profile: Path | None = None) -> None:
-        """Run `count` workers (the first under cProfile, writing to `profile`)."""
+    def scale(self, count: int) -> None:
+        """Run `count` workers (the first with `first_worker`'s command, if any)."""
         while self.workers > count:
             self.workers -= 1
             self.running.stop(f"worker{self.workers}")
         while self.workers < count:
             args = ["-m", "cli.main", "worker"]
-            if profile is not None and self.workers == 0:
-                args = ["-m", "cProfile", "-o", str(profile), *args]
+            if self.first_worker and self.workers == 0:  # e.g. bench.profile_worker's
+                args = [*self.first_worker, "worker"]
             self.running.spawn(f"worker{self.workers}", args, self.env())
             self.workers += 1
         wait_workers(self.redis_url, count)
@@ -455,12 +459,12 @@ def wait_workers(redis_url: str, count: int, timeout: float = 60) -> None:
 
 
 @contextmanager
-def stack(folder: Path, workers: int = 2, profile: Path | None = None) -> Iterator[Stack]:
+def stack(folder: Path, workers: int = 2, first_worker: list[str] | None = None) -> Iterator[Stack]:
     with RedisServer(folder / "redis", persist=False) as server, procs(folder) as running:
         api_url = start_sink(running)
         [target] = start_servers(running, "ours", 1, server.url, api_url, BURRO_RATE_LIMITS="0")
-        found = Stack(running, server.url, api_url, f"http://{target}")
-        found.scale(workers, profile)
+        found = Stack(running, server.url, api_url, f"http://{target}", 0, first_worker or [])
+        found.scale(workers)
         yield found
 
 
