@@ -186,12 +186,14 @@ class Calls:
     def __init__(self) -> None:
         self.route: dict[int, Game] = {}
         self.marks: dict[str, asyncio.Future[None]] = {}
+        self.open = asyncio.Event()  # the sink streams to us: no call goes unread
 
     async def read(self, api_url: str) -> None:
         host, port = api_url.removeprefix("http://").split(":")
         reader, writer = await asyncio.open_connection(host, int(port))
         writer.write(b"GET /_sink/stream HTTP/1.1\r\nhost: sink\r\n\r\n")
-        await reader.readuntil(b"\r\n\r\n")
+        await reader.readuntil(b"\r\n\r\n")  # sent once the sink holds the stream
+        self.open.set()
         while line := await reader.readline():
             self.take(line.decode().split())
 
@@ -472,6 +474,7 @@ async def measure(found: Stack, cells: list[tuple[str, int]], seconds: float, wa
                   saturate: list[int], saturate_games: int) -> dict[str, Any]:  # fmt: skip
     driver = Driver(found.serve_url, found.api_url, found.redis_url)
     reading = asyncio.create_task(driver.calls.read(found.api_url))
+    await asyncio.wait_for(driver.calls.open.wait(), timeout=30)
     slot = 0
     results: dict[str, Any] = {"cells": [], "saturation": []}
     try:
