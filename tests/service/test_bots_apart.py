@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from rq import Queue, SimpleWorker, get_current_job
 
+from cli.stack import Stack
 from emulator.server import RunningEmulator
 from emulator.telegram.driver import ChatMessage
 from service.infra.queue import BOT_QUEUE, QUEUE
@@ -26,8 +27,17 @@ from service.table import lobby, play
 from service.table.lobby import Actor
 from service.table.outcome import JobKind, Outcome
 from service.table.room import Room, RoomSettings
-from tests.service.inproc import WAIT_AT_MOST, Hook, running_service
-from tests.service.play import action_button, game_buttons, room_in, store_of, waiting_work
+from tests.service.conftest import make_stack
+from tests.service.inproc import WAIT_AT_MOST, Hook, local_emulator, running_service
+from tests.service.play import (
+    Backend,
+    action_button,
+    client_of,
+    game_buttons,
+    room_in,
+    store_of,
+    waiting_work,
+)
 from workers import jobs, sweeper
 from workers.runtime import Runtime
 
@@ -74,7 +84,7 @@ def strong_bots(room: Room) -> Outcome:
     return Outcome(changed=True)
 
 
-def open_table(emu: RunningEmulator, stack: Hook, who: str, bots: int) -> int:
+def open_table(emu: RunningEmulator, stack: Backend, who: str, bots: int) -> int:
     """`who`'s one-to-one game against `bots` bots, in the lobby still: its chat."""
     emu.send_message(who, who, "/play")
     lobby = emu.wait_for_message(who, in_lobby)
@@ -82,8 +92,17 @@ def open_table(emu: RunningEmulator, stack: Hook, who: str, bots: int) -> int:
     for seats in range(3, bots + 2):  # the lobby comes with one bot
         emu.tap(who, lobby, action_button(lobby, "B") or "")
         emu.wait_for(partial(seated, stack, chat, seats), what="a bot more")
-        lobby = emu.wait_for_message(who, in_lobby)
+        lobby = settled_lobby(emu, stack, who, chat)
     return chat
+
+
+def settled_lobby(emu: RunningEmulator, stack: Backend, who: str, chat: int) -> ChatMessage:
+    """The lobby's message once its chat is up to date (its buttons name the room's
+    version: one tapped while a change redraws them may be gone at the tap)."""
+    room_id = room_in(stack, chat).id
+    client = client_of(stack)
+    emu.wait_for(lambda: not waiting_work(client, room_id) or None, what="the lobby drawn")
+    return emu.wait_for_message(who, in_lobby)
 
 
 def in_lobby(message: ChatMessage) -> bool:
@@ -91,22 +110,22 @@ def in_lobby(message: ChatMessage) -> bool:
     return action_button(message, "S") is not None
 
 
-def seated(stack: Hook, chat: int, seats: int) -> bool | None:
+def seated(stack: Backend, chat: int, seats: int) -> bool | None:
     return len(room_in(stack, chat).seats) >= seats or None
 
 
-def start(emu: RunningEmulator, who: str) -> None:
-    lobby = emu.wait_for_message(who, in_lobby)
+def start(emu: RunningEmulator, stack: Backend, who: str, chat: int) -> None:
+    lobby = settled_lobby(emu, stack, who, chat)
     emu.tap(who, lobby, action_button(lobby, "S") or "")
 
 
-def my_turn(emu: RunningEmulator, stack: Hook, who: str, chat: int) -> bool:
+def my_turn(emu: RunningEmulator, stack: Backend, who: str, chat: int) -> bool:
     """Whether `who`'s chat shows the buttons of the room's current phase."""
     mark = f".{room_in(stack, chat).version}."
     return any(mark in str(b.value) for b in game_buttons(emu.last_message(who)))
 
 
-def play_a_card(emu: RunningEmulator, stack: Hook, who: str, chat: int) -> int:
+def play_a_card(emu: RunningEmulator, stack: Backend, who: str, chat: int) -> int:
     """`who` taps a card (or whatever the turn offers) of the current phase; the room's
     version they tapped at."""
     version = room_in(stack, chat).version
@@ -126,7 +145,7 @@ def test_strong_bots_thinking_hold_up_no_other_tables_move(stack: Hook, thinking
     table_a = open_table(emu, stack, "Ana", bots=3)
     table_b = open_table(emu, stack, "Ben", bots=1)
     store_of(stack).update(room_in(stack, table_a).id, strong_bots)
-    start(emu, "Ana")
+    start(emu, stack, "Ana", table_a)
     emu.wait_for(
         lambda: thinking.begun.is_set() or my_turn(emu, stack, "Ana", table_a) or None,
         what="Ana's turn or a strong bot thinking",
@@ -137,7 +156,7 @@ def test_strong_bots_thinking_hold_up_no_other_tables_move(stack: Hook, thinking
     held_at = room_in(stack, table_a).version
 
     # Table B, meanwhile: Ben starts his game and plays a card.
-    start(emu, "Ben")
+    start(emu, stack, "Ben", table_b)
     emu.wait_for(lambda: my_turn(emu, stack, "Ben", table_b) or None, what="Ben's turn")
     tapped = play_a_card(emu, stack, "Ben", table_b)
     room_b = room_in(stack, table_b).id
@@ -255,3 +274,53 @@ def version_of(rt: Runtime, room_id: str) -> int:
     room = rt.svc.store.load(room_id)
     assert room is not None
     return room.version
+
+
+# ----- in processes: `burro worker --bots` as `burro local` starts it -------------------
+
+
+@pytest.mark.e2e
+def test_strong_bots_wait_for_a_bots_worker_and_lose_nothing(tmp_path: Path) -> None:
+    """The stack's bots' worker killed: a table of strong bots waits, its turns kept (the
+    sweeper queues them again); one started again plays them, bots with a thinking delay
+    too (its scheduler moves their turns), and the game goes on."""
+    env = {"BURRO_SWEEP_EVERY": "1", "BURRO_SWEEP_GRACE": "2"}
+    with local_emulator() as emu, make_stack(emu, tmp_path, bot_delay=0.2, env=env) as stack:
+        stack.kill("bots0")
+        chat = open_table(emu, stack, "Ana", bots=2)
+        store_of(stack).update(room_in(stack, chat).id, strong_bots)
+        start(emu, stack, "Ana", chat)
+        emu.wait_for(partial(bots_or_ana, emu, stack, chat), what="a turn")
+        if my_turn(emu, stack, "Ana", chat):  # Ana leads: her card makes the bots' turns
+            play_a_card(emu, stack, "Ana", chat)
+        emu.wait_for(partial(swept_to_bots, stack, chat), what="a bot's turn on burro-bots")
+        stuck = room_in(stack, chat)
+        assert stuck.bots_waiting()  # nobody else played it
+        stack.start_bot_worker(0)
+        emu.wait_for(lambda: room_in(stack, chat).version > stuck.version or None, what="a bot")
+        for _ in range(2):  # and the game goes on, the bots playing each time
+            emu.wait_for(partial(ana_to_play, emu, stack, chat), what="Ana's turn", timeout=60)
+            if room_in(stack, chat).status != "playing":
+                break
+            tapped = play_a_card(emu, stack, "Ana", chat)
+            emu.wait_for(partial(moved_past, stack, chat, tapped), what="Ana's card applied")
+
+
+def bots_or_ana(emu: RunningEmulator, stack: Stack, chat: int) -> bool | None:
+    return bool(room_in(stack, chat).bots_waiting()) or my_turn(emu, stack, "Ana", chat) or None
+
+
+def swept_to_bots(stack: Stack, chat: int) -> bool | None:
+    """A bot's turn is due and its job waits on the bots' queue (sent on from `burro` by
+    a worker, the sweeper's, or the move's own)."""
+    waiting_there = Queue(BOT_QUEUE, connection=store_of(stack).jobs).count
+    return (bool(room_in(stack, chat).bots_waiting()) and waiting_there > 0) or None
+
+
+def moved_past(stack: Stack, chat: int, version: int) -> bool | None:
+    return room_in(stack, chat).version > version or None
+
+
+def ana_to_play(emu: RunningEmulator, stack: Stack, chat: int) -> bool | None:
+    over = room_in(stack, chat).status != "playing"
+    return over or my_turn(emu, stack, "Ana", chat) or None
