@@ -47,6 +47,7 @@ LOCAL_VIEW_SECRET = "local-view-link-secret-0123456789abcdef"
 
 
 BOTS = "bots"  # the name of a bots' worker process, before its number
+METRICS = "BURRO_WORKER_METRICS_PORT"
 
 
 def is_worker(name: str) -> bool:
@@ -178,11 +179,11 @@ class Stack:
         """The table's view, where serve draws it (service.view)."""
         return f"{self.serve_url}/view"
 
-    def spawn(self, name: str, *args: str) -> None:
+    def spawn(self, name: str, *args: str, env: dict[str, str] | None = None) -> None:
         log = (self.data_dir / f"{name}.log").open("ab")
         self.processes[name] = subprocess.Popen(
             [sys.executable, "-m", "cli.main", *args],
-            env=self.env(),
+            env={**self.env(), **(env or {})},
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -197,7 +198,10 @@ class Stack:
 
     def start_bot_worker(self, index: int = 0) -> None:
         """A worker of the thinking bots' own queue (`burro worker --bots`)."""
-        self.spawn(f"{BOTS}{index}", "worker", "--bots")
+        env = self.env()
+        # its own metrics port, if the workers serve theirs (the worker's is taken)
+        port = {"BURRO_WORKER_METRICS_PORT": str(free_port())}
+        self.spawn(f"{BOTS}{index}", "worker", "--bots", env=port if env.get(METRICS) else {})
 
     def wait_workers(self, timeout: float = 60.0) -> None:
         """Wait until every worker started here has registered with RQ: until then the
