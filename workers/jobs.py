@@ -95,13 +95,16 @@ def bot_step(rt: Runtime, room_id: str, arg: str, think: bool = False) -> Step |
 
 
 def thinks(room: Room, seat: int) -> bool:
-    """Whether the seat's bot thinks before it acts (its level is not a cheap one), as
-    `play.bot_action` picks its level."""
+    """Whether the seat's bot thinks before it acts: its level (as `play.bot_action`
+    picks it) is not a cheap one, and it has a choice (every level answers a forced
+    move at once)."""
     level = room.seats[seat].bot or "heuristic"
-    levels = play.game(room).bot_levels
-    if level not in levels:
-        level = levels[len(levels) // 2]
-    return level not in CHEAP_LEVELS
+    g = play.game(room)
+    if level not in g.bot_levels:
+        level = g.bot_levels[len(g.bot_levels) // 2]
+    if level in CHEAP_LEVELS or room.game is None:
+        return False
+    return len(g.legal_actions(room.game, seat)) > 1
 
 
 def to_its_queue(room: Room, job: Job) -> Job:
