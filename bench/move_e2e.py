@@ -11,9 +11,12 @@ to this process), Telegram's rate limits off (BURRO_RATE_LIMITS=0), bots at dela
 This process plays the humans: each game taps a legal card of the human to move (a
 callback query POSTed to the webhook) and waits until the tap has been carried out: its
 press applied, the bots' answers played, no chat message of the room waiting for the
-outbox, and a human to move again (or the game over). The tap's time is from just
-before its POST to the sink's arrival time of the last call to one of the game's chats
-meanwhile (same clock: CLOCK_MONOTONIC). Then its next tap, at once ("flat out").
+outbox, and a human to move again (or the game over). A tap not carried out within
+`STALL` seconds (a chat's sync left for the sweeper's next pass) is counted apart as
+stalled, out of the percentiles, and its game left for a new one with new players.
+The tap's time is from just before its POST to the sink's arrival time of the last call
+to one of the game's chats meanwhile (same clock: CLOCK_MONOTONIC). Then its next tap,
+at once ("flat out").
 
 The floor, measured right after each tap by this process: as many sequential round
 trips to the same sink as the tap caused calls (httpx, JSON, as the workers call the
@@ -63,10 +66,12 @@ PRESET = "spanish"
 USER0 = 400_000_000  # humans: USER0 + 10 * slot + seat
 GROUP0 = -1_004_000_000_000  # a group slot's chat: GROUP0 - slot
 KINDS = ("solo", "group")
+STALLED_SLOTS = 10_000  # a slot whose game stalled plays on as slot + this
 BOTS = 3  # the solo game's bots
 HUMANS = 3  # the group game's humans
 QUIET = 0.0015  # seconds: after a call, look at Redis once no other came for this long
 WAIT = 0.04  # seconds: the longest wait between looks at Redis while no call arrives
+STALL = 5.0  # seconds: a tap not carried out by then is counted apart, its game left
 
 
 @dataclass
@@ -76,6 +81,7 @@ class Tap:
     latency: float
     calls: int
     floor: float
+    stalled: str = ""  # not carried out within STALL seconds: "end" if the game ended
 
 
 @dataclass
@@ -88,13 +94,15 @@ class Cell:
     cpu: dict[str, float] = field(default_factory=dict)  # seconds, by process, timed
 
     def report(self) -> dict[str, Any]:
-        timed = [t for t in self.taps if t.calls]
+        timed = [t for t in self.taps if t.calls and not t.stalled]
         lat = sorted(t.latency * 1000 for t in timed)
         flo = sorted(t.floor * 1000 for t in timed)
         return {
             "kind": self.kind,
             "games": self.games,
             "taps": len(self.taps),
+            "stalled": len([t for t in self.taps if t.stalled]),
+            "stalled_at_the_end": len([t for t in self.taps if t.stalled == "end"]),
             "taps_per_second": len(self.taps) / self.seconds if self.seconds else 0.0,
             "calls_per_tap": statistics.fmean(t.calls for t in self.taps) if self.taps else 0,
             "p50_ms": percentile(lat, 50),
@@ -298,14 +306,19 @@ class Game:
 
     def __init__(self, driver: Driver, kind: str, slot: int) -> None:
         self.driver, self.kind, self.slot = driver, kind, slot
-        self.users = [USER0 + 10 * slot + seat for seat in range(1 if kind == "solo" else HUMANS)]
-        self.chat = self.users[0] if kind == "solo" else GROUP0 - slot
         self.calls: list[float] = []
         self.woken = asyncio.Event()
-        self.started = False
         self.webhook, self.sink = driver.conn(), Conn(*driver.sink)
+        self.meet()
+
+    def meet(self) -> None:
+        """The slot's players and chat; new ones to /start."""
+        slot, humans = self.slot, 1 if self.kind == "solo" else HUMANS
+        self.users = [USER0 + 10 * slot + seat for seat in range(humans)]
+        self.chat = self.users[0] if self.kind == "solo" else GROUP0 - slot
+        self.started = False
         for chat in {*self.users, self.chat}:
-            driver.calls.route[chat] = self
+            self.driver.calls.route[chat] = self
 
     async def new(self) -> Room:
         """A new game started, its first screens sent (setting up: not timed)."""
@@ -355,18 +368,33 @@ class Game:
                 assert room is not None
                 return room
 
-    async def tap(self, room: Room, floor: bool = True) -> tuple[Tap, Room]:
-        """Tap, wait until it is carried out, then measure its floor."""
+    async def tap(self, room: Room, floor: bool = True) -> tuple[Tap, Room | None]:
+        """Tap, wait until it is carried out, then measure its floor (None: the tap
+        stalled, its game left)."""
         raw, _chat = a_tap(room, next(self.driver.ids))
         self.calls = []
         start = time.monotonic()
         await self.driver.post(self.webhook, raw)
-        after = await self.settled(room.version, room.id)
+        try:
+            after: Room | None = await asyncio.wait_for(self.settled(room.version, room.id), STALL)
+        except TimeoutError:  # e.g. a chat's sync left to the sweeper (30 s and more)
+            after = None
         await self.driver.mark(self.sink)
         made = [t for t in self.calls if t >= start]
         latency = max(made) - start if made else 0.0
+        if after is None:
+            return Tap(latency, len(made), 0.0, await self.stalled(room.id)), None
         spent = self.driver.floor(len(made), room.id) if floor else 0.0
         return Tap(latency, len(made), spent), after
+
+    async def stalled(self, room_id: str) -> str:
+        """Why a tap stalled ("end": its game is over, the last screens wait); the game
+        is left as it is, and this slot plays on with new players and chats."""
+        raw = await self.driver.redis.get(room_key(room_id))
+        over = raw is None or decode_room(raw).status != "playing"
+        self.slot += STALLED_SLOTS
+        self.meet()
+        return "end" if over else "move"
 
     async def play(self, until: float, timed_from: float, cell: Cell) -> None:
         room = await self.new()
@@ -374,9 +402,10 @@ class Game:
             if not humans_turn(room) or room.status != "playing":
                 room = await self.new()
                 continue
-            done, room = await self.tap(room, cell.floor)
+            done, after = await self.tap(room, cell.floor)
             if time.monotonic() >= timed_from:
                 cell.taps.append(done)
+            room = after if after is not None else await self.new()
 
 
 LOBBY = {"add_bot": "B", "join": "J", "start": "S"}  # the lobby buttons' tokens (ui.tokens)
@@ -499,6 +528,15 @@ async def measure(found: Stack, cells: list[tuple[str, int]], seconds: float, wa
 NAMES = {"solo": "one-to-one against three bots", "group": "a group of three"}
 
 
+def taps_text(cell: dict[str, Any]) -> str:
+    """The taps timed, and those that stalled (left out of the percentiles)."""
+    if not cell["stalled"]:
+        return str(cell["taps"])
+    return (
+        f"{cell['taps']} ({cell['stalled']} stalled, {cell['stalled_at_the_end']} at a game's end)"
+    )
+
+
 def cpu_text(cell: dict[str, Any]) -> str:
     """CPU a tap, ms: the workers' / serve's / the sink's / this driver's."""
     cpu = cell["cpu_ms_per_tap"]
@@ -519,7 +557,7 @@ def table(results: dict[str, Any]) -> str:
             f"| {NAMES[c['kind']]}, {load} | {c['p50_ms']:.1f} ms | {c['p99_ms']:.1f} ms "
             f"| {c['floor_p50_ms']:.2f} / {c['floor_p99_ms']:.2f} ms "
             f"| {c['ratio_p50']:.1f}× / {c['ratio_p99']:.1f}× | {c['calls_per_tap']:.2f} "
-            f"| {c['taps']} | {cpu_text(c)} |"
+            f"| {taps_text(c)} | {cpu_text(c)} |"
         )
     if results["saturation"]:
         lines += [

@@ -70,13 +70,16 @@ def test_the_tap_is_a_legal_card_of_the_human_to_move(room: Room) -> None:
 def test_the_report_gives_percentiles_and_ratios_to_the_floor() -> None:
     cell = Cell("group", 5, seconds=2.0, cpu={"workers": 0.1})
     cell.taps = [Tap(0.010 * n, 2, 0.002) for n in range(1, 101)] + [Tap(0.5, 0, 0.0)]
+    cell.taps.append(Tap(40.0, 3, 0.0, stalled="end"))  # counted apart, not in percentiles
     found = cell.report()
-    assert found["taps"] == 101 and found["taps_per_second"] == 50.5
+    assert found["taps"] == 102 and found["taps_per_second"] == 51
+    assert found["stalled"] == found["stalled_at_the_end"] == 1
     assert found["p50_ms"] == pytest.approx(500) and found["p99_ms"] == pytest.approx(990)
     assert found["floor_p50_ms"] == pytest.approx(2) and found["ratio_p50"] == pytest.approx(250)
     text = move_e2e.table({"cells": [found], "saturation": [{"workers": 3, **found}]})
     assert "a group of three, 5 games at once | 500.0 ms | 990.0 ms" in text
-    assert "| 3 | 50 |" in text
+    assert "| 102 (1 stalled, 1 at a game's end) |" in text
+    assert "| 3 | 51 |" in text
 
 
 @pytest.fixture
