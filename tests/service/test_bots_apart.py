@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from rq import Queue, SimpleWorker, get_current_job
 
+from cli.local import FIRST_PAUSE, Reviver
 from cli.stack import Stack
 from emulator.server import RunningEmulator
 from emulator.telegram.driver import ChatMessage
@@ -324,3 +325,31 @@ def moved_past(stack: Stack, chat: int, version: int) -> bool | None:
 def ana_to_play(emu: RunningEmulator, stack: Stack, chat: int) -> bool | None:
     over = room_in(stack, chat).status != "playing"
     return over or my_turn(emu, stack, "Ana", chat) or None
+
+
+# ----- `burro local` starts the bots' worker again when it dies ---------------------------
+
+
+def test_burro_local_starts_a_dead_bots_worker_again() -> None:
+    started: list[str] = []
+
+    class Dead:
+        def poll(self) -> int | None:
+            return -9
+
+    class LocalStack:
+        def __init__(self) -> None:
+            self.processes = {"bots0": Dead(), "worker0": Dead()}
+
+        def start_bot_worker(self, index: int = 0) -> None:
+            started.append(f"bots{index}")
+
+        def start_worker(self, index: int = 0) -> None:
+            started.append(f"worker{index}")
+
+    now = [100.0]
+    reviver = Reviver(LocalStack(), lambda: now[0])  # type: ignore[arg-type]
+    assert reviver.revive() == []  # found dead: started after a pause
+    now[0] += FIRST_PAUSE
+    assert sorted(reviver.revive()) == ["bots0", "worker0"]
+    assert sorted(started) == ["bots0", "worker0"]
