@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import redis
+    import rq
 
     from service.infra.store import Store
     from service.table.room import Room
@@ -222,8 +223,6 @@ def purge(
     ago (on `jobs`, RQ's Redis, if not the same); the counts of what was (or, dry, would
     be) removed."""
     from rq import Queue
-    from rq.job import Job
-    from rq.registry import clean_registries
 
     from service.infra import indexes
     from service.infra.keys import (
@@ -236,7 +235,7 @@ def purge(
         room_key,
         room_of_key,
     )
-    from service.infra.queue import QUEUE
+    from service.infra.queue import QUEUES
     from service.infra.store import text
 
     def missing(room_ids: list[str]) -> set[str]:
@@ -289,21 +288,31 @@ def purge(
     counts["messages"] = len(stale)
 
     rq = jobs if jobs is not None else client
-    queue = Queue(QUEUE, connection=rq)
+    counts["failed_jobs"] = sum(
+        drop_failed(Queue(name, connection=rq), now - failed_older_than, dry_run) for name in QUEUES
+    )
+    return counts
+
+
+def drop_failed(queue: rq.Queue, before: float, dry_run: bool) -> int:
+    """Drop a queue's failed jobs that ended before `before` (or lost their record);
+    how many."""
+    from rq.job import Job
+    from rq.registry import clean_registries
+
     registry = queue.failed_job_registry
     ids = registry.get_job_ids(cleanup=not dry_run)
-    found = Job.fetch_many(ids, connection=rq) if ids else []
+    found = Job.fetch_many(ids, connection=queue.connection) if ids else []
     old = [
         job_id
         for job_id, job in zip(ids, found, strict=True)
-        if job is None or job.ended_at is None or job.ended_at.timestamp() < now - failed_older_than
+        if job is None or job.ended_at is None or job.ended_at.timestamp() < before
     ]
     if not dry_run:
         for job_id in old:
             registry.remove(job_id, delete_job=True)
         clean_registries(queue)  # RQ's own expiry of its started/finished/failed lists
-    counts["failed_jobs"] = len(old)
-    return counts
+    return len(old)
 
 
 # ----- the command line --------------------------------------------------------------

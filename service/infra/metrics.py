@@ -186,19 +186,20 @@ class RedisCollector(Collector):
 
         from service.infra import indexes
         from service.infra.keys import DUE_KEY, PENDING_SYNC
-        from service.infra.queue import QUEUE
+        from service.infra.queue import QUEUES
 
-        queue = Queue(QUEUE, connection=self.jobs)
+        queues = [Queue(name, connection=self.jobs) for name in QUEUES]
         up = GaugeMetricFamily("burro_redis_up", "1 when Redis answered this scrape.")
         try:
             active = indexes.count(self.client, DUE_KEY)
             pending = indexes.count(self.client, PENDING_SYNC)
             with self.jobs.pipeline(transaction=False) as pipe:
-                pipe.llen(queue.key)
-                pipe.zcard(queue.scheduled_job_registry.key)
-                pipe.zcard(queue.started_job_registry.key)
-                pipe.zcard(queue.failed_job_registry.key)
-                queued, scheduled, started, failed = pipe.execute()
+                for queue in queues:
+                    pipe.llen(queue.key)
+                    pipe.zcard(queue.scheduled_job_registry.key)
+                    pipe.zcard(queue.started_job_registry.key)
+                    pipe.zcard(queue.failed_job_registry.key)
+                counts = pipe.execute()
         except redis.RedisError:
             up.add_metric([], 0)
             yield up
@@ -212,15 +213,14 @@ class RedisCollector(Collector):
             "burro_sync_pending", "Chat messages waiting for the outbox.", value=pending
         )
         jobs = GaugeMetricFamily(
-            "burro_queue_jobs", "Jobs in the RQ queue, by state.", labels=["state"]
+            "burro_queue_jobs",
+            "Jobs in the RQ queues (burro; burro-bots, the thinking bots'), by state.",
+            labels=["queue", "state"],
         )
-        for state, count in (
-            ("queued", queued),
-            ("scheduled", scheduled),
-            ("started", started),
-            ("failed", failed),
-        ):
-            jobs.add_metric([state], count)
+        states = ("queued", "scheduled", "started", "failed")
+        for number, name in enumerate(QUEUES):
+            for state, count in zip(states, counts[4 * number :], strict=False):
+                jobs.add_metric([name, state], count)
         yield jobs
 
 

@@ -22,7 +22,7 @@ from engine.follow_suit.game import GameState, legal_actions, to_move
 from service.i18n import Translator
 from service.infra import indexes
 from service.infra.keys import DUE_KEY, PENDING_SYNC, index_key
-from service.infra.queue import QUEUE
+from service.infra.queue import BOT_QUEUE, QUEUE
 from service.infra.redis_server import connect
 from service.infra.store import Store, chat_key, room_key
 from service.table import lobby, play
@@ -166,8 +166,13 @@ def test_purge_removes_only_what_points_nowhere(
     recent.ended_at = datetime.now(UTC)
     recent.save()
     queue.failed_job_registry.add(recent, ttl=10**8)
+    bots = Queue(BOT_QUEUE, connection=jobs)  # the thinking bots' queue is looked after too
+    thought = Job.create("workers.jobs.bot_think", args=("gone0001", "p1:1"), connection=jobs)
+    thought.ended_at = datetime(2020, 1, 1, tzinfo=UTC)
+    thought.save()
+    bots.failed_job_registry.add(thought, ttl=10**8)
 
-    expected = {"rooms:due": 1, "sync:pending": 2, "chat": 1, "messages": 1, "failed_jobs": 1}
+    expected = {"rooms:due": 1, "sync:pending": 2, "chat": 1, "messages": 1, "failed_jobs": 2}
     status, out, _ = run(capsys, "purge", "--dry-run", "--json")
     assert status == 0 and json.loads(out) == {"dry_run": True, **expected}
     assert indexes.score(client, DUE_KEY, "gone0001") is not None  # a dry run removes nothing
@@ -181,6 +186,7 @@ def test_purge_removes_only_what_points_nowhere(
     assert client.exists(f"game:{{{live.id}}}:msgs")
     assert queue.failed_job_registry.get_job_ids() == ["new"]
     assert not client.exists(old.key)
+    assert bots.failed_job_registry.get_job_ids() == [] and not jobs.exists(thought.key)
     status, out, _ = run(capsys, "purge", "--json")
     assert json.loads(out) == {"dry_run": False, **dict.fromkeys(expected, 0)}
 

@@ -100,7 +100,9 @@ def test_worker_counts_jobs_and_bot_api_calls_and_429s(emu: RunningEmulator, sta
     assert grew("burro_job_seconds_count", kind="sync") >= 2
     assert value(after, "burro_jobs_in_progress") == 0
     assert value(after, "burro_jobs_total", kind="sync", outcome="failed") == 0
-    assert value(after, "burro_queue_jobs", state="failed") == 0
+    for queue in ("burro", "burro-bots"):
+        assert value(after, "burro_queue_jobs", queue=queue, state="failed") == 0
+    assert ("burro_queue_jobs", frozenset({("queue", "burro-bots"), ("state", "queued")})) in after
 
 
 def test_conflicts_and_retries_are_counted(redis_url: str) -> None:
