@@ -16,9 +16,9 @@ needs it); cProfile sees the worker's main thread, which runs every job (SimpleW
 `--clock wall` (the default) times each function by the clock: a job's Redis and Bot
 API round trips count, as they do in a move's time; `cpu` by the process's CPU time (a
 system call per event here: it slows the worker several times over). Prints two
-markdown tables: our functions (service, workers, engine) by cumulative time, and every
-function by its own time; each as a share of the time in RQ's `perform_job` (all the
-jobs) and in ms per job.
+markdown tables: our functions (service, workers, engine) by cumulative time, those that
+pass 90% of their time to one callee left out, and every function by its own time; each
+as a share of the time in RQ's `perform_job` (all the jobs) and in ms per job.
 """
 
 from __future__ import annotations
@@ -58,18 +58,29 @@ def child(out: Path, clock: str, argv: list[str]) -> int:
 
 
 Row = tuple[str, int, float, float]  # function, calls, own s, cumulative s
+PASS_THROUGH = 0.9  # a function that spends this share of its time in one callee
 
 
-def rows(stats: pstats.Stats) -> tuple[list[Row], int, float]:
-    """Every function's calls and times, and the jobs' count and total time."""
+def rows(stats: pstats.Stats) -> tuple[list[Row], int, float, set[str]]:
+    """Every function's calls and times, the jobs' count and total time, and the
+    functions that only pass the work on (one callee takes `PASS_THROUGH` of their
+    time: a cumulative ranking would list each link of the chain)."""
     found: list[Row] = []
     jobs, total = 0, 0.0
     raw: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
-    for (path, line, name), (_cc, calls, own, cumulative, _callers) in raw.items():
+    largest: dict[Any, float] = {}  # caller -> the most time one callee took in its calls
+    for (path, line, name), (_cc, calls, own, cumulative, callers) in raw.items():
         found.append((where(path, line, name), calls, own, cumulative))
         if name == JOBS and "/rq/" in path:
             jobs, total = calls, cumulative
-    return found, jobs, total
+        for caller, timing in callers.items():
+            largest[caller] = max(largest.get(caller, 0.0), timing[3])
+    passing = {
+        where(*func)
+        for func, spent in largest.items()
+        if func in raw and spent >= PASS_THROUGH * raw[func][3]
+    }
+    return found, jobs, total, passing
 
 
 def where(path: str, line: int, name: str) -> str:
@@ -101,18 +112,22 @@ def markdown(title: str, found: list[Row], jobs: int, total: float) -> str:
 
 
 def report(stats: pstats.Stats, top: int) -> str:
-    found, jobs, total = rows(stats)
+    found, jobs, total, passing = rows(stats)
     if not jobs:
         return "no job ran in the profiled worker"
-    by_cumulative = sorted((r for r in found if ours(r)), key=lambda r: -r[3])[:top]
+    costs = (r for r in found if ours(r) and r[0] not in passing)
+    by_cumulative = sorted(costs, key=lambda r: -r[3])[:top]
     by_own = sorted(found, key=lambda r: -r[2])[:top]
     return "\n".join(
         [
             f"{jobs} jobs, {total:.2f} s in them ({1000 * total / jobs:.2f} ms a job)",
             "",
-            markdown("our function, by cumulative time", by_cumulative, jobs, total),
+            markdown("our function, by cumulative time (¹)", by_cumulative, jobs, total),
             "",
             markdown("function, by own time", by_own, jobs, total),
+            "",
+            f"(¹) leaving out those that spend {PASS_THROUGH:.0%} of their time in one callee "
+            "(execute_job → press → streak → …): each link of a chain would be listed.",
         ]
     )
 
