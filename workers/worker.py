@@ -30,9 +30,12 @@ from typing import Any
 
 import redis
 from rq import Queue, SimpleWorker
-from rq.job import Job
+from rq.executions import Execution
+from rq.job import Job, JobStatus
+from rq.results import Result
 from rq.scheduler import RQScheduler
 from rq.utils import now
+from rq.worker import WorkerStatus
 
 from service.infra import trips
 from service.infra.store import text
@@ -44,6 +47,8 @@ PUBSUB_WAKE = 1.0  # seconds: how long a stopping worker may wait for its pubsub
 SCHEDULER_STOP = 5.0  # seconds a stopping worker waits for its scheduler process
 FIRST_WAIT = 0.5  # seconds before asking a refusing Redis again ...
 MAX_WAIT = 10.0  # ... doubling up to this
+# RQ's own round trips a job, cut from 30 to a few (issue #40; bench.rq_trips measures):
+BEAT_EVERY = 1.0  # seconds: at most one worker heartbeat (and suspension check) this often
 
 # Delete the lock only if it is still the one found stale (same holder, still stale).
 _RELEASE_STALE = """
@@ -84,6 +89,9 @@ class BurroWorker(SimpleWorker):
         self.sweep_every = sweep_every  # the sweeper's chain, kept alive at each upkeep
         self.refused_since: float | None = None  # when Redis began refusing us
         self.wait = self.first_wait  # before asking it again
+        self.beat_at = -BEAT_EVERY  # monotonic time of the last heartbeat Redis took
+        self.checked_at = -BEAT_EVERY  # ... and of the last check for `rq suspend`
+        self.prepared: Any = None  # a job's start, written with its execution's (pipeline)
 
     @property
     def dequeue_timeout(self) -> int:
@@ -151,15 +159,25 @@ class BurroWorker(SimpleWorker):
         self.wait = min(self.wait * 2, self.max_wait)
 
     def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
-        """RQ's, but a refusal is noted rather than raised (RQ's loop would quit)."""
+        """RQ's, but a refusal is noted rather than raised (RQ's loop would quit); its
+        three commands in one round trip, and at most one a `BEAT_EVERY`: RQ beats four
+        times a job (12 round trips) to keep alive a key that lives `worker_ttl` + 60 s
+        (480). Nothing reads the beat but that TTL (a job's own liveness is its entry in
+        RQ's StartedJobRegistry, written as it starts); a refusing Redis is asked each
+        time, so no job is taken while it refuses."""
         if pipeline is not None:  # part of RQ's own transaction: its caller handles it
             super().heartbeat(timeout, pipeline)
             return
+        if timeout is None and not self.refusing and time.monotonic() - self.beat_at < BEAT_EVERY:
+            return
         try:
-            super().heartbeat(timeout)
+            with self.connection.pipeline(transaction=False) as pipe:
+                super().heartbeat(timeout, pipe)
+                pipe.execute()
         except redis.RedisError as error:
             self.refused(error)
         else:
+            self.beat_at = time.monotonic()
             self.recovered()
 
     def dequeue_job_and_maintain_ttl(
@@ -185,12 +203,86 @@ class BurroWorker(SimpleWorker):
         except redis.RedisError as error:  # its state could not be kept: the sweeper retries
             self.refused(error)
             self.log.warning("job %s not finished: Redis refused (%s)", job.id, error)
+        finally:
+            self.prepared = None
 
     def check_for_suspension(self, burst: bool) -> None:
+        """RQ's (`rq suspend`), asked at most once a `BEAT_EVERY` rather than a job."""
+        if not self.refusing and time.monotonic() - self.checked_at < BEAT_EVERY:
+            return
         try:
             super().check_for_suspension(burst)
         except redis.RedisError as error:
             self.refused(error)
+        else:
+            self.checked_at = time.monotonic()
+
+    def set_state(self, state: str, pipeline: Any = None) -> None:
+        """RQ's, not written again when unchanged: it sets IDLE twice a job."""
+        if pipeline is None and state == self._state and not self.refusing:
+            return
+        super().set_state(state, pipeline)
+
+    # ----- a job's start and end in a round trip each ----------------------------------
+    def prepare_execution(self, job: Job) -> Execution:
+        """RQ's record of the execution (StartedJobRegistry, the worker's BUSY), kept in a
+        transaction `prepare_job_execution` adds its own writes to and sends: RQ sends
+        the two one after the other, and nothing runs between them but Python."""
+        pipe = self.connection.pipeline()
+        execution = Execution.create(job, self.get_heartbeat_ttl(job), pipe, self.name)
+        self.executions[execution.id] = execution
+        self.set_state(WorkerStatus.BUSY, pipeline=pipe)
+        self.prepared = pipe
+        return execution
+
+    def prepare_job_execution(self, job: Job, remove_from_intermediate_queue: bool = False) -> None:
+        """RQ's writes (the job STARTED, our beat, its id off the intermediate queue),
+        sent with the execution's; RQ's own when there is none pending."""
+        pipe, self.prepared = self.prepared, None
+        if pipe is None:
+            super().prepare_job_execution(job, remove_from_intermediate_queue)
+            return
+        with pipe:
+            ttl = self.get_heartbeat_ttl(job)
+            self.heartbeat(ttl, pipeline=pipe)
+            job.heartbeat(now(), ttl, pipeline=pipe)
+            job.prepare_for_execution(self.name, pipeline=pipe)
+            pipe.persist(job.key)
+            if remove_from_intermediate_queue:
+                pipe.lrem(
+                    Queue(job.origin, connection=self.connection).intermediate_queue_key, 1, job.id
+                )
+            pipe.execute()
+
+    def handle_execution_ended(self, job: Job, queue: Queue, heartbeat_ttl: int) -> None:
+        """RQ's, without its beat on the job's hash when no success callback is to run
+        (a job of ours has none): the hash is deleted in the very next round trip."""
+        if job.get_status(refresh=False) == JobStatus.FAILED or job.success_callback:
+            super().handle_execution_ended(job, queue, heartbeat_ttl)
+        else:
+            job.ended_at = now()
+
+    def handle_job_success(
+        self, job: Job, queue: Queue, started_job_registry: Any, execution: Execution
+    ) -> None:
+        """RQ's end of a job, in one transaction for a job like ours (result not kept, no
+        repeat, group or rate limit): RQ WATCHes for dependents and reads its status and
+        executions back first (nine round trips). Burro enqueues no job that depends on
+        another (`depends_on`), so there is nothing to move. The worker goes IDLE here
+        too (RQ writes it apart after)."""
+        plain = not (job.repeats_left or job.group_id or job.has_rate_limit)
+        if not plain or job.get_result_ttl(self.default_result_ttl) != 0:
+            super().handle_job_success(job, queue, started_job_registry, execution)
+            return
+        assert job.started_at and job.ended_at  # set by RQ's perform_job
+        with self.connection.pipeline() as pipe:
+            self.increment_successful_job_count(pipeline=pipe)
+            self.increment_total_working_time(job.ended_at - job.started_at, pipe)
+            self.cleanup_execution(job, pipeline=pipe, execution=execution)
+            keys = (job.dependents_key, job.dependencies_key, job.execution_registry.key)
+            pipe.delete(job.key, *keys, Result.get_key(job.id))  # type: ignore[no-untyped-call]
+            self.set_state(WorkerStatus.IDLE, pipeline=pipe)
+            pipe.execute()
 
     @property
     def refusing(self) -> bool:

@@ -84,8 +84,13 @@ def enqueue_now(pipe: redis.client.Pipeline, job: Job) -> None:
     queues; tests/service/test_queue.py holds them to RQ's), without building RQ's Queue
     and Job objects: a few percent of a tap's CPU in `serve`."""
     args = (job.room, job.arg)
-    func = f"workers.jobs.{job.kind}"
-    name = queue_of(job.kind)
+    enqueue_packed(pipe, queue_of(job.kind), f"workers.jobs.{job.kind}", args, job_id(job))
+
+
+def enqueue_packed(
+    pipe: redis.client.Pipeline, name: str, func: str, args: tuple[str, ...], id_: str
+) -> None:
+    """`enqueue_now`'s writes for any function and id (bench.rq_trips queues its own)."""
     data = DefaultSerializer.dumps((func, None, args, {}))
     stamp = utcformat(now())
     fields: dict[EncodableT, EncodableT] = {
@@ -103,8 +108,8 @@ def enqueue_now(pipe: redis.client.Pipeline, job: Job) -> None:
         "failure_ttl": FAILURE_TTL,
     }
     pipe.sadd(Queue.redis_queues_keys, f"{Queue.redis_queue_namespace_prefix}{name}")
-    pipe.hset(f"{RQJob.redis_job_namespace_prefix}{job_id(job)}", mapping=fields)
-    pipe.rpush(f"{Queue.redis_queue_namespace_prefix}{name}", job_id(job))
+    pipe.hset(f"{RQJob.redis_job_namespace_prefix}{id_}", mapping=fields)
+    pipe.rpush(f"{Queue.redis_queue_namespace_prefix}{name}", id_)
 
 
 _RETRY_INTERVALS = json.dumps(RETRY.intervals)  # the same for every job: made once
