@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -67,19 +67,29 @@ log = logging.getLogger("burro.outbox")
 LOCK_MS = 12_000  # longer than a Bot API call may take (10 s); a killed worker's lock lapses
 CLOSING = "closing"  # said: the player's chat is about to stop taking our messages
 CLOSING_LEAD = 3600.0  # seconds before then that it is said
+Fields = dict[str, str | float]  # of one of the room's hashes (`Writes`)
 # A room's marks, written only while the room is kept and the job still holds the
 # target's lock: a person forgotten (service.infra.forget drops their locks) or a room
-# deleted while a job was sending leaves no trace behind it. ARGV: the hash's lifetime,
-# 'top' (the field is the room's newest message in a chat: written if newer) or 'set',
-# then fields and values.
+# deleted while a job was sending leaves no trace behind it. All a target's marks go in
+# one call: KEYS[3..] are the room's hashes written; ARGV[1] their lifetime, then per
+# hash 'top' (its one field is the room's newest message in a chat: written if newer)
+# or 'set', the number of its fields, then fields and values.
 _MARK = """
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
-if ARGV[2] == 'top' then
-  local top = tonumber(redis.call('HGET', KEYS[3], ARGV[3]) or '')
-  if top ~= nil and tonumber(ARGV[4]) <= top then return 0 end
+local at = 2
+for k = 3, #KEYS do
+  local first, n = at + 2, tonumber(ARGV[at + 1])
+  local write = true
+  if ARGV[at] == 'top' then
+    local top = tonumber(redis.call('HGET', KEYS[k], ARGV[first]) or '')
+    write = top == nil or tonumber(ARGV[first + 1]) > top
+  end
+  if write then
+    for i = first, first + 2 * n - 1, 2 do redis.call('HSET', KEYS[k], ARGV[i], ARGV[i + 1]) end
+    redis.call('EXPIRE', KEYS[k], ARGV[1])
+  end
+  at = first + 2 * n
 end
-for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1]) end
-redis.call('EXPIRE', KEYS[3], ARGV[1])
 return 1
 """
 # Clear a target's pending mark if it is still the request the job served.
@@ -215,14 +225,15 @@ def bring_up_to_date(
         return unsaid(rt, room, base) or post_once(rt, platform, room, aim, chat_id, message)
     now = rt.svc.now()
     cursor = Cursor(after, last_seq(room.log), now)
-    if not send(rt, platform, room, aim, chat_id, message, anew, shows, marks, cursor):
-        return False
+    # What the send leaves in live play's marks, written with the message's own marks.
     told_anew = anew == Posting.NOTIFY or marks.message_id is None
-    prompted(rt, room, base, turn, told=told_anew, marks=marks, now=now)
+    live = prompt_marks(rt, room, base, turn, told=told_anew, marks=marks, now=now)
     if called:
-        note_live(rt, room, base, called_marks(room, called, now))
+        live.update(called_marks(room, called, now))
     if told is not None:
-        note_told(rt, room, base, told)
+        live.update(told_marks(room, base, told))
+    if not send(rt, platform, room, aim, chat_id, message, anew, shows, marks, cursor, live):
+        return False
     if folds and turn is not None:
         before_closing(rt, platform, room, chat_of(room, chat_id), turn)
     return True
@@ -253,10 +264,10 @@ def group_calls(rt: Runtime, room: Room, target: Target) -> list[int]:
     ]
 
 
-def called_marks(room: Room, users: list[int], now: float) -> dict[str, str | float]:
+def called_marks(room: Room, users: list[int], now: float) -> Fields:
     """Live play's marks for players just called for their turn (`group_calls`)."""
     turn = f"p{room.phase_version}"
-    marks: dict[str, str | float] = {f"{user}:turn": turn for user in users}
+    marks: Fields = {f"{user}:turn": turn for user in users}
     marks.update((str(user), now) for user in users)
     return marks
 
@@ -306,11 +317,10 @@ def show_mine(rt: Runtime, room: Room, aim: Target) -> bool:
     if answering and old is not None and old != shown:
         platform.withdraw(chat, user, old)
     cursor = Cursor(start, last_seq(room.log), rt.svc.now())
-    with rt.redis.pipeline(transaction=False) as pipe:
-        keep_marks(rt, room, aim.base, shown, sent_mark(digest, cursor), pipe)
-        pipe.execute()
+    writes = kept_marks(room, aim.base, shown, sent_mark(digest, cursor))
     if answering:  # they asked just now: they are looking
-        note_live(rt, room, aim.base, {str(user): rt.svc.now()})
+        writes.add(live_key(room.id), {str(user): rt.svc.now()})
+    write_marks(rt, room, aim.base, writes)
     return True
 
 
@@ -467,9 +477,13 @@ def tell_hand_end(
 
 
 def note_told(rt: Runtime, room: Room, base: Target, hands: int) -> None:
+    note_live(rt, room, base, told_marks(room, base, hands))
+
+
+def told_marks(room: Room, base: Target, hands: int) -> Fields:
+    """Live play's mark of the hands whose end the target's player was told."""
     user = player_of(room, base)
-    if user is not None:
-        mark(rt, room, base, live_key(room.id), {f"{user}:told": hands})
+    return {} if user is None else {f"{user}:told": hands}
 
 
 def unsaid(rt: Runtime, room: Room, target: Target) -> bool:
@@ -589,7 +603,7 @@ def live(rt: Runtime, marks: Marks, turn: tuple[int, str]) -> bool:
     return acted is not None and rt.svc.now() - acted < rt.svc.settings.live_window
 
 
-def prompted(
+def prompt_marks(
     rt: Runtime,
     room: Room,
     target: Target,
@@ -597,30 +611,31 @@ def prompted(
     told: bool,
     marks: Marks,
     now: float | None = None,
-) -> None:
-    """Note when the player was last prompted (shown their turn, or `told` by a new
-    message; `now`: when it was shown, as its story's cursor says), and for which turn."""
+) -> Fields:
+    """Live play's marks of when the player was last prompted (shown their turn, or
+    `told` by a new message; `now`: when it was shown, as its story's cursor says), and
+    for which turn; none when nothing changes."""
     user = turn[0] if turn is not None else player_of(room, target)
     if user is None or room.status != "playing":
-        return
-    fields: dict[str, str | float] = {}
+        return {}
+    fields: Fields = {}
     if turn is not None and marks.turn != turn[1]:
         fields[f"{user}:turn"] = turn[1]
     if fields or told:
         fields[str(user)] = rt.svc.now() if now is None else now
-        note_live(rt, room, target, fields)
+    return fields
 
 
 def note_live(
     rt: Runtime,
     room: Room,
     base: Target,
-    fields: dict[str, str | float],
+    fields: Fields,
     pipe: Pipeline | None = None,
 ) -> None:
     """Write these marks of live play (a player's last prompt, their turn) for the room,
     in `pipe` if given (`base`: the target whose job writes them)."""
-    mark(rt, room, base, live_key(room.id), fields, pipe)
+    write_marks(rt, room, base, Writes().add(live_key(room.id), fields), pipe)
 
 
 def note_top(
@@ -632,35 +647,41 @@ def note_top(
     pipe: Pipeline | None = None,
 ) -> None:
     """Remember the room's newest message in a chat (see `due_anew`), in `pipe` if given."""
-    mark(rt, room, base, live_key(room.id), {f"top:{chat_id}": message_id}, pipe, top=True)
+    write_marks(rt, room, base, Writes().top(room, chat_id, message_id), pipe)
 
 
-def mark(
-    rt: Runtime,
-    room: Room,
-    base: Target,
-    key: str,
-    fields: dict[str, str | float],
-    pipe: Pipeline | None = None,
-    top: bool = False,
+@dataclass
+class Writes:
+    """Marks of one target's job, for the room's hashes, written in one call (`_MARK`)."""
+
+    parts: list[tuple[str, Fields, bool]] = field(default_factory=list)
+
+    def add(self, key: str, fields: Fields, top: bool = False) -> Writes:
+        """These fields of hash `key` (`top`: one field, written only if greater)."""
+        if fields:
+            self.parts.append((key, dict(fields), top))
+        return self
+
+    def top(self, room: Room, chat_id: int, message_id: int) -> Writes:
+        """The room's newest message in a chat (see `due_anew`)."""
+        return self.add(live_key(room.id), {f"top:{chat_id}": message_id}, top=True)
+
+
+def write_marks(
+    rt: Runtime, room: Room, base: Target, writes: Writes, pipe: Pipeline | None = None
 ) -> None:
-    """Write fields of one of the room's hashes while the room is kept and the job holds
-    the `base` target's lock (`_MARK`), in `pipe` if given."""
+    """Write marks of the room's hashes while the room is kept and the job holds the
+    `base` target's lock (`_MARK`): one script call, in `pipe` if given."""
+    if not writes.parts:
+        return
     run = pipe if pipe is not None else rt.redis.pipeline(transaction=False)
-    pairs = [part for field in fields.items() for part in field]
-    ttl = rt.svc.store.ttl_of(room)
-    lock = lock_key(room.id, str(base))
-    run.execute_command(  # EVAL as a command: a cluster's pipeline has no `eval`
-        "EVAL",
-        trips.lua(rt.redis, _MARK),
-        3,
-        room_key(room.id),
-        lock,
-        key,
-        ttl,
-        "top" if top else "set",
-        *pairs,
-    )  # type: ignore[no-untyped-call]
+    args: list[str | float] = [rt.svc.store.ttl_of(room)]
+    for _key, fields, top in writes.parts:
+        args += ["top" if top else "set", len(fields)]
+        args += [part for item in fields.items() for part in item]
+    keys = [room_key(room.id), lock_key(room.id, str(base)), *(k for k, _f, _t in writes.parts)]
+    # EVAL as a command: a cluster's pipeline has no `eval`
+    run.execute_command("EVAL", trips.lua(rt.redis, _MARK), len(keys), *keys, *args)  # type: ignore[no-untyped-call]
     if pipe is None:
         run.execute()
 
@@ -685,20 +706,20 @@ def post_once(
     except DeliveryFailed as error:
         return handle_failure(rt, platform, room, target, error.failure)
     if not said:  # a word said may stay below the hand: it is not posted anew for it
-        with rt.redis.pipeline(transaction=False) as pipe:
-            note_top(rt, room, target.base, chat_id, message_id, pipe)
-            note_rung(rt, room, target.base, chat_id, pipe)
-            pipe.execute()
+        rung = rung_marks(rt, room, chat_id)
+        writes = Writes().top(room, chat_id, message_id).add(live_key(room.id), rung)
+        write_marks(rt, room, target.base, writes)
     return True
 
 
-def note_rung(rt: Runtime, room: Room, base: Target, chat_id: int, pipe: Pipeline) -> None:
+def rung_marks(rt: Runtime, room: Room, chat_id: int) -> Fields:
     """A message that rang in a player's own chat (a hand's news) has told them the game
     goes on: their turn right after it comes quietly below it, not as a second ring, as
-    if they had just been prompted (`live`); in `pipe`."""
+    if they had just been prompted (`live`): the mark that says so."""
     user = player_of(room, Target("table")) if room.private else chat_id
     if user is not None and room.status == "playing" and room.seat_of(user) is not None:
-        note_live(rt, room, base, {str(user): rt.svc.now()}, pipe)
+        return {str(user): rt.svc.now()}
+    return {}
 
 
 def chat_id_of(room: Room, target: Target) -> int:
@@ -822,16 +843,19 @@ def send(
     shows: Rendered | None,
     marks: Marks,
     cursor: Cursor | None = None,
+    live: Fields | None = None,
 ) -> bool:
     """Post (`post`: NOTIFY, or QUIET without a notification) or update the target's
     message; False when it must be tried again later (rescheduled already). `shows`:
     what the message shows, if not all of it is (a screen with news told above it);
-    `cursor`: the story it shows, kept beside it."""
+    `cursor`: the story it shows, kept beside it; `live`: live play's marks to write
+    once it is up to date, with its own."""
     base = target.base
     shown = message if shows is None else shows
     digest = digest_of(shown)
     old = marks.message_id
     if not post and old is not None and marks.digest == digest.encode():
+        note_live(rt, room, base, live or {})
         return True  # this very screen is already showing
     chat = chat_of(room, chat_id)
     wait = platform.budget(chat)
@@ -845,10 +869,9 @@ def send(
             message_id = platform.update(chat, old, message)
     except DeliveryFailed as error:
         return handle_failure(rt, platform, room, target, error.failure)
-    with rt.redis.pipeline(transaction=False) as pipe:
-        keep_marks(rt, room, base, message_id, sent_mark(digest, cursor), pipe)
-        note_top(rt, room, base, chat_id, message_id, pipe)
-        pipe.execute()
+    writes = kept_marks(room, base, message_id, sent_mark(digest, cursor))
+    writes.top(room, chat_id, message_id).add(live_key(room.id), live or {})
+    write_marks(rt, room, base, writes)
     if post and old is not None and old != message_id and str(base) != targets.NUDGE:
         platform.retire(chat, old)
     return True
@@ -859,13 +882,11 @@ def digest_of(message: Rendered) -> str:
     return hashlib.sha1(json.dumps(message, sort_keys=True).encode()).hexdigest()
 
 
-def keep_marks(
-    rt: Runtime, room: Room, base: Target, message_id: int, sent: str, pipe: Pipeline
-) -> None:
-    """Note, in `pipe`, the message showing a target and what it shows (`sent_mark`), as
-    long as the room: it shows the room."""
-    mark(rt, room, base, msgs_key(room.id), {str(base): message_id}, pipe)
-    mark(rt, room, base, sent_key(room.id), {str(base): sent}, pipe)
+def kept_marks(room: Room, base: Target, message_id: int, sent: str) -> Writes:
+    """The marks of the message showing a target and what it shows (`sent_mark`), kept
+    as long as the room: it shows the room."""
+    writes = Writes().add(msgs_key(room.id), {str(base): message_id})
+    return writes.add(sent_key(room.id), {str(base): sent})
 
 
 def drop_marks(rt: Runtime, room: Room, base: str) -> None:
