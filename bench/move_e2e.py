@@ -3,11 +3,12 @@ against a floor measured in the same run (issue #40).
 
     python -m bench.move_e2e [--seconds 15] [--warmup 3] [--games 0,5,20]
         [--kinds solo,group] [--workers-scale 1,2,3,4] [--saturate-games 20]
-        [--json out.json]
+        [--also 'worker --bots'] [--json out.json]
 
 Real processes on this machine, as deployed: Redis (no persistence), one `burro serve`,
-two `burro worker`s, and a fake Bot API on loopback (bench.sink, its call log streamed
-to this process), Telegram's rate limits off (BURRO_RATE_LIMITS=0), bots at delay 0.
+two `burro worker`s (and any other `burro` process `--also` names), and a fake Bot API
+on loopback (bench.sink, its call log streamed to this process), Telegram's rate limits
+off (BURRO_RATE_LIMITS=0), bots at delay 0.
 This process plays the humans: each game taps a legal card of the human to move (a
 callback query POSTed to the webhook) and waits until the tap has been carried out: its
 press applied, the bots' answers played, no chat message of the room waiting for the
@@ -483,18 +484,25 @@ class Stack:
 def wait_workers(redis_url: str, count: int, timeout: float = 60) -> None:
     client = redis.Redis.from_url(redis_url)
     deadline = time.monotonic() + timeout
-    while len(Worker.all(connection=client)) != count:
+    while len(Worker.all(connection=client)) < count:  # `--also` processes may be workers
         if time.monotonic() > deadline:
             raise RuntimeError(f"{count} workers did not register within {timeout} s")
         time.sleep(0.05)
 
 
 @contextmanager
-def stack(folder: Path, workers: int = 2, first_worker: list[str] | None = None) -> Iterator[Stack]:
+def stack(
+    folder: Path,
+    workers: int = 2,
+    first_worker: list[str] | None = None,
+    also: tuple[str, ...] = (),
+) -> Iterator[Stack]:
     with RedisServer(folder / "redis", persist=False) as server, procs(folder) as running:
         api_url = start_sink(running)
         [target] = start_servers(running, "ours", 1, server.url, api_url, BURRO_RATE_LIMITS="0")
         found = Stack(running, server.url, api_url, f"http://{target}", 0, first_worker or [])
+        for index, command in enumerate(also):  # e.g. "worker --bots", as deployed
+            running.spawn(f"also{index}", ["-m", "cli.main", *command.split()], found.env())
         found.scale(workers)
         yield found
 
@@ -587,6 +595,8 @@ def parser() -> argparse.ArgumentParser:
     found.add_argument("--workers-scale", type=numbers, default=[1, 2, 3, 4],
                        help="worker processes for moves/s at saturation ('' skips it)")  # fmt: skip
     found.add_argument("--saturate-games", type=int, default=20)
+    found.add_argument("--also", action="append", default=[], metavar="ARGS",
+                       help="run `burro ARGS` too, e.g. 'worker --bots' (repeatable)")  # fmt: skip
     found.add_argument("--json", type=Path, default=None)
     return found
 
@@ -596,7 +606,11 @@ def main() -> None:
     kinds = [k for k in args.kinds.split(",") if k]
     cells = [(kind, games) for games in args.games for kind in kinds]
     header = machine()
-    with tempfile.TemporaryDirectory(prefix="burro-e2e-") as tmp, stack(Path(tmp)) as found:
+    also = tuple(args.also)
+    with (
+        tempfile.TemporaryDirectory(prefix="burro-e2e-") as tmp,
+        stack(Path(tmp), also=also) as found,
+    ):
         results = asyncio.run(measure(found, cells, args.seconds, args.warmup,
                                       args.workers_scale, args.saturate_games))  # fmt: skip
     results["machine"] = header
