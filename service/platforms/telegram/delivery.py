@@ -192,23 +192,29 @@ class TelegramDelivery:
         """The widget draws the new picture, and its caption and buttons change, each
         only when it differs from what the message shows (`was`). Two edits take two
         send slots: without a second one now, the caption's edit waits (a "retry"
-        failure; the picture, shown already, is not edited again)."""
+        failure; the picture, shown already, is not edited again). What it shows then is
+        remembered once, after its edits, however they ended."""
         markup = message.get("reply_markup")
         now = Shown.of(form, markup)
+        shows, gone = was, False
         try:
             if now.data != was.data:
                 unchanged_ok(lambda: widgets.edit_data(self.api, chat.id, message_id, form))
-                widgets.remember(self.redis, chat.id, message_id, Shown(was.face, now.data))
+                shows = Shown(was.face, now.data)
             if now.face != was.face:
                 if now.data != was.data:
                     self.second_slot(chat)
                 edit = partial(widgets.edit_caption, self.api, chat.id, message_id, form, markup)
                 unchanged_ok(edit)
-                widgets.remember(self.redis, chat.id, message_id, now)
+                shows = now
             return message_id
         except ApiError as error:
-            if not error.message_gone:
+            gone = error.message_gone
+            if not gone:
                 raise DeliveryFailed(classify(error)) from error
+        finally:
+            if shows != was and not gone:
+                widgets.remember(self.redis, chat.id, message_id, shows)
         widgets.forget(self.redis, chat.id, message_id)
         return self.deliver(chat, message)
 
