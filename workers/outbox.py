@@ -30,7 +30,7 @@ import json
 import logging
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from service.i18n import Translator
 from service.infra import chats, hints, logs, queue, tables, trips
@@ -44,6 +44,8 @@ from service.infra.keys import (
     lock_key,
     msgs_key,
     sent_key,
+    user_key,
+    user_rooms_key,
 )
 from service.infra.store import live_key, room_key, text
 from service.platforms import registry
@@ -183,7 +185,8 @@ def bring_up_to_date(
     if not base.one_off and not folds:
         tell_first(rt, room, base, news)
     turn = prompt_of(room, base)
-    marks = None if base.one_off else read_marks(rt, room, base, chat_id)
+    ahead = read_ahead(rt, room, base, chat_id)
+    marks = ahead.marks
     # A re-post, a nudge or news is a new message per request: a second job for it
     # (the sweeper's, while a 429 held the first back) finds it served and only edits.
     posts = aim.new or base.kind == "nudge" or base.one_off
@@ -198,8 +201,8 @@ def bring_up_to_date(
     # prompt's story starts after it.
     ended = ended_since(room, start) if folds else None
     after = start if ended is None else ended
-    drawn = drawn_for(rt, room, base, platform)
-    plan = plan_message(rt, room, base, with_table=with_table, after=after, pictures=drawn)
+    drawn = drawn_for(rt, room, base, platform, ahead)
+    plan = plan_message(rt, room, base, with_table, after, drawn, ahead)
     if plan is None:
         return True
     lang, screen = plan
@@ -222,7 +225,7 @@ def bring_up_to_date(
     if served and (base.kind == "nudge" or base.one_off):
         return False  # nothing to clear: no request is marked
     if base.one_off or marks is None:
-        return unsaid(rt, room, base) or post_once(rt, platform, room, aim, chat_id, message)
+        return unsaid(rt, room, base, ahead) or post_once(rt, platform, room, aim, chat_id, message)
     now = rt.svc.now()
     cursor = Cursor(after, last_seq(room.log), now)
     # What the send leaves in live play's marks, written with the message's own marks.
@@ -486,12 +489,14 @@ def told_marks(room: Room, base: Target, hands: int) -> Fields:
     return {} if user is None else {f"{user}:told": hands}
 
 
-def unsaid(rt: Runtime, room: Room, target: Target) -> bool:
+def unsaid(rt: Runtime, room: Room, target: Target, ahead: Ahead | None = None) -> bool:
     """A player's only card played for them goes without saying in live play (they see
-    it happen); a timeout, or the same while they are away, is said."""
+    it happen); a timeout, or the same while they are away, is said (`ahead`: when they
+    last acted, as read ahead)."""
     if target.kind != "said" or target.why != "only":
         return False
-    at = rt.redis.hget(live_key(room.id), str(target.user))
+    found = ahead.said_to if ahead is not None else None
+    at = found[0] if found is not None else rt.redis.hget(live_key(room.id), str(target.user))
     return at is not None and rt.svc.now() - float(at) < rt.svc.settings.live_window
 
 
@@ -558,7 +563,12 @@ def read_marks(rt: Runtime, room: Room, target: Target, chat_id: int) -> Marks:
         pipe.hget(msgs_key(room.id), str(target))
         pipe.hget(sent_key(room.id), str(target))
         pipe.hmget(live_key(room.id), str(user), f"{user}:turn", f"top:{chat_id}")
-        shown, sent, (acted, turn, top) = pipe.execute()
+        return marks_of(user, *pipe.execute())
+
+
+def marks_of(user: int | None, shown: bytes | None, sent: bytes | None, live: list[Any]) -> Marks:
+    """A target's marks as `read_marks` reads them (`user`: its player's)."""
+    acted, turn, top = live
     # what was sent: its digest, then the story it showed (`sent_mark`)
     digest, _sep, story = sent.partition(b" ") if sent is not None else (None, b"", b"")
     return Marks(
@@ -569,6 +579,59 @@ def read_marks(rt: Runtime, room: Room, target: Target, chat_id: int) -> Marks:
         int(top) if top is not None else None,
         Cursor.parse(text(story)),
     )
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """What a target's job reads before it draws and sends, in one trip (`read_ahead`):
+    its marks, and what its reader's screens depend on (None: not read)."""
+
+    marks: Marks | None  # the target's marks (a one-off message has none)
+    reader: int | None = None  # the person whose own chat reads the screen
+    rooms: frozenset[str] | None = None  # the rooms the reader sat in lately
+    look: str | None = None  # the reader's /look choice ("" for none)
+    said_to: tuple[bytes | None] | None = None  # a `said` word's player: when they acted
+
+
+def read_ahead(rt: Runtime, room: Room, target: Target, chat_id: int) -> Ahead:
+    """A target's marks, and what its screen depends on (`reader_of`'s tables, their
+    /look, when a `said` word's player acted), read in one trip: one pipeline, its keys
+    in several slots (a cluster's pipeline sends each node its own)."""
+    user = player_of(room, target)
+    reader = reader_of(room, target)
+    said = target.kind == "said" and target.why == "only" and target.user is not None
+    with rt.redis.pipeline(transaction=False) as pipe:
+        if not target.one_off:
+            pipe.hget(msgs_key(room.id), str(target))
+            pipe.hget(sent_key(room.id), str(target))
+            pipe.hmget(live_key(room.id), str(user), f"{user}:turn", f"top:{chat_id}")
+        if reader is not None:
+            pipe.smembers(user_rooms_key(reader))
+            pipe.hget(user_key(reader), USER_LOOK)
+        if said:
+            pipe.hget(live_key(room.id), str(target.user))
+        found = list(pipe.execute()) if len(pipe) else []
+    marks = None if target.one_off else marks_of(user, *found[:3])
+    found = found[0 if target.one_off else 3 :]
+    rooms, look = (found.pop(0), found.pop(0)) if reader is not None else (None, None)
+    return Ahead(
+        marks,
+        reader,
+        None if rooms is None else frozenset(text(r) for r in rooms),
+        None if reader is None else text(look or b""),
+        (found.pop(0),) if said else None,
+    )
+
+
+def reader_of(room: Room, target: Target) -> int | None:
+    """The person whose own chat shows a target's screen, which names its table when
+    they sit at another too (`named_for`, `named_word`), and draws their hand as their
+    /look says: a player's, or a one-to-one game's table's player."""
+    if target.kind == "table":
+        return room.chat_id if room.seat_of(room.chat_id) is not None else None
+    if target.kind in ("hand", "said", "news") and target.why != targets.KNOCK:
+        return target.user
+    return None
 
 
 def sent_mark(digest: str, cursor: Cursor | None) -> str:
@@ -737,6 +800,7 @@ def plan_message(
     with_table: bool = False,
     after: int = 0,
     pictures: bool = False,
+    ahead: Ahead | None = None,
 ) -> tuple[str, Screen] | None:
     """(language, screen) for a target, or None when there is nothing to show;
     `with_table`: a hand shows the table's lines too (a chat that sees no table);
@@ -749,7 +813,7 @@ def plan_message(
         if target.kind == "nudge":
             return lang, painter.nudge()
         reader = room.chat_id if room.seat_of(room.chat_id) is not None else None
-        screen = games.room_screen(room, named_for(rt, room, painter, reader))
+        screen = games.room_screen(room, named_for(rt, room, painter, reader, ahead))
         if not pictures:
             return lang, screen
         human = next((i for i, s in enumerate(room.seats) if s.user_id is not None), None)
@@ -767,16 +831,20 @@ def plan_message(
     lang = room.seats[seat].lang
     if target.kind == "said":
         said = news.said(room, lang, target.why, target.action)
-        return lang, named_word(rt, room, user_id, lang, said)
+        return lang, named_word(rt, room, user_id, lang, said, ahead)
     if target.kind == "news":
         told = news.news(room, lang, name)
-        return None if told is None else (lang, named_word(rt, room, user_id, lang, told))
-    painter = named_for(rt, room, story_from(games.painter(room, lang, name), after), user_id)
+        told_ = None if told is None else named_word(rt, room, user_id, lang, told, ahead)
+        return None if told_ is None else (lang, told_)
+    painter = story_from(games.painter(room, lang, name), after)
+    painter = named_for(rt, room, painter, user_id, ahead)
     hand = painter.hand(seat, with_table=with_table)
     return lang, replace(hand, picture=painter.picture(seat)) if pictures else hand
 
 
-def drawn_for(rt: Runtime, room: Room, target: Target, platform: Platform) -> bool:
+def drawn_for(
+    rt: Runtime, room: Room, target: Target, platform: Platform, ahead: Ahead | None = None
+) -> bool:
     """Whether a target's screen carries its picture (service.ui.picture), for a chat
     that draws it rather than writes it: a game's hand, or a one-to-one game's table,
     where the platform draws pictures in a person's own chat and its reader has not
@@ -787,29 +855,49 @@ def drawn_for(rt: Runtime, room: Room, target: Target, platform: Platform) -> bo
     if target.kind == "table" and not room.private:
         return able.group_pictures
     reader = player_of(room, target)
-    return able.pictures and reader is not None and sees_pictures(rt, reader)
+    return able.pictures and reader is not None and sees_pictures(rt, reader, ahead)
 
 
-def sees_pictures(rt: Runtime, user: int) -> bool:
-    """Whether the person sees their hand drawn where it can be (their /look choice)."""
+def sees_pictures(rt: Runtime, user: int, ahead: Ahead | None = None) -> bool:
+    """Whether the person sees their hand drawn where it can be (their /look choice, as
+    read `ahead` if it was)."""
+    if ahead is not None and ahead.reader == user and ahead.look is not None:
+        return ahead.look != LOOK_TEXT
     return rt.svc.store.user(user).get(USER_LOOK) != LOOK_TEXT
 
 
-def named_for(rt: Runtime, room: Room, painter: games.Screens, reader: int | None) -> games.Screens:
+def elsewhere(rt: Runtime, reader: int, room: Room, ahead: Ahead | None) -> bool:
+    """Whether the reader sits at an open table other than this one too: not when the
+    rooms they sat in lately, read `ahead`, are this one alone (service.infra.tables)."""
+    rooms = ahead.rooms if ahead is not None and ahead.reader == reader else None
+    if rooms is not None and not rooms - {room.id}:
+        return False
+    return tables.elsewhere(rt.svc.store, reader, room.id)
+
+
+def named_for(
+    rt: Runtime,
+    room: Room,
+    painter: games.Screens,
+    reader: int | None,
+    ahead: Ahead | None = None,
+) -> games.Screens:
     """The painter, naming its table on the screens of a `reader` (a person whose own
     chat shows them) who sits at another table too: their chat shows both; or who sees
     the table nowhere else (whose table it is, they learn there)."""
     if isinstance(painter, TablePainter) and reader is not None:
         alone = not targets.shows_table(room, reader)
-        painter.named = alone or tables.elsewhere(rt.svc.store, reader, room.id)
+        painter.named = alone or elsewhere(rt, reader, room, ahead)
     hints.give(rt.svc.store, room, painter, reader)  # a newcomer's hints (issue #37)
     return painter
 
 
-def named_word(rt: Runtime, room: Room, reader: int, lang: str, screen: Screen) -> Screen:
+def named_word(
+    rt: Runtime, room: Room, reader: int, lang: str, screen: Screen, ahead: Ahead | None = None
+) -> Screen:
     """A word or a hand's news in the reader's own chat, naming its table when they sit
     at another table too."""
-    if not tables.elsewhere(rt.svc.store, reader, room.id):
+    if not elsewhere(rt, reader, room, ahead):
         return screen
     return titled(screen, room, Translator(lang))
 

@@ -1,0 +1,90 @@
+"""The outbox's Redis round trips for a target (issue #40): what a target needs is read
+in one trip before it is drawn (`read_ahead`), and what its send leaves is written in
+one script call after (`write_marks`). Counted, not timed: a command sent alone or a
+pipeline is one round trip."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from redis.client import Pipeline
+
+from service.infra import indexes
+from service.infra.keys import (
+    BOT_EPHEMERAL,
+    BOT_INLINE,
+    BOT_WIDGETS,
+    PENDING_SYNC,
+    live_key,
+    msgs_key,
+    sent_key,
+)
+from service.table import lobby
+from service.table.lobby import Actor
+from service.table.room import Room, RoomSettings
+from workers import outbox
+from workers.runtime import Runtime
+
+
+def started_room(rt: Runtime) -> Room:
+    ana, ben = Actor(1, "Ana", "en"), Actor(2, "Ben", "en")
+    now = time.time()
+    room = lobby.create_room(-100, None, ana, now, settings=RoomSettings(preset="spanish"))
+    lobby.join(room, ben)
+    assert rt.svc.store.create(room, lobby.start(room, ana, now, 0.0), None)
+    indexes.clear(rt.redis, PENDING_SYNC)
+    return room
+
+
+@contextmanager
+def trips(rt: Runtime, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The round trips to Redis made inside, each named by its first command; the
+    bot's settings aside (a process reads each once in a few seconds: botfather)."""
+    made: list[str] = []
+    alone, batch = rt.redis.execute_command, Pipeline.execute
+    settings = {BOT_EPHEMERAL, BOT_INLINE, BOT_WIDGETS}
+
+    def command(*args: Any, **options: Any) -> Any:
+        if not (args[0] == "GET" and args[1] in settings):
+            made.append(str(args[0]))
+        return alone(*args, **options)  # type: ignore[no-untyped-call]
+
+    def pipeline(pipe: Pipeline, raise_on_error: bool = True) -> list[Any]:
+        if pipe.command_stack:
+            made.append("pipeline:" + str(pipe.command_stack[0][0][0]))
+        return batch(pipe, raise_on_error)
+
+    monkeypatch.setattr(rt.redis, "execute_command", command)
+    monkeypatch.setattr(Pipeline, "execute", pipeline)
+    yield made
+
+
+def test_a_hand_sent_reads_once_and_writes_once(
+    rt: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand's message: the job's own locks and room, one read of what the hand needs
+    (its marks, its reader's tables and /look), one write of what its send leaves, the
+    job's end; and the marks written are all there."""
+    room = started_room(rt)
+    with trips(rt, monkeypatch) as made:
+        outbox.sync(rt, room.id, "hand:2")
+    assert len(made) <= 4, made
+    assert rt.redis.hget(msgs_key(room.id), "hand:2") is not None
+    assert rt.redis.hget(sent_key(room.id), "hand:2") is not None
+    assert rt.redis.hexists(live_key(room.id), "top:2")
+
+
+def test_a_hand_that_shows_this_already_reads_once_and_sends_nothing(
+    rt: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    room = started_room(rt)
+    outbox.sync(rt, room.id, "hand:2")
+    sent = rt.clients["telegram"].sent()  # type: ignore[attr-defined]
+    with trips(rt, monkeypatch) as made:
+        outbox.sync(rt, room.id, "hand:2")
+    assert rt.clients["telegram"].sent() == sent  # type: ignore[attr-defined]
+    assert len(made) <= 3, made
