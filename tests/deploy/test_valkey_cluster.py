@@ -88,9 +88,14 @@ def start(node: Node, env: dict[str, str]) -> None:
 
 
 def stop(node: Node) -> None:
+    """A node stopped: asked first, killed if a loaded machine keeps it past 30 s."""
     if node.process is not None and node.process.poll() is None:
         node.process.terminate()
-        node.process.wait(timeout=10)
+        try:
+            node.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            node.process.kill()
+            node.process.wait()
 
 
 def wait_for(what: str, condition: Callable[[], bool], timeout: float = 60) -> None:
