@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -185,7 +186,7 @@ def bring_up_to_date(
     if not base.one_off and not folds:
         tell_first(rt, room, base, news)
     turn = prompt_of(room, base)
-    ahead = read_ahead(rt, room, base, chat_id)
+    ahead = read_ahead(rt, room, base, chat_id, platform)
     marks = ahead.marks
     # A re-post, a nudge or news is a new message per request: a second job for it
     # (the sweeper's, while a 429 held the first back) finds it served and only edits.
@@ -593,10 +594,19 @@ class Ahead:
     said_to: tuple[bytes | None] | None = None  # a `said` word's player: when they acted
 
 
-def read_ahead(rt: Runtime, room: Room, target: Target, chat_id: int) -> Ahead:
+# A platform's own read of what its next edit in a chat needs, made with the target's
+# (`read_ahead`; service.platforms.telegram.delivery: what its widget messages show):
+# it queues its commands in the pipe and gives what keeps their answer, or None.
+ReadAhead = Callable[[Any, Chat], Callable[[Any], None] | None]
+
+
+def read_ahead(
+    rt: Runtime, room: Room, target: Target, chat_id: int, platform: Platform | None = None
+) -> Ahead:
     """A target's marks, and what its screen depends on (`reader_of`'s tables, their
-    /look, when a `said` word's player acted), read in one trip: one pipeline, its keys
-    in several slots (a cluster's pipeline sends each node its own)."""
+    /look, when a `said` word's player acted) and its edit (the `platform`'s own
+    `ReadAhead`, if it has one), read in one trip: one pipeline, its keys in several slots (a
+    cluster's pipeline sends each node its own)."""
     user = player_of(room, target)
     reader = reader_of(room, target)
     said = target.kind == "said" and target.why == "only" and target.user is not None
@@ -610,7 +620,12 @@ def read_ahead(rt: Runtime, room: Room, target: Target, chat_id: int) -> Ahead:
             pipe.hget(user_key(reader), USER_LOOK)
         if said:
             pipe.hget(live_key(room.id), str(target.user))
+        reads: ReadAhead | None = getattr(platform, "read_ahead", None)
+        edits = reads is not None and not target.one_off
+        keep = reads(pipe, chat_of(room, chat_id)) if reads is not None and edits else None
         found = list(pipe.execute()) if len(pipe) else []
+    if keep is not None:
+        keep(found.pop())
     marks = None if target.one_off else marks_of(user, *found[:3])
     found = found[0 if target.one_off else 3 :]
     rooms, look = (found.pop(0), found.pop(0)) if reader is not None else (None, None)
@@ -744,7 +759,8 @@ def write_marks(
         args += [part for item in fields.items() for part in item]
     keys = [room_key(room.id), lock_key(room.id, str(base)), *(k for k, _f, _t in writes.parts)]
     # EVAL as a command: a cluster's pipeline has no `eval`
-    run.execute_command("EVAL", trips.lua(rt.redis, _MARK), len(keys), *keys, *args)  # type: ignore[no-untyped-call]
+    script = trips.lua(rt.redis, _MARK)
+    run.execute_command("EVAL", script, len(keys), *keys, *args)  # type: ignore[no-untyped-call]
     if pipe is None:
         run.execute()
 

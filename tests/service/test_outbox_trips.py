@@ -23,9 +23,12 @@ from service.infra.keys import (
     msgs_key,
     sent_key,
 )
+from service.platforms.telegram import botfather
 from service.table import lobby
 from service.table.lobby import Actor
+from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
+from tests.service.conftest import FakeApi
 from workers import outbox
 from workers.runtime import Runtime
 
@@ -88,3 +91,27 @@ def test_a_hand_that_shows_this_already_reads_once_and_sends_nothing(
         outbox.sync(rt, room.id, "hand:2")
     assert rt.clients["telegram"].sent() == sent  # type: ignore[attr-defined]
     assert len(made) <= 3, made
+
+
+def test_a_drawn_hand_edited_reads_what_its_widget_shows_with_its_marks(
+    rt: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand drawn as a widget, changed: what the widget shows is read with the
+    target's marks, not in a trip of its own before the edit."""
+    botfather.record_widgets(rt.redis, True)
+    monkeypatch.setattr(rt.svc.settings, "telegram_widgets", True)  # the suite's is off
+    room = started_room(rt)
+    outbox.sync(rt, room.id, "hand:2")
+    api: FakeApi = rt.clients["telegram"]  # type: ignore[assignment]
+    assert [method for method, _params in api.calls] == ["sendWidget"]
+
+    def rename(fresh: Room) -> Outcome:
+        fresh.seats[0].name = "Anita"
+        return Outcome(changed=True)
+
+    assert rt.svc.store.update(room.id, rename) is not None
+    with trips(rt, monkeypatch) as made:
+        outbox.sync(rt, room.id, "hand:2")
+    assert "editMessageCaption" in [method for method, _params in api.calls]
+    # the job's locks and room, the read ahead, the widget remembered, the marks, its end
+    assert len(made) <= 5, made

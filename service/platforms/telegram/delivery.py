@@ -91,6 +91,9 @@ class TelegramDelivery:
         self.sending = budget if budget is not None else client
         self.mini_app = mini_app  # the view's "🖼 Table" buttons (view_buttons)
         self.drawing = drawing  # where hands may be widgets
+        # What a chat's widget messages show, read ahead of the next `update` there (by
+        # chat id; taken once: `read_ahead`)
+        self.ahead: dict[int, dict[int, Shown]] = {}
 
     def capabilities(self) -> Capabilities:
         return Capabilities(
@@ -162,9 +165,31 @@ class TelegramDelivery:
         widgets.remember(self.redis, chat.id, message_id, Shown.of(form, markup))
         return message_id
 
+    def read_ahead(self, pipe: Any, chat: Chat) -> Callable[[Any], None] | None:
+        """Read, in `pipe` (the outbox's read of what a target needs, in one trip), what
+        the chat's widget messages show, for the next `update` there to take instead of a
+        trip of its own; the callable keeps the pipe's answer. None: a chat with no
+        widgets, nothing read."""
+        if not self.draws() or (is_group(chat) and not self.drawing.in_groups):
+            return None
+        widgets.read_all(pipe, chat.id)
+
+        def keep(found: Any) -> None:
+            self.ahead[chat.id] = widgets.all_shown(found)
+
+        return keep
+
+    def shown_in(self, chat: Chat, message_id: int) -> Shown | None:
+        """What our widget message shows (None: no widget of ours): as read ahead, once,
+        else read now."""
+        ahead = self.ahead.pop(chat.id, None)
+        if ahead is not None:
+            return ahead.get(message_id)
+        return widgets.shown_in(self.redis, chat.id, message_id)
+
     def update(self, chat: Chat, message_id: int, message: Rendered) -> int:
         form = self.widget_form(chat, message)
-        shown = widgets.shown_in(self.redis, chat.id, message_id)  # None: no widget of ours
+        shown = self.shown_in(chat, message_id)  # None: no widget of ours
         if form is not None and shown is not None:
             return self.update_widget(chat, message_id, message, form, shown)
         if form is None and shown is None:

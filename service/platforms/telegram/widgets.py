@@ -32,6 +32,10 @@ from service.platforms.telegram.ephemeral import Caller
 
 MAX_ANSWER = 1024  # bytes of answerWidgetQuery's data
 KEPT = 30 * 24 * 3600  # seconds a chat's widget messages are remembered after a change
+# A chat's widget messages remembered at most: its newest (message ids grow), so that
+# reading them all ahead of an edit (`all_shown`) stays small. An older one is taken
+# for text: changed, it comes as a new message and it goes.
+KEPT_MESSAGES = 32
 # A harmless probe: changing the data of a widget message that cannot exist (the bot's
 # own chat has none). A Bot API that knows the method refuses it as a bad request; one
 # that does not answers 404.
@@ -112,17 +116,38 @@ def _digest(value: object) -> str:
 
 
 def remember(client: redis.Redis, chat_id: int, message_id: int, shown: Shown) -> None:
-    """Message `message_id` of the chat is a widget of ours, showing `shown`."""
+    """Message `message_id` of the chat is a widget of ours, showing `shown` (the chat's
+    `KEPT_MESSAGES` newest remembered: a trip more when a new one passes them)."""
     key = widgets_key(chat_id)
     with client.pipeline(transaction=False) as pipe:
         pipe.hset(key, str(message_id), " ".join(shown))
         pipe.expire(key, KEPT)
-        pipe.execute()
+        pipe.hlen(key)
+        _new, _kept, count = pipe.execute()
+    if count > KEPT_MESSAGES:
+        ids = sorted(int(field) for field in client.hkeys(key))
+        client.hdel(key, *(str(old) for old in ids[:-KEPT_MESSAGES]))
 
 
 def shown_in(client: redis.Redis, chat_id: int, message_id: int) -> Shown | None:
     """What our widget message shows; None: no widget of ours."""
-    found = client.hget(widgets_key(chat_id), str(message_id))
+    return parse(client.hget(widgets_key(chat_id), str(message_id)))
+
+
+def read_all(pipe: Any, chat_id: int) -> None:
+    """Read, in `pipe`, what each of the chat's widget messages shows (`all_shown`)."""
+    pipe.hgetall(widgets_key(chat_id))
+
+
+def all_shown(found: dict[Any, Any]) -> dict[int, Shown]:
+    """What each of a chat's widget messages shows, from its hash (HGETALL), read
+    ahead of an edit with what else the edit needs (telegram.delivery.read_ahead)."""
+    shown = {int(message_id): parse(value) for message_id, value in found.items()}
+    return {message_id: each for message_id, each in shown.items() if each is not None}
+
+
+def parse(found: bytes | str | None) -> Shown | None:
+    """A remembered widget's `Shown`, as kept (`remember`)."""
     if found is None:
         return None
     face, _sep, data = (found.decode() if isinstance(found, bytes) else str(found)).partition(" ")
