@@ -975,7 +975,14 @@ def send(
         return handle_failure(rt, platform, room, target, error.failure)
     writes = kept_marks(room, base, message_id, sent_mark(digest, cursor))
     writes.top(room, chat_id, message_id).add(live_key(room.id), live or {})
-    write_marks(rt, room, base, writes)
+    with rt.redis.pipeline(transaction=False) as pipe:
+        write_marks(rt, room, base, writes, pipe)
+        # what the platform's edit leaves (a widget's shown state, not in the room's
+        # slot: a command of its own in the pipeline, not in the script)
+        behind: Callable[[Any], None] | None = getattr(platform, "write_behind", None)
+        if behind is not None:
+            behind(pipe)
+        pipe.execute()
     if post and old is not None and old != message_id and str(base) != targets.NUDGE:
         platform.retire(chat, old)
     return True

@@ -94,6 +94,9 @@ class TelegramDelivery:
         # What a chat's widget messages show, read ahead of the next `update` there (by
         # chat id; taken once: `read_ahead`)
         self.ahead: dict[int, dict[int, Shown]] = {}
+        # What an edit's success leaves to remember, for the outbox to write with its own
+        # marks (`write_behind`); None: remembered at once (no outbox read ahead).
+        self.behind: list[tuple[int, int, Shown]] | None = None
 
     def capabilities(self) -> Capabilities:
         return Capabilities(
@@ -165,19 +168,25 @@ class TelegramDelivery:
         widgets.remember(self.redis, chat.id, message_id, Shown.of(form, markup))
         return message_id
 
-    def read_ahead(self, pipe: Any, chat: Chat) -> Callable[[Any], None] | None:
+    def read_ahead(self, pipe: Any, chat: Chat) -> Callable[[Any], None]:
         """Read, in `pipe` (the outbox's read of what a target needs, in one trip), what
         the chat's widget messages show, for the next `update` there to take instead of a
-        trip of its own; the callable keeps the pipe's answer. None: a chat with no
-        widgets, nothing read."""
-        if not self.draws() or (is_group(chat) and not self.drawing.in_groups):
-            return None
+        trip of its own; the callable keeps the pipe's answer. Read where widgets are
+        off too: a text's edit tells it from a widget of ours sent before (`update`)."""
         widgets.read_all(pipe, chat.id)
+        self.behind = []  # the outbox that reads ahead writes behind (`write_behind`)
 
         def keep(found: Any) -> None:
             self.ahead[chat.id] = widgets.all_shown(found)
 
         return keep
+
+    def write_behind(self, pipe: Any) -> None:
+        """Write, in `pipe` (the outbox's write of a target's marks, after its send),
+        what the widget edits that succeeded leave to remember (`update_widget`)."""
+        for chat_id, message_id, shown in self.behind or []:
+            widgets.remember_in(pipe, chat_id, message_id, shown)
+        self.behind = None
 
     def shown_in(self, chat: Chat, message_id: int) -> Shown | None:
         """What our widget message shows (None: no widget of ours): as read ahead, once,
@@ -218,10 +227,11 @@ class TelegramDelivery:
         only when it differs from what the message shows (`was`). Two edits take two
         send slots: without a second one now, the caption's edit waits (a "retry"
         failure; the picture, shown already, is not edited again). What it shows then is
-        remembered once, after its edits, however they ended."""
+        remembered once, after its edits, however they ended: with the outbox's own
+        marks after a success where it reads ahead (`write_behind`), else at once."""
         markup = message.get("reply_markup")
         now = Shown.of(form, markup)
-        shows, gone = was, False
+        shows, gone, edited = was, False, False
         try:
             if now.data != was.data:
                 unchanged_ok(lambda: widgets.edit_data(self.api, chat.id, message_id, form))
@@ -232,13 +242,16 @@ class TelegramDelivery:
                 edit = partial(widgets.edit_caption, self.api, chat.id, message_id, form, markup)
                 unchanged_ok(edit)
                 shows = now
+            edited = True
             return message_id
         except ApiError as error:
             gone = error.message_gone
             if not gone:
                 raise DeliveryFailed(classify(error)) from error
         finally:
-            if shows != was and not gone:
+            if shows != was and not gone and edited and self.behind is not None:
+                self.behind.append((chat.id, message_id, shows))
+            elif shows != was and not gone:
                 widgets.remember(self.redis, chat.id, message_id, shows)
         widgets.forget(self.redis, chat.id, message_id)
         return self.deliver(chat, message)

@@ -129,6 +129,14 @@ def remember(client: redis.Redis, chat_id: int, message_id: int, shown: Shown) -
         client.hdel(key, *(str(old) for old in ids[:-KEPT_MESSAGES]))
 
 
+def remember_in(pipe: Any, chat_id: int, message_id: int, shown: Shown) -> None:
+    """`remember`, in `pipe`, for a message remembered already (an edit's: no new one
+    to count against `KEPT_MESSAGES`)."""
+    key = widgets_key(chat_id)
+    pipe.hset(key, str(message_id), " ".join(shown))
+    pipe.expire(key, KEPT)
+
+
 def shown_in(client: redis.Redis, chat_id: int, message_id: int) -> Shown | None:
     """What our widget message shows; None: no widget of ours."""
     return parse(client.hget(widgets_key(chat_id), str(message_id)))
