@@ -92,10 +92,7 @@ def drop_hand(store: Store, room_id: str, user_id: int) -> None:
             pipe.zrem(pending, f"{room_id}|{target}", f"{room_id}|{target}:new")
             pipe.delete(keys.lock_key(room_id, target))
         pipe.execute()
-    for arg in (*hands, *(f"{target}:new" for target in hands)):
-        for tag in ("", "later", "again", "sweep"):
-            delete_job(store, job_id(Job(JobKind.SYNC, room_id, arg, 0.0, tag=tag)))
-    for ident in change_syncs_naming(store, room_id, user_id):
+    for ident in syncs_naming(store, room_id, user_id):
         delete_job(store, ident)
 
 
@@ -105,16 +102,17 @@ def live_fields(user_id: int) -> tuple[str, ...]:
     return (str(user_id), f"{user_id}:turn", f"{user_id}:told", f"top:{user_id}")
 
 
-def change_syncs_naming(store: Store, room_id: str, user_id: int) -> list[str]:
-    """The ids of the room's sync jobs for several targets at once (a change's) that
-    name the person's hand: its id holds the targets, as `hand_<user>` (`mine_<user>`)."""
+def syncs_naming(store: Store, room_id: str, user_id: int) -> list[str]:
+    """The ids of the room's sync jobs that name the person's hand, whatever their tag
+    (a change's version, a retry's time): an id holds its targets, as `hand_<user>`
+    (`mine_<user>`), then its tag, each after a `-`."""
     prefix = RqJob.key_for(job_id(Job(JobKind.SYNC, room_id, "", 0.0)))
     named = {f"{kind}_{user_id}{new}" for kind in ("hand", "mine") for new in ("", "_new")}
     found = []
     for key in store.jobs.scan_iter(match=f"{prefix}*", count=1000):
         ident = text(key).removeprefix(RqJob.redis_job_namespace_prefix)
         targets = ident.removeprefix(f"sync-{room_id}-").split("-")
-        if len(targets) > 1 and named & set(targets):
+        if named & set(targets):
             found.append(ident)
     return found
 

@@ -15,6 +15,7 @@ import redis
 from rq.job import Job as RqJob
 
 from engine.follow_suit.game import GameState, to_move
+from service.infra import forget
 from service.infra.store import Store, text
 from service.platforms.telegram import callbacks
 from service.table import lobby, privacy
@@ -213,3 +214,20 @@ def test_a_room_created_playing_is_indexed_for_forgetting() -> None:
     assert room.status == "playing"
     assert store.create(room, outcome, None)
     assert store.redis.smembers(f"user:{CARLA_ID}:rooms") == {room.id.encode()}
+
+
+def test_every_sync_job_naming_the_persons_hand_is_found_whatever_its_tag() -> None:
+    store = Store(fakeredis.FakeRedis(), 3600, 3600)
+    ids = {
+        "sync-abcd1234-hand_7": True,
+        "sync-abcd1234-hand_7-later": True,
+        "sync-abcd1234-hand_7_new-later17960": True,
+        "sync-abcd1234-table-mine_7-v12": True,
+        "sync-abcd1234-hand_70-later": False,  # another person
+        "sync-abcd1234-table-v12": False,
+        "sync-zzzz9999-hand_7": False,  # another room
+    }
+    for ident in ids:
+        store.jobs.hset(f"rq:job:{ident}", "status", "scheduled")
+    found = set(forget.syncs_naming(store, "abcd1234", 7))
+    assert found == {ident for ident, hers in ids.items() if hers}
