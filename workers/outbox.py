@@ -37,6 +37,7 @@ from service.i18n import Translator
 from service.infra import chats, hints, logs, queue, tables, trips
 from service.infra.keys import (
     BOT_USERNAME,
+    IDLE_KEY,
     LOOK_TEXT,
     PENDING_SYNC,
     USER_LOOK,
@@ -54,7 +55,7 @@ from service.platforms.base import Chat, DeliveryFailed, Failure, Platform, Rend
 from service.table import groups, play, targets
 from service.table.log import last_seq
 from service.table.outcome import JobKind, Outcome
-from service.table.room import Room
+from service.table.room import LIVE, Room
 from service.table.targets import Target
 from service.ui import calls, games, invitations, news
 from service.ui.news import ended_since
@@ -883,12 +884,32 @@ def sees_pictures(rt: Runtime, user: int, ahead: Ahead | None = None) -> bool:
 
 
 def elsewhere(rt: Runtime, reader: int, room: Room, ahead: Ahead | None) -> bool:
-    """Whether the reader sits at an open table other than this one too: not when the
-    rooms they sat in lately, read `ahead`, are this one alone (service.infra.tables)."""
+    """Whether the reader sits at an open table other than this one too (as
+    service.infra.tables.elsewhere says), from the rooms they sat in lately as read
+    `ahead`: this one alone, nothing more is asked."""
     rooms = ahead.rooms if ahead is not None and ahead.reader == reader else None
-    if rooms is not None and not rooms - {room.id}:
-        return False
-    return tables.elsewhere(rt.svc.store, reader, room.id)
+    if rooms is None:
+        return tables.elsewhere(rt.svc.store, reader, room.id)
+    return any(seated_in(rt, reader, room_id) for room_id in open_ones(rt, rooms - {room.id}))
+
+
+def open_ones(rt: Runtime, ids: frozenset[str]) -> list[str]:
+    """Of these rooms, those still open (service.infra.tables.open_tables's look, from
+    the people index read ahead: its SMEMBERS is not asked again)."""
+    if not ids:
+        return []
+    ordered = sorted(ids)
+    with rt.redis.pipeline(transaction=False) as pipe:
+        for room_id in ordered:  # each in its own bucket
+            pipe.zscore(index_key(IDLE_KEY, room_id), room_id)
+        scores = pipe.execute()
+    return [room_id for room_id, at in zip(ordered, scores, strict=True) if at]
+
+
+def seated_in(rt: Runtime, reader: int, room_id: str) -> bool:
+    """Whether the person sits at this room, still open (tables.open_tables)."""
+    other = rt.svc.store.load(room_id)
+    return other is not None and other.status in LIVE and other.seat_of(reader) is not None
 
 
 def named_for(

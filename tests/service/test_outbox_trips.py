@@ -13,12 +13,14 @@ from typing import Any
 import pytest
 from redis.client import Pipeline
 
-from service.infra import indexes
+from service.infra import indexes, tables
 from service.infra.keys import (
     BOT_EPHEMERAL,
     BOT_INLINE,
     BOT_WIDGETS,
+    IDLE_KEY,
     PENDING_SYNC,
+    index_key,
     live_key,
     msgs_key,
     sent_key,
@@ -115,3 +117,24 @@ def test_a_drawn_hand_edited_reads_what_its_widget_shows_with_its_marks(
     assert "editMessageCaption" in [method for method, _params in api.calls]
     # the job's locks and room, the read ahead, the marks with the widget's, its end
     assert len(made) <= 4, made
+
+
+@pytest.mark.parametrize("other", ["open", "closed"])
+def test_a_hand_names_its_table_for_one_who_sits_at_another_open_one(
+    rt: Runtime, other: str
+) -> None:
+    """The people index is read ahead with the marks; a room there other than this one
+    is looked at (still open, and they sit there) as service.infra.tables does."""
+    api: FakeApi = rt.clients["telegram"]  # type: ignore[assignment]
+    room = started_room(rt)
+    carla, ben = Actor(3, "Carla", "en"), Actor(2, "Ben", "en")
+    now = time.time()
+    second = lobby.create_room(-200, None, carla, now, settings=RoomSettings(preset="spanish"))
+    lobby.join(second, ben)
+    assert rt.svc.store.create(second, lobby.start(second, carla, now, 0.0), None)
+    if other == "closed":
+        rt.redis.zrem(index_key(IDLE_KEY, second.id), second.id)
+    assert tables.elsewhere(rt.svc.store, 2, room.id) == (other == "open")
+    outbox.sync(rt, room.id, "hand:2")
+    named = "🫏" in str(api.calls[-1][1]["text"])
+    assert named == (other == "open")
