@@ -117,7 +117,7 @@ def _digest(value: object) -> str:
 
 def remember(client: redis.Redis, chat_id: int, message_id: int, shown: Shown) -> None:
     """Message `message_id` of the chat is a widget of ours, showing `shown` (the chat's
-    `KEPT_MESSAGES` newest remembered: a trip more when a new one passes them)."""
+    `KEPT_MESSAGES` newest remembered: two trips more when a new one passes them)."""
     key = widgets_key(chat_id)
     with client.pipeline(transaction=False) as pipe:
         pipe.hset(key, str(message_id), " ".join(shown))
