@@ -165,7 +165,8 @@ class Counted:
         )
         self.client = connect(redis_url)
         self.emu = emu
-        workers.runtime.connect = lambda url: counting_client(url, "worker")  # type: ignore[attr-defined]
+        # The jobs' own client (the outbox, the store, hints): counted as the worker's.
+        workers.runtime.connect_state = lambda settings: counting_client(redis_url, "worker")  # type: ignore[attr-defined]
         workers.runtime.runtime.cache_clear()
         serve = counting_client(redis_url, "serve"), counting_aclient(redis_url, "serve")
         app = create_app(Settings(), client=serve[0], aclient=serve[1])
