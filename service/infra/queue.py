@@ -129,10 +129,14 @@ def schedule_alone(client: redis.Redis, job: Job) -> None:
 
 
 def later(client: redis.Redis, kind: JobKind, room_id: str, arg: str, at: float | None) -> None:
-    """Run a job again at `at`, under an id other than the running job's: RQ deletes the
-    finished job's hash (no result kept), which would lose a same-id job due later."""
-    job = Job(kind, room_id, arg, at or time.time() + 1, tag="later")
+    """Run a job again at `at`, under an id that names the second it is due: retries
+    asked for the same second are one job, and a job running now, in this worker or
+    another, is never the one rescheduled. RQ deletes a finished job's hash (no result
+    kept), which lost a same-id job queued while it ran: a press's sync, standing aside
+    for a target another worker's retry held, waited for the sweeper."""
+    due = at or time.time() + 1
+    job = Job(kind, room_id, arg, due, tag=f"later{int(due)}")
     running = get_current_job()
-    if running is not None and running.id == job_id(job):  # a retry retried again
-        job = Job(kind, room_id, arg, job.at, tag="again")
+    if running is not None and running.id == job_id(job):  # retried within its second
+        job = Job(kind, room_id, arg, due, tag=f"again{int(due)}")
     schedule_alone(client, job)

@@ -90,21 +90,43 @@ def test_a_retry_retried_again_takes_another_id(
     rt: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A retry that must wait again (another 429) is not scheduled under its own id: RQ
-    gives the running job's hash a TTL as it finishes, which a wait longer than that
-    would outlive."""
+    deletes the running job's hash as it finishes, and a same-id job with it."""
     # rq leaves ScheduledJobRegistry.__init__ unannotated (*args, **kwargs).
     scheduled = ScheduledJobRegistry(QUEUE, connection=rt.redis)  # type: ignore[no-untyped-call]
     due = time.time() + 900
     queue.later(rt.redis, JobKind.SYNC, "r1", "table", due)
-    assert scheduled.get_job_ids() == ["sync-r1-table-later"]
-    running = SimpleNamespace(id="sync-r1-table-later")
-    monkeypatch.setattr(queue, "get_current_job", lambda: running)
+    queue.later(rt.redis, JobKind.SYNC, "r1", "table", due)  # asked twice: one job
+    first = f"sync-r1-table-later{int(due)}"
+    assert scheduled.get_job_ids() == [first]
+    monkeypatch.setattr(queue, "get_current_job", lambda: SimpleNamespace(id=first))
     queue.later(rt.redis, JobKind.SYNC, "r1", "table", due)
-    assert "sync-r1-table-again" in scheduled.get_job_ids()
-    running.id = "sync-r1-table-again"
-    queue.later(rt.redis, JobKind.SYNC, "r1", "table", due + 1)  # and back: two ids take turns
-    score = rt.redis.zscore(scheduled.key, "sync-r1-table-later")
-    assert score is not None and score == int(due + 1)
+    assert f"sync-r1-table-again{int(due)}" in scheduled.get_job_ids()
+    queue.later(rt.redis, JobKind.SYNC, "r1", "table", due + 1)  # a second later: its own
+    assert f"sync-r1-table-later{int(due + 1)}" in scheduled.get_job_ids()
+
+
+def test_a_retry_asked_while_another_worker_runs_one_is_kept(rt: Runtime) -> None:
+    """Found by bench.move_e2e: a press's sync found its target locked by another
+    worker's retry and asked for one a second later; the retry running then finished,
+    and RQ deleted its hash (no result kept), the new one with it when they shared an
+    id. The table waited for the sweeper (30 s)."""
+    room = started_room(rt)
+    rt.jobs.delete(f"rq:queue:{QUEUE}")  # the start's own sync: not this test's
+    queue.later(rt.jobs, JobKind.SYNC, room.id, "table", time.time() - 1)  # due: queued now
+    asked: list[str] = []
+
+    def another_worker_asks(*args: Any) -> None:
+        queue.later(rt.jobs, JobKind.SYNC, room.id, "table", None)  # as a locked target does
+        asked.append("again")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jobs, "sync", lambda *args: another_worker_asks())
+        patch.setattr(queue, "get_current_job", lambda: None)  # the asker is another job
+        SimpleWorker([QUEUE], connection=rt.jobs).work(burst=True, with_scheduler=False)
+    assert asked == ["again"]
+    scheduled = ScheduledJobRegistry(QUEUE, connection=rt.jobs)  # type: ignore[no-untyped-call]
+    waiting = scheduled.get_job_ids()
+    assert len(waiting) == 1 and rt.jobs.exists(f"rq:job:{waiting[0]}")
 
 
 def last_text(api: FakeApi) -> str:
