@@ -139,20 +139,11 @@ class Counted:
     """Redis, the emulator, the webhook app on a thread, and a burst worker."""
 
     def __init__(self, redis_url: str, emu: RunningEmulator, live_window: float) -> None:
-        from rq import SimpleWorker
-
         import workers.runtime
-        from workers.worker import BurroWorker
-
-        class BenchWorker(SimpleWorker):
-            """RQ's worker, as the counts always had it, with the product's pubsub wake:
-            under redis-py 8.2 each burst's end otherwise waits up to RQ's 60 s."""
-
-            subscribe = BurroWorker.subscribe
-
         from service.infra.queue import QUEUE
         from service.settings import Settings
         from service.web import create_app
+        from workers.worker import BurroWorker
 
         os.environ.update(
             BURRO_TELEGRAM_TOKEN=TOKEN,
@@ -177,7 +168,8 @@ class Counted:
             timeout=10,
         ).raise_for_status()
         connection = counting_client(redis_url, "worker")
-        self.worker = lambda: BenchWorker([QUEUE], connection=connection)
+        # The product's worker class: RQ's own round trips a job as deployed.
+        self.worker = lambda: BurroWorker([QUEUE], connection=connection)
         self.burst_cost = Counter[str]()
         before = snapshot()
         for _ in range(5):
