@@ -85,8 +85,8 @@ def test_open_tables_come_back_in_chats_without_history(tmp_path: Path) -> None:
         with EmulatorDriver(url, timeout=30) as chat:
             play_against_bots(chat)
             chat.send_message("Ana", "Family", "/burro")
-            tap_action(chat, "Ana", "Family", "B")  # a bot sits down
-            tap_action(chat, "Ana", "Family", "S")  # Ana starts
+            seated = tap_action(chat, "Ana", "Family", "B")  # a bot sits down
+            tap_action(chat, "Ana", "Family", "S", after=seated)  # Ana starts
             chat.wait_for(lambda: group_table(chat), what="the group's game")
     finally:
         stop(process)
@@ -104,10 +104,19 @@ def test_open_tables_come_back_in_chats_without_history(tmp_path: Path) -> None:
         stop(again)
 
 
-def tap_action(chat: EmulatorDriver, user: str, where: str, token: str) -> None:
-    """Tap the button of a compact action (`B` add a bot, `S` start) in a chat."""
-    found = chat.wait_for_message(where, lambda m: action_button(m, token) is not None)
-    chat.tap(user, found, str(action_button(found, token)))
+def tap_action(chat: EmulatorDriver, user: str, where: str, token: str, after: int = -1) -> int:
+    """Tap the button of a compact action (`B` add a bot, `S` start) in a chat, on a
+    table newer than version `after` (a tap's change edits the buttons it shows: the
+    old ones are gone); the version tapped."""
+
+    def newer(message: ChatMessage) -> bool:
+        data = action_button(message, token)
+        return data is not None and int(data.split(".")[-2]) > after
+
+    found = chat.wait_for_message(where, newer)
+    data = str(action_button(found, token))
+    chat.tap(user, found, data)
+    return int(data.split(".")[-2])
 
 
 def group_table(chat: EmulatorDriver) -> ChatMessage | None:
