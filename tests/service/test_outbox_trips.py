@@ -13,13 +13,12 @@ from typing import Any
 import pytest
 from redis.client import Pipeline
 
-from service.infra import indexes, tables
+from service.infra import tables
 from service.infra.keys import (
     BOT_EPHEMERAL,
     BOT_INLINE,
     BOT_WIDGETS,
     IDLE_KEY,
-    PENDING_SYNC,
     index_key,
     live_key,
     msgs_key,
@@ -31,18 +30,9 @@ from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
 from tests.service.conftest import FakeApi
+from tests.service.test_outbox import started_room
 from workers import outbox
 from workers.runtime import Runtime
-
-
-def started_room(rt: Runtime) -> Room:
-    ana, ben = Actor(1, "Ana", "en"), Actor(2, "Ben", "en")
-    now = time.time()
-    room = lobby.create_room(-100, None, ana, now, settings=RoomSettings(preset="spanish"))
-    lobby.join(room, ben)
-    assert rt.svc.store.create(room, lobby.start(room, ana, now, 0.0), None)
-    indexes.clear(rt.redis, PENDING_SYNC)
-    return room
 
 
 @contextmanager
