@@ -98,13 +98,9 @@ def thinks(room: Room, seat: int) -> bool:
     """Whether the seat's bot thinks before it acts: its level (as `play.bot_action`
     picks it) is not a cheap one, and it has a choice (every level answers a forced
     move at once)."""
-    level = room.seats[seat].bot or "heuristic"
-    g = play.game(room)
-    if level not in g.bot_levels:
-        level = g.bot_levels[len(g.bot_levels) // 2]
-    if level in CHEAP_LEVELS or room.game is None:
+    if play.bot_level(room, seat) in CHEAP_LEVELS or room.game is None:
         return False
-    return len(g.legal_actions(room.game, seat)) > 1
+    return len(play.game(room).legal_actions(room.game, seat)) > 1
 
 
 def to_its_queue(room: Room, job: Job) -> Job:

@@ -172,10 +172,17 @@ def bot_turn(room: Room, seat: int, action: str | None, now: float, bot_delay: f
 def bot_action(room: Room, seat: int, level: str | None = None) -> str | None:
     """What the seat's bot (or a bot of `level`) plays: it sees only that seat's view."""
     g = game(room)
+    chosen = bot_level(room, seat, level)
+    return g.bot(chosen, room.bot_seed(seat)).choose(g.player_view(room.game, seat))
+
+
+def bot_level(room: Room, seat: int, level: str | None = None) -> str:
+    """The level the seat's bot (or a bot of `level`) plays at in this room's game."""
+    levels = game(room).bot_levels
     level = level or room.seats[seat].bot or "heuristic"  # a removed human's plays heuristic
-    if level not in g.bot_levels:  # a level this game has not: its middle one
-        level = g.bot_levels[len(g.bot_levels) // 2]
-    return g.bot(level, room.bot_seed(seat)).choose(g.player_view(room.game, seat))
+    if level not in levels:  # a level this game has not: its middle one
+        level = levels[len(levels) // 2]
+    return level
 
 
 def remind(room: Room) -> Outcome:
