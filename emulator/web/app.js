@@ -15,6 +15,7 @@ const app = {
   current: null,        // {chat_id, scope}
   topic: null,          // the open forum topic (its message_thread_id), null for General
   messages: new Map(),  // "chat:scope" -> Map(viewKey -> view) for the open chat, as this user sees it
+  reading: new Set(),   // chats being read ({key, views}): the messages that came meanwhile
   unread: new Map(),    // "chat:scope:user" -> count
   notified: new Map(),  // "chat:scope:user" -> unread messages that notified the user
   previews: new Map(),  // "chat:scope" -> last message view
@@ -177,11 +178,23 @@ async function openChat(chatId, scope, topic = null) {
 
 // The open chat as this user's app shows it: their ephemeral messages too, one shown in
 // place of the message it replaces.
+// A message posted, edited or deleted while the chat is read comes as an event the list
+// may not hold yet: kept aside (`app.reading`) and laid over the list, or it is lost
+// from the page until the chat is opened again.
 async function loadMessages(chatId, scope) {
-  const list = await call(`/messages?chat_id=${chatId}&scope=${scope}&user=${app.userId}`);
+  const reading = {key: key(chatId, scope), views: []};
+  app.reading.add(reading);
+  let list;
+  try {
+    list = await call(`/messages?chat_id=${chatId}&scope=${scope}&user=${app.userId}`);
+  } finally {
+    app.reading.delete(reading);
+  }
   const map = new Map();
-  for (const view of list) map.set(viewKey(view), view);
-  app.messages = new Map([[key(chatId, scope), map]]);
+  for (const view of [...list, ...reading.views]) {
+    if (view._emulator.deleted) map.delete(viewKey(view)); else map.set(viewKey(view), view);
+  }
+  app.messages = new Map([[reading.key, map]]);
 }
 
 function remember() {
@@ -848,6 +861,7 @@ async function onEphemeral(view) {
 function onMessage(view) {
   if (view.ephemeral_message_id) { onEphemeral(view); return; }
   const k = key(view.chat.id, view._emulator.scope);
+  for (const reading of app.reading) if (reading.key === k) reading.views.push(view);
   const last = app.previews.get(k);
   if (!view._emulator.deleted && (!last || last.message_id <= view.message_id)) app.previews.set(k, view);
   const isNew = !(app.messages.get(k) && app.messages.get(k).has(viewKey(view)));

@@ -39,7 +39,7 @@ pytestmark = [
 ]
 
 if CHROMIUM.exists():
-    from playwright.sync_api import Browser, Page, expect, sync_playwright
+    from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
 
 @pytest.fixture(scope="module")
@@ -159,3 +159,22 @@ def test_typing_in_the_group_and_switching_users(
     group_message.get_by_role("button", name="Take").click()
     expect(page.locator(".msg", has_text="Taken by Dan")).to_be_visible()
     assert emu.messages_in("Family")[-1].text == "Taken by Dan"
+
+
+def test_a_message_that_comes_while_the_chat_is_read_is_shown(
+    page: Page, emu: RunningEmulator, bot: BotRecord
+) -> None:
+    """Found by a group test: Ben's tab was read as the bot posted the lobby, the list
+    came back without it, and the page drew the list over the lobby it had just shown."""
+    open_chat(page, emu, "Carla", "Family")
+    held: list[Route] = []
+    page.route(lambda url: "/messages?" in url and "user=" in url, lambda r: held.append(r))
+    page.locator('.user-tab[data-user="Dan"]').click()  # the chat read again, for Dan
+    page.wait_for_function("app.reading.size > 0")
+    read_before = held[0].fetch()  # the list as it is before the message
+    emu.send_message("Carla", "Family", "posted while Dan's list was on its way")
+    page.wait_for_function("[...app.reading].some((r) => r.views.length > 0)")
+    held[0].fulfill(response=read_before)
+    page.unroute_all()
+    shown = page.locator(".msg", has_text="posted while Dan's list was on its way")
+    expect(shown).to_be_visible()
