@@ -562,10 +562,15 @@ class Marks:
 def read_marks(rt: Runtime, room: Room, target: Target, chat_id: int) -> Marks:
     user = player_of(room, target)
     with rt.redis.pipeline(transaction=False) as pipe:
-        pipe.hget(msgs_key(room.id), str(target))
-        pipe.hget(sent_key(room.id), str(target))
-        pipe.hmget(live_key(room.id), str(user), f"{user}:turn", f"top:{chat_id}")
+        ask_marks(pipe, room, target, user, chat_id)
         return marks_of(user, *pipe.execute())
+
+
+def ask_marks(pipe: Pipeline, room: Room, target: Target, user: int | None, chat_id: int) -> None:
+    """Queue in `pipe` the three reads of a target's marks, as `marks_of` takes them."""
+    pipe.hget(msgs_key(room.id), str(target))
+    pipe.hget(sent_key(room.id), str(target))
+    pipe.hmget(live_key(room.id), str(user), f"{user}:turn", f"top:{chat_id}")
 
 
 def marks_of(user: int | None, shown: bytes | None, sent: bytes | None, live: list[Any]) -> Marks:
@@ -613,9 +618,7 @@ def read_ahead(
     said = target.kind == "said" and target.why == "only" and target.user is not None
     with rt.redis.pipeline(transaction=False) as pipe:
         if not target.one_off:
-            pipe.hget(msgs_key(room.id), str(target))
-            pipe.hget(sent_key(room.id), str(target))
-            pipe.hmget(live_key(room.id), str(user), f"{user}:turn", f"top:{chat_id}")
+            ask_marks(pipe, room, target, user, chat_id)
         if reader is not None:
             pipe.smembers(user_rooms_key(reader))
             pipe.hget(user_key(reader), USER_LOOK)
