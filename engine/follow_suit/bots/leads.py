@@ -6,24 +6,37 @@ deal in which an opponent's recent lead is not the tips' lead for the hand it gi
 that opponent is less likely than one in which it is. The search prefers deals that
 agree with the leads it can check (see `sampling.determinize`).
 
-A lead can be checked when the hand its leader held then follows from the sample: the
-leader has only played cards since (no draw, pass or pick-up brought it unseen
-cards), and the stock's size then is known (no tent that may have toppled since).
-What the leader knew then (voids, counts, the cards gone) comes from the public
-history up to that trick, as the leader saw it. Not checked where a passer picks
-cards up (Cangkul, taking the table): what the leader saw in the others' hands then
-is not known from what is seen now.
+Where drawing is strict and the stock stands in one pile (Spanish, Brazilian), a
+sample is checked against each opponent's whole past (`SeatCheck`): its hand is walked
+back from the sample's cards to the deal, giving back each card it played and taking
+out the cards it drew. The card found by a draw is the one played at once; the other
+cards drawn are some of the hand's, not of the led suit, and which ones is not seen: the
+walk takes them at random (uniformly among the hand's cards, as many as it then held,
+so that a deal passes as often as the histories that lead to it allow). On the way
+every lead must be the tips' lead, every follow the tips' follow (win with the highest,
+else shed the lowest), and every draw and pass must come from a hand void in the suit.
+
+Elsewhere a lead is checked (`LeadCheck`) while the hand its leader held then follows
+from the sample: the leader has only played cards since (no draw, pass or pick-up
+brought it unseen cards), and the stock's size then is known (no tent that may have
+toppled since). What a leader knew then (voids, counts, the cards gone) comes from
+the public history up to that trick, as the leader saw it. Not checked where a passer
+picks cards up (Cangkul, taking the table): what the leader saw in the others' hands
+then is not known from what is seen now.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
 
 from engine.follow_suit.bots import tips
 from engine.follow_suit.bots.knowledge import Knowledge, infer_voids, pack_mask
-from engine.kernel.cards import JOKER
+from engine.kernel.cards import JOKER, SUIT_MASKS, bits
 
-MAX_CHECKS = 3  # the most recent leads checked, enough to steer the deals
+MAX_CHECKS = 3  # the most recent leads checked (`LeadCheck`), enough to steer the deals
 
 
 @dataclass(frozen=True)
@@ -40,11 +53,22 @@ class LeadCheck:
     pickup: bool
     optional: bool
     pack: int  # every card of the deck
+    # The answers of `led_from` so far, by hand: a decision's samples repeat hands.
+    memo: dict[int, bool] = field(default_factory=dict, compare=False, repr=False)
 
     def holds(self, hidden: int, known: int) -> bool:
         """Whether the tips would have led this card from the hand the sample gives
         the leader (`hidden` and `known`: its cards now)."""
-        hand = hidden | known | self.played_since
+        return self.led_from(hidden | known | self.played_since)
+
+    def led_from(self, hand: int) -> bool:
+        """Whether the tips lead this card from `hand`, the leader's hand then."""
+        known = self.memo.get(hand)
+        if known is None:
+            known = self.memo[hand] = self._led_from(hand)
+        return known
+
+    def _led_from(self, hand: int) -> bool:
         outside = self.pack & ~hand & ~self.gone
         ctx = tips.LeadContext(
             hand=hand,
@@ -58,11 +82,169 @@ class LeadCheck:
         return tips.lead(ctx) == self.card
 
 
-def lead_checks(know: Knowledge) -> list[LeadCheck]:
+# The events of a seat's past that a walk back checks, as tuples (kind, ...):
+LEAD = 0  # (LEAD, card, LeadCheck): the tips' lead
+FOLLOW = 1  # (FOLLOW, card, suit, best card on the trick, last to play): the tips' follow
+PLAY = 2  # (PLAY, card): a card played with nothing to check (a joker, after a joker lead)
+DRAWS = 3  # (DRAWS, suit, cards kept): void in the led suit; the cards drawn and kept
+VOID = 4  # (VOID, suit): a pass, void in the led suit
+Event = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class SeatCheck:
+    """An opponent's past, newest first, to walk its sampled hand back through."""
+
+    seat: int
+    events: tuple[Event, ...]
+
+    def score(self, hidden: int, known: int, rng: random.Random) -> int:
+        """How many of the events, newest first, the hand the sample gives the seat
+        meets before the first it does not (all of them: it agrees), taking the cards
+        drawn at random."""
+        hand = hidden | known
+        for k, event in enumerate(self.events):
+            kind = event[0]
+            if kind == DRAWS:
+                if hand & SUIT_MASKS[event[1]]:
+                    return k
+                for _ in range(event[2]):
+                    hand ^= 1 << rng.choice(bits(hand))
+                continue
+            if not _meets(event, hand):
+                return k
+            if kind != VOID:
+                hand |= 1 << event[1]
+        return len(self.events)
+
+    def holds(self, hidden: int, known: int, rng: random.Random) -> bool:
+        return self.score(hidden, known, rng) == len(self.events)
+
+    def consistent(self, hidden: int, known: int) -> bool:
+        """Whether some choice of the cards drawn meets every event (true of the real
+        hand of a seat that plays by the tips)."""
+        return _consistent(self.events, 0, hidden | known)
+
+
+def _meets(event: Event, hand: int) -> bool:
+    """Whether the hand held just before `event` (a play, a pass) agrees with it, the
+    card played given back to the hand first."""
+    kind = event[0]
+    if kind == VOID:
+        return not hand & SUIT_MASKS[event[1]]
+    if kind == PLAY:
+        return True
+    card: int = event[1]
+    hand |= 1 << card
+    if kind == LEAD:
+        check: LeadCheck = event[2]
+        return check.led_from(hand)
+    _, _, suit, best, last = event
+    followed: int = tips.follow(bits(hand & SUIT_MASKS[suit]), best, last)
+    return followed == card
+
+
+def _consistent(events: tuple[Event, ...], start: int, hand: int) -> bool:
+    for k in range(start, len(events)):
+        event = events[k]
+        if event[0] == DRAWS:
+            if hand & SUIT_MASKS[event[1]]:
+                return False
+            return any(
+                _consistent(events, k + 1, hand & ~sum(1 << c for c in kept))
+                for kept in combinations(bits(hand), event[2])
+            )
+        if not _meets(event, hand):
+            return False
+        if event[0] != VOID:
+            hand |= 1 << event[1]
+    return True
+
+
+Check = LeadCheck | SeatCheck
+
+
+def lead_checks(know: Knowledge) -> list[Check]:
+    """What a sample can be checked against: each opponent's past where it can be
+    walked back (strict drawing, one pile, no pick-ups), else the opponents' recent
+    leads, newest first."""
+    rules = know.view.rules
+    if rules.empty_stock != "pass":
+        return []  # pick-ups: what the leader saw in the hands then is not known now
+    if rules.drawing == "strict" and not rules.tent:
+        return list(seat_checks(know))
+    return list(_recent_leads(know))
+
+
+def seat_checks(know: Knowledge) -> list[SeatCheck]:
+    """Each opponent with unseen cards, its past as a walk back checks it."""
+    view = know.view
+    history = view.history
+    tricks = know.tricks
+    seats = [s for s in know.active_opponents() if know.hidden_counts[s]]
+    events: dict[int, list[Event]] = {s: [] for s in seats}
+    gone_now = know.discard
+    pack = pack_mask(know.codec)
+    later = 0
+    plays = [0] * view.seats
+    draws = [0] * view.seats
+    k_end = len(history)
+    for t in range(len(tricks) - 1, -1, -1):
+        trick = tricks[t]
+        for k in range(k_end - 1, trick.start - 1, -1):
+            seat, action = history[k]
+            if action.startswith("play:"):
+                plays[seat] += 1
+                later |= 1 << know.codec.index_of[action[5:]]
+            elif action.startswith("draw"):
+                draws[seat] += 1
+        k_end = trick.start
+        lead = None
+        leader, action = history[trick.start]
+        if leader in events and action.startswith("play:"):
+            card = know.codec.index_of[action[5:]]
+            if card != JOKER:
+                lead = _check(know, t, leader, card, pack & gone_now & ~later, plays, draws)
+        for seat, event in reversed(_trick_events(know, t, lead)):
+            if seat in events:
+                events[seat].append(event)
+    return [SeatCheck(s, tuple(events[s])) for s in seats]
+
+
+def _trick_events(know: Knowledge, t: int, lead: LeadCheck | None) -> list[tuple[int, Event]]:
+    """The events of one trick, in the order they came, with their seats."""
+    trick = know.tricks[t]
+    history = know.view.history
+    out: list[tuple[int, Event]] = []
+    drew: dict[int, int] = {}
+    best, closed = -1, 0
+    for offset, led in enumerate(trick.led):
+        seat, action = history[trick.start + offset]
+        if action.startswith("draw"):
+            drew[seat] = drew.get(seat, 0) + 1
+            continue
+        drawn = drew.pop(seat, 0)
+        last = closed == trick.seats - 1
+        closed += 1
+        if action == "pass":
+            out.append((seat, (DRAWS, led, drawn) if drawn else (VOID, led)))
+            continue
+        card = know.codec.index_of[action[5:]]
+        if drawn:  # the card found, played at once: the other cards drawn were kept
+            out.append((seat, (DRAWS, led, drawn - 1)))
+        elif offset == 0 and lead is not None:
+            out.append((seat, (LEAD, card, lead)))
+        elif led < 0 or card == JOKER or best == JOKER:
+            out.append((seat, (PLAY, card)))
+        else:
+            out.append((seat, (FOLLOW, card, led, best, last)))
+        best = max(best, card)
+    return out
+
+
+def _recent_leads(know: Knowledge) -> list[LeadCheck]:
     """The opponents' recent leads that a sample can be checked against, newest first."""
     view = know.view
-    if view.rules.empty_stock != "pass":
-        return []  # pick-ups: what the leader saw in the hands then is not known now
     # A topple brings an unknown number of cards: before it, the counts are not known.
     topples = view.rules.tent and view.rules.topple_chance > 0.0
     history = view.history

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 from engine.follow_suit.bots.knowledge import Knowledge
-from engine.follow_suit.bots.leads import LeadCheck
+from engine.follow_suit.bots.leads import Check, LeadCheck, SeatCheck
 from engine.follow_suit.hand import PLAYING, HandSim, HandState
 from engine.kernel.cards import SUITS, bits
 
@@ -27,17 +27,21 @@ def deal_unseen(
     The constraints are the voids, plus the follow habits unless `habits` is off; if
     no deal can meet them (a player who does not follow the habits), the habits go,
     and in the last resort the voids too."""
+    unseen = bits(know.unseen)
+    for forbidden in _tiers(know, habits):
+        dealt = deal(unseen, know.hidden_counts, know.view.stock, forbidden, rng)
+        if dealt is not None:
+            return dealt
+    raise AssertionError("the unseen cards do not match the hand counts")  # pragma: no cover
+
+
+def _tiers(know: Knowledge, habits: bool) -> list[list[int]]:
+    """The cards forbidden to each seat, from the most constrained deal to the least."""
     voids = know.void_cards
     tiers = [voids, [0] * len(voids)]
     if habits:
         tiers.insert(0, [v | u for v, u in zip(voids, know.unlikely, strict=True)])
-    unseen = bits(know.unseen)
-    stock = know.view.stock
-    for forbidden in tiers:
-        dealt = deal(unseen, know.hidden_counts, stock, forbidden, rng)
-        if dealt is not None:
-            return dealt
-    raise AssertionError("the unseen cards do not match the hand counts")  # pragma: no cover
+    return tiers
 
 
 def deal(
@@ -116,29 +120,122 @@ def _shift(
 
 
 def agreeing_deal(
-    know: Knowledge, rng: random.Random, habits: bool, leads: Sequence[LeadCheck], tries: int
+    know: Knowledge, rng: random.Random, habits: bool, leads: Sequence[Check], tries: int
 ) -> tuple[list[int], list[int]]:
     """A deal of the unseen cards in which the others' recent leads are the tips' leads
     (see `leads`): the first of up to `tries` deals where all of them are, else the one
     where most are. The leads are a habit, as the follows are: unlike voids, a deal
-    may break them when too few deals keep them."""
+    may break them when too few deals keep them. Checks of whole pasts (`SeatCheck`)
+    go seat by seat (see `agreeing_seats`)."""
+    seat_checks = [c for c in leads if isinstance(c, SeatCheck)]
+    if seat_checks:
+        return agreeing_seats(know, rng, habits, seat_checks, tries)
+    lead_checks = [c for c in leads if isinstance(c, LeadCheck)]
     best, best_score = deal_unseen(know, rng, habits), -1
     for attempt in range(tries):
         dealt = best if attempt == 0 else deal_unseen(know, rng, habits)
         hidden = dealt[0]
-        score = sum(1 for c in leads if c.holds(hidden[c.seat], know.known[c.seat]))
+        score = sum(1 for c in lead_checks if c.holds(hidden[c.seat], know.known[c.seat]))
         if score > best_score:
             best, best_score = dealt, score
-            if score == len(leads):
+            if score == len(lead_checks):
                 break
     return best
+
+
+def agreeing_seats(
+    know: Knowledge, rng: random.Random, habits: bool, checks: Sequence[SeatCheck], tries: int
+) -> tuple[list[int], list[int]]:
+    """A deal in which each checked seat's past is the tips' play (see `SeatCheck`).
+
+    A seat's past depends only on its own hand, so a seat that disagrees has its cards
+    dealt again with the stock's and those of another seat taken at random (or none),
+    the rest kept, up to `tries - 1` times; the new hands are kept when the two seats
+    meet as many of their latest events as before or more (the old stay when a seat
+    never agrees: a player who does not play by the tips)."""
+    hidden, stock = deal_unseen(know, rng, habits)
+    known = know.known
+    by_seat = {c.seat: c for c in checks}
+    scores = [0] * len(hidden)
+    for c in checks:
+        scores[c.seat] = c.score(hidden[c.seat], known[c.seat], rng)
+    holders = [s for s, count in enumerate(know.hidden_counts) if count]
+    tiers = _tiers(know, habits)
+    for _ in range(tries - 1):
+        failing = [c.seat for c in checks if scores[c.seat] < len(c.events)]
+        if not failing:
+            break
+        for seat in failing:
+            partner = rng.choice(holders)
+            seats = [seat] if partner == seat else [seat, partner]
+            redealt = _redeal(seats, hidden, stock, tiers, rng)
+            if redealt is None:
+                continue
+            new = {
+                s: by_seat[s].score(redealt[0][s], known[s], rng) if s in by_seat else 0
+                for s in seats
+            }
+            if sum(new.values()) >= sum(scores[s] for s in seats):
+                for s in seats:
+                    hidden[s], scores[s] = redealt[0][s], new[s]
+                stock = redealt[1]
+    return hidden, stock
+
+
+def _redeal(
+    seats: list[int],
+    hidden: list[int],
+    stock: list[int],
+    tiers: list[list[int]],
+    rng: random.Random,
+) -> tuple[list[int], list[int]] | None:
+    """The hidden cards of `seats` dealt again with the stock's: (the new hidden cards
+    of every seat, those of the others as they were; the stock). Each seat in turn, in
+    a random order, takes its cards at random from those of the pool it may hold (the
+    general `deal` only when that leaves a seat short)."""
+    pool = stock[:]
+    for seat in seats:
+        pool.extend(bits(hidden[seat]))
+    new = hidden[:]
+    forbidden = tiers[0]
+    order = seats[:]
+    rng.shuffle(order)
+    for seat in order:
+        count = hidden[seat].bit_count()
+        allowed = [c for c in pool if not forbidden[seat] >> c & 1]
+        if len(allowed) < count:
+            return _redeal_slowly(seats, hidden, stock, tiers, rng)
+        taken = rng.sample(allowed, count)
+        new[seat] = sum(1 << c for c in taken)
+        pool = [c for c in pool if not new[seat] >> c & 1]
+    rng.shuffle(pool)
+    return new, pool
+
+
+def _redeal_slowly(
+    seats: list[int],
+    hidden: list[int],
+    stock: list[int],
+    tiers: list[list[int]],
+    rng: random.Random,
+) -> tuple[list[int], list[int]] | None:
+    pool = stock[:]
+    counts = [0] * len(hidden)
+    for seat in seats:
+        pool.extend(bits(hidden[seat]))
+        counts[seat] = hidden[seat].bit_count()
+    for forbidden in tiers:
+        dealt = deal(pool, counts, len(stock), forbidden, rng)
+        if dealt is not None:
+            return [dealt[0][s] if s in seats else h for s, h in enumerate(hidden)], dealt[1]
+    return None  # pragma: no cover  (the cards they hold now are a deal)
 
 
 def determinize(
     know: Knowledge,
     rng: random.Random,
     habits: bool = True,
-    leads: Sequence[LeadCheck] = (),
+    leads: Sequence[Check] = (),
     tries: int = 1,
 ) -> HandSim:
     """A `HandSim` of the current position with the unseen cards dealt at random
