@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
+from typing import NamedTuple
 
 from engine.kernel.errors import IllegalAction
 from service.infra import metrics, queue, timers
 from service.infra.keys import PENDING_PRESSES, index_key
 from service.platforms import registry
 from service.table import play, targets
-from service.table.outcome import Job, JobKind, Outcome, QueuedPress
+from service.table.outcome import PHASE_TIMERS, Job, JobKind, Outcome, QueuedPress
 from service.table.quiet import quiet_until
 from service.table.room import Room
 from workers import expiry, outbox, sweeper
@@ -50,7 +51,7 @@ def bot_turn(room_id: str, arg: str) -> None:
     rt = runtime()
     step = bot_step(rt, room_id, arg)
     if step is not None:
-        streak(rt, room_id, *step)
+        streak(rt, room_id, step)
 
 
 @metrics.job("bot_think")
@@ -62,10 +63,18 @@ def bot_think(room_id: str, arg: str) -> None:
     rt = runtime()
     step = bot_step(rt, room_id, arg, think=True)
     if step is not None:
-        streak(rt, room_id, *step)
+        streak(rt, room_id, step)
 
 
-Step = tuple[Outcome, list[Job]]  # a commit's outcome, and the bot turns it left here
+class Step(NamedTuple):
+    """What a commit left to its job: its outcome, the cheap bots' turns due now that it
+    did not play (`streak` plays them), and the bot turns it took (MAX_STREAK's count)."""
+
+    outcome: Outcome
+    turns: list[Job]
+    played: int = 0
+
+
 # The levels whose decision is cheap enough for the jobs that apply moves and send chats:
 # p50 0.06-0.13 ms a decision (p99 under 10 ms on a busy machine) in both games' presets,
 # against the follow-suit strong bot's 200 ms search. Any other level (strong, or one
@@ -73,25 +82,39 @@ Step = tuple[Outcome, list[Job]]  # a commit's outcome, and the bot turns it lef
 CHEAP_LEVELS = frozenset({"random", "easy", "heuristic"})
 
 
-def bot_step(rt: Runtime, room_id: str, arg: str, think: bool = False) -> Step | None:
+def bot_step(
+    rt: Runtime, room_id: str, arg: str, budget: int | None = None, think: bool = False
+) -> Step | None:
     """One bot's move: it chooses from its own view outside the transaction (a strong
-    bot searches), and it counts only if the phase is the same. None if it is moot, or
-    if the bot thinks and this is not the bots' queue (`think`): it is sent there."""
-    phase, _, seat_text = arg.partition(":")
+    bot searches), and it counts only if the phase is the same; the cheap bots due at
+    once after it play in the same commit, `budget` of them at most. None if it is
+    moot, or if the bot thinks and this is not the bots' queue (`think`): it is sent
+    there."""
+    phase = arg.partition(":")[0]
     room = room_in_phase(rt, room_id, phase)
-    if room is None or not seat_text.isdigit():
-        return None
-    seat = int(seat_text)
-    if seat >= len(room.seats) or seat not in room.bots_waiting():
+    seat = waiting_seat(room, arg) if room is not None else None
+    if room is None or seat is None:
         return None
     if not think and thinks(room, seat):  # queued as a cheap bot's (serve, the sweeper)
         queue.schedule_alone(rt.jobs, Job(JobKind.BOT_THINK, room_id, arg, 0.0))
         return None
     action = play.bot_action(room, seat)
     now, delay = rt.svc.now(), rt.svc.settings.bot_delay
-    return commit_in_phase(
-        rt, room_id, phase, lambda fresh: play.bot_turn(fresh, seat, action, now, delay)
+    left = MAX_STREAK - 1 if budget is None else budget
+    step = commit_in_phase(
+        rt, room_id, phase, lambda fresh: play.bot_turn(fresh, seat, action, now, delay), left
     )
+    return None if step is None else step._replace(played=step.played + 1)
+
+
+def waiting_seat(room: Room, arg: str) -> int | None:
+    """The seat a bot's turn (`<phase>:<seat>`) names, if the room is in that phase and
+    its bot is yet to act; else None (the turn is moot)."""
+    phase, _, seat_text = arg.partition(":")
+    if not in_phase(room, phase) or not seat_text.isdigit():
+        return None
+    seat = int(seat_text)
+    return seat if seat < len(room.seats) and seat in room.bots_waiting() else None
 
 
 def thinks(room: Room, seat: int) -> bool:
@@ -126,7 +149,7 @@ def press(room_id: str, arg: str) -> None:
         if member:
             rt.redis.zrem(index_key(PENDING_PRESSES, room_id), *member)
         return
-    streak(rt, room_id, *step)
+    streak(rt, room_id, step)
 
 
 @metrics.job("deadline")
@@ -224,40 +247,55 @@ def room_in_phase(rt: Runtime, room_id: str, phase: str) -> Room | None:
 
 def on_phase(rt: Runtime, room_id: str, phase: str, change: Callable[[Room], Outcome]) -> None:
     """Commit `change` if the room is still in `phase` when read again for the commit,
-    then the bots' moves due at once after it, and bring the chats up to date in this
+    with the bots' moves due at once after it, and bring the chats up to date in this
     same job (a job of their own would cost RQ's bookkeeping again, most of what a job
     costs)."""
     step = commit_in_phase(rt, room_id, phase, change)
     if step is not None:
-        streak(rt, room_id, *step)
+        streak(rt, room_id, step)
 
 
 def commit_in_phase(
-    rt: Runtime, room_id: str, phase: str, change: Callable[[Room], Outcome]
+    rt: Runtime,
+    room_id: str,
+    phase: str,
+    change: Callable[[Room], Outcome],
+    budget: int | None = None,
 ) -> Step | None:
-    """Commit `change` if the room is still in `phase`; the bot turns it makes due now
-    are left to this job (`streak`) instead of queued."""
+    """Commit `change` if the room is still in `phase` (`commit_here`)."""
     return commit_here(
-        rt, room_id, lambda fresh: change(fresh) if in_phase(fresh, phase) else Outcome()
+        rt, room_id, lambda fresh: change(fresh) if in_phase(fresh, phase) else Outcome(), budget
     )
 
 
-def commit_here(rt: Runtime, room_id: str, change: Callable[[Room], Outcome]) -> Step | None:
-    """Commit `change`, leaving to this job the chats and the cheap bot turns it makes
-    due now (`streak`); a thinking bot's turn goes to the bots' queue in the same
-    commit. None if the room is gone."""
-    here = partial(due_here, now=rt.svc.now())
+def commit_here(
+    rt: Runtime, room_id: str, change: Callable[[Room], Outcome], budget: int | None = None
+) -> Step | None:
+    """Commit `change` and, in the same commit, the cheap bots' turns due at once after
+    it (`budget` of them at most, MAX_STREAK if None): a press and the bots' replies are
+    one read and one write. A thinking bot's turn goes to the bots' queue in the same
+    commit; the chats, and the cheap turns it did not play, are left to this job
+    (`streak`). Should a bot's move raise, the change commits alone and its turns go to
+    `streak`, move by move, as they did before. None if the room is gone."""
+    now, delay = rt.svc.now(), rt.svc.settings.bot_delay
+    bots = MAX_STREAK if budget is None else budget
+    try:
+        return committed(rt, room_id, BotsAfter(change, now, delay, rt.svc.store.bot_delay, bots))
+    except BotFailed:
+        log.exception("room %s: a bot's move failed: the change commits alone", room_id)
+        return committed(rt, room_id, BotsAfter(change, now, delay, rt.svc.store.bot_delay, 0))
 
-    def routed(fresh: Room) -> Outcome:
-        outcome = change(fresh)
-        outcome.jobs = [to_its_queue(fresh, job) for job in outcome.jobs]
-        return outcome
 
-    result = rt.svc.store.update(room_id, routed, sync_job=False, here=here)
+def committed(rt: Runtime, room_id: str, change: BotsAfter) -> Step | None:
+    """Commit `change`: the cheap bot turns it left due now are this job's (a killed job
+    leaves them to the sweeper, which finds their room due). None if the room is gone."""
+    here = partial(due_here, now=change.now)
+    result = rt.svc.store.update(room_id, change, sync_job=False, here=here)
     if result is None:
         return None
-    outcome = result[1]
-    return outcome, [job for job in outcome.jobs if here(job)]
+    room, outcome = result
+    turns = [job for job in outcome.jobs if here(job) and waiting_seat(room, job.arg) is not None]
+    return Step(outcome, turns, change.played)
 
 
 def due_here(job: Job, now: float) -> bool:
@@ -266,20 +304,96 @@ def due_here(job: Job, now: float) -> bool:
     return job.kind is JobKind.BOT_TURN and job.at <= now
 
 
-def streak(rt: Runtime, room_id: str, outcome: Outcome, turns: list[Job]) -> None:
+class BotFailed(Exception):
+    """A bot's move raised in the commit of the change before it."""
+
+
+# The jobs that name the phase they were made for: moot once the room has left it.
+PHASED = frozenset({JobKind.BOT_TURN, JobKind.BOT_THINK, *PHASE_TIMERS})
+
+
+@dataclass
+class BotsAfter:
+    """A change, then the cheap bots due at once after it played on the same fresh room,
+    each as its own job would (its choice from its seat's view, the same seed): first
+    in, first played. A pure function of the fresh room, as the store may run it again
+    on a conflict. A thinking bot's turn, or one due later, stays a job. `played`: the
+    bot turns its last run took. `queued_delay`: the store's bot delay, with which it
+    applies a room's queued presses before the change (their jobs are not the change's:
+    the turns of a phase begun so are found again, `play.bot_jobs`)."""
+
+    change: Callable[[Room], Outcome]
+    now: float
+    delay: float
+    queued_delay: float
+    budget: int
+    played: int = 0
+
+    def __call__(self, fresh: Room) -> Outcome:
+        self.played = 0
+        outcome = routed(fresh, self.change(fresh))
+        turns = self.due(fresh, outcome.jobs) if self.budget > 0 else []
+        while turns and self.played < self.budget:
+            self.played += 1
+            turn = turns.pop(0)
+            moved = self.bot_moves(fresh, turn)
+            if moved is None:  # moot, or its bot thinks: left to the turn's own job
+                continue
+            if turn in outcome.jobs:
+                outcome.jobs.remove(turn)
+            outcome = outcome.then(moved)  # (a job answers no popup)
+            turns += [job for job in moved.jobs if due_here(job, self.now)]
+        if self.played:  # the jobs of a phase the bots moved past are moot
+            phase = str(fresh.phase_version)
+            outcome.jobs = [j for j in outcome.jobs if j.kind not in PHASED or of_phase(j, phase)]
+        return outcome
+
+    def due(self, room: Room, jobs: list[Job]) -> list[Job]:
+        """The cheap bots' turns due now after the change: its outcome's, then those of a
+        phase that began with no move since (a queued press the store applied)."""
+        turns = [job for job in jobs if due_here(job, self.now)]
+        if room.version != room.phase_version or room.turn_started is None:
+            return turns
+        known = {job.arg for job in turns}
+        begun = play.bot_jobs(room, room.turn_started, self.queued_delay)
+        return turns + [j for j in begun if due_here(j, self.now) and j.arg not in known]
+
+    def bot_moves(self, room: Room, turn: Job) -> Outcome | None:
+        """The turn's cheap bot moves on `room`; None if it is moot or its bot thinks."""
+        seat = waiting_seat(room, turn.arg)
+        if seat is None or thinks(room, seat):
+            return None
+        try:
+            action = play.bot_action(room, seat)
+            return routed(room, play.bot_turn(room, seat, action, self.now, self.delay))
+        except Exception as exc:  # the room is half changed: this run is dropped
+            raise BotFailed(f"room {room.id}, seat {seat}") from exc
+
+
+def routed(room: Room, outcome: Outcome) -> Outcome:
+    """The outcome with each bot's turn as the job for its bot (`to_its_queue`)."""
+    outcome.jobs = [to_its_queue(room, job) for job in outcome.jobs]
+    return outcome
+
+
+def of_phase(job: Job, phase: str) -> bool:
+    """Whether a phased job (`<phase>` or `<phase>:<seat>`) names `phase`."""
+    return job.arg.partition(":")[0] == phase
+
+
+def streak(rt: Runtime, room_id: str, step: Step) -> None:
     """Play the bot turns a commit left here, and those they leave in turn, then bring
     every chat they changed up to date once. Should a move fail, the turns not played
     yet go to jobs of their own."""
-    synced, turns = set(outcome.sync), list(turns)
-    played = 0
+    synced, turns, played = set(step.outcome.sync), list(step.turns), step.played
     try:
         while turns and played < MAX_STREAK:
-            played += 1
-            step = bot_step(rt, room_id, turns[0].arg)
+            moved = bot_step(rt, room_id, turns[0].arg, MAX_STREAK - played - 1)
             turns.pop(0)
-            if step is not None:
-                synced |= step[0].sync
-                turns += step[1]
+            played += 1 if moved is None else moved.played
+            if moved is not None:
+                synced |= moved.outcome.sync
+                turns += moved.turns
     finally:
         for job in turns:  # a failed move, or a streak too long for one job
             queue.schedule_alone(rt.jobs, job)

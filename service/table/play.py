@@ -341,14 +341,23 @@ def begin_phase(room: Room, now: float, outcome: Outcome, bot_delay: float) -> N
         room.deadline = None
     if room.deadline is not None:
         outcome.jobs.append(deadline_job(room))
-    scale = bot_delay / DEFAULT_DELAY
-    table = table_of(room.settings.preset)
-    for seat in room.bots_waiting():
-        at = now + table.think_time(room, room.game, seat) * scale
-        outcome.jobs.append(Job(JobKind.BOT_TURN, room.id, f"{phase}:{seat}", at))
+    outcome.jobs += bot_jobs(room, now, bot_delay)
     reminder = room.reminder_at()
     if humans and room.deadline is not None and reminder < room.deadline:
         outcome.jobs.append(Job(JobKind.REMIND, room.id, phase, reminder))
+
+
+def bot_jobs(room: Room, began: float, bot_delay: float) -> list[Job]:
+    """The turns of the bots to act in the phase that began at `began`, each when its
+    bot seems done thinking (the same however often it is asked while the game is as
+    the phase began: a worker finds again the turns of a phase a queued press began)."""
+    phase, scale = str(room.phase_version), bot_delay / DEFAULT_DELAY
+    table = table_of(room.settings.preset)
+    jobs = []
+    for seat in room.bots_waiting():
+        at = began + table.think_time(room, room.game, seat) * scale
+        jobs.append(Job(JobKind.BOT_TURN, room.id, f"{phase}:{seat}", at))
+    return jobs
 
 
 def deadline_job(room: Room) -> Job:
