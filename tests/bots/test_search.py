@@ -68,3 +68,19 @@ def test_cards_either_side_of_a_card_on_the_table_differ() -> None:
     codec = know.codec
     actions = [encode(a, codec) for a in ("play:5H", "play:7H")]
     assert distinct_actions(know, actions) == actions
+
+
+def test_the_tents_halves_are_not_searched(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Void in the led suit with both halves standing: the taller half, no search (the
+    halves hold unseen cards alike)."""
+
+    def no_search(*_: object) -> list[float]:
+        raise AssertionError("searched the tent's halves")
+
+    monkeypatch.setattr(SearchBot, "evaluate", no_search)
+    sim = position("burro_em_pe", 2, {0: "KH 2S", 1: "3C 4C"}, stock="5H 7C 6C", leader=0)
+    play(sim, "0:play:KH")
+    view = view_of(sim)
+    assert {"draw:left", "draw:right"} <= set(view.legal)
+    taller = "draw:left" if view.piles[0] >= view.piles[1] else "draw:right"
+    assert SearchBot(1, SMALL).choose(view) == taller

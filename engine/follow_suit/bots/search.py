@@ -13,6 +13,10 @@ is hard to beat and the differences are small, so the search overrides it only w
 its move is better by two standard errors of the paired difference. Leads, where
 the choice matters most, are the search's own.
 
+A void seat in the tent choosing between its two halves is not searched: both hold
+unseen cards and a topple takes both, so the choice is the tips' (the taller half)
+and a search would only weigh noise, at the cost of a whole budget.
+
 The budget is a number of rollouts and, optionally, a time cap. With the rollouts
 binding (arena, tests) a decision depends only on the seed and the view.
 """
@@ -24,7 +28,7 @@ import time
 
 from engine.follow_suit.actions import decode, encode
 from engine.follow_suit.bots.base import Budget, decision_rng, forced
-from engine.follow_suit.bots.heuristic import decide
+from engine.follow_suit.bots.heuristic import decide, draw_choice
 from engine.follow_suit.bots.knowledge import Knowledge
 from engine.follow_suit.bots.leads import lead_checks
 from engine.follow_suit.bots.rollout import greedy_action, play_out, step
@@ -66,6 +70,8 @@ class SearchBot:
         only = forced(view)
         if only is not None:
             return only
+        if all(a.startswith("draw") for a in view.legal):
+            return draw_choice(view)  # the tent's halves: nothing tells them apart
         know = Knowledge(view)
         codec = know.codec
         actions = distinct_actions(know, [encode(a, codec) for a in view.legal])
