@@ -364,7 +364,7 @@ def test_a_tap_in_a_view_left_behind_is_refused_as_stale(
     phone: Page,
     browser: Browser,  # noqa: F811
 ) -> None:
-    room = carla_plays_a_game(emu, stack)
+    room = carla_far_from_the_end(emu, stack)
     launch = emu.open_mini_app("Carla", start_param=room.id, app_url=stack.view_url)
     held: list[Route] = []  # its stream is asked for and never answered: no update comes
     phone.route("**/view/events*", lambda route: held.append(route))
@@ -425,6 +425,18 @@ def carla_plays_a_game(emu: RunningEmulator, stack: Stack) -> Room:
         emu.tap("Carla", lobby, label_of(lobby, "S"))
     emu.wait_for(lambda: her_move(emu, stack), what="Carla's turn")
     return room_in(stack, CARLA_ID)
+
+
+def carla_far_from_the_end(emu: RunningEmulator, stack: Stack) -> Room:
+    """Carla's game once every hand holds three cards or more: her next move and the bots'
+    replies, committed together, cannot end it (a game near its end is played out in the
+    chat first, and a new one begun)."""
+    room = carla_plays_a_game(emu, stack)
+    while min(hand_size(room, seat) for seat in range(len(room.seats))) < 3:
+        move_in_the_chat(emu, stack)
+        emu.wait_for(partial(newer_room, stack, room), what="Carla's move applied")
+        room = carla_plays_a_game(emu, stack)
+    return room
 
 
 def her_move(emu: RunningEmulator, stack: Stack) -> tuple[ChatMessage, str] | None:

@@ -161,10 +161,12 @@ def tap_in(frame: FrameLocator) -> None:
     """A raised card tapped near its top left corner (the fanned cards overlap: that
     corner is the card's own), else the first move's button (draw, pass)."""
     cards = frame.locator("button.c[data-t]")
+    moves = frame.locator("button.b[data-t]")
+    expect(cards.or_(moves).first).to_be_visible(timeout=WAIT)  # not a frame still loading
     if cards.count():
         cards.first.click(position={"x": 4, "y": 6})
     else:
-        frame.locator("button.b[data-t]").first.click()
+        moves.first.click()
 
 
 def tap_stale_card(
