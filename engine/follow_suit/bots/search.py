@@ -1,8 +1,9 @@
 """The `strong` level: Monte Carlo search over determinizations.
 
 Each iteration deals the unseen cards at random, consistently with what the seat knows
-(see `sampling`) and, of a few deals, preferring one in which the others' recent leads
-are what the tips would lead from the hands it gives them (`leads`), then tries every
+(see `sampling`) and, of a few deals, preferring one in which the others' play is what
+the tips would have played from the hands it gives them (`leads`: each one's whole past
+where drawing is strict, else their recent leads), then tries every
 legal action on that same deal and plays each to the end, every seat following the tips
 (`rollout`, with a little randomness). Trying all actions on one deal compares them
 under the same luck, which cuts the noise far more than independent samples would.
