@@ -28,6 +28,7 @@ then is not known from what is seen now.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -178,37 +179,53 @@ def lead_checks(know: Knowledge) -> list[Check]:
 
 def seat_checks(know: Knowledge) -> list[SeatCheck]:
     """Each opponent with unseen cards, its past as a walk back checks it."""
-    view = know.view
-    history = view.history
-    tricks = know.tricks
+    history = know.view.history
     seats = [s for s in know.active_opponents() if know.hidden_counts[s]]
     events: dict[int, list[Event]] = {s: [] for s in seats}
-    gone_now = know.discard
-    pack = pack_mask(know.codec)
-    later = 0
-    plays = [0] * view.seats
-    draws = [0] * view.seats
-    k_end = len(history)
-    for t in range(len(tricks) - 1, -1, -1):
-        trick = tricks[t]
-        for k in range(k_end - 1, trick.start - 1, -1):
-            seat, action = history[k]
-            if action.startswith("play:"):
-                plays[seat] += 1
-                later |= 1 << know.codec.index_of[action[5:]]
-            elif action.startswith("draw"):
-                draws[seat] += 1
-        k_end = trick.start
+    gone_now = know.discard & pack_mask(know.codec)
+    for t, since in walk_back(know):
         lead = None
-        leader, action = history[trick.start]
+        leader, action = history[know.tricks[t].start]
         if leader in events and action.startswith("play:"):
             card = know.codec.index_of[action[5:]]
             if card != JOKER:
-                lead = _check(know, t, leader, card, pack & gone_now & ~later, plays, draws)
+                gone = gone_now & ~since.later
+                lead = _check(know, t, leader, card, gone, since.plays, since.draws)
         for seat, event in reversed(_trick_events(know, t, lead)):
             if seat in events:
                 events[seat].append(event)
     return [SeatCheck(s, tuple(events[s])) for s in seats]
+
+
+@dataclass
+class Since:
+    """What the seats did from a trick on, to now."""
+
+    later: int  # the cards played
+    plays: list[int]  # per seat, cards played
+    draws: list[int]  # per seat, draws
+    broken: int = 0  # seats that drew or passed (unseen cards may have come in)
+
+
+def walk_back(know: Knowledge) -> Iterator[tuple[int, Since]]:
+    """Each trick, newest first, with what was done from its start on."""
+    history = know.view.history
+    seats = know.view.seats
+    since = Since(later=0, plays=[0] * seats, draws=[0] * seats)
+    k_end = len(history)
+    for t in range(len(know.tricks) - 1, -1, -1):
+        start = know.tricks[t].start
+        for k in range(k_end - 1, start - 1, -1):
+            seat, action = history[k]
+            if action.startswith("play:"):
+                since.plays[seat] += 1
+                since.later |= 1 << know.codec.index_of[action[5:]]
+            else:
+                since.broken |= 1 << seat
+                if action.startswith("draw"):
+                    since.draws[seat] += 1
+        k_end = start
+        yield t, since
 
 
 def _trick_events(know: Knowledge, t: int, lead: LeadCheck | None) -> list[tuple[int, Event]]:
@@ -247,38 +264,19 @@ def _recent_leads(know: Knowledge) -> list[LeadCheck]:
     view = know.view
     # A topple brings an unknown number of cards: before it, the counts are not known.
     topples = view.rules.tent and view.rules.topple_chance > 0.0
-    history = view.history
-    tricks = know.tricks
-    pack = pack_mask(know.codec)
-    gone_now = know.discard
-    later = 0  # cards played from the trick in hand on
-    plays = [0] * view.seats  # per seat, cards played since
-    draws = [0] * view.seats
-    broken = 0  # seats that drew or passed since (unseen cards may have come in)
+    gone_now = know.discard & pack_mask(know.codec)
     checks: list[LeadCheck] = []
-    k_end = len(history)
-    for t in range(len(tricks) - 1, -1, -1):
-        trick = tricks[t]
-        for k in range(k_end - 1, trick.start - 1, -1):
-            seat, action = history[k]
-            if action.startswith("play:"):
-                card = know.codec.index_of[action[5:]]
-                plays[seat] += 1
-                later |= 1 << card
-            else:
-                broken |= 1 << seat
-                if action.startswith("draw"):
-                    draws[seat] += 1
-        if topples and any(draws):
+    for t, since in walk_back(know):
+        if topples and any(since.draws):
             break
-        k_end = trick.start
-        leader, action = history[trick.start]
-        if leader == know.seat or broken >> leader & 1 or not action.startswith("play:"):
+        leader, action = view.history[know.tricks[t].start]
+        if leader == know.seat or since.broken >> leader & 1 or not action.startswith("play:"):
             continue
         card = know.codec.index_of[action[5:]]
         if card == JOKER:
             continue
-        checks.append(_check(know, t, leader, card, pack & gone_now & ~later, plays, draws))
+        gone = gone_now & ~since.later
+        checks.append(_check(know, t, leader, card, gone, since.plays, since.draws))
         if len(checks) == MAX_CHECKS:
             break
     return checks
