@@ -193,9 +193,7 @@ def _redeal(
     of every seat, those of the others as they were; the stock). Each seat in turn, in
     a random order, takes its cards at random from those of the pool it may hold (the
     general `deal` only when that leaves a seat short)."""
-    pool = stock[:]
-    for seat in seats:
-        pool.extend(bits(hidden[seat]))
+    pool = _pool(seats, hidden, stock)
     new = hidden[:]
     forbidden = tiers[0]
     order = seats[:]
@@ -219,16 +217,22 @@ def _redeal_slowly(
     tiers: list[list[int]],
     rng: random.Random,
 ) -> tuple[list[int], list[int]] | None:
-    pool = stock[:]
-    counts = [0] * len(hidden)
-    for seat in seats:
-        pool.extend(bits(hidden[seat]))
-        counts[seat] = hidden[seat].bit_count()
+    """`_redeal` by the general `deal`, which moves cards along chains to find room."""
+    pool = _pool(seats, hidden, stock)
+    counts = [hidden[s].bit_count() if s in seats else 0 for s in range(len(hidden))]
     for forbidden in tiers:
         dealt = deal(pool, counts, len(stock), forbidden, rng)
         if dealt is not None:
             return [dealt[0][s] if s in seats else h for s, h in enumerate(hidden)], dealt[1]
     return None  # pragma: no cover  (the cards they hold now are a deal)
+
+
+def _pool(seats: list[int], hidden: list[int], stock: list[int]) -> list[int]:
+    """The cards dealt again: the stock's and the hidden cards of `seats`."""
+    pool = stock[:]
+    for seat in seats:
+        pool.extend(bits(hidden[seat]))
+    return pool
 
 
 def determinize(
