@@ -2,10 +2,11 @@
 
 A target is `table` (the group's table, or the private game's one message), `hand:<user>`
 (a player's hand in their private chat), `mine:<user>` (their hand in the group, shown to
-them alone: `show_mine`) or `nudge` (a turn reminder in the group); a `:new` suffix posts
-a fresh message instead of editing. What was last sent is kept per
-target (its digest), so a repeated job sends nothing; a re-post or nudge is sent only
-while its request is still marked pending, so a repeated one does not post twice.
+them alone: `show_mine`) or `nudge` (a turn reminder in the group, with the table's way
+to the cards of those it names who play from the group: `nudge_screen`); a `:new`
+suffix posts a fresh message instead of editing. What was last sent is kept per target
+(its digest), so a repeated job sends nothing; a re-post or nudge is sent only while
+its request is still marked pending, so a repeated one does not post twice.
 The chat platform (`service.platforms.base.Platform`, found for the room's chat in
 `service.platforms.registry`; Telegram's is service.platforms.telegram.delivery) renders
 the screen, sends or edits the message and classifies a refusal; its send budget is
@@ -59,7 +60,7 @@ from service.table.room import LIVE, Room
 from service.table.targets import Target
 from service.ui import calls, games, invitations, news
 from service.ui.news import ended_since
-from service.ui.screens import Screen, TablePainter, titled
+from service.ui.screens import Screen, TablePainter, fit, titled
 from service.ui.story import Cursor, begin
 
 if TYPE_CHECKING:
@@ -251,12 +252,9 @@ def group_calls(rt: Runtime, room: Room, target: Target) -> list[int]:
     """The players a group's table names as it goes out, so that it tells them: those
     whose turn it is who play from the group (their private chat refused us, or they
     never opened it), unless in live play or called for this turn already (`live`)."""
-    if target.kind != "table" or room.private or room.status != "playing":
+    if target.kind != "table":
         return []
-    if targets.in_own_chat(room):
-        return []
-    waiting = (room.seats[s].user_id for s in play.waiting_humans(room))
-    users = [u for u in waiting if u is not None and u in room.blocked]
+    users = from_group(room)
     if not users:
         return []
     fields = [str(u) for u in users] + [f"{u}:turn" for u in users]
@@ -267,6 +265,25 @@ def group_calls(rt: Runtime, room: Room, target: Target) -> list[int]:
         for user, acted, seen in zip(users, found, found[len(users) :], strict=False)
         if not live(rt, Marks(None, None, to_float(acted), to_text(seen), None), (user, turn))
     ]
+
+
+def from_group(room: Room) -> list[int]:
+    """The players whose turn it is at a group's table who play from the group (their
+    private chat refused us, or they never opened it)."""
+    if room.private or room.status != "playing" or targets.in_own_chat(room):
+        return []
+    waiting = (room.seats[s].user_id for s in play.waiting_humans(room))
+    return [u for u in waiting if u is not None and u in room.blocked]
+
+
+def nudge_screen(room: Room, painter: games.Screens) -> Screen:
+    """The group's reminder; where someone it names plays from the group, with the
+    table's way to their cards: Telegram never tells a bot that its table was deleted,
+    and the reminder is where their notification takes them."""
+    screen = painter.nudge()
+    if not isinstance(painter, TablePainter) or not from_group(room):
+        return screen
+    return replace(screen, rows=(*screen.rows, *fit([painter.chat_rows()])))
 
 
 def called_marks(room: Room, users: list[int], now: float) -> Fields:
@@ -831,7 +848,7 @@ def plan_message(
         lang = rt.svc.room_lang(room)
         painter = story_from(games.painter(room, lang, name), after)
         if target.kind == "nudge":
-            return lang, painter.nudge()
+            return lang, nudge_screen(room, painter)
         reader = room.chat_id if room.seat_of(room.chat_id) is not None else None
         screen = games.room_screen(room, named_for(rt, room, painter, reader, ahead))
         if not pictures:

@@ -187,7 +187,9 @@ def bot_level(room: Room, seat: int, level: str | None = None) -> str:
 
 def remind(room: Room) -> Outcome:
     """Nudge the humans yet to act: their hand posted again (a fresh message notifies, an
-    edit does not) and, once per phase, a gentle mention in the group."""
+    edit does not) and, once per phase, a gentle mention in the group; those who play
+    from the group (`room.blocked`: no private chat takes their hand) are told by the
+    mention alone, which shows them the way to their cards (workers.outbox)."""
     waiting = waiting_humans(room)
     if room.reminded or not waiting:
         return Outcome()
@@ -196,7 +198,8 @@ def remind(room: Room) -> Outcome:
     if room.private:
         return Outcome(changed=True, sync={targets.TABLE_NEW}, jobs=then)
     users = [room.seats[s].user_id for s in waiting]
-    hands = {targets.hand(user, new=True) for user in users if user is not None}
+    reachable = [user for user in users if user is not None and user not in room.blocked]
+    hands = {targets.hand(user, new=True) for user in reachable}
     return Outcome(changed=True, sync={*hands, targets.NUDGE}, jobs=then)
 
 
