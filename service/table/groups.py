@@ -12,7 +12,7 @@ moving their keys is `service.infra.chats`.
 from __future__ import annotations
 
 from service.i18n import Translator, _
-from service.table import names, targets
+from service.table import names, play, targets
 from service.table.outcome import Outcome
 from service.table.room import LIVE, Room
 
@@ -29,11 +29,20 @@ def named(room: Room, title: str) -> Outcome:
 
 
 def move(room: Room, old_chat: int, new_chat: int) -> Outcome:
-    """The room's change for an upgrade: its new chat, and a live table posted there."""
+    """The room's change for an upgrade: its new chat, and a live table posted there;
+    and the turn's reminder again, once given in the old group, when it names someone
+    who plays from the group: it holds their way to their cards (workers.outbox), and
+    their hand shown in the old group is left behind."""
     if room.chat_id != old_chat:
         return Outcome()
     room.chat_id = new_chat
-    return Outcome(changed=True, sync={targets.TABLE_NEW} if room.status in LIVE else set())
+    if room.status not in LIVE:
+        return Outcome(changed=True)
+    sync = {targets.TABLE_NEW}
+    waiting = (room.seats[s].user_id for s in play.waiting_humans(room))
+    if room.reminded and any(u in room.blocked for u in waiting):
+        sync.add(targets.NUDGE)
+    return Outcome(changed=True, sync=sync)
 
 
 def stopped(room: Room, now: float, show: bool) -> Outcome:

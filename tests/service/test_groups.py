@@ -10,8 +10,8 @@ import pytest
 
 from service.infra import chats, indexes
 from service.infra.keys import PENDING_SYNC
-from service.infra.store import Store, chat_key
-from service.table import lobby
+from service.infra.store import Store, chat_key, text
+from service.table import lobby, play
 from service.table.lobby import Actor
 from service.table.outcome import Outcome
 from service.table.room import Room, RoomSettings
@@ -64,6 +64,28 @@ def test_a_finished_game_moves_without_a_new_table(store: Store) -> None:
     assert indexes.count(store.redis, PENDING_SYNC) == 0
     moved = store.load(room.id)
     assert moved is not None and moved.chat_id == NEW and moved.status == "over"
+
+
+@pytest.mark.parametrize(("blocked", "reminded"), [(True, True), (True, False), (False, True)])
+def test_an_upgrade_reminds_anew_who_plays_from_the_group(
+    store: Store, blocked: bool, reminded: bool
+) -> None:
+    """The turn's reminder, given in the old group, holds the way to the cards of a
+    member who plays from the group: it comes again in the supergroup (else only the
+    table, whose deletion nobody would tell the bot, would show it)."""
+    room = playing(store, OLD)
+    waiting = [room.seats[s].user_id for s in play.waiting_humans(room)]
+
+    def before(fresh: Room) -> Outcome:
+        fresh.blocked = [u for u in waiting if u is not None] if blocked else []
+        fresh.reminded = reminded
+        return Outcome(changed=True)
+
+    store.update(room.id, before)
+    indexes.clear(store.redis, PENDING_SYNC)
+    assert chats.migrate(store, OLD, NEW) == [room.id]
+    pending = {text(m).split("|", 1)[1] for m in indexes.members(store.redis, PENDING_SYNC)}
+    assert pending == ({"table:new", "nudge"} if blocked and reminded else {"table:new"})
 
 
 def test_stopping_a_chat_ends_its_live_games_in_every_topic_once(store: Store) -> None:
