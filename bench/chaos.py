@@ -5,7 +5,9 @@ updates arrive twice, out of order, at once, stale or forged; then the books are
 
 Scripted players play every preset, one-to-one against bots and in groups (some join
 through the deep link, some play through the inline query, some fall asleep so that
-their turns time out), through a local Telegram (bench.world, its own process) and the
+their turns time out; those who never opened the bot's chat ask for their cards in the
+group, as a person would: the table's "🃏 My cards", else the reminder's, else `/hand`
+typed there), through a local Telegram (bench.world, its own process) and the
 real stack (cli.stack: Redis with its append-only file, `burro serve`, two `burro
 worker`s; a second `serve` for direct deliveries). Meanwhile, at random moments:
 
@@ -110,6 +112,9 @@ TURN_TIMEOUT = 8  # seconds, for one-to-one tables (BURRO_TURN_TIMEOUT); sleepy 
 REMINDER = 3  # seconds (BURRO_REMINDER_AFTER)
 ACTIVE_TIMEOUT = 3600  # awake players' tables are set to at least this in the lobby
 GROUP_SLEEPY_TIMEOUT = 60  # a group table's shortest turn time in the settings
+# How long a member who plays from the group waits for a "🃏 My cards" to show in the
+# group before they type /hand (long enough that a table the outbox owes them shows first).
+NO_WAY_PATIENCE = 30.0
 
 
 # ----- the plan ------------------------------------------------------------------------
@@ -323,6 +328,7 @@ class Game:
     final_table_deleted: bool = False  # the admin deleted it just as the game ended
     wa_phases: dict[str, dict[int, float]] = field(default_factory=dict)  # person -> tapped
     hands_asked: dict[int, float] = field(default_factory=dict)  # user -> "🃏 My cards" tapped
+    no_way: dict[int, float] = field(default_factory=dict)  # user -> since when no button shows
     follows: str | None = None  # a WhatsApp game played again: the finished room's id
 
 
@@ -528,21 +534,35 @@ class Players:
 
     def group_hand(self, game: Game, room: Room, user: int) -> ChatMessage | None:
         """The hand of a member seated from the group who never opened the bot's private
-        chat (the room's `blocked`): shown in the group to them alone once they tap the
-        table's "🃏 My cards" (again after 10 s while none shows), then kept current."""
+        chat (the room's `blocked`): shown in the group to them alone once they ask for it
+        (again after 10 s while none shows), then kept current."""
         mark = f"{room.id}."
         for message in reversed(self.emu.ephemeral_messages(f"U{user}", room.chat_id)):
             if any(str(b.value).startswith(mark) for row in message.buttons for b in row):
+                game.no_way.pop(user, None)
                 return message
         if time.time() - game.hands_asked.get(user, 0.0) > 10:
-            table = self.message(room.chat_id, "table", room.id)
-            data = [str(b.value) for r in (table.buttons if table else ()) for b in r]
-            mine = next((d for d in data if d.startswith(mark) and d.endswith(".H")), None)
-            if table is not None and mine is not None:
-                game.hands_asked[user] = time.time()
-                self.emu.tap(f"U{user}", table, mine, wait=False)
-                self.books.count("group_hands_asked")
+            self.ask_hand(game, room, user)
         return None
+
+    def ask_hand(self, game: Game, room: Room, user: int) -> None:
+        """Ask for the hand as a person would: "🃏 My cards" on the table, else on the
+        reminder that named them (the admin may have deleted the table; Telegram never
+        tells the bot); with neither in the group for a while, `/hand` typed there."""
+        for target in ("table", "nudge"):
+            message = self.message(room.chat_id, target, room.id)
+            data = [str(b.value) for r in (message.buttons if message else ()) for b in r]
+            mine = next((d for d in data if d.startswith(f"{room.id}.") and d.endswith(".H")), None)
+            if message is not None and not message.deleted and mine is not None:
+                game.hands_asked[user] = time.time()
+                self.emu.tap(f"U{user}", message, mine, wait=False)
+                self.books.count(f"group_hands_asked_on_{target}")
+                return
+        since = game.no_way.setdefault(user, time.time())
+        if time.time() - since > NO_WAY_PATIENCE:
+            game.hands_asked[user] = time.time()
+            self.emu.send_message(f"U{user}", room.chat_id, "/hand", thread_id=game.thread)
+            self.books.count("group_hands_typed")
 
     def play_inline(self, game: Game, room: Room, seat: int, user: int) -> None:
         answer = self.emu.inline_query(f"U{user}", f"G{game.spec.n}", f"g{room.id}")
