@@ -12,6 +12,7 @@ nothing outside the room's slot on a cluster.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 import redis
@@ -69,8 +70,13 @@ def recorder(client: redis.Redis | redis.RedisCluster) -> redis.client.Pipeline:
 
 def keys_of(writes: redis.client.Pipeline) -> list[str]:
     """Every key the recorded writes name, once each, in order."""
+    return command_keys([command for command, _options in writes.command_stack])
+
+
+def command_keys(commands: Iterable[Sequence[EncodableT]]) -> list[str]:
+    """Every key the commands name, once each, in order."""
     found: dict[str, None] = {}
-    for command, _options in writes.command_stack:
+    for command in commands:
         name = str(command[0]).upper()
         named = command[1:] if name in _ALL_KEYS else () if name in _KEYLESS else command[1:2]
         found.update(dict.fromkeys(map(_text, named)))
@@ -78,13 +84,20 @@ def keys_of(writes: redis.client.Pipeline) -> list[str]:
 
 
 def as_args(writes: redis.client.Pipeline) -> list[EncodableT]:
-    """What `writes` recorded, as a script's arguments: each command's argument count,
-    then its arguments (the scripts' loop `unpack`s them); the pipeline is emptied."""
+    """What `writes` recorded, as a script's arguments (`script_args`); the pipeline is
+    emptied."""
+    args = script_args([command for command, _options in writes.command_stack])
+    writes.reset()
+    return args
+
+
+def script_args(commands: Iterable[Sequence[EncodableT]]) -> list[EncodableT]:
+    """Commands as a script's arguments: each command's argument count, then its
+    arguments (the scripts' loop `unpack`s them)."""
     args: list[EncodableT] = []
-    for command, _options in writes.command_stack:
+    for command in commands:
         args.append(len(command))
         args.extend(command)
-    writes.reset()
     return args
 
 

@@ -30,6 +30,8 @@ from rq.utils import get_call_string, now, utcformat
 
 from service.table.outcome import Job, JobKind
 
+Command = tuple[EncodableT, ...]
+
 QUEUE = "burro"  # presses, chats, timers, cheap bots: everything quick
 BOT_QUEUE = "burro-bots"  # the thinking bots' decisions (JobKind.BOT_THINK)
 QUEUES = (QUEUE, BOT_QUEUE)
@@ -84,41 +86,58 @@ def enqueue_now(pipe: redis.client.Pipeline, job: Job) -> None:
     and Job objects: a few percent of a tap's CPU in `serve`. The job's data is not
     deflated (RQ's Job.restore reads it as it is when it is not): deflate's set-up for
     its 150 bytes was a ninth of a tap's instructions."""
+    onto(pipe, job_writes(job))
+
+
+def job_writes(job: Job) -> list[Command]:
+    """`enqueue_now`'s writes, as commands (a claim's script runs them)."""
     args = (job.room, job.arg)
-    enqueue_packed(pipe, queue_of(job.kind), f"workers.jobs.{job.kind}", args, job_id(job))
+    return packed_writes(queue_of(job.kind), f"workers.jobs.{job.kind}", args, job_id(job))
 
 
 def enqueue_packed(
     pipe: redis.client.Pipeline, name: str, func: str, args: tuple[str, ...], id_: str
 ) -> None:
     """`enqueue_now`'s writes for any function and id (bench.rq_trips queues its own)."""
-    data = DefaultSerializer.dumps((func, None, args, {}))
+    onto(pipe, packed_writes(name, func, args, id_))
+
+
+def onto(pipe: redis.client.Pipeline, commands: list[Command]) -> None:
+    for command in commands:
+        pipe.execute_command(*command)  # type: ignore[no-untyped-call]
+
+
+def packed_writes(name: str, func: str, args: tuple[str, ...], id_: str) -> list[Command]:
     stamp = utcformat(now())
-    fields: dict[EncodableT, EncodableT] = {
-        "status": JobStatus.QUEUED.value,
-        "created_at": stamp,
-        "data": data,
-        **_EMPTY_FIELDS,
-        "retries_left": RETRY.max,
-        "retry_intervals": _RETRY_INTERVALS,
-        "origin": name,
-        "description": get_call_string(func, args, {}, max_length=75) or "",
-        "enqueued_at": stamp,
-        "timeout": Queue.DEFAULT_TIMEOUT,
-        "result_ttl": RESULT_TTL,
-        "failure_ttl": FAILURE_TTL,
-    }
-    pipe.sadd(Queue.redis_queues_keys, f"{Queue.redis_queue_namespace_prefix}{name}")
-    pipe.hset(f"{RQJob.redis_job_namespace_prefix}{id_}", mapping=fields)
-    pipe.rpush(f"{Queue.redis_queue_namespace_prefix}{name}", id_)
+    fields: list[EncodableT] = [
+        "status", JobStatus.QUEUED.value,
+        "created_at", stamp,
+        "data", DefaultSerializer.dumps((func, None, args, {})),
+        *_EMPTY_FIELDS,
+        "retries_left", RETRY.max,
+        "retry_intervals", _RETRY_INTERVALS,
+        "origin", name,
+        "description", get_call_string(func, args, {}, max_length=75) or "",
+        "enqueued_at", stamp,
+        "timeout", Queue.DEFAULT_TIMEOUT,
+        "result_ttl", RESULT_TTL,
+        "failure_ttl", FAILURE_TTL,
+    ]  # fmt: skip
+    queue = f"{Queue.redis_queue_namespace_prefix}{name}"
+    return [
+        ("SADD", Queue.redis_queues_keys, queue),
+        ("HSET", f"{RQJob.redis_job_namespace_prefix}{id_}", *fields),
+        ("RPUSH", queue, id_),
+    ]
 
 
 _RETRY_INTERVALS = json.dumps(RETRY.intervals)  # the same for every job: made once
-_EMPTY_FIELDS: dict[EncodableT, EncodableT] = dict.fromkeys(
-    ("success_callback_name", "failure_callback_name", "stopped_callback_name", "started_at",
-     "ended_at", "last_heartbeat", "worker_name", "group_id"),
-    "",
-)  # fmt: skip
+_EMPTY_FIELDS: list[EncodableT] = [
+    part
+    for field in ("success_callback_name", "failure_callback_name", "stopped_callback_name",
+                  "started_at", "ended_at", "last_heartbeat", "worker_name", "group_id")
+    for part in (field, "")
+]  # fmt: skip
 
 
 def schedule_alone(client: redis.Redis, job: Job) -> None:

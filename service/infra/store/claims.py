@@ -12,10 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-import redis
 from redis.typing import EncodableT
 
-from service.infra import commit, trips
+from service.infra import commit, queue, trips
 from service.infra.keys import (
     PENDING_PRESSES,
     index_key,
@@ -191,10 +190,10 @@ class Claims(StoreBase):
         script = _CLAIM
         if press is not None:
             head += _press_keys(press)
-            job_keys, job_args = self._press_job(press, self.redis)
-            head += job_keys
+            job = queue.job_writes(press.job())
+            head += commit.command_keys(job)
             args = [BUSY_MS, len(head) + 1, len(room_keys)]
-            args += [*self._press_args(update_id, press), *job_args]
+            args += [*self._press_args(update_id, press), *commit.script_args(job)]
             script = _PRESS
         durable = self.durable if press is not None else None
         trip = trips.Script(script, [*head, *room_keys, *user_keys], args, durable)
@@ -254,14 +253,6 @@ class Claims(StoreBase):
         ttl = self.mark_ttl(update_id)
         head: list[EncodableT] = [press.phase, press.user, press.action, ttl, press.member]
         return [*head, press.at, press.arg]
-
-    def _press_job(
-        self, press: QueuedPress, client: redis.Redis
-    ) -> tuple[list[str], list[EncodableT]]:
-        """The writes that queue the press's job, as a script's keys and arguments."""
-        writes = commit.recorder(client)
-        enqueue_now(writes, press.job())
-        return commit.keys_of(writes), commit.as_args(writes)
 
     def finish(self, update_id: UpdateId, answer: str | None = None) -> None:
         """The update is handled, answered with `answer` (a press's popup text, "" for
