@@ -195,7 +195,7 @@ def bring_up_to_date(
     posts = aim.new or base.kind == "nudge" or base.one_off
     served = posts and not asked
     anew = Posting.EDIT if marks is None else due_anew(rt, marks, turn)
-    called = group_calls(rt, room, base) if marks is not None else []
+    called = group_calls(rt, room, base, anew=posts and not served) if marks is not None else []
     if (posts and not served) or called:
         anew = Posting.NOTIFY
     start = 0 if marks is None else story_start(room, marks, bool(anew) or folds)
@@ -248,15 +248,17 @@ def bring_up_to_date(
 # ----- who plays from the group --------------------------------------------------------
 
 
-def group_calls(rt: Runtime, room: Room, target: Target) -> list[int]:
+def group_calls(rt: Runtime, room: Room, target: Target, anew: bool = False) -> list[int]:
     """The players a group's table names as it goes out, so that it tells them: those
     whose turn it is who play from the group (their private chat refused us, or they
-    never opened it), unless in live play or called for this turn already (`live`)."""
+    never opened it), unless in live play or called for this turn already (`live`);
+    all of them in a table posted anew on request (`anew`: the group became a
+    supergroup, where their call is not)."""
     if target.kind != "table":
         return []
     users = from_group(room)
-    if not users:
-        return []
+    if not users or anew:
+        return users
     fields = [str(u) for u in users] + [f"{u}:turn" for u in users]
     found = rt.redis.hmget(live_key(room.id), fields)
     turn = f"p{room.phase_version}"

@@ -15,7 +15,7 @@ from service.infra import forget, indexes, queue
 from service.infra.keys import PENDING_SYNC, live_key, msgs_key, sent_key
 from service.infra.queue import QUEUE
 from service.infra.store import text
-from service.table import lobby
+from service.table import lobby, play
 from service.table.lobby import Actor
 from service.table.outcome import JobKind, Outcome
 from service.table.room import Room, RoomSettings
@@ -70,6 +70,39 @@ def test_a_nudge_run_twice_posts_once(rt: Runtime) -> None:
     request(rt, room, "nudge")  # the same player's turn again: the same words, a new nudge
     outbox.sync(rt, room.id, "nudge")
     assert api.sent() == 2
+
+
+def test_a_table_posted_anew_calls_again_who_plays_from_the_group(rt: Runtime) -> None:
+    """Called for their turn by the table in the group, a member who plays from the
+    group is called again by the table posted anew on request (the group became a
+    supergroup: the first call stayed in the old group); an edit calls nobody twice."""
+    api: FakeApi = rt.clients["telegram"]  # type: ignore[assignment]
+    room = started_room(rt)
+    [user] = [room.seats[s].user_id for s in play.waiting_humans(room)]
+    assert user is not None
+
+    def from_group(fresh: Room) -> Outcome:
+        fresh.blocked = [user]
+        return Outcome(changed=True)
+
+    rt.svc.store.update(room.id, from_group)
+    outbox.sync(rt, room.id, "table")
+    assert called(api) == [user]
+    request(rt, room, "table")  # an edit: called for this turn already
+    outbox.sync(rt, room.id, "table")
+    assert called(api) == []
+    request(rt, room, "table:new")
+    outbox.sync(rt, room.id, "table:new")
+    assert called(api) == [user]
+
+
+def called(api: FakeApi) -> list[int]:
+    """Whom the last message sent or edited names (its mentions; an old message retired
+    after it aside)."""
+    shown = ("sendMessage", "editMessageText")
+    params = next(params for method, params in reversed(api.calls) if method in shown)
+    mentions = [e for e in params.get("entities", []) if e["type"] == "text_mention"]
+    return [e["user"]["id"] for e in mentions]
 
 
 def test_the_sweeper_resends_a_lost_repost_once(rt: Runtime) -> None:
