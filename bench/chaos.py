@@ -555,6 +555,7 @@ class Players:
             mine = next((d for d in data if d.startswith(f"{room.id}.") and d.endswith(".H")), None)
             if message is not None and not message.deleted and mine is not None:
                 game.hands_asked[user] = time.time()
+                game.no_way.pop(user, None)
                 self.emu.tap(f"U{user}", message, mine, wait=False)
                 self.books.count(f"group_hands_asked_on_{target}")
                 return
