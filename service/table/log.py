@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
+from operator import attrgetter
 from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -81,14 +82,17 @@ class Logged(Protocol):
     log: list[LogLine]
 
 
+_SEQ = attrgetter("seq")
+
+
 def last_seq(log: Sequence[LogLine]) -> int:
-    return max((line.seq for line in log), default=0)
+    return max(map(_SEQ, log), default=0)
 
 
 def append(room: Logged, line: LogLine, hand_no: int) -> None:
     """Add a line of hand `hand_no` with the next place; a draw right after the same
-    seat's draw extends it. Lines added without a place (`Room.add_log`) get theirs."""
-    log = numbered(room.log)
+    seat's draw extends it. Lines stored without a place get theirs first."""
+    log = numbered(room.log) if 0 in map(_SEQ, room.log) else list(room.log)
     seq = last_seq(log) + 1
     last = log[-1] if log else None
     if (
@@ -104,11 +108,15 @@ def append(room: Logged, line: LogLine, hand_no: int) -> None:
     else:
         span = line.count if line.kind == LogKind.DRAW else 1  # `first`: the places it takes
         log.append(line.model_copy(update={"hand_no": hand_no, "seq": seq + span - 1}))
-    room.log = trimmed(log, hand_no)
+    # A log whose last line is of this hand was trimmed for it by that line's append:
+    # only this hand's lines came since.
+    trim = last is None or last.hand_no != hand_no
+    room.log = trimmed(log, hand_no) if trim else log[-MAX_LINES:]
 
 
 def numbered(log: list[LogLine]) -> list[LogLine]:
-    """The log with a place for every line (one added by `Room.add_log` has none)."""
+    """The log with a place for every line (one stored before lines had places has
+    none)."""
     seq = last_seq(log)
     out = []
     for line in log:
