@@ -334,24 +334,33 @@ class WaPlayers:
             game.taps[room.version] = (seat, action)
         else:
             person.passing_taps.setdefault(room.id, []).append(action)
-        roll = self.rnd.random()
+        roll, sent = self.rnd.random(), False  # sent: a post of the move surely went out
         try:
             if roll < 0.12 and typable(action, title):
                 self.send(person, title)  # typed instead of tapped
                 self.books.count("wa_typed_moves")
             else:
                 self.act(person, message, choice)
+                sent = True
                 self.books.count("wa_taps")
                 if roll > 0.92:  # and tapped again: refused, or a duplicate
                     self.act(person, message, choice)
                     self.books.count("wa_double_taps")
-        except (WhatsAppError, httpx.HTTPError):
-            del game.wa_phases[person.name][phase]  # nothing went out: play it again
-            if spec_is_follow(room):
-                del game.taps[room.version]
-            else:
-                person.passing_taps[room.id].pop()
+        except (WhatsAppError, httpx.HTTPError) as error:
+            if not sent:
+                self.unsent(game, room, person, error)
             raise
+
+    def unsent(self, game: Game, room: Room, person: Person, error: Exception) -> None:
+        """The person's move did not go out (refused), or may not have (a timeout: it may
+        land all the same, `Game.unsure`): they play the phase again."""
+        del game.wa_phases[person.name][room.phase_version]
+        if not spec_is_follow(room):
+            person.passing_taps[room.id].pop()
+            return
+        unsure = game.taps.pop(room.version)
+        if isinstance(error, httpx.HTTPError):
+            game.unsure[room.version] = unsure
 
     def may_act(self, game: Game, room: Room, person: Person) -> bool:
         """Whether the person acts in the room's phase: not yet, or (cuartetos) they did
