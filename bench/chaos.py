@@ -115,6 +115,8 @@ GROUP_SLEEPY_TIMEOUT = 60  # a group table's shortest turn time in the settings
 # How long a member who plays from the group waits for a "🃏 My cards" to show in the
 # group before they type /hand (long enough that a table the outbox owes them shows first).
 NO_WAY_PATIENCE = 30.0
+# How long their hand in the group may offer no move of their turn before they ask again.
+STALE_HAND_PATIENCE = 10.0
 
 
 # ----- the plan ------------------------------------------------------------------------
@@ -329,6 +331,8 @@ class Game:
     wa_phases: dict[str, dict[int, float]] = field(default_factory=dict)  # person -> tapped
     hands_asked: dict[int, float] = field(default_factory=dict)  # user -> "🃏 My cards" tapped
     no_way: dict[int, float] = field(default_factory=dict)  # user -> since when no button shows
+    # (user, version) -> since when their hand in the group has offered no move of it
+    stale_since: dict[tuple[int, int], float] = field(default_factory=dict)
     follows: str | None = None  # a WhatsApp game played again: the finished room's id
 
 
@@ -535,15 +539,25 @@ class Players:
     def group_hand(self, game: Game, room: Room, user: int) -> ChatMessage | None:
         """The hand of a member seated from the group who never opened the bot's private
         chat (the room's `blocked`): shown in the group to them alone once they ask for it
-        (again after 10 s while none shows), then kept current."""
+        (again after 10 s while none shows, or while the one shown has offered no move of
+        this turn for 10 s: its delivery is not guaranteed, the table's button shows it
+        again), then kept current."""
         mark = f"{room.id}."
-        for message in reversed(self.emu.ephemeral_messages(f"U{user}", room.chat_id)):
-            if any(str(b.value).startswith(mark) for row in message.buttons for b in row):
-                game.no_way.pop(user, None)
-                return message
+        shown = next(
+            (
+                message
+                for message in reversed(self.emu.ephemeral_messages(f"U{user}", room.chat_id))
+                if any(str(b.value).startswith(mark) for row in message.buttons for b in row)
+            ),
+            None,
+        )
+        if shown is not None:
+            game.no_way.pop(user, None)
+        if shown is not None and not stale_for(game, room, user, shown, STALE_HAND_PATIENCE):
+            return shown
         if time.time() - game.hands_asked.get(user, 0.0) > 10:
             self.ask_hand(game, room, user)
-        return None
+        return shown
 
     def ask_hand(self, game: Game, room: Room, user: int) -> None:
         """Ask for the hand as a person would: "🃏 My cards" on the table, else on the
@@ -764,6 +778,17 @@ class Players:
         self.books.count("leak_checks")
         for leak in leaks:
             self.books.violation(leak)
+
+
+def stale_for(game: Game, room: Room, user: int, hand: ChatMessage, patience: float) -> bool:
+    """Whether the hand shown to `user` has offered no move of the room's version for
+    `patience` seconds (an edit lost: a worker killed between showing it and keeping
+    where, say)."""
+    now = f"{room.id}.{room.version}."
+    if any(str(b.value).startswith(now) for row in hand.buttons for b in row):
+        return False
+    since = game.stale_since.setdefault((user, room.version), time.time())
+    return time.time() - since > patience
 
 
 def card_labels(room: Room, lang: str, mask: int) -> set[str]:
