@@ -90,6 +90,8 @@ class LineLogger:
         try:
             handler.stream.write(line + handler.terminator)
             handler.flush()
+        except Exception:  # as `logging`'s handlers: a line never fails its caller
+            handler.handleError(logging.makeLogRecord({"msg": line, "levelno": level}))
         finally:
             handler.release()
 

@@ -107,3 +107,11 @@ def test_serve_and_worker_lines_follow_a_game(emu: RunningEmulator, stack: Stack
         assert TOKEN.split(":")[1] not in text, f"{name} shows the bot token"
         for line in log_lines(stack.data_dir / name):
             assert {"game_id", "chat_id", "update_id", "timestamp", "level"} <= line.keys()
+
+
+def test_a_line_the_stream_cannot_take_fails_nobody() -> None:
+    """A stream closed under the handler (a test's captured stderr, a pipe gone): the
+    line is reported as `logging`'s own handlers report one, and its caller goes on."""
+    with captured_logs("INFO") as stream:
+        stream.close()
+        logs.get("burro.test").warning("after the stream closed")
