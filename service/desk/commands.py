@@ -21,7 +21,7 @@ from service.table import games as table_games
 from service.table import privacy as privacy_notice
 from service.table.names import shown
 from service.table.outcome import Outcome, Popup
-from service.table.room import LIVE, Room, RoomSettings
+from service.table.room import LIVE, Room
 from service.ui import games
 from service.ui.clock import when
 from service.ui.games import games_list
@@ -86,9 +86,7 @@ async def new(use: Use, args: tuple[str, ...]) -> Reply:
     refusal = caps.refusal(use.store, use.svc.settings, place.chat, use.player)
     if refusal is not None:
         return use.told(Outcome(popup=refusal))
-    settings = RoomSettings(
-        preset=preset, options=table_games.initial_options(preset, use.svc.settings)
-    )
+    settings = table_games.new_settings(preset, use.svc.settings, group=True)
     room = lobby.create_room(place.chat, place.topic, use.actor, use.svc.now(), settings=settings)
     here = not use.reachable and use.request.personal  # their cards shown in the group
     if here:

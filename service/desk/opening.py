@@ -9,7 +9,7 @@ from service.table import caps, lobby
 from service.table import games as table_games
 from service.table.lobby import Actor
 from service.table.outcome import Outcome, Popup
-from service.table.room import LIVE, Room, RoomSettings
+from service.table.room import LIVE, Room
 from service.table.targets import TABLE_NEW
 
 
@@ -72,12 +72,7 @@ def open_table(
     if refusal is not None:
         return refusal
     private = bots is not None
-    settings = RoomSettings(
-        preset=preset,
-        options=table_games.initial_options(preset, svc.settings, group=not private),
-        turn_timeout=svc.settings.turn_timeout,
-        reminder_after=svc.settings.reminder_after,
-    )
+    settings = table_games.new_settings(preset, svc.settings, group=not private)
     zone = svc.store.user(actor.user_id).get("zone")  # kept for a WhatsApp person
     if zone:  # their own chat's table tells its deadlines in their time
         settings.timezone = zone

@@ -174,6 +174,17 @@ def initial_options(preset: str, settings: Settings, group: bool = True) -> dict
     return table_of(preset).initial_options(settings, group)
 
 
+def new_settings(preset: str, settings: Settings, group: bool) -> RoomSettings:
+    """A new table's settings: its rule options and the environment's timings (a turn's
+    time, when to remind), in a group or a private chat alike."""
+    return RoomSettings(
+        preset=preset,
+        options=initial_options(preset, settings, group),
+        turn_timeout=settings.turn_timeout,
+        reminder_after=settings.reminder_after,
+    )
+
+
 def rules_of(settings: RoomSettings) -> Any:
     """The rule set a room's settings choose, of their preset's game (RulesError if they
     cannot be)."""
