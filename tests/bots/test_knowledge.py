@@ -10,7 +10,6 @@ import pytest
 
 from engine.follow_suit.bots.heuristic import HeuristicBot
 from engine.follow_suit.bots.knowledge import Knowledge, mask_of
-from engine.follow_suit.bots.leads import lead_checks
 from engine.follow_suit.bots.registry import make_bot
 from engine.follow_suit.bots.sampling import determinize
 from engine.follow_suit.game import apply, new_game, to_move
@@ -101,39 +100,3 @@ def test_a_seat_that_led_a_beatable_card_held_nothing_lower() -> None:
     codec = know.codec
     assert know.unlikely[0] >> codec.index_of["AS"] & 1
     assert not know.unlikely[0] & mask_of(["AH", "2H", "3H"], codec)
-
-
-def test_a_seat_seen_drawing_where_drawing_is_optional_probably_lacks_the_suit() -> None:
-    """Portuguese: a draw is not proof of a void (a player may draw holding the suit),
-    but players draw for the led suit and play the first card of it they find: the
-    hearts left unseen (the QH) are unlikely in seat 2's hand, not forbidden."""
-    sim = position(
-        "portuguese", 3, {0: "KH 7H 4S", 1: "3H KS", 2: "5C 6D"}, stock="6C 2H QH 5S", leader=0
-    )
-    play(sim, "0:play:KH", "2:draw", "2:draw", "2:play:2H", "1:play:3H")
-    know = Knowledge(view_of(sim))
-    hearts = SUITS.index("H")
-    assert not know.surely_void(2, hearts)
-    assert know.unlikely[2] >> know.codec.index_of["QH"] & 1
-    assert not know.unlikely[1] & SUIT_MASKS[hearts] & know.unseen
-
-
-def test_a_toppled_tent_leaves_nothing_unlikely_and_its_count_unknown_mid_deal() -> None:
-    """The tent topples at seat 2's first draw: the whole stock, hearts and all, comes
-    into its hand, so no suit is unlikely there. In a position set up mid-deal (cards
-    set aside before any action) how many cards it took is not known, so nobody's
-    past is walked back."""
-    sim = position(
-        "burro_em_pe",
-        3,
-        {0: "KH 7H 4S", 1: "3H KS", 2: "5C 6D"},
-        stock="6C 2H QH 5S",
-        leader=0,
-        options={"topple_chance": 1.0},
-    )
-    play(sim, "0:play:KH", "2:draw:left", "2:play:2H")
-    know = Knowledge(view_of(sim))
-    assert sim.hands[2] >> know.codec.index_of["QH"] & 1
-    assert not know.unlikely[2] & SUIT_MASKS[SUITS.index("H")] & know.unseen
-    assert know.topple == (1, -1)
-    assert lead_checks(know) == []

@@ -83,25 +83,6 @@ def split_tricks(view: PlayerView, codec: CardCodec) -> list[TrickLog]:
     return tricks
 
 
-def topple(view: PlayerView, codec: CardCodec) -> tuple[int, int]:
-    """(the history index of the draw that toppled the tent, the cards it took up), or
-    (-1, 0) if it still stands. A topple takes the whole stock, so it is the hand's last
-    draw, and how many cards it took follows from the draws before it and the deal:
-    (index, -1) when the hand was not dealt from a whole pack (a scripted position),
-    so the count is not known."""
-    rules = view.rules
-    draws = [k for k, (_, action) in enumerate(view.history) if action.startswith("draw")]
-    if not rules.tent or view.stock or not draws:
-        return -1, 0
-    taken = rules.deck_size - view.seats * rules.hand_size - len(draws) + 1
-    if taken <= 1:
-        return -1, 0
-    played = mask_of([a[5:] for _, a in view.history if a.startswith("play:")], codec)
-    if mask_of(view.discard, codec) & ~played:
-        return draws[-1], -1  # cards were set aside before the first action
-    return draws[-1], taken
-
-
 def infer_voids(view: PlayerView, tricks: list[TrickLog]) -> list[int]:
     """Per seat, a bit set of suits (bit s for suit s) that seat's unseen cards lack.
 
@@ -151,13 +132,9 @@ def infer_habits(view: PlayerView, tricks: list[TrickLog], codec: CardCodec) -> 
     leads low unless its top card is the boss (see `_unlikely_after_lead`).
 
     Unlike voids this is a habit, not a rule: samplers drop it when it cannot hold.
-    A draw brings unseen cards and forgets what is known of the other suits. Where
-    drawing is optional a draw is not proof of a void, but it is the habit: most
-    players (and our bots) draw only when they cannot follow, and stop at the first
-    card of the suit, which they play.
+    A draw brings unseen cards and forgets what is known of the other suits.
     """
     strict = view.rules.drawing == "strict" and not view.rules.tent
-    toppled_at = topple(view, codec)[0]  # the whole stock came in: any suit
     unlikely = [0] * view.seats
     history = view.history
     in_play = _in_play_at_each_trick(view, tricks, codec)
@@ -166,11 +143,8 @@ def infer_habits(view: PlayerView, tricks: list[TrickLog], codec: CardCodec) -> 
         for offset, led in enumerate(trick.led):
             seat, action = history[trick.start + offset]
             if action.startswith("draw"):
-                suit = SUIT_MASKS[led] if led >= 0 else 0
-                if strict:
-                    unlikely[seat] &= suit
-                else:  # optional: players draw when they cannot follow, till it turns up
-                    unlikely[seat] = 0 if trick.start + offset == toppled_at else suit
+                keep = SUIT_MASKS[led] if strict and led >= 0 else 0
+                unlikely[seat] &= keep
                 continue
             if action == "pass":
                 closed += 1
@@ -255,10 +229,6 @@ class Knowledge:
     @cached_property
     def tricks(self) -> list[TrickLog]:
         return split_tricks(self.view, self.codec)
-
-    @cached_property
-    def topple(self) -> tuple[int, int]:
-        return topple(self.view, self.codec)
 
     @cached_property
     def voids(self) -> list[int]:

@@ -1,27 +1,27 @@
-"""What the others' past play says of their hands, for the search's deals.
+"""What the others' leads say of their hands, for the search's deals.
 
-Most players (and every bot here below the strong one) play by the tips: the suit the
-tips score best, its top card if nobody can beat it, else the lowest; follow with the
-highest card when it can win, else the lowest; draw only when void in the led suit. So
-a sampled deal in which an opponent's past is not the tips' play from the hand it gives
+Most players (and every bot here below the strong one) lead by the tips: the suit the
+tips score best, its top card if nobody can beat it, else the lowest. So a sampled
+deal in which an opponent's recent lead is not the tips' lead for the hand it gives
 that opponent is less likely than one in which it is. The search prefers deals that
-agree (see `sampling.determinize`).
+agree with the leads it can check (see `sampling.determinize`).
 
-Where a void player passes once the stock is gone (all but Cangkul and taking the
-table), a sample is checked against each opponent's whole past (`SeatCheck`): its hand
-is walked back from the sample's cards to the deal, giving back each card it played
-and taking out the cards it drew. The card found by a draw is the one played at once
-(strict drawing; with optional drawing it is what the tips do); the other cards drawn
-are some of the hand's, not of the led suit, and which ones is not seen: the walk takes
-them at random (uniformly among the hand's cards, as many as it then held, so that a
-deal passes as often as the histories that lead to it allow). A draw that toppled the
-tent took the whole stock, as many cards as it then held: the led suit's cards in the
-hand after it all came from there, and the card played is the tips' follow among them.
-On the way every lead must be the tips' lead (`LeadCheck`: from what the leader knew
-then, as the public history up to that trick shows it), every follow the tips' follow,
-and every draw and pass must come from a hand void in the suit.
+Where drawing is strict and the stock stands in one pile (Spanish, Brazilian), a
+sample is checked against each opponent's whole past (`SeatCheck`): its hand is walked
+back from the sample's cards to the deal, giving back each card it played and taking
+out the cards it drew. The card found by a draw is the one played at once; the other
+cards drawn are some of the hand's, not of the led suit, and which ones is not seen: the
+walk takes them at random (uniformly among the hand's cards, as many as it then held,
+so that a deal passes as often as the histories that lead to it allow). On the way
+every lead must be the tips' lead, every follow the tips' follow (win with the highest,
+else shed the lowest), and every draw and pass must come from a hand void in the suit.
 
-Not checked where a passer picks cards up: what the leader saw in the others' hands
+Elsewhere a lead is checked (`LeadCheck`) while the hand its leader held then follows
+from the sample: the leader has only played cards since (no draw, pass or pick-up
+brought it unseen cards), and the stock's size then is known (no tent that may have
+toppled since). What a leader knew then (voids, counts, the cards gone) comes from
+the public history up to that trick, as the leader saw it. Not checked where a passer
+picks cards up (Cangkul, taking the table): what the leader saw in the others' hands
 then is not known from what is seen now.
 """
 
@@ -37,6 +37,8 @@ from engine.follow_suit.bots import tips
 from engine.follow_suit.bots.knowledge import Knowledge, infer_voids, pack_mask
 from engine.kernel.cards import JOKER, SUIT_MASKS, bits
 
+MAX_CHECKS = 3  # the most recent leads checked (`LeadCheck`), enough to steer the deals
+
 
 @dataclass(frozen=True)
 class LeadCheck:
@@ -44,6 +46,7 @@ class LeadCheck:
 
     seat: int
     card: int
+    played_since: int  # the cards the leader played from that lead on, the lead too
     gone: int  # the cards set aside before that trick
     seen: int  # the cards the leader could see in other hands (pick-ups)
     opponents: list[tuple[int, int, int, int]]  # (seat, hidden count, voids, known suits)
@@ -53,6 +56,11 @@ class LeadCheck:
     pack: int  # every card of the deck
     # The answers of `led_from` so far, by hand: a decision's samples repeat hands.
     memo: dict[int, bool] = field(default_factory=dict, compare=False, repr=False)
+
+    def holds(self, hidden: int, known: int) -> bool:
+        """Whether the tips would have led this card from the hand the sample gives
+        the leader (`hidden` and `known`: its cards now)."""
+        return self.led_from(hidden | known | self.played_since)
 
     def led_from(self, hand: int) -> bool:
         """Whether the tips lead this card from `hand`, the leader's hand then."""
@@ -81,9 +89,6 @@ FOLLOW = 1  # (FOLLOW, card, suit, best card on the trick, last to play): the ti
 PLAY = 2  # (PLAY, card): a card played with nothing to check (a joker, after a joker lead)
 DRAWS = 3  # (DRAWS, suit, cards kept): void in the led suit; the cards drawn and kept
 VOID = 4  # (VOID, suit): a pass, void in the led suit
-# (TOPPLE, card, suit, best, last, cards taken): a card played from what a draw that
-# toppled the tent brought (and the draws before it that turn), void in the suit before
-TOPPLE = 5
 Event = tuple[Any, ...]
 
 
@@ -101,13 +106,6 @@ class SeatCheck:
         hand = hidden | known
         for k, event in enumerate(self.events):
             kind = event[0]
-            if kind == TOPPLE:
-                hand, free = _before_topple(event, hand)
-                if free < 0:
-                    return k
-                for _ in range(free):
-                    hand ^= 1 << rng.choice(bits(hand))
-                continue
             if kind == DRAWS:
                 if hand & SUIT_MASKS[event[1]]:
                     return k
@@ -126,7 +124,7 @@ class SeatCheck:
     def consistent(self, hidden: int, known: int) -> bool:
         """Whether some choice of the cards drawn meets every event (true of the real
         hand of a seat that plays by the tips)."""
-        return _consistent(self.events, 0, hidden | known, set())
+        return _consistent(self.events, 0, hidden | known)
 
 
 def _meets(event: Event, hand: int) -> bool:
@@ -147,62 +145,36 @@ def _meets(event: Event, hand: int) -> bool:
     return followed == card
 
 
-def _before_topple(event: Event, hand: int) -> tuple[int, int]:
-    """The hand before a turn that toppled the tent, less the cards it drew that are
-    not known (the led suit's and a joker played all came from the stock), and how
-    many those are; -1 if the turn does not agree with the hand."""
-    _, card, suit, best, last, taken = event
-    hand |= 1 << card
-    led = hand & SUIT_MASKS[suit]
-    if card == JOKER:
-        if led:
-            return hand, -1  # the tips follow before they play the joker
-    elif not led >> card & 1 or tips.follow(bits(led), best, last) != card:
-        return hand, -1
-    drawn = led | (1 << card)
-    free = taken - drawn.bit_count()
-    return hand & ~drawn, free if free <= (hand & ~drawn).bit_count() else -1
-
-
-def _consistent(
-    events: tuple[Event, ...], start: int, hand: int, failed: set[tuple[int, int]]
-) -> bool:
-    """Whether some choice of the cards drawn meets `events[start:]` from `hand`
-    (`failed`: the points already found not to, as the choices meet again)."""
-    if (start, hand) in failed:
-        return False
-    origin = hand
+def _consistent(events: tuple[Event, ...], start: int, hand: int) -> bool:
     for k in range(start, len(events)):
         event = events[k]
-        kind = event[0]
-        if kind in (TOPPLE, DRAWS):
-            if kind == TOPPLE:
-                hand, kept_count = _before_topple(event, hand)
-            else:
-                kept_count = -1 if hand & SUIT_MASKS[event[1]] else event[2]
-            met = kept_count >= 0 and any(
-                _consistent(events, k + 1, hand & ~sum(1 << c for c in kept), failed)
-                for kept in combinations(bits(hand), kept_count)
+        if event[0] == DRAWS:
+            if hand & SUIT_MASKS[event[1]]:
+                return False
+            return any(
+                _consistent(events, k + 1, hand & ~sum(1 << c for c in kept))
+                for kept in combinations(bits(hand), event[2])
             )
-            if not met:
-                failed.add((start, origin))
-            return met
         if not _meets(event, hand):
-            failed.add((start, origin))
             return False
-        if kind != VOID:
+        if event[0] != VOID:
             hand |= 1 << event[1]
     return True
 
 
-def lead_checks(know: Knowledge) -> list[SeatCheck]:
-    """What a sample can be checked against: each opponent's whole past, unless
-    passers pick cards up (or a tent toppled by an unknown number of cards)."""
-    if know.view.rules.empty_stock != "pass":
+Check = LeadCheck | SeatCheck
+
+
+def lead_checks(know: Knowledge) -> list[Check]:
+    """What a sample can be checked against: each opponent's past where it can be
+    walked back (strict drawing, one pile, no pick-ups), else the opponents' recent
+    leads, newest first."""
+    rules = know.view.rules
+    if rules.empty_stock != "pass":
         return []  # pick-ups: what the leader saw in the hands then is not known now
-    if know.topple[1] < 0:
-        return []  # a scripted position: how many cards the topple brought is not known
-    return seat_checks(know)
+    if rules.drawing == "strict" and not rules.tent:
+        return list(seat_checks(know))
+    return list(_recent_leads(know))
 
 
 def seat_checks(know: Knowledge) -> list[SeatCheck]:
@@ -231,7 +203,8 @@ class Since:
 
     later: int  # the cards played
     plays: list[int]  # per seat, cards played
-    draws: list[int]  # per seat, cards drawn (a topple's whole stock included)
+    draws: list[int]  # per seat, draws
+    broken: int = 0  # seats that drew or passed (unseen cards may have come in)
 
 
 def walk_back(know: Knowledge) -> Iterator[tuple[int, Since]]:
@@ -239,7 +212,6 @@ def walk_back(know: Knowledge) -> Iterator[tuple[int, Since]]:
     history = know.view.history
     seats = know.view.seats
     since = Since(later=0, plays=[0] * seats, draws=[0] * seats)
-    toppled_at, taken = know.topple
     k_end = len(history)
     for t in range(len(know.tricks) - 1, -1, -1):
         start = know.tricks[t].start
@@ -248,8 +220,10 @@ def walk_back(know: Knowledge) -> Iterator[tuple[int, Since]]:
             if action.startswith("play:"):
                 since.plays[seat] += 1
                 since.later |= 1 << know.codec.index_of[action[5:]]
-            elif action.startswith("draw"):
-                since.draws[seat] += taken if k == toppled_at else 1
+            else:
+                since.broken |= 1 << seat
+                if action.startswith("draw"):
+                    since.draws[seat] += 1
         k_end = start
         yield t, since
 
@@ -258,17 +232,13 @@ def _trick_events(know: Knowledge, t: int, lead: LeadCheck | None) -> list[tuple
     """The events of one trick, in the order they came, with their seats."""
     trick = know.tricks[t]
     history = know.view.history
-    toppled_at, taken = know.topple
     out: list[tuple[int, Event]] = []
     drew: dict[int, int] = {}
-    toppler = -1
     best, closed = -1, 0
     for offset, led in enumerate(trick.led):
         seat, action = history[trick.start + offset]
         if action.startswith("draw"):
-            toppled = trick.start + offset == toppled_at
-            drew[seat] = drew.get(seat, 0) + (taken if toppled else 1)
-            toppler = seat if toppled else toppler
+            drew[seat] = drew.get(seat, 0) + 1
             continue
         drawn = drew.pop(seat, 0)
         last = closed == trick.seats - 1
@@ -277,9 +247,7 @@ def _trick_events(know: Knowledge, t: int, lead: LeadCheck | None) -> list[tuple
             out.append((seat, (DRAWS, led, drawn) if drawn else (VOID, led)))
             continue
         card = know.codec.index_of[action[5:]]
-        if seat == toppler:
-            out.append((seat, (TOPPLE, card, led, best, last, drawn)))
-        elif drawn:  # the card found, played at once: the other cards drawn were kept
+        if drawn:  # the card found, played at once: the other cards drawn were kept
             out.append((seat, (DRAWS, led, drawn - 1)))
         elif offset == 0 and lead is not None:
             out.append((seat, (LEAD, card, lead)))
@@ -289,6 +257,29 @@ def _trick_events(know: Knowledge, t: int, lead: LeadCheck | None) -> list[tuple
             out.append((seat, (FOLLOW, card, led, best, last)))
         best = max(best, card)
     return out
+
+
+def _recent_leads(know: Knowledge) -> list[LeadCheck]:
+    """The opponents' recent leads that a sample can be checked against, newest first."""
+    view = know.view
+    # A topple brings an unknown number of cards: before it, the counts are not known.
+    topples = view.rules.tent and view.rules.topple_chance > 0.0
+    gone_now = know.discard & pack_mask(know.codec)
+    checks: list[LeadCheck] = []
+    for t, since in walk_back(know):
+        if topples and any(since.draws):
+            break
+        leader, action = view.history[know.tricks[t].start]
+        if leader == know.seat or since.broken >> leader & 1 or not action.startswith("play:"):
+            continue
+        card = know.codec.index_of[action[5:]]
+        if card == JOKER:
+            continue
+        gone = gone_now & ~since.later
+        checks.append(_check(know, t, leader, card, gone, since.plays, since.draws))
+        if len(checks) == MAX_CHECKS:
+            break
+    return checks
 
 
 def _check(
@@ -302,6 +293,11 @@ def _check(
 ) -> LeadCheck:
     view = know.view
     voids = infer_voids(view, know.tricks[:t])
+    history = view.history
+    played_since = 0
+    for seat, action in history[know.tricks[t].start :]:
+        if seat == leader and action.startswith("play:"):
+            played_since |= 1 << know.codec.index_of[action[5:]]
     counts = [view.counts[s] + plays[s] - draws[s] for s in range(view.seats)]
     seen = 0
     opponents: list[tuple[int, int, int, int]] = []
@@ -315,6 +311,7 @@ def _check(
     return LeadCheck(
         seat=leader,
         card=card,
+        played_since=played_since,
         gone=gone,
         seen=seen,
         opponents=opponents,

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 from engine.follow_suit.bots.knowledge import Knowledge
-from engine.follow_suit.bots.leads import SeatCheck
+from engine.follow_suit.bots.leads import Check, LeadCheck, SeatCheck
 from engine.follow_suit.hand import PLAYING, HandSim, HandState
 from engine.kernel.cards import SUITS, bits
 
@@ -119,6 +119,30 @@ def _shift(
     return target
 
 
+def agreeing_deal(
+    know: Knowledge, rng: random.Random, habits: bool, leads: Sequence[Check], tries: int
+) -> tuple[list[int], list[int]]:
+    """A deal of the unseen cards in which the others' recent leads are the tips' leads
+    (see `leads`): the first of up to `tries` deals where all of them are, else the one
+    where most are. The leads are a habit, as the follows are: unlike voids, a deal
+    may break them when too few deals keep them. Checks of whole pasts (`SeatCheck`)
+    go seat by seat (see `agreeing_seats`)."""
+    seat_checks = [c for c in leads if isinstance(c, SeatCheck)]
+    if seat_checks:
+        return agreeing_seats(know, rng, habits, seat_checks, tries)
+    lead_checks = [c for c in leads if isinstance(c, LeadCheck)]
+    best, best_score = deal_unseen(know, rng, habits), -1
+    for attempt in range(tries):
+        dealt = best if attempt == 0 else deal_unseen(know, rng, habits)
+        hidden = dealt[0]
+        score = sum(1 for c in lead_checks if c.holds(hidden[c.seat], know.known[c.seat]))
+        if score > best_score:
+            best, best_score = dealt, score
+            if score == len(lead_checks):
+                break
+    return best
+
+
 def agreeing_seats(
     know: Knowledge, rng: random.Random, habits: bool, checks: Sequence[SeatCheck], tries: int
 ) -> tuple[list[int], list[int]]:
@@ -215,7 +239,7 @@ def determinize(
     know: Knowledge,
     rng: random.Random,
     habits: bool = True,
-    leads: Sequence[SeatCheck] = (),
+    leads: Sequence[Check] = (),
     tries: int = 1,
 ) -> HandSim:
     """A `HandSim` of the current position with the unseen cards dealt at random
@@ -223,7 +247,7 @@ def determinize(
     in up to `tries` deals one that agrees with the checked `leads`."""
     view = know.view
     if leads and tries > 1:
-        hidden, stock = agreeing_seats(know, rng, habits, leads, tries)
+        hidden, stock = agreeing_deal(know, rng, habits, leads, tries)
     else:
         hidden, stock = deal_unseen(know, rng, habits)
     hands = [hidden[s] | know.known[s] for s in range(view.seats)]

@@ -2,10 +2,10 @@
 
 Each iteration deals the unseen cards at random, consistently with what the seat knows
 (see `sampling`) and, of a few deals, preferring one in which the others' play is what
-the tips would have played from the hands it gives them (`leads`: each one's whole
-past, unless passers pick cards up), then tries every legal action on that same deal
-and plays each to the end, every seat following the tips (`rollout`, with a little
-randomness). Trying all actions on one deal compares them
+the tips would have played from the hands it gives them (`leads`: each one's whole past
+where drawing is strict, else their recent leads), then tries every
+legal action on that same deal and plays each to the end, every seat following the tips
+(`rollout`, with a little randomness). Trying all actions on one deal compares them
 under the same luck, which cuts the noise far more than independent samples would.
 
 The searched move is the best mean outcome, with one guard measured in the arena:
@@ -63,8 +63,8 @@ class SearchBot:
         # played instead, when leading and otherwise (0: always the searched move).
         self.lead_z = lead_z
         self.follow_z = follow_z
-        # Deals tried, per sample, for one in which the others' past is the tips'
-        # play (1: any deal; see `leads`).
+        # Deals tried, per sample, for one in which the others' recent leads are the
+        # tips' leads (1: any deal; see `leads`).
         self.lead_tries = lead_tries
 
     def choose(self, view: PlayerView) -> str:
