@@ -256,7 +256,7 @@ def group_calls(rt: Runtime, room: Room, target: Target, anew: bool = False) -> 
     supergroup, where their call is not)."""
     if target.kind != "table":
         return []
-    users = from_group(room)
+    users = play.from_group(room)
     if not users or anew:
         return users
     fields = [str(u) for u in users] + [f"{u}:turn" for u in users]
@@ -269,21 +269,12 @@ def group_calls(rt: Runtime, room: Room, target: Target, anew: bool = False) -> 
     ]
 
 
-def from_group(room: Room) -> list[int]:
-    """The players whose turn it is at a group's table who play from the group (their
-    private chat refused us, or they never opened it)."""
-    if room.private or room.status != "playing" or targets.in_own_chat(room):
-        return []
-    waiting = (room.seats[s].user_id for s in play.waiting_humans(room))
-    return [u for u in waiting if u is not None and u in room.blocked]
-
-
 def nudge_screen(room: Room, painter: games.Screens) -> Screen:
     """The group's reminder; where someone it names plays from the group, with the
     table's way to their cards: Telegram never tells a bot that its table was deleted,
     and the reminder is where their notification takes them."""
     screen = painter.nudge()
-    if not isinstance(painter, TablePainter) or not from_group(room):
+    if not isinstance(painter, TablePainter) or not play.from_group(room):
         return screen
     return replace(screen, rows=(*screen.rows, *fit([painter.chat_rows()])))
 

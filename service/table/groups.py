@@ -39,8 +39,7 @@ def move(room: Room, old_chat: int, new_chat: int) -> Outcome:
     if room.status not in LIVE:
         return Outcome(changed=True)
     sync = {targets.TABLE_NEW}
-    waiting = (room.seats[s].user_id for s in play.waiting_humans(room))
-    if room.reminded and any(u in room.blocked for u in waiting):
+    if room.reminded and play.from_group(room):
         sync.add(targets.NUDGE)
     return Outcome(changed=True, sync=sync)
 

@@ -434,6 +434,15 @@ def waiting_humans(room: Room) -> list[int]:
     return [s for s in game(room).to_act(room.game) if not room.is_bot_seat(s)]
 
 
+def from_group(room: Room) -> list[int]:
+    """The players whose turn it is at a group's table who play from the group (their
+    private chat refused us, or they never opened it)."""
+    if room.private or room.status != "playing" or targets.in_own_chat(room):
+        return []
+    waiting = (room.seats[s].user_id for s in waiting_humans(room))
+    return [u for u in waiting if u is not None and u in room.blocked]
+
+
 def news_targets(room: Room) -> set[str]:
     """Where a hand's or the game's end is told: the room's chat, and in a group each
     player's private chat too (those it refused excepted)."""
