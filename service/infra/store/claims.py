@@ -24,7 +24,6 @@ from service.infra.keys import (
     update_key,
     user_key,
 )
-from service.infra.queue import enqueue_now
 from service.infra.store.base import StoreBase, UpdateId, text
 from service.table.outcome import QueuedPress
 
@@ -237,7 +236,7 @@ class Claims(StoreBase):
                 yield trips.Commands([("SET", mark, answer, "EX", self.mark_ttl(update_id))])
             if queued == 3:
                 job = commit.recorder(self.jobs)
-                enqueue_now(job, press.job())
+                queue.enqueue_now(job, press.job())
                 yield trips.Commands(commit.as_commands(job), transaction=True, jobs=True)
                 self._keep({})
                 return _CLAIMED["accepted"]
