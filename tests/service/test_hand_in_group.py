@@ -176,9 +176,10 @@ def played_after_a_pause(hook: Hook, chat: int) -> tuple[Room, str, int]:
     """The mover plays after a pause (nobody in live play); the room after it, and the
     first word of the next mover's name: once the turn passes to someone else (a trick's
     winner leads again, in live play)."""
-    emu, clock = hook.emu, hook.clock
-    assert clock is not None
+    emu, clock, worker = hook.emu, hook.clock, hook.worker
+    assert clock is not None and worker is not None
     for _try in range(10):
+        worker.settle()  # the last try's table is posted before we mark where we are
         room = room_in(hook, chat)
         who = mover(room)
         clock.advance(hook.settings.live_window + 60)
@@ -209,6 +210,8 @@ def test_a_turn_after_a_pause_calls_its_player_by_name(hook: Hook) -> None:
     seat = fresh.seat_of(user)
     assert seat is not None and fresh.seats[seat].name.split()[0] in table.text
     assert user in table.notified
+    assert hook.worker is not None
+    hook.worker.settle()
     sent = emu.messages_in(GROUP, include_deleted=True)
     assert [m.message_id for m in sent if m.message_id > posted] == [table.message_id]
 
@@ -217,6 +220,8 @@ def test_hand_typed_in_the_group_answers_its_sender_alone(hook: Hook) -> None:
     """`/hand`, registered as an ephemeral command (serve's probe found them taken):
     the member's command and its answer are theirs alone."""
     emu = hook.emu
+    assert hook.worker is not None
+    hook.worker.settle()
     chat = table_of(hook, 0).chat_id
     carla = next(s.user_id for s in room_in(hook, chat).seats if s.name.startswith("Carla"))
     before = {m.message_id for m in emu.messages_in(GROUP)}
