@@ -257,7 +257,8 @@ def test_raw_bytes(webhook: Webhook, raw: bytes) -> None:
 def test_what_the_fuzz_found(webhook: Webhook) -> None:
     """Updates the fuzz once broke serve with (PTB keeps a field's odd type as it came):
     a command in the group whose message_id is an object, a press whose id is a list with
-    a lone surrogate (the webhook's answer could not be encoded), a language press. First
+    a lone surrogate (the webhook's answer could not be encoded), a language press, a
+    language code that is a list. First
     a legal move, which `serve` queues: the language press's change applies it."""
     ensure_live(webhook)
     user, data = webhook.legal_presses(webhook.room())[0]
@@ -267,6 +268,14 @@ def test_what_the_fuzz_found(webhook: Webhook) -> None:
     odd_press = press(ANA, "lang:es", ANA["id"])
     odd_press["callback_query"]["id"] = [{}, ["\ud800"]]
     for update in (odd_id, odd_press, press(BEN, "lang:es", BEN["id"])):
+        check(webhook, update)
+    # A language code that is not a string (of someone who never chose a language), in
+    # a chosen inline result and in a command.
+    chosen = {"result_id": "9ngqrwp6.2.p5C", "query": "g"}
+    chosen["from"] = {**STRANGER, "id": 100009, "language_code": [None]}
+    odd_command = command("/help")
+    odd_command["message"]["from"] = {**STRANGER, "id": 100010, "language_code": {"x": 1}}
+    for update in ({"update_id": 1, "chosen_inline_result": chosen}, odd_command):
         check(webhook, update)
 
 

@@ -37,7 +37,7 @@ from service.desk.asks import (
 from service.platforms.telegram import callbacks, inline, people
 from service.platforms.telegram.answer import Pressed
 from service.platforms.telegram.ephemeral import Answering
-from service.platforms.telegram.people import display_name
+from service.platforms.telegram.people import display_name, language_of
 
 # Each slash command, and the desk command it asks for.
 COMMANDS: dict[str, CommandName] = {
@@ -193,7 +193,7 @@ def ask_of(data: str) -> Ask:
 
 
 def sender_of(user: User) -> Sender:
-    return Sender(user.id, display_name(user), user.language_code)
+    return Sender(user.id, display_name(user), language_of(user))
 
 
 def place_of(message: Message) -> Place:

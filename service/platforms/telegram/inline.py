@@ -33,7 +33,7 @@ from service.desk.desk import Desk, Handled
 from service.i18n import Translator, _
 from service.platforms.telegram import callbacks
 from service.platforms.telegram.answer import Exchange, Pressed
-from service.platforms.telegram.people import actor_of, display_name
+from service.platforms.telegram.people import actor_of, display_name, language_of
 from service.platforms.telegram.render import MAX_TEXT
 from service.services import Services
 from service.ui import games
@@ -144,7 +144,7 @@ def confirm_pressed(update: Update) -> Chosen | None:
 
 
 def sender_of(user: User) -> Sender:
-    return Sender(user.id, display_name(user), user.language_code)
+    return Sender(user.id, display_name(user), language_of(user))
 
 
 async def make_move(desk: Desk, exchange: Exchange, chosen: Chosen, bot: Bot) -> Handled:

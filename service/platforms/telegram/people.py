@@ -23,8 +23,14 @@ def name_of(user_id: int, first_name: str | None, username: str | None) -> str:
     return name or names.clean(username or "", str(user_id))
 
 
+def language_of(user: User) -> str | None:
+    """The language Telegram hints for a user; a malformed one (not a string) is none."""
+    code = user.language_code
+    return code if isinstance(code, str) else None
+
+
 def actor_of(svc: Services, user: User, admin: bool = False) -> Actor:
-    return svc.actor(user.id, display_name(user), user.language_code, admin)
+    return svc.actor(user.id, display_name(user), language_of(user), admin)
 
 
 def admins(bot: Bot) -> IsAdmin:
