@@ -134,12 +134,10 @@ def webhook_checks(info: dict[str, Any], expected: str | None) -> list[Check]:
 
 
 def run(args: argparse.Namespace) -> int:
-    import httpx
-
     from cli.set_webhook import webhook_url
     from service.infra import logs
     from service.platforms.telegram import probe
-    from service.platforms.telegram.botapi import ApiError, BotApi
+    from service.platforms.telegram.botapi import ApiError, BotApi, NetworkError
     from service.settings import Settings
 
     settings = Settings()
@@ -155,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     except ApiError as error:
         print(f"burro doctor: Telegram refused the token or the call: {error}", file=sys.stderr)
         return 1
-    except httpx.HTTPError as error:
+    except NetworkError as error:
         said = logs.redact(str(error))
         print(f"burro doctor: no answer from {settings.telegram_api_url}: {said}", file=sys.stderr)
         return 1

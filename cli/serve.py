@@ -56,10 +56,8 @@ def run(args: argparse.Namespace) -> int:
 def token_works(settings: Settings) -> bool:
     """Whether Telegram answers getMe with the token; if not, says why on stderr (never
     showing the token)."""
-    import httpx
-
     from service.infra import logs
-    from service.platforms.telegram.botapi import ApiError, BotApi
+    from service.platforms.telegram.botapi import ApiError, BotApi, NetworkError
 
     assert settings.telegram_token is not None
     api = BotApi(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
@@ -72,7 +70,7 @@ def token_works(settings: Settings) -> bool:
         else:
             print(f"burro serve: getMe failed: {logs.redact(str(error))}", file=sys.stderr)
         return False
-    except httpx.HTTPError as error:
+    except NetworkError as error:
         said = logs.redact(str(error))
         print(f"burro serve: no answer from {settings.telegram_api_url}: {said}", file=sys.stderr)
         return False
@@ -84,17 +82,15 @@ def token_works(settings: Settings) -> bool:
 def set_menus(settings: Settings) -> None:
     """Set the bot's command menus (tg.menu); if Telegram refuses, say why on stderr and
     serve all the same (the menu is a help, the commands work without it)."""
-    import httpx
-
     from service.infra import logs
     from service.platforms.telegram import menu
-    from service.platforms.telegram.botapi import ApiError, BotApi
+    from service.platforms.telegram.botapi import ApiError, BotApi, NetworkError
 
     assert settings.telegram_token is not None
     api = BotApi(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
     try:
         menu.register(api)
-    except (ApiError, httpx.HTTPError) as error:
+    except (ApiError, NetworkError) as error:
         print(f"burro serve: setMyCommands failed: {logs.redact(str(error))}", file=sys.stderr)
     finally:
         api.close()

@@ -53,9 +53,7 @@ def webhook_url(public_url: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    import httpx
-
-    from service.platforms.telegram.botapi import ApiError, BotApi
+    from service.platforms.telegram.botapi import ApiError, BotApi, NetworkError
     from service.settings import Settings
 
     settings = Settings()
@@ -94,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     except ApiError as error:
         print(f"burro set-webhook: Telegram refused: {error}", file=sys.stderr)
         return 1
-    except httpx.HTTPError as error:
+    except NetworkError as error:
         said = str(error).replace(token, "<token>")  # never print the token
         print(f"burro set-webhook: no answer from {settings.telegram_api_url}: {said}",
               file=sys.stderr)  # fmt: skip

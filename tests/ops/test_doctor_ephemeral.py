@@ -8,7 +8,6 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 
 from cli.main import main
@@ -16,7 +15,7 @@ from cli.stack import SECRET, TOKEN
 from emulator.config import fast_config
 from emulator.server import RunningEmulator, running_emulator
 from service.platforms.telegram import probe
-from service.platforms.telegram.botapi import ApiError
+from service.platforms.telegram.botapi import ApiError, NetworkError
 
 NAME = "ephemeral messages"
 
@@ -97,7 +96,7 @@ class Answers:
         (ApiError(404, "Not Found"), False),
         (ApiError(429, "Too Many Requests", retry_after=3), None),
         (ApiError(401, "Unauthorized"), None),
-        (httpx.ConnectError("refused"), None),
+        (NetworkError("ConnectionRefusedError: refused"), None),
     ],
 )
 def test_what_each_answer_says(error: Exception, found: bool | None) -> None:

@@ -3,11 +3,13 @@ Telegram's errors as exceptions the outbox can act on."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-import httpx
-
 from service.infra import metrics, tls
+from service.infra.json_client import JsonClient, NetworkError
+
+__all__ = ["ApiError", "BotApi", "NetworkError", "chat_not_found"]
 
 
 class ApiError(Exception):
@@ -56,8 +58,8 @@ class ApiError(Exception):
 
 class BotApi:
     def __init__(self, token: str, base_url: str, timeout: float = 10.0) -> None:
-        self.url = f"{base_url.rstrip('/')}/bot{token}/"
-        self.http = httpx.Client(timeout=timeout, verify=tls.context())
+        self.path = f"/bot{token}/"
+        self.http = JsonClient(base_url, timeout, tls.context())
         self.calls = 0  # calls made by this client (benchmarks count them)
 
     def call(self, method: str, **params: Any) -> Any:
@@ -67,7 +69,7 @@ class BotApi:
         except ApiError as error:
             metrics.bot_api_call(method, error.code)
             raise
-        except httpx.HTTPError:
+        except NetworkError:
             metrics.bot_api_call(method, network=True)
             raise
         metrics.bot_api_call(method)
@@ -75,16 +77,19 @@ class BotApi:
 
     def _call(self, method: str, **params: Any) -> Any:
         self.calls += 1
-        response = self.http.post(self.url + method, json=params)
+        sent = json.dumps(params, ensure_ascii=False, separators=(",", ":")).encode()
+        status, data = self.http.post(self.path + method, sent)
         try:
-            body = response.json()
+            body = json.loads(data)
         except ValueError:
-            raise ApiError(response.status_code, response.text[:200]) from None
+            raise ApiError(status, data[:200].decode(errors="replace")) from None
+        if not isinstance(body, dict):
+            raise ApiError(status, f"not a Bot API answer: {data[:200].decode(errors='replace')}")
         if not body.get("ok"):
             parameters = body.get("parameters")
             parameters = parameters if isinstance(parameters, dict) else {}
             raise ApiError(
-                body.get("error_code", response.status_code),
+                body.get("error_code", status),
                 body.get("description", ""),
                 parameters.get("retry_after"),
                 _integer(parameters.get("migrate_to_chat_id")),

@@ -13,7 +13,6 @@ telegram-bot-api server (BURRO_TELEGRAM_API_URL) not yet updated.
 
 from __future__ import annotations
 
-import httpx
 from telegram import Bot
 from telegram.error import (
     BadRequest,
@@ -25,7 +24,7 @@ from telegram.error import (
 
 from service.infra import logs
 from service.platforms.telegram import widgets as widget_calls
-from service.platforms.telegram.botapi import ApiError
+from service.platforms.telegram.botapi import ApiError, NetworkError
 from service.platforms.telegram.ephemeral import PROBE_METHOD, Caller, probe_params
 
 ADVICE = (
@@ -96,7 +95,7 @@ def asked(api: Caller, method: str, params: dict[str, object]) -> bool | None:
         api.call(method, **params)
     except ApiError as error:
         return verdict(error.code)
-    except httpx.HTTPError:
+    except NetworkError:
         return None
     return True
 
