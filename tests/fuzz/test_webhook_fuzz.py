@@ -271,7 +271,7 @@ def test_what_the_fuzz_found(webhook: Webhook) -> None:
         check(webhook, update)
     # A language code that is not a string (of someone who never chose a language), in
     # a chosen inline result and in a command.
-    chosen = {"result_id": "9ngqrwp6.2.p5C", "query": "g"}
+    chosen: dict[str, Any] = {"result_id": "9ngqrwp6.2.p5C", "query": "g"}
     chosen["from"] = {**STRANGER, "id": 100009, "language_code": [None]}
     odd_command = command("/help")
     odd_command["message"]["from"] = {**STRANGER, "id": 100010, "language_code": {"x": 1}}
