@@ -73,6 +73,7 @@ class Step(NamedTuple):
     outcome: Outcome
     turns: list[Job]
     played: int = 0
+    room: Room | None = None  # as committed
 
 
 # The levels whose decision is cheap enough for the jobs that apply moves and send chats:
@@ -295,7 +296,7 @@ def committed(rt: Runtime, room_id: str, change: BotsAfter) -> Step | None:
         return None
     room, outcome = result
     turns = [job for job in outcome.jobs if here(job) and waiting_seat(room, job.arg) is not None]
-    return Step(outcome, turns, change.played)
+    return Step(outcome, turns, change.played, room)
 
 
 def due_here(job: Job, now: float) -> bool:
@@ -386,6 +387,7 @@ def streak(rt: Runtime, room_id: str, step: Step) -> None:
     every chat they changed up to date once. Should a move fail, the turns not played
     yet go to jobs of their own."""
     synced, turns, played = set(step.outcome.sync), list(step.turns), step.played
+    last = step.room
     try:
         while turns and played < MAX_STREAK:
             moved = bot_step(rt, room_id, turns[0].arg, MAX_STREAK - played - 1)
@@ -394,20 +396,22 @@ def streak(rt: Runtime, room_id: str, step: Step) -> None:
             if moved is not None:
                 synced |= moved.outcome.sync
                 turns += moved.turns
+                last = moved.room
     finally:
         for job in turns:  # a failed move, or a streak too long for one job
             queue.schedule_alone(rt.jobs, job)
-    settle_chats(rt, room_id, Outcome(sync=synced))
+    settle_chats(rt, room_id, Outcome(sync=synced), last)
 
 
-def settle_chats(rt: Runtime, room_id: str, outcome: Outcome) -> None:
+def settle_chats(rt: Runtime, room_id: str, outcome: Outcome, known: Room | None = None) -> None:
     """Sync the outcome's targets; if that fails, each goes to a job of its own (and its
-    pending mark to the sweeper, should that fail too)."""
+    pending mark to the sweeper, should that fail too). `known`: the room as last
+    committed here (`outbox.sync_all`)."""
     texts = sorted(outcome.sync)
     if not texts:
         return
     try:
-        outbox.sync_all(rt, room_id, texts)
+        outbox.sync_all(rt, room_id, texts, known)
     except Exception:
         log.exception("room %s: its chats synced by a job of their own", room_id)
         for target in texts:

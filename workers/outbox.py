@@ -111,10 +111,11 @@ def sync(rt: Runtime, room_id: str, target: str) -> None:
     sync_all(rt, room_id, [target])
 
 
-def sync_all(rt: Runtime, room_id: str, texts: list[str]) -> None:
+def sync_all(rt: Runtime, room_id: str, texts: list[str], known: Room | None = None) -> None:
     """Bring targets of a room up to date, in one job. The room is loaded once, under the
     targets' locks: a job that rendered an older room and sent after a newer one would
-    undo its message. A target whose lock another worker holds comes back in a second."""
+    undo its message. A target whose lock another worker holds comes back in a second.
+    `known`: the room as this job last committed it, used if it is still the stored one."""
     aims = [Target.parse(t) for t in texts]
     bases = list(dict.fromkeys(str(aim.base) for aim in aims))
     locks = {base: lock_key(room_id, base) for base in bases}
@@ -132,7 +133,7 @@ def sync_all(rt: Runtime, room_id: str, texts: list[str]) -> None:
         found = pipe.execute()
     taken = {base for base, ok in zip(bases, found, strict=False) if ok}
     asked_at = dict(zip([*texts, *news], found[len(bases) : -2], strict=True))
-    room = rt.svc.store.parse(found[-2])
+    room = rt.svc.store.parse(found[-2], known)
     rt.rename_bot(found[-1])
     served: dict[str, float] = {}
     waiting = {t for t in news if asked_at[t] is not None}

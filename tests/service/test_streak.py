@@ -17,9 +17,9 @@ from rq import SimpleWorker
 
 from engine.follow_suit.game import GameState, legal_actions, to_move
 from service.infra import indexes
-from service.infra.keys import PENDING_PRESSES, index_key
+from service.infra.keys import PENDING_PRESSES, index_key, room_key
 from service.infra.queue import BOT_QUEUE, QUEUE
-from service.infra.store import Store, presses_key, text
+from service.infra.store import Store, decode_room, presses_key, text
 from service.table import lobby, play
 from service.table.lobby import Actor
 from service.table.outcome import Outcome, QueuedPress
@@ -242,6 +242,42 @@ def test_a_press_and_the_bots_replies_are_one_commit(
         if chose:
             return
     pytest.fail("no bot chose after her moves")
+
+
+def test_a_press_parses_its_room_once_and_shows_the_room_it_committed(
+    rt: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The job's commit reads and parses the room; its chats are shown from that very
+    room (what Redis holds after the commit), not from a second parse; a room changed
+    by someone else since is parsed again."""
+    bots_at_once(rt, monkeypatch)
+    store = rt.svc.store
+    room_id = her_turn(rt)
+    parsed: list[bytes | str] = []
+    real = decode_room
+
+    def counting(data: bytes | str) -> Room:
+        parsed.append(data)
+        return real(data)
+
+    pressed = queue_press(rt, room_id)
+    monkeypatch.setattr("service.infra.store.rooms.decode_room", counting)
+    jobs.press(room_id, pressed.arg)
+    assert len(parsed) == 1  # the commit's read; the chats' job took the room it wrote
+    committed = store.update(room_id, lambda fresh: Outcome(changed=True))
+    assert committed is not None
+    room = committed[0]
+    assert room._loaded_from == rt.redis.get(room_key(room_id))  # the bytes Redis holds
+    assert store.parse(room._loaded_from, room) is room
+
+    def rename(fresh: Room) -> Outcome:  # another writer's change
+        fresh.seats[1].name = "Rocinante II"
+        return Outcome(changed=True)
+
+    rt.svc.store.update(room_id, rename)
+    parsed.clear()
+    fresh = store.parse(rt.redis.get(room_key(room_id)), room)
+    assert fresh is not room and len(parsed) == 1
 
 
 def test_the_bots_in_her_commit_choose_as_their_own_jobs_would(

@@ -32,10 +32,14 @@ class Rooms(Writes):
         data = self._take(room_key(room_id))
         return self.parse(self.redis.get(room_key(room_id)) if data is MISSING else data)
 
-    def parse(self, data: bytes | str | None) -> Room | None:
-        """The room stored as `data` (read with other keys in one trip), if any."""
+    def parse(self, data: bytes | str | None, known: Room | None = None) -> Room | None:
+        """The room stored as `data` (read with other keys in one trip), if any: `known`
+        itself if it is these very bytes (the room a commit of this process just wrote:
+        not parsed again)."""
         if not data:
             return None
+        if known is not None and known._loaded_from == data:
+            return known
         room = decode_room(data)
         room._loaded_from = data
         return room
@@ -185,7 +189,7 @@ class Rooms(Writes):
                 self._apply_queued(room, queued).then(change(room)) if queued else change(room)
             )
             rec = self.recorders()
-            self._write(rec, room, outcome, update_id, sync_job, here)
+            stored = self._write(rec, room, outcome, update_id, sync_job, here)
             durable = self.durable if update_id is not None else None
             found = yield from commit.commit(key, queue, len(queued), data, rec.room, durable)
             if found == "gone":
@@ -196,6 +200,8 @@ class Rooms(Writes):
             yield from rec.after()
             self._committed_with(update_id)
             self._forget(key)
+            if stored is not None:  # the room is what Redis now holds (see `parse`)
+                room._loaded_from = stored
             return room, outcome
         raise Conflict(room_id)
 

@@ -88,18 +88,20 @@ class Writes(Statistics):
         sync_job: bool = True,
         here: Callable[[Job], bool] | None = None,
         point_chat: bool = True,
-    ) -> None:
+    ) -> bytes | None:
+        """Record the commit's writes; the room's bytes as written, if it changed."""
         pipe = rec.room
         if update_id is not None:  # answered with no popup, unless `finish` says one
             rec.side.set(update_key(update_id), mark_of(""), ex=self.mark_ttl(update_id))
         if outcome.presses:
             pipe.zrem(index_key(PENDING_PRESSES, room.id), *outcome.presses)
         if not outcome.changed:
-            return
+            return None
         if update_id is not None:  # a redelivery finds it in the room, whatever the mark
             room.note_handled(update_id)
         ttl = self.ttl_of(room)
-        pipe.set(room_key(room.id), encode_room(room), ex=ttl)
+        stored = encode_room(room)
+        pipe.set(room_key(room.id), stored, ex=ttl)
         pipe.publish(VIEW_CHANNEL, room.id)  # the open views repaint it (service.view.live)
         self._write_moves(pipe, room, ttl)
         if point_chat:  # (a new room points its chat itself: Rooms.create)
@@ -121,6 +123,7 @@ class Writes(Statistics):
         for job in outcome.jobs:
             if job.kind not in PHASE_TIMERS and (here is None or not here(job)):
                 schedule(self.jobs, rec.jobs, job)
+        return stored
 
     def _point_chat(self, side: redis.client.Pipeline, room: Room, ttl: int) -> None:
         """The chat's pointer to its room: kept as long as the room, gone if it was
