@@ -20,8 +20,8 @@ to one of the game's chats meanwhile (same clock: CLOCK_MONOTONIC). Then its nex
 at once ("flat out").
 
 The floor, measured right after each tap by this process: as many sequential round
-trips to the same sink as the tap caused calls (httpx, JSON, as the workers call the
-Bot API), each followed by one Redis round trip (a GET). Ratio: p50 over the floor's p50.
+trips to the same sink as the tap caused calls (the workers' own Bot API client,
+`botapi.BotApi`), each followed by one Redis round trip (a GET). Ratio: p50 over the floor's p50.
 
 Kinds of game: `solo`, one human against three bots (spanish, a private chat); `group`,
 three humans in a group (spanish; each taps in their private chat). Each cell plays
@@ -49,7 +49,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import redis
 import redis.asyncio as aredis
 from rq import Worker
@@ -61,6 +60,7 @@ from service.infra.keys import PENDING_PRESSES, PENDING_SYNC, chat_key, index_ke
 from service.infra.redis_server import RedisServer
 from service.infra.store import decode_room, room_key
 from service.platforms.telegram import callbacks
+from service.platforms.telegram.botapi import BotApi
 from service.table.room import Room
 
 PRESET = "spanish"
@@ -227,7 +227,7 @@ class Driver:
         self.sink = address(api_url)
         self.redis = aredis.Redis.from_url(redis_url)
         self.sync_redis = redis.Redis.from_url(redis_url)
-        self.floor_http = httpx.Client(timeout=30)  # sync: as the workers' Bot API client
+        self.floor_api = BotApi(TOKEN, api_url, timeout=30)  # the workers' own client
         self.calls = Calls()
         self.ids = iter(range(5_000_000_000, 10**12))
         self.marks = iter(range(10**12))
@@ -288,17 +288,16 @@ class Driver:
 
     def floor(self, calls: int, room_id: str) -> float:
         """`calls` sequential round trips to the sink, each and a Redis GET: seconds."""
-        url = f"{self.api_url}/bot{TOKEN}/floor"
         key = room_key(room_id)
         start = time.monotonic()
         for _ in range(calls):
-            self.floor_http.post(url, json={"chat_id": 0, "text": "floor"})
+            self.floor_api.call("floor", chat_id=0, text="floor")
             self.sync_redis.get(key)
         return time.monotonic() - start
 
     async def close(self) -> None:
         await self.redis.aclose()
-        self.floor_http.close()
+        self.floor_api.close()
         self.sync_redis.close()
 
 

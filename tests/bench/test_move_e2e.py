@@ -17,7 +17,6 @@ import pytest
 from bench import move_e2e, profile_worker, sink
 from bench.games import new_group_room
 from bench.move_e2e import Cell, Driver, Game, Tap, carried_out
-from bench.procs import TOKEN
 from engine.follow_suit.game import to_move
 from service.infra.redis_server import RedisServer, free_port
 from service.table.room import Room
@@ -112,8 +111,7 @@ def test_the_sinks_calls_reach_their_game_before_the_mark(
         reading = asyncio.create_task(driver.calls.read(api_url))
         await driver.calls.open.wait()  # the stream is open: calls from here on reach it
         for chat in (game.chat, game.users[1], 99):  # 99: nobody's game
-            params = {"chat_id": chat, "text": "hi"}
-            driver.floor_http.post(f"{api_url}/bot{TOKEN}/sendMessage", json=params)
+            driver.floor_api.call("sendMessage", chat_id=chat, text="hi")
         await driver.mark(game.sink)
         assert len(game.calls) == 2 and game.woken.is_set()
         # the floor: round trips to the sink and Redis, neither streamed nor counted
