@@ -49,6 +49,7 @@ def forget(store: Store, user_id: int, now: float) -> None:
         chat_key(user_id, None),
     )
     client.delete(*own)
+    store.hints_met.pop(user_id, None)  # (other processes forget theirs within the hour)
 
 
 def forget_in_room(store: Store, room_id: str, user_id: int, now: float) -> None:

@@ -5,7 +5,9 @@ A hint is met the first time it is shown: the hash then keeps it with the room a
 phase it came in (`stamp`), and it is shown on every screen of theirs painted in that
 phase (a hand is edited as the others choose, and a lost edit is painted again) and
 never after; one hint a screen. One round trip per hand painted with a hint due; none
-where nothing is due.
+where nothing is due, nor where every hint due was met in another phase as far as this
+process knows (`StoreBase.hints_met`, learned from that round trip's answers and kept
+an hour: a person forgotten meanwhile meets them again after it).
 
 The same hash keeps the presses a game's table explains once instead of playing them
 (`explained_first`: a ¡Burro! without four of a kind, a first fake call): the first
@@ -42,10 +44,15 @@ def stamp(room: Room) -> str:
     return f"{room.id}:{room.phase_version}"
 
 
+MET_FOR = 3600  # seconds this process trusts what it learned of a person's met hints
+MET_PEOPLE = 100_000  # people it keeps that for at most (then it starts again)
+
 # The first of the names (ARGV[3..]) shown in this phase (ARGV[1]) or never: it is then
-# marked as shown in this phase; the hash lives ARGV[2] seconds more. Returns it, or nil.
+# marked as shown in this phase; the hash lives ARGV[2] seconds more. Returns it ('' if
+# none), then each name before it with the other phase it was met in.
 _TAKE = """
-local found = nil
+local found = ''
+local met = {}
 for i = 3, #ARGV do
   local seen = redis.call('HGET', KEYS[1], ARGV[i])
   if seen == ARGV[1] then found = ARGV[i] break end
@@ -54,9 +61,11 @@ for i = 3, #ARGV do
     found = ARGV[i]
     break
   end
+  met[#met + 1] = ARGV[i]
+  met[#met + 1] = seen
 end
 redis.call('EXPIRE', KEYS[1], ARGV[2])
-return found
+return {found, unpack(met)}
 """
 
 
@@ -66,10 +75,31 @@ def take(store: StoreBase, player: int, due: Sequence[str], now: str) -> frozens
     (now marked as shown in this phase); none if they have met every one."""
     if not due:
         return frozenset()
-    found = trips.evaluate(
+    found, *met = trips.evaluate(
         store.redis, _TAKE, [user_hints_key(player)], now, store.people_ttl, *due
     )
-    return frozenset() if found is None else frozenset({text(found)})
+    learn(store, player, {text(n): text(p) for n, p in zip(met[::2], met[1::2], strict=True)})
+    return frozenset({text(found)}) if found else frozenset()
+
+
+def met_elsewhere(store: StoreBase, player: int, now: str) -> frozenset[str]:
+    """The hints the person met in a phase other than `now` (never shown again), as far
+    as this process knows."""
+    until, met = store.hints_met.get(player, (0.0, {}))
+    if until <= store.clock():
+        return frozenset()
+    return frozenset(name for name, phase in met.items() if phase != now)
+
+
+def learn(store: StoreBase, player: int, met: dict[str, str]) -> None:
+    """Remember the phases the person met these hints in (a hint's never changes)."""
+    if not met:
+        return
+    if len(store.hints_met) >= MET_PEOPLE:
+        store.hints_met.clear()
+    until, known = store.hints_met.get(player, (0.0, {}))
+    known = known if until > store.clock() else {}
+    store.hints_met[player] = (store.clock() + MET_FOR, {**known, **met})
 
 
 def give(store: StoreBase, room: Room, painter: object, reader: int | None) -> None:
@@ -78,7 +108,9 @@ def give(store: StoreBase, room: Room, painter: object, reader: int | None) -> N
     seat = None if reader is None else room.seat_of(reader)
     if reader is None or seat is None or not isinstance(painter, Hinted):
         return
-    painter.shown_hints = take(store, reader, painter.hints_due(seat), stamp(room))
+    now = stamp(room)
+    due = painter.hints_due(seat, met_elsewhere(store, reader, now))
+    painter.shown_hints = take(store, reader, due, now)
 
 
 def explained_first(store: StoreBase, room: Room, player: int, action: str) -> Outcome | None:

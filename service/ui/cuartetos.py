@@ -21,7 +21,7 @@ from service.i18n import Translator, _
 from service.table import games as table_games
 from service.table.cuartetos.table import is_live
 from service.table.log import LogKind, LogLine
-from service.ui import hints, spans
+from service.ui import hints
 from service.ui.intents import Choice, Move, NotPlayable, Press
 from service.ui.picture import (
     ACTING,
@@ -495,12 +495,12 @@ class CuartetosPainter(TablePainter):
         finally:
             self.folded = folded
 
-    def hints_due(self, seat: int) -> list[str]:
+    def hints_due(self, seat: int, met: frozenset[str] = frozenset()) -> list[str]:
         """The hints the decision in front of `seat` calls for (service.ui.hints)."""
         if self.room.status != "playing" or not self.room.game:
             return []
-        screen = spans.plain(self.bare_hand(seat).text)  # the words a reader sees
-        return hints.fitting(self.due(player_view(self.game(), seat)), screen, self.tr)
+        due = [name for name in self.due(player_view(self.game(), seat)) if name not in met]
+        return hints.fitting_hand(due, lambda: self.bare_hand(seat).text, self.tr)
 
     def due(self, view: PlayerView) -> list[str]:
         """A call to answer: what the word means; choosing: the goal, four of a kind to

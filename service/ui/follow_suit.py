@@ -17,7 +17,7 @@ from engine.kernel.tip import Tip
 from service.i18n import Translator, _
 from service.table import games as table_games
 from service.table.log import LogKind, LogLine
-from service.ui import hints, spans
+from service.ui import hints
 from service.ui.intents import (
     Choice,
     Move,
@@ -401,12 +401,12 @@ class FollowSuitPainter(TablePainter):
         finally:
             self.folded = folded
 
-    def hints_due(self, seat: int) -> list[str]:
+    def hints_due(self, seat: int, met: frozenset[str] = frozenset()) -> list[str]:
         """The hints the decision in front of `seat` calls for (service.ui.hints)."""
         if self.room.status != "playing" or not isinstance(self.room.game, GameState):
             return []
-        screen = spans.plain(self.bare_hand(seat).text)  # the words a reader sees
-        return hints.fitting(self.due(player_view(self.room.game, seat)), screen, self.tr)
+        due = [name for name in self.due(player_view(self.room.game, seat)) if name not in met]
+        return hints.fitting_hand(due, lambda: self.bare_hand(seat).text, self.tr)
 
     def due(self, view: PlayerView) -> list[str]:
         """On their own turn: what the burro is; digging in the stock while they draw or

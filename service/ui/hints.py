@@ -19,10 +19,11 @@ told the goal of cuartetos the first time they play it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol, runtime_checkable
 
 from service.i18n import Translator, _
+from service.ui import spans
 
 MARK = "💡"  # before each hint, so it reads as help and not as the game's news
 ROOM = 900  # characters a screen may reach with its hint (see above: 1,024 and a margin)
@@ -68,9 +69,10 @@ class Hinted(Protocol):
 
     shown_hints: frozenset[str]
 
-    def hints_due(self, seat: int) -> list[str]:
-        """The hints the decision in front of `seat` calls for, met or not, most
-        pressing first; those that fit on their screen only."""
+    def hints_due(self, seat: int, met: frozenset[str] = frozenset()) -> list[str]:
+        """The hints the decision in front of `seat` calls for, most pressing first,
+        but those in `met` (met in another phase: never shown again); those that fit
+        on their screen only (the screen is drawn only if any is left)."""
         ...
 
 
@@ -82,6 +84,11 @@ def hint_lines(names: Iterable[str], tr: Translator) -> list[str]:
     """The first of the hints given (in `ORDER`) on a line, in `tr`'s language."""
     given = set(names)
     return [hint_line(n, tr) for n in ORDER if n in given][:1]
+
+
+def fitting_hand(names: list[str], hand_text: Callable[[], str], tr: Translator) -> list[str]:
+    """`fitting` beside a hand's text (without hints), drawn only if a hint is left."""
+    return fitting(names, spans.plain(hand_text()), tr) if names else []
 
 
 def fitting(names: Iterable[str], screen: str, tr: Translator) -> list[str]:

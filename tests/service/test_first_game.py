@@ -6,6 +6,7 @@ they do and risk instead of costing a letter."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import fakeredis
 import pytest
@@ -29,6 +30,7 @@ from service.table.lobby import Actor
 from service.table.log import LogKind, LogLine
 from service.table.room import Room, RoomSettings
 from service.ui import games, hints
+from service.ui.follow_suit import FollowSuitPainter
 from tests.service.play import room_in
 
 ANA, BEN, CARLA = Actor(1, "Ana", "es"), Actor(2, "Ben", "en"), Actor(3, "Carla", "pt_BR")
@@ -283,3 +285,51 @@ def tap_lobby(emu: RunningEmulator, stack: Stack, chat: int, token: str) -> None
     message = emu.wait_for_message(chat, lambda m: data in {b.value for r in m.buttons for b in r})
     emu.tap("Carla", message, data)
     emu.wait_for(lambda: room_in(stack, chat).version > room.version or None, what=token)
+
+
+def test_a_hint_met_in_another_phase_costs_no_round_trip_nor_drawing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hints a person met in another phase are left out before their screen is
+    drawn for a hint to fit and before the round trip that asks: as this process learned
+    them, for an hour; a phase's own hint still shows on each of its screens."""
+    clock = [START]
+    store = Store(fakeredis.FakeRedis(), 3600, 3600, clock=lambda: clock[0])
+    ana = Actor(1, "Ana", "en")  # (shown_in reads English screens)
+    room = started("spanish", ana, BEN)
+    assert shown_in(hand_of(store, room, ana)) == [hints.BURRO]  # her first turn
+    asked, drawn = counted_asks(monkeypatch, store)
+    assert kept.take(store, ana.user_id, [hints.BURRO], "another:1") == frozenset()
+    assert kept.met_elsewhere(store, ana.user_id, "another:2") == {hints.BURRO}
+    assert kept.met_elsewhere(store, ana.user_id, kept.stamp(room)) == frozenset()
+    assert shown_in(hand_of(store, room, ana)) == [hints.BURRO]  # still, in its phase
+    asked.clear()
+    drawn.clear()
+    later = room.model_copy(update={"phase_version": room.phase_version + 1})
+    assert shown_in(hand_of(store, later, ana)) == []  # met in the first phase
+    assert (asked, drawn) == ([], [])
+    clock[0] += kept.MET_FOR + 1  # what this process learned is forgotten: asked again
+    assert shown_in(hand_of(store, later, ana)) == []
+    assert len(asked) == 1 and len(drawn) == 1
+    forget(store, ana.user_id, clock[0])
+    assert ana.user_id not in store.hints_met
+
+
+def counted_asks(monkeypatch: pytest.MonkeyPatch, store: Store) -> tuple[list[str], list[int]]:
+    """The scripts `store` runs (the hints' round trip) and the hands drawn for a hint
+    to fit beside, as they happen."""
+    asked: list[str] = []
+    drawn: list[int] = []
+    run, bare = store.redis.eval, FollowSuitPainter.bare_hand
+
+    def eval_(source: str, *args: Any) -> Any:
+        asked.append(source)
+        return run(source, *args)
+
+    def bare_hand(painter: FollowSuitPainter, seat: int) -> Any:
+        drawn.append(seat)
+        return bare(painter, seat)
+
+    monkeypatch.setattr(store.redis, "eval", eval_)
+    monkeypatch.setattr(FollowSuitPainter, "bare_hand", bare_hand)
+    return asked, drawn

@@ -89,6 +89,9 @@ class StoreBase:
         # itself (workers, timers, the sweeper) keeps neither: `ahead` is None.
         self.ahead: dict[str, Any] | None = None
         self.committed: UpdateId | None = None
+        # The newcomer's hints each person met, and the phase each was met in, as this
+        # process learned them (service.infra.hints), with when that knowledge ends.
+        self.hints_met: dict[int, tuple[float, dict[str, str]]] = {}
 
     def session(self) -> Self:
         """The store as one request sees it: the same clients and settings, with its
