@@ -17,6 +17,7 @@ from engine.kernel.tip import Tip
 from service.i18n import Translator, _
 from service.table import games as table_games
 from service.table.log import LogKind, LogLine
+from service.table.room import Room
 from service.ui import hints
 from service.ui.intents import (
     Choice,
@@ -97,7 +98,20 @@ class FollowSuitPainter(TablePainter):
     min_players = 2
     preset_names = PRESET_NAMES
     folded = False  # the screen drawn last folded its story (its button goes below)
-    # The hints its reader has not met yet, as the outbox found them (service.ui.hints).
+
+    def __init__(self, room: Room, lang: str, bot_username: str = "burro_bot") -> None:
+        super().__init__(room, lang, bot_username)
+        self._views: dict[int, tuple[GameState, PlayerView]] = {}
+
+    def view_of(self, seat: int) -> PlayerView:
+        """`seat`'s view of the game as it stands, worked out once for each state of it
+        (one screen asks several times: its text, its picture, its hints)."""
+        game = self.room.game
+        assert isinstance(game, GameState)
+        kept = self._views.get(seat)
+        if kept is None or kept[0] is not game:  # (states are frozen: a move makes another)
+            kept = self._views[seat] = (game, player_view(game, seat))
+        return kept[1]
 
     def rules(self) -> Rules:
         rules = self.room.game.rules if self.room.game else table_games.rules_of(self.room.settings)
@@ -302,8 +316,7 @@ class FollowSuitPainter(TablePainter):
         """A player's private hand: every card, and only the legal actions as buttons."""
         if self.room.status == "cancelled":
             return cancelled_screen(self.tr)
-        assert isinstance(self.room.game, GameState)
-        view = player_view(self.room.game, seat)
+        view = self.view_of(seat)
         _ = self._
         lines = []
         if self.room.private or with_table:
@@ -339,7 +352,7 @@ class FollowSuitPainter(TablePainter):
         """The table drawn for `seat` (None: the public table, no hand, no taps): from
         the seat's view only, its taps the very presses of its hand's buttons."""
         assert isinstance(self.room.game, GameState)
-        view = public_view(self.room.game) if seat is None else player_view(self.room.game, seat)
+        view = public_view(self.room.game) if seat is None else self.view_of(seat)
         hand: tuple[HandCard, ...] = ()
         actions: tuple[Action, ...] = ()
         status = self.status_line(view)
@@ -405,7 +418,7 @@ class FollowSuitPainter(TablePainter):
         """The hints the decision in front of `seat` calls for (service.ui.hints)."""
         if self.room.status != "playing" or not isinstance(self.room.game, GameState):
             return []
-        due = [name for name in self.due(player_view(self.room.game, seat)) if name not in met]
+        due = [name for name in self.due(self.view_of(seat)) if name not in met]
         return hints.fitting_hand(due, lambda: self.bare_hand(seat).text, self.tr)
 
     def due(self, view: PlayerView) -> list[str]:
@@ -496,8 +509,7 @@ class FollowSuitPainter(TablePainter):
     def choices(self, seat: int) -> list[Choice]:
         """A player's hand as a list (Telegram's inline results): draw or pass when they
         are legal, then every card, the playable ones marked."""
-        assert isinstance(self.room.game, GameState)
-        view = player_view(self.room.game, seat)
+        view = self.view_of(seat)
         _, version = self._, self.room.phase_version
         labels = {
             "draw": _("🂠 Draw"),

@@ -318,3 +318,19 @@ def test_the_picture_is_in_the_screens_protocol() -> None:
     room = new_room("cuartetos", private=False, players=3)
     assert isinstance(screens.painter(room, "id").picture(None), Picture)
     assert all(CARD.match(code) for code in json.loads(picture_of(room, 0))["n"])
+
+
+def test_a_seats_view_is_worked_out_once_for_each_state_of_the_game() -> None:
+    """A screen asks for its reader's view several times (its text, its picture, its
+    hints): the painter works it out once, and again once a move made a new state."""
+    room = new_room("spanish", private=False)
+    painter = screens.painter(room, "en")
+    assert isinstance(painter, FollowSuitPainter) and isinstance(room.game, GameState)
+    first = painter.view_of(1)
+    assert painter.view_of(1) is first and painter.view_of(2) is not first
+    painter.hand(1)
+    painter.picture(1)  # both from the one view
+    assert painter.view_of(1) is first
+    seat = room.game.hand.order[room.game.hand.turn]
+    play.act(room, seat, painter.view_of(seat).legal[0], 1.0, 0.0)
+    assert painter.view_of(1) is not first  # the move made another state
