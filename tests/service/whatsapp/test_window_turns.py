@@ -53,6 +53,7 @@ def test_two_tables_at_once_and_no_turn_left_unseen(hook: Hook) -> None:
     theirs = open_table(hook, nenek, guests=(grandma,), bots=0)
     until_her_turn(hook, wa, theirs, grandma.user_id, other=("Nenek", nenek.user_id))
     until_her_turn(hook, wa, hers, grandma.user_id)
+    worker.settle()  # her prompts sent (the newest names its table): not one still on its way
     names = {hers: "Grandma's table", theirs: "Nenek's table"}
     for room_id, name in names.items():
         prompt = wa.wait_for(partial(prompt_of, wa, "Grandma", room_id, 0), what="a prompt")
