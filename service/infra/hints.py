@@ -85,10 +85,13 @@ def take(store: StoreBase, player: int, due: Sequence[str], now: str) -> frozens
 def met_elsewhere(store: StoreBase, player: int, now: str) -> frozenset[str]:
     """The hints the person met in a phase other than `now` (never shown again), as far
     as this process knows."""
+    return frozenset(name for name, phase in known(store, player).items() if phase != now)
+
+
+def known(store: StoreBase, player: int) -> dict[str, str]:
+    """The phase of each hint this process learned the person met, while it trusts it."""
     until, met = store.hints_met.get(player, (0.0, {}))
-    if until <= store.clock():
-        return frozenset()
-    return frozenset(name for name, phase in met.items() if phase != now)
+    return met if until > store.clock() else {}
 
 
 def learn(store: StoreBase, player: int, met: dict[str, str]) -> None:
@@ -97,9 +100,7 @@ def learn(store: StoreBase, player: int, met: dict[str, str]) -> None:
         return
     if len(store.hints_met) >= MET_PEOPLE:
         store.hints_met.clear()
-    until, known = store.hints_met.get(player, (0.0, {}))
-    known = known if until > store.clock() else {}
-    store.hints_met[player] = (store.clock() + MET_FOR, {**known, **met})
+    store.hints_met[player] = (store.clock() + MET_FOR, {**known(store, player), **met})
 
 
 def give(store: StoreBase, room: Room, painter: object, reader: int | None) -> None:
