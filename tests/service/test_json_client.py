@@ -5,11 +5,14 @@ request that failed once sent never sent twice, proxies from the environment."""
 from __future__ import annotations
 
 import json
+import shutil
 import socket
 import ssl
+import subprocess
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -167,3 +170,30 @@ def test_a_proxy_from_the_environment(server: Server, monkeypatch: pytest.Monkey
 def test_not_an_http_url() -> None:
     with pytest.raises(ValueError, match="not an http"):
         client("ftp://api.telegram.org")
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl for a certificate")
+def test_https_checks_the_certificate_and_keeps_the_connection(
+    server: Server, tmp_path: Path
+) -> None:
+    """Telegram is HTTPS: the connection is TLS, the server's certificate is checked
+    against the context given, and it is kept between calls as over HTTP."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    files = ("-keyout", str(key), "-out", str(cert))
+    name = ("-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1")
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", *files, *name],
+        check=True,
+        capture_output=True,
+    )
+    served = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    served.load_cert_chain(cert, key)
+    server.socket = served.wrap_socket(server.socket, server_side=True)
+    url = f"https://127.0.0.1:{server.server_address[1]}"
+    trusting = ssl.create_default_context(cafile=str(cert))
+    secure = JsonClient(url, 5.0, trusting)
+    assert secure.post("/a", b"{}").status == 200
+    assert secure.post("/b", b"{}").status == 200
+    assert server.connections == 1
+    with pytest.raises(NetworkError, match="CERTIFICATE_VERIFY_FAILED"):
+        client(url).post("/c", b"{}")  # a certificate nobody vouches for
