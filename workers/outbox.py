@@ -38,7 +38,6 @@ from service.i18n import Translator
 from service.infra import chats, hints, logs, queue, tables, trips
 from service.infra.keys import (
     BOT_USERNAME,
-    IDLE_KEY,
     LOOK_TEXT,
     PENDING_SYNC,
     USER_LOOK,
@@ -48,7 +47,7 @@ from service.infra.keys import (
     msgs_key,
     sent_key,
     user_key,
-    user_rooms_key,
+    user_seated_key,
 )
 from service.infra.store import live_key, room_key, text
 from service.platforms import registry
@@ -606,7 +605,7 @@ class Ahead:
 
     marks: Marks | None  # the target's marks (a one-off message has none)
     reader: int | None = None  # the person whose own chat reads the screen
-    rooms: frozenset[str] | None = None  # the rooms the reader sat in lately
+    rooms: frozenset[str] | None = None  # the open rooms the reader sat down at
     look: str | None = None  # the reader's /look choice ("" for none)
     said_to: tuple[bytes | None] | None = None  # a `said` word's player: when they acted
 
@@ -631,7 +630,7 @@ def read_ahead(
         if not target.one_off:
             ask_marks(pipe, room, target, user, chat_id)
         if reader is not None:
-            pipe.smembers(user_rooms_key(reader))
+            pipe.smembers(user_seated_key(reader))
             pipe.hget(user_key(reader), USER_LOOK)
         if said:
             pipe.hget(live_key(room.id), str(target.user))
@@ -647,7 +646,7 @@ def read_ahead(
     return Ahead(
         marks,
         reader,
-        None if rooms is None else frozenset(text(r) for r in rooms),
+        None if rooms is None else tables.seated_ids(rooms),
         None if reader is None else text(look or b""),
         (found.pop(0),) if said else None,
     )
@@ -899,25 +898,13 @@ def sees_pictures(rt: Runtime, user: int, ahead: Ahead | None = None) -> bool:
 
 def elsewhere(rt: Runtime, reader: int, room: Room, ahead: Ahead | None) -> bool:
     """Whether the reader sits at an open table other than this one too (as
-    service.infra.tables.elsewhere says), from the rooms they sat in lately as read
-    `ahead`: this one alone, nothing more is asked."""
+    service.infra.tables.elsewhere says), from their open rooms as read `ahead`: this
+    one alone, nothing more is asked."""
     rooms = ahead.rooms if ahead is not None and ahead.reader == reader else None
     if rooms is None:
         return tables.elsewhere(rt.svc.store, reader, room.id)
-    return any(seated_in(rt, reader, room_id) for room_id in open_ones(rt, rooms - {room.id}))
-
-
-def open_ones(rt: Runtime, ids: frozenset[str]) -> list[str]:
-    """Of these rooms, those still open (service.infra.tables.open_tables's look, from
-    the people index read ahead: its SMEMBERS is not asked again)."""
-    if not ids:
-        return []
-    ordered = sorted(ids)
-    with rt.redis.pipeline(transaction=False) as pipe:
-        for room_id in ordered:  # each in its own bucket
-            pipe.zscore(index_key(IDLE_KEY, room_id), room_id)
-        scores = pipe.execute()
-    return [room_id for room_id, at in zip(ordered, scores, strict=True) if at]
+    others = tables.still_open(rt.svc.store, reader, rooms - {room.id})
+    return any(seated_in(rt, reader, room_id) for room_id in others)
 
 
 def seated_in(rt: Runtime, reader: int, room_id: str) -> bool:

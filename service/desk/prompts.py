@@ -3,6 +3,7 @@ answers (a platform that reads typed moves matches them against its buttons)."""
 
 from __future__ import annotations
 
+from service.infra import tables
 from service.services import Services
 from service.table.room import LIVE, Room
 from service.ui import games
@@ -15,11 +16,7 @@ def active_room(svc: Services, player: int) -> Room | None:
     own = store.room_in_chat(player, None)
     if own is not None and own.status in LIVE:
         return own
-    rooms = [store.load(r) for r in store.rooms_of(player)]
-    seated = [
-        r for r in rooms if r is not None and r.status in LIVE and r.seat_of(player) is not None
-    ]
-    return max(seated, key=lambda r: r.updated, default=None)
+    return max(tables.open_tables(store, player), key=lambda r: r.updated, default=None)
 
 
 def screen_for(room: Room, player: int, svc: Services) -> Screen | None:

@@ -37,6 +37,7 @@ def forget(store: Store, user_id: int, now: float) -> None:
     own = (  # their own keys, and those of their private chat (its id is theirs)
         keys.user_key(user_id),
         keys.user_rooms_key(user_id),
+        keys.user_seated_key(user_id),
         keys.user_chats_key(user_id),
         keys.user_hints_key(user_id),
         keys.user_stats_key(user_id),

@@ -163,6 +163,16 @@ def user_rooms_key(user_id: int) -> str:
     return f"user:{user_id}:rooms"
 
 
+def user_seated_key(user_id: int) -> str:
+    """The open rooms a person sat down at (a room found closed is dropped), and
+    `SEATED_BUILT` once the set was made: the screens that name their table look here,
+    not at every room the person ever sat in."""
+    return f"open:seated:{user_id}"
+
+
+SEATED_BUILT = "*"  # a member of every `user_seated_key` set made (an empty one is gone)
+
+
 def user_hints_key(user_id: int) -> str:
     """The hints a person has been shown, each with where it was first (the phase it
     stays shown through)."""

@@ -69,6 +69,7 @@ def test_the_check_finds_each_way_of_spelling_a_key() -> None:
         (keys.user_stats_key, 7, "stats:user:7"),
         (keys.chat_stats_key, -5, "stats:chat:-5"),
         (keys.user_open_key, 7, "open:user:7"),
+        (keys.user_seated_key, 7, "open:seated:7"),
         (keys.chat_open_key, -5, "open:chat:-5"),
         (keys.chatter_cooldown_key, 7, "cooldown:chatter:7"),
         (keys.update_key, 42, "update:42"),

@@ -23,6 +23,7 @@ from service.infra.keys import (
     live_key,
     msgs_key,
     sent_key,
+    user_seated_key,
 )
 from service.platforms.telegram import botfather
 from service.table import lobby
@@ -65,6 +66,7 @@ def test_a_hand_sent_reads_once_and_writes_once(
     (its marks, its reader's tables and /look), one write of what its send leaves, the
     job's end; and the marks written are all there."""
     room = started_room(rt)
+    tables.rooms_seated(rt.svc.store, 2)  # his open rooms' set, made once a person (below)
     with trips(rt, monkeypatch) as made:
         outbox.sync(rt, room.id, "hand:2")
     assert len(made) <= 4, made
@@ -128,3 +130,84 @@ def test_a_hand_names_its_table_for_one_who_sits_at_another_open_one(
     outbox.sync(rt, room.id, "hand:2")
     named = "🫏" in str(api.calls[-1][1]["text"])
     assert named == (other == "open")
+    # A room found closed leaves his open rooms: later screens do not ask about it.
+    seated = tables.seated_ids(rt.redis.smembers(user_seated_key(2)))
+    assert seated is not None and (second.id in seated) == (other == "open")
+
+
+def finished_games(rt: Runtime, count: int) -> list[str]:
+    """`count` games Ben played with Carla that are over, as their last moves leave them."""
+    carla, ben = Actor(3, "Carla", "en"), Actor(2, "Ben", "en")
+    ids = []
+    for n in range(count):
+        now = time.time()
+        old = lobby.create_room(-300 - n, None, carla, now, settings=RoomSettings(preset="spanish"))
+        lobby.join(old, ben)
+        assert rt.svc.store.create(old, lobby.start(old, carla, now, 0.0), None)
+
+        def over(fresh: Room) -> Outcome:
+            fresh.status = "over"
+            return Outcome(changed=True, finished=True)
+
+        assert rt.svc.store.update(old.id, over) is not None
+        ids.append(old.id)
+    return ids
+
+
+def test_a_hand_asks_nothing_of_the_games_its_reader_played_before(rt: Runtime) -> None:
+    """A year of evenings leaves a person in hundreds of rooms (the people index keeps
+    them for /forget); a screen of theirs looks at their open tables only."""
+    past = finished_games(rt, 12)
+    room = started_room(rt)
+    outbox.sync(rt, room.id, "hand:2")  # his open rooms' set made, at his first screen
+    assert tables.rooms_seated(rt.svc.store, 2) == {room.id}
+    asked: list[tuple[Any, ...]] = []
+    batch = Pipeline.execute
+
+    def pipeline(pipe: Pipeline, raise_on_error: bool = True) -> list[Any]:
+        asked.extend(args for args, _options in pipe.command_stack)
+        return batch(pipe, raise_on_error)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Pipeline, "execute", pipeline)
+        request_hand(rt, room)
+        outbox.sync(rt, room.id, "hand:2")
+    assert asked, "the hand's job read nothing"
+    named = [args for args in asked if any(str(a).find(r) >= 0 for a in args for r in past)]
+    assert not named, named
+
+
+def request_hand(rt: Runtime, room: Room) -> None:
+    """A change that Ben's hand shows (a seat renamed)."""
+
+    def rename(fresh: Room) -> Outcome:
+        fresh.seats[0].name = "Anita"
+        return Outcome(changed=True)
+
+    assert rt.svc.store.update(room.id, rename) is not None
+
+
+def test_open_rooms_kept_from_before_are_found_once_and_then_kept(
+    rt: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person whose open rooms' set was never made (their tables opened before it was
+    kept) has it made from the people index at their first screen; later screens read
+    it alone."""
+    api: FakeApi = rt.clients["telegram"]  # type: ignore[assignment]
+    room = started_room(rt)
+    carla, ben = Actor(3, "Carla", "en"), Actor(2, "Ben", "en")
+    now = time.time()
+    second = lobby.create_room(-200, None, carla, now, settings=RoomSettings(preset="spanish"))
+    lobby.join(second, ben)
+    assert rt.svc.store.create(second, lobby.start(second, carla, now, 0.0), None)
+    rt.redis.delete(user_seated_key(2))  # as the code before kept it: no such set
+    outbox.sync(rt, room.id, "hand:2")
+    assert "🫏" in str(api.calls[-1][1]["text"])  # the table named: he sits at two
+    assert tables.seated_ids(rt.redis.smembers(user_seated_key(2))) == frozenset(
+        {room.id, second.id}
+    )
+    request_hand(rt, room)
+    with trips(rt, monkeypatch) as made:
+        outbox.sync(rt, room.id, "hand:2")
+    assert "SMEMBERS" not in made, made  # the people index is not read again
+    assert "🫏" in str(api.calls[-1][1]["text"])

@@ -34,6 +34,7 @@ from service.infra.keys import (
     update_key,
     user_open_key,
     user_rooms_key,
+    user_seated_key,
 )
 from service.infra.queue import schedule
 from service.infra.store.base import UpdateId, encode_room, text
@@ -109,6 +110,7 @@ class Writes(Statistics):
         self._mark_idle(pipe, room, by_person=update_id is not None)
         if room.status == "lobby" or outcome.finished:  # the seats are set in the lobby
             self._index_people(rec.side, user_rooms_key, room.id, room.humans())
+            self._index_seated(rec.side, room)
         if room.status == "playing":
             pipe.zadd(index_key(DUE_KEY, room.id), {room.id: room.next_due()})
         else:
@@ -190,6 +192,19 @@ class Writes(Statistics):
             pipe.sadd(key, room.id)
             pipe.expire(key, self.live_ttl)
         self._index_people(pipe, user_rooms_key, room.id, room.humans())
+        self._index_seated(pipe, room)
+
+    def _index_seated(self, pipe: redis.client.Pipeline, room: Room) -> None:
+        """Keep each person's open rooms (`user_seated_key`): the room is added while
+        open, and dropped once over (one they left, or that closed otherwise, goes
+        when a screen finds it closed: service.infra.tables)."""
+        for user_id in room.humans():
+            key = user_seated_key(user_id)
+            if room.status in LIVE:
+                pipe.sadd(key, room.id)
+                pipe.expire(key, self.people_ttl)
+            else:
+                pipe.srem(key, room.id)
 
     def note_message(self, chat_id: int, thread_id: int | None, message_id: int) -> None:
         """A message came in a chat (a command to us): the messages of the room open
