@@ -115,15 +115,11 @@ def test_a_drawn_hand_edited_reads_what_its_widget_shows_with_its_marks(
 def test_a_hand_names_its_table_for_one_who_sits_at_another_open_one(
     rt: Runtime, other: str
 ) -> None:
-    """The people index is read ahead with the marks; a room there other than this one
-    is looked at (still open, and they sit there) as service.infra.tables does."""
+    """His open rooms are read ahead with the marks; a room there other than this one
+    is looked at (still open, and he sits there) as service.infra.tables does."""
     api: FakeApi = rt.clients["telegram"]  # type: ignore[assignment]
     room = started_room(rt)
-    carla, ben = Actor(3, "Carla", "en"), Actor(2, "Ben", "en")
-    now = time.time()
-    second = lobby.create_room(-200, None, carla, now, settings=RoomSettings(preset="spanish"))
-    lobby.join(second, ben)
-    assert rt.svc.store.create(second, lobby.start(second, carla, now, 0.0), None)
+    second = carlas_game_with_ben(rt, -200)
     if other == "closed":
         rt.redis.zrem(index_key(IDLE_KEY, second.id), second.id)
     assert tables.elsewhere(rt.svc.store, 2, room.id) == (other == "open")
@@ -135,20 +131,26 @@ def test_a_hand_names_its_table_for_one_who_sits_at_another_open_one(
     assert seated is not None and (second.id in seated) == (other == "open")
 
 
+def carlas_game_with_ben(rt: Runtime, chat: int) -> Room:
+    """A game Carla opened in another group, Ben seated at it, dealt."""
+    carla, ben = Actor(3, "Carla", "en"), Actor(2, "Ben", "en")
+    now = time.time()
+    game = lobby.create_room(chat, None, carla, now, settings=RoomSettings(preset="spanish"))
+    lobby.join(game, ben)
+    assert rt.svc.store.create(game, lobby.start(game, carla, now, 0.0), None)
+    return game
+
+
 def finished_games(rt: Runtime, count: int) -> list[str]:
     """`count` games Ben played with Carla that are over, as their last moves leave them."""
-    carla, ben = Actor(3, "Carla", "en"), Actor(2, "Ben", "en")
+
+    def over(fresh: Room) -> Outcome:
+        fresh.status = "over"
+        return Outcome(changed=True, finished=True)
+
     ids = []
     for n in range(count):
-        now = time.time()
-        old = lobby.create_room(-300 - n, None, carla, now, settings=RoomSettings(preset="spanish"))
-        lobby.join(old, ben)
-        assert rt.svc.store.create(old, lobby.start(old, carla, now, 0.0), None)
-
-        def over(fresh: Room) -> Outcome:
-            fresh.status = "over"
-            return Outcome(changed=True, finished=True)
-
+        old = carlas_game_with_ben(rt, -300 - n)
         assert rt.svc.store.update(old.id, over) is not None
         ids.append(old.id)
     return ids
@@ -195,11 +197,7 @@ def test_open_rooms_kept_from_before_are_found_once_and_then_kept(
     it alone."""
     api: FakeApi = rt.clients["telegram"]  # type: ignore[assignment]
     room = started_room(rt)
-    carla, ben = Actor(3, "Carla", "en"), Actor(2, "Ben", "en")
-    now = time.time()
-    second = lobby.create_room(-200, None, carla, now, settings=RoomSettings(preset="spanish"))
-    lobby.join(second, ben)
-    assert rt.svc.store.create(second, lobby.start(second, carla, now, 0.0), None)
+    second = carlas_game_with_ben(rt, -200)
     rt.redis.delete(user_seated_key(2))  # as the code before kept it: no such set
     outbox.sync(rt, room.id, "hand:2")
     assert "🫏" in str(api.calls[-1][1]["text"])  # the table named: he sits at two
