@@ -155,13 +155,27 @@ def far_from_the_hands_end(stack: Hook, emu: RunningEmulator) -> tuple[ChatMessa
     bots' replies, committed together, cannot end the hand (its news would come between,
     and her hand be posted again below it). A hand near its end is played on first."""
     while True:
-        hand = hand_widget(emu)
-        room = room_in(stack, CARLA["id"])
+        hand, room = widget_of_the_phase(stack, emu)
         game = follow_suit_game(room)
         if min(game.hand.hands[s].bit_count() for s in range(len(room.seats))) >= 3:
             return hand, room
         ask(emu, hand, tap_of(hand))
         settled(stack, emu, room.version)
+
+
+def widget_of_the_phase(stack: Hook, emu: RunningEmulator) -> tuple[ChatMessage, Room]:
+    """Her widget once it shows the room's phase as it is now, and the room: a sync the
+    outbox put off for a second (its target locked a moment) comes after the worker
+    settled, and a tap on the widget before it would be out of date."""
+
+    def ready() -> tuple[ChatMessage, Room] | None:
+        room = room_in(stack, CARLA["id"])
+        hand = hand_of(emu)
+        if hand is None or "widget" not in hand.raw or not taps(hand):
+            return None
+        return (hand, room) if f".{room.phase_version}." in tap_of(hand) else None
+
+    return emu.wait_for(ready, what="Carla's widget showing the room's phase")
 
 
 def settled(stack: Hook, emu: RunningEmulator, version: int) -> None:
@@ -211,13 +225,12 @@ def test_a_tap_in_the_widget_plays_and_edits_the_widget_in_place(
 def test_a_stale_tap_is_refused_with_a_stale_buttons_words(
     stack: Hook, emu: RunningEmulator
 ) -> None:
-    hand = hand_widget(emu)
+    hand, room = widget_of_the_phase(stack, emu)
     old = tap_of(hand)
-    room = room_in(stack, CARLA["id"])
     ask(emu, hand, old)
     settled(stack, emu, room.version)
-    hand = hand_widget(emu)
-    version = room_in(stack, CARLA["id"]).version
+    hand, room = widget_of_the_phase(stack, emu)
+    version = room.version
     assert ask(emu, hand, old) == STALE
     assert room_in(stack, CARLA["id"]).version == version
 
@@ -239,8 +252,7 @@ def widget_update(message: ChatMessage, data: str, update_id: int) -> dict[str, 
 
 
 def test_a_redelivered_tap_is_applied_once(stack: Hook, emu: RunningEmulator) -> None:
-    hand = hand_widget(emu)
-    room = room_in(stack, CARLA["id"])
+    hand, room = widget_of_the_phase(stack, emu)
     update = widget_update(hand, tap_of(hand), 7_000_001)
     duplicates = metrics.UPDATES.labels("widget_query", "duplicate")
     presses = metrics.JOBS.labels("press", "ok")
