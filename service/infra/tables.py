@@ -50,7 +50,7 @@ def made(store: Store, player: int) -> frozenset[str]:
     key = user_seated_key(player)
     with store.redis.pipeline(transaction=False) as pipe:
         pipe.sadd(key, SEATED_BUILT, *ids)
-        pipe.expire(key, store.people_ttl)
+        pipe.expire(key, store.live_ttl)
         pipe.execute()
     return ids
 

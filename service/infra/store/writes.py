@@ -197,12 +197,14 @@ class Writes(Statistics):
     def _index_seated(self, pipe: redis.client.Pipeline, room: Room) -> None:
         """Keep each person's open rooms (`user_seated_key`): the room is added while
         open, and dropped once over (one they left, or that closed otherwise, goes
-        when a screen finds it closed: service.infra.tables)."""
+        when a screen finds it closed: service.infra.tables). The set lives as long as
+        the rooms it holds may: a person who sits down nowhere for that long has it made
+        again at their next look."""
         for user_id in room.humans():
             key = user_seated_key(user_id)
             if room.status in LIVE:
                 pipe.sadd(key, room.id)
-                pipe.expire(key, self.people_ttl)
+                pipe.expire(key, self.live_ttl)
             else:
                 pipe.srem(key, room.id)
 
