@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import redis
@@ -56,7 +57,9 @@ def over(fresh: Room) -> Outcome:
     return Outcome(changed=True, finished=True)
 
 
-def renamed(n: int) -> object:
+def renamed(n: int) -> Callable[[Room], Outcome]:
+    """A change every screen of the game shows: the first seat renamed."""
+
     def change(fresh: Room) -> Outcome:
         fresh.seats[0].name = f"Ana {n}"
         return Outcome(changed=True)
@@ -81,7 +84,7 @@ def measure(rt: Runtime, client: redis.Redis, past: int, screens: int) -> dict[s
     outbox.sync(rt, room.id, f"hand:{BEN.user_id}")  # his first screen
     cpu, calls, usec = 0.0, 0, 0.0
     for n in range(screens):
-        assert rt.svc.store.update(room.id, renamed(n)) is not None  # type: ignore[arg-type]
+        assert rt.svc.store.update(room.id, renamed(n)) is not None
         calls0, usec0 = commands(client)
         start = time.process_time()
         outbox.sync(rt, room.id, f"hand:{BEN.user_id}")
