@@ -49,9 +49,15 @@ def test_two_tables_at_once_and_no_turn_left_unseen(hook: Hook) -> None:
     wa, worker = hook.emu.whatsapp, hook.worker
     assert worker is not None and hook.clock is not None
     grandma, nenek = (person(hook, wa, name) for name in ("Grandma", "Nenek"))
+    # Seated at both before either deals: a prompt drawn while she sat at one table
+    # alone would rightly not name it.
     hers = open_table(hook, grandma, guests=(), bots=1)
     theirs = open_table(hook, nenek, guests=(grandma,), bots=0)
-    until_her_turn(hook, wa, theirs, grandma.user_id, other=("Nenek", nenek.user_id))
+    worker.settle()  # the lobbies shown: Nenek's moves are played from prompts after them
+    dealt = outgoing(wa, "Nenek")[-1].seq
+    for host, room_id in ((grandma, hers), (nenek, theirs)):
+        deal(hook, host, room_id)
+    until_her_turn(hook, wa, theirs, grandma.user_id, ("Nenek", nenek.user_id), dealt)
     until_her_turn(hook, wa, hers, grandma.user_id)
     worker.settle()  # her prompts sent (the newest names its table): not one still on its way
     names = {hers: "Grandma's table", theirs: "Nenek's table"}
@@ -93,19 +99,24 @@ def person(hook: Hook, wa: WhatsAppDriver, name: str) -> Actor:
 
 
 def open_table(hook: Hook, host: Actor, guests: tuple[Actor, ...], bots: int) -> str:
-    """A family table in the host's own chat, its guests and bots seated, dealt."""
+    """A family table in the host's own chat, its guests and bots seated (a lobby)."""
     clock = hook.clock
     assert clock is not None
-    store = hook.store(clock)
     settings = RoomSettings(turn_timeout=3 * DAY)  # her turns wait through the test's day
     room = lobby.create_room(host.user_id, None, host, clock(), settings=settings)
     for guest in guests:
         assert lobby.join(room, guest).changed
     for _bot in range(bots):
         assert lobby.add_bot(room, host).changed
-    assert store.create(room, lobby.changed(room), None)
-    store.update(room.id, lambda fresh: lobby.start(fresh, host, clock()))
+    assert hook.store(clock).create(room, lobby.changed(room), None)
     return room.id
+
+
+def deal(hook: Hook, host: Actor, room_id: str) -> None:
+    """The host starts the table's game."""
+    clock = hook.clock
+    assert clock is not None
+    hook.store(clock).update(room_id, lambda fresh: lobby.start(fresh, host, clock()))
 
 
 def load(hook: Hook, room_id: str) -> Room:
@@ -119,11 +130,15 @@ def moved(hook: Hook, room_id: str, version: int) -> bool | None:
 
 
 def until_her_turn(
-    hook: Hook, wa: WhatsAppDriver, room_id: str, her: int, other: tuple[str, int] | None = None
+    hook: Hook,
+    wa: WhatsAppDriver,
+    room_id: str,
+    her: int,
+    other: tuple[str, int] | None = None,
+    seen: int = 0,
 ) -> None:
-    """Play the table on (the `other` person's turns from their prompts, the bots' by
-    the worker) until it waits on her."""
-    seen = 0
+    """Play the table on (the `other` person's turns from their prompts after `seen`,
+    the bots' by the worker) until it waits on her."""
     for _step in range(60):
         waiting = wa.wait_for(
             lambda: play.waiting_humans(load(hook, room_id)) or None, what="a person's turn"
