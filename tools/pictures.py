@@ -22,7 +22,7 @@ from pathlib import Path
 from service.cards.widget import WIDGET_HTML
 from service.table import lobby, play
 from service.table.lobby import Actor
-from service.table.room import Room, RoomSettings
+from service.table.room import KEY_BITS, Room, RoomSettings
 from service.ui import games as screens
 from service.ui.picture import pack
 
@@ -66,11 +66,14 @@ SCENES = (
 
 
 def scene_room(scene: Scene, seed: int = 4) -> Room:
-    """The scene's game, played with random moves until it is worth a picture."""
+    """The scene's game, played with random moves until it is worth a picture: the same
+    deal and moves for the same `seed` (a fresh key could deal a game with no such
+    moment)."""
     first = Actor(1, scene.players[0], scene.lang)
     chat = first.user_id if scene.private else -100
     settings = RoomSettings(preset=scene.preset)
     room = lobby.create_room(chat, None, first, 0.0, private=scene.private, settings=settings)
+    room.seed = random.Random(seed).getrandbits(KEY_BITS) | 1 << (KEY_BITS - 1)
     for n, name in enumerate(scene.players[1:], start=2):
         lobby.join(room, Actor(n, name, scene.lang))
     while len(room.seats) < 4:
