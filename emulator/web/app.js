@@ -27,6 +27,7 @@ const app = {
   widgetAnswers: new Map(), // widget query id -> answer data that beat the request's reply
   typingTimer: null,
   inlineTimer: null,
+  switching: 0,         // the app's own settings being changed: a render keeps what was chosen
 };
 
 const key = (chatId, scope) => `${chatId}:${scope}`;
@@ -234,7 +235,8 @@ function renderUsers() {
 // This user's app: the time zone it shows times in, online or not, a restart.
 function renderMySettings() {
   const user = me();
-  if (!user) return;
+  // While a change is on its way, a state read before it would flip the switch back.
+  if (!user || app.switching) return;
   const zone = $("my-zone");
   zone.replaceChildren(...[...new Set([user.time_zone, ...ZONES])].map((name) => new Option(name, name)));
   zone.value = user.time_zone;
@@ -242,9 +244,14 @@ function renderMySettings() {
 }
 
 async function changeMyApp(path, body) {
+  app.switching += 1;
   try {
     await call(path, {user: app.userId, ...body});
     await loadState();
+  } catch (error) { toast(error.message); }
+  finally { app.switching -= 1; }
+  renderMySettings();
+  try {
     if (app.current) await openChat(app.current.chat_id, app.current.scope, app.topic);
   } catch (error) { toast(error.message); }
 }
