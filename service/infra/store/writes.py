@@ -109,8 +109,7 @@ class Writes(Statistics):
             self._point_chat(rec.side, room, ttl)
         self._mark_idle(pipe, room, by_person=update_id is not None)
         if room.status == "lobby" or outcome.finished:  # the seats are set in the lobby
-            self._index_people(rec.side, user_rooms_key, room.id, room.humans())
-            self._index_seated(rec.side, room)
+            self._index_seats(rec.side, room)
         if room.status == "playing":
             pipe.zadd(index_key(DUE_KEY, room.id), {room.id: room.next_due()})
         else:
@@ -191,15 +190,16 @@ class Writes(Statistics):
         for key in (chat_open_key(room.chat_id), user_open_key(room.creator)):
             pipe.sadd(key, room.id)
             pipe.expire(key, self.live_ttl)
-        self._index_people(pipe, user_rooms_key, room.id, room.humans())
-        self._index_seated(pipe, room)
+        self._index_seats(pipe, room)
 
-    def _index_seated(self, pipe: redis.client.Pipeline, room: Room) -> None:
-        """Keep each person's open rooms (`user_seated_key`): the room is added while
-        open, and dropped once over (one they left, or that closed otherwise, goes
-        when a screen finds it closed: service.infra.tables). The set lives as long as
-        the rooms it holds may: a person who sits down nowhere for that long has it made
-        again at their next look."""
+    def _index_seats(self, pipe: redis.client.Pipeline, room: Room) -> None:
+        """Index the room under each person seated: the people index (every room they
+        sat in, for /forget), and their open rooms (`user_seated_key`), where the room
+        is while open and from which it goes once over (one they left, or that closed
+        otherwise, goes when a screen finds it closed: service.infra.tables). That set
+        lives as long as the rooms it holds may: a person who sits down nowhere for that
+        long has it made again at their next look."""
+        self._index_people(pipe, user_rooms_key, room.id, room.humans())
         for user_id in room.humans():
             key = user_seated_key(user_id)
             if room.status in LIVE:
