@@ -34,19 +34,21 @@ def seated_ids(members: Iterable[bytes | str]) -> frozenset[str] | None:
     return ids - {SEATED_BUILT} if SEATED_BUILT in ids else None
 
 
-def rooms_seated(store: Store, player: int) -> frozenset[str]:
-    """The open rooms the person sat down at, as their set says (made now if it never
-    was): a room may have closed since, or they may have left it."""
+def open_ids(store: Store, player: int, but: str | None = None) -> list[str]:
+    """The rooms of the person's open-rooms set still open, `but` one (the set made now
+    if it never was); they may have left one since."""
     ids = seated_ids(store.redis.smembers(user_seated_key(player)))
-    return made(store, player) if ids is None else ids
+    if ids is None:
+        return [room_id for room_id in made(store, player) if room_id != but]
+    return still_open(store, player, ids - {but})
 
 
-def made(store: Store, player: int) -> frozenset[str]:
+def made(store: Store, player: int) -> list[str]:
     """Make the person's open-rooms set from the people index: the rooms there still
     open (a commit meanwhile only adds one open or drops one over; one that closes
     between this look and the write is dropped at a later look)."""
     every = [text(m) for m in store.redis.smembers(user_rooms_key(player))]
-    ids = frozenset(still_open(store, player, every, prune=False))
+    ids = still_open(store, player, every, prune=False)
     key = user_seated_key(player)
     with store.redis.pipeline(transaction=False) as pipe:
         pipe.sadd(key, SEATED_BUILT, *ids)
@@ -73,8 +75,7 @@ def still_open(store: Store, player: int, ids: Iterable[str], prune: bool = True
 
 def open_tables(store: Store, player: int, but: str | None = None) -> list[Room]:
     """The open rooms (a lobby, a game being played) where the person sits, `but` one."""
-    ids = rooms_seated(store, player) - {but}
-    rooms = [store.load(room_id) for room_id in still_open(store, player, ids)]
+    rooms = [store.load(room_id) for room_id in open_ids(store, player, but)]
     return [
         r for r in rooms if r is not None and r.status in LIVE and r.seat_of(player) is not None
     ]

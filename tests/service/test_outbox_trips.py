@@ -66,7 +66,7 @@ def test_a_hand_sent_reads_once_and_writes_once(
     (its marks, its reader's tables and /look), one write of what its send leaves, the
     job's end; and the marks written are all there."""
     room = started_room(rt)
-    tables.rooms_seated(rt.svc.store, 2)  # his open rooms' set, made once a person (below)
+    tables.open_ids(rt.svc.store, 2)  # his open rooms' set, made once a person (below)
     with trips(rt, monkeypatch) as made:
         outbox.sync(rt, room.id, "hand:2")
     assert len(made) <= 4, made
@@ -162,7 +162,7 @@ def test_a_hand_asks_nothing_of_the_games_its_reader_played_before(rt: Runtime) 
     past = finished_games(rt, 12)
     room = started_room(rt)
     outbox.sync(rt, room.id, "hand:2")  # his open rooms' set made, at his first screen
-    assert tables.rooms_seated(rt.svc.store, 2) == {room.id}
+    assert tables.open_ids(rt.svc.store, 2) == [room.id]
     asked: list[tuple[Any, ...]] = []
     batch = Pipeline.execute
 
