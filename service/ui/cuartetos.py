@@ -499,8 +499,8 @@ class CuartetosPainter(TablePainter):
         """The hints the decision in front of `seat` calls for (service.ui.hints)."""
         if self.room.status != "playing" or not self.room.game:
             return []
-        due = [name for name in self.due(player_view(self.game(), seat)) if name not in met]
-        return hints.fitting_hand(due, lambda: self.bare_hand(seat).text, self.tr)
+        due = self.due(player_view(self.game(), seat))
+        return hints.fitting_hand(due, met, lambda: self.bare_hand(seat).text, self.tr)
 
     def due(self, view: PlayerView) -> list[str]:
         """A call to answer: what the word means; choosing: the goal, four of a kind to

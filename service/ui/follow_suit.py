@@ -418,8 +418,8 @@ class FollowSuitPainter(TablePainter):
         """The hints the decision in front of `seat` calls for (service.ui.hints)."""
         if self.room.status != "playing" or not isinstance(self.room.game, GameState):
             return []
-        due = [name for name in self.due(self.view_of(seat)) if name not in met]
-        return hints.fitting_hand(due, lambda: self.bare_hand(seat).text, self.tr)
+        due = self.due(self.view_of(seat))
+        return hints.fitting_hand(due, met, lambda: self.bare_hand(seat).text, self.tr)
 
     def due(self, view: PlayerView) -> list[str]:
         """On their own turn: what the burro is; digging in the stock while they draw or

@@ -86,9 +86,13 @@ def hint_lines(names: Iterable[str], tr: Translator) -> list[str]:
     return [hint_line(n, tr) for n in ORDER if n in given][:1]
 
 
-def fitting_hand(names: list[str], hand_text: Callable[[], str], tr: Translator) -> list[str]:
-    """`fitting` beside a hand's text (without hints), drawn only if a hint is left."""
-    return fitting(names, spans.plain(hand_text()), tr) if names else []
+def fitting_hand(
+    names: Iterable[str], met: frozenset[str], hand_text: Callable[[], str], tr: Translator
+) -> list[str]:
+    """`fitting` beside a hand's text (without hints), those in `met` left out; the hand
+    drawn only if a hint is left."""
+    left = [name for name in names if name not in met]
+    return fitting(left, spans.plain(hand_text()), tr) if left else []
 
 
 def fitting(names: Iterable[str], screen: str, tr: Translator) -> list[str]:
