@@ -162,6 +162,32 @@ def test_a_retry_asked_while_another_worker_runs_one_is_kept(rt: Runtime) -> Non
     assert len(waiting) == 1 and rt.jobs.exists(f"rq:job:{waiting[0]}")
 
 
+def test_a_repost_asked_again_while_its_job_runs_is_posted(
+    rt: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by asking /look again and again: a re-post asked while the last one's job
+    ran, the room not moved on, was a job of the same id (its version's), and RQ deleted
+    its hash with the running one's; the hand waited for the sweeper (30 s)."""
+    api: FakeApi = rt.clients["telegram"]  # type: ignore[assignment]
+    room = started_room(rt)
+    rt.jobs.delete(f"rq:queue:{QUEUE}")  # the start's own sync: not this test's
+    monkeypatch.setattr(jobs, "runtime", lambda: rt)
+    sync_all, asked = outbox.sync_all, list[str]()
+
+    def asked_again_meanwhile(*args: Any, **kwargs: Any) -> None:
+        sync_all(*args, **kwargs)
+        if not asked:  # the person asks again as this job ends, before RQ's end of it
+            asked.append("again")
+            request(rt, room, "table:new")
+
+    monkeypatch.setattr(outbox, "sync_all", asked_again_meanwhile)
+    request(rt, room, "table:new")
+    SimpleWorker([QUEUE], connection=rt.jobs).work(burst=True, with_scheduler=False)
+    assert asked == ["again"]
+    assert api.sent() == 2  # posted for each ask
+    assert indexes.count(rt.redis, PENDING_SYNC) == 0
+
+
 def last_text(api: FakeApi) -> str:
     return str([p for m, p in api.calls if m in ("sendMessage", "editMessageText")][-1]["text"])
 
@@ -225,13 +251,14 @@ def test_a_request_made_while_its_target_is_sent_is_not_cleared_unserved(
 def test_a_finished_job_leaves_no_record(rt: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
     """No job's result is read: a finished job's hash and result go with it (RQ
     kept ~7 KB for each for ten minutes, 600 KB a game). A change's sync names its
-    version, so the next change's sync is a job of its own."""
+    version and moment, so the next change's sync is a job of its own, at the same
+    version too."""
     monkeypatch.setattr(jobs, "runtime", lambda: rt)
     room = started_room(rt)
     request(rt, room, "table")
     request(rt, room, "table")
     queued = {text(k) for k in rt.redis.keys("rq:job:sync-*")}
-    assert len(queued) == 2 and all(k.split("-")[-1].startswith("v") for k in queued)
+    assert len(queued) == 3 and all(k.split("-")[-1].startswith("v") for k in queued)
     SimpleWorker([QUEUE], connection=rt.redis).work(burst=True, with_scheduler=False)
     assert not rt.redis.keys("rq:job:sync-*") and not rt.redis.keys("rq:results:*")
 

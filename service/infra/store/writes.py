@@ -143,13 +143,14 @@ class Writes(Statistics):
     ) -> None:
         """The change's chats marked pending for the outbox, and one job that brings
         every target of the change up to date (unless the caller does: `sync_job`)."""
+        now = self.clock()
         if outcome.sync and sync_job:
-            outcome.jobs.append(_sync_job(room, sorted(outcome.sync)))
+            outcome.jobs.append(_sync_job(room, sorted(outcome.sync), now))
         for target in sorted(outcome.sync):
             # Since now, not since the room's last move: a reminder's re-post, marked with
             # the move's older time, looked lost to the sweeper at once and went out twice.
             # Each change marks anew: the job serving an older one leaves this mark.
-            pipe.zadd(index_key(PENDING_SYNC, room.id), {f"{room.id}|{target}": self.clock()})
+            pipe.zadd(index_key(PENDING_SYNC, room.id), {f"{room.id}|{target}": now})
 
     def _write_moves(self, pipe: redis.client.Pipeline, room: Room, ttl: int) -> None:
         """The room's `moves` hash anew: its phase, and who may press what and have it
@@ -235,10 +236,13 @@ return 1
 """
 
 
-def _sync_job(room: Room, targets: list[str]) -> Job:
-    """The change's sync job: its id names the room's version, so the job of the next
-    change is another job (a finished job's hash is deleted: service.infra.queue)."""
-    return Job(JobKind.SYNC, room.id, targets_of.joined(targets), 0.0, tag=f"v{room.version}")
+def _sync_job(room: Room, targets: list[str], now: float) -> Job:
+    """The change's sync job: its id names the room's version and the commit's moment
+    (in microseconds), so the job of the next change is another job, a re-post asked
+    again before the room moves on included: RQ deletes a finished job's hash
+    (service.infra.queue), which lost a same-id job queued while the first ran."""
+    tag = f"v{room.version}t{round(now * 1_000_000)}"
+    return Job(JobKind.SYNC, room.id, targets_of.joined(targets), 0.0, tag=tag)
 
 
 def forget_writes(pipe: redis.client.Pipeline, room: Room, synced: list[str]) -> None:
