@@ -26,6 +26,9 @@ sys.dont_write_bytecode = False
 # only where a test asks for them (tests/service/test_widget*.py); its processes inherit it.
 os.environ.setdefault("BURRO_TELEGRAM_WIDGETS", "0")
 
+# tests.stories: a test picked alone runs after the tests before it in its module's story
+pytest_plugins = ["tests.stories", "pytester"]
+
 # How many of each emulator's records were already reported (a module's emulator serves
 # many tests: each answers only for what came during it).
 _reported: weakref.WeakKeyDictionary[Emulator, int] = weakref.WeakKeyDictionary()
