@@ -32,6 +32,7 @@ class Cuartetos:
     presets: Mapping[str, Preset] = PRESETS
     aliases: Mapping[str, str] = ALIASES
     bot_levels: tuple[str, ...] = LEVELS
+    thinking_levels: frozenset[str] = frozenset()  # every level is a style, not a search
 
     def make_rules(self, preset: str, options: Mapping[str, Any]) -> CuartetosRules:
         return make_rules(preset, dict(options))

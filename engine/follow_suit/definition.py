@@ -31,6 +31,7 @@ class FollowSuit:
     presets: Mapping[str, Preset] = PRESETS
     aliases: Mapping[str, str] = ALIASES
     bot_levels: tuple[str, ...] = LEVELS
+    thinking_levels: frozenset[str] = frozenset({"strong"})  # the search (bots.search)
 
     def make_rules(self, preset: str, options: Mapping[str, Any]) -> Rules:
         return make_rules(preset, dict(options))

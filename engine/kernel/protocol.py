@@ -74,6 +74,10 @@ class TypedGame(Protocol[S, R]):
     presets: Mapping[str, Preset]  # by name, in the order menus list them
     aliases: Mapping[str, str]  # other names for presets (donkey -> cangkul)
     bot_levels: tuple[str, ...]  # weakest first
+    # The levels whose bots think (a search, up to 200 ms a decision): the service runs
+    # their decisions on the bots' own queue and workers, so that they hold up no other
+    # table; every other level must decide within a millisecond or so.
+    thinking_levels: frozenset[str]
 
     # ----- rules and a new game -----------------------------------------------------
     def make_rules(self, preset: str, options: Mapping[str, Any]) -> R:

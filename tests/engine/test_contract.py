@@ -285,6 +285,11 @@ def test_a_game_packs_into_its_moves_and_replays_to_itself(game: Game) -> None:
 
 
 @games
+def test_the_levels_that_think_are_levels_of_the_game(game: Game) -> None:
+    assert game.thinking_levels <= set(game.bot_levels)
+
+
+@games
 def test_bots_of_every_level_choose_legal_actions(game: Game) -> None:
     for p in playouts(game):
         for state, _ in p.sample(BOT_STATES + 1)[:-1]:  # the last state may be over
@@ -294,7 +299,7 @@ def test_bots_of_every_level_choose_legal_actions(game: Game) -> None:
                     bot = game.bot(level, 7)
                     choice = bot.choose(view)
                     assert bot.level in game.bot_levels
-                    if level != game.bot_levels[-1]:  # the strongest may stop by the clock
+                    if level not in game.thinking_levels:  # a search may stop by the clock
                         assert game.bot(level, 7).choose(view) == choice, "a pure function"
                     if choice is None:
                         assert game.deadline(state) is not None, "it must act: no clock"

@@ -439,3 +439,24 @@ def test_a_strong_bots_turn_after_her_commit_goes_to_the_bots_queue(
             assert queued_jobs(rt, "bot_turn") == []
             return
     pytest.fail("the strong bot never had a choice after her moves")
+
+
+def test_a_bot_thinks_where_its_game_says_its_level_does(rt: Runtime) -> None:
+    """Cuartetos' strong bot is a style (a cheap decision): it plays inline like the
+    other levels, where follow-suit's strong bot, a search, thinks on the bots' queue."""
+    store = rt.svc.store
+    now = time.time()
+    room = lobby.create_room(
+        next(CHATS), None, ANA, now, private=True, settings=RoomSettings(preset="cuartetos")
+    )
+    for _ in range(3):
+        lobby.add_bot(room, ANA)
+        room.seats[-1].bot = "strong"
+    assert store.create(room, lobby.start(room, ANA, now, 0.0), None)
+    dealt = store.load(room.id)
+    assert dealt is not None and dealt.status == "playing"
+    assert not any(jobs.thinks(dealt, seat) for seat in (1, 2, 3))
+    spanish = store.load(private_game(store, ("strong",)))
+    assert spanish is not None
+    assert play.game(spanish).thinking_levels == {"strong"}
+    assert play.bot_level(spanish, 1) in play.game(spanish).thinking_levels

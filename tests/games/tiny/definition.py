@@ -51,6 +51,7 @@ class Tiny:
     presets: Mapping[str, Preset] = game.PRESETS
     aliases: Mapping[str, str] = game.ALIASES
     bot_levels: tuple[str, ...] = ("random", "greedy")
+    thinking_levels: frozenset[str] = frozenset()  # both decide at once
 
     def make_rules(self, preset: str, options: Mapping[str, Any]) -> Rules:
         return game.make_rules(preset, dict(options))
