@@ -268,7 +268,7 @@ class HandSim:
         return -1 if self.end else self.order[self.turn]
 
     def stock_size(self) -> int:
-        return sum(len(p) for p in self.piles)
+        return sum(map(len, self.piles))
 
     def legal(self) -> list[int]:
         """The legal actions of the seat to act (empty when the hand is over)."""
@@ -283,17 +283,17 @@ class HandSim:
             return [self.found]
         follow = hand & SUIT_MASKS[self.led]
         joker = hand & _JOKER_BIT
+        if t.strict and follow and not self.drawn:  # the common case first: no draws
+            acts = bits(follow)
+            if joker and t.joker == _ANY_TIME:
+                acts.append(JOKER)
+            return acts
         draws = [a for a, p in zip(t.draw_actions, self.piles, strict=True) if p]
         if t.strict:
             if self.drawn:
                 # Drawing goes on until the led suit turns up; a toppled tent may have
                 # brought it, else the player passes.
                 return draws or bits(follow) or [PASS]
-            if follow:
-                acts = bits(follow)
-                if joker and t.joker == _ANY_TIME:
-                    acts.append(JOKER)
-                return acts
             if joker:
                 if t.joker == _MUST_WHEN_VOID:
                     return [JOKER]

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from engine.follow_suit.bots import tips
 from engine.follow_suit.bots.knowledge import pack_mask
 from engine.follow_suit.hand import DRAW, PASS, HandSim
-from engine.kernel.cards import JOKER
+from engine.kernel.cards import JOKER, bits
 
 Policy = Callable[[HandSim, list[int], list[int]], int]
 
@@ -71,14 +71,32 @@ def play_out(
     what other players might do. `voids` (suit bit sets per seat, updated as seats
     draw and pass) is what the policy knows of who lacks what."""
     while not sim.end:
-        acts = sim.legal()
-        if len(acts) == 1:
-            action = acts[0]
-        elif epsilon_in_1024 and randbelow(1024) < epsilon_in_1024:
-            action = acts[randbelow(len(acts))]
+        if policy is greedy_action and (sim.turn == 0 or sim.led < 0):
+            action = _lead_or_any(sim, randbelow, epsilon_in_1024, voids)
         else:
-            action = policy(sim, acts, voids)
+            acts = sim.legal()
+            if len(acts) == 1:
+                action = acts[0]
+            elif epsilon_in_1024 and randbelow(1024) < epsilon_in_1024:
+                action = acts[randbelow(len(acts))]
+            else:
+                action = policy(sim, acts, voids)
         step(sim, action, voids)
+
+
+def _lead_or_any(
+    sim: HandSim, randbelow: Callable[[int], int], epsilon_in_1024: int, voids: list[int]
+) -> int:
+    """`play_out`'s step for a greedy lead, the same choice drawing the same random
+    numbers, without listing the leader's hand as its legal actions first: a lead's
+    legal actions are its cards, and the tips' lead looks at the hand itself."""
+    hand = sim.hands[sim.order[sim.turn]]
+    if not hand & (hand - 1):  # one card left
+        return hand.bit_length() - 1
+    if epsilon_in_1024 and randbelow(1024) < epsilon_in_1024:
+        cards = bits(hand)
+        return cards[randbelow(len(cards))]
+    return _lead(sim, voids)
 
 
 def step(sim: HandSim, action: int, voids: list[int]) -> None:

@@ -55,9 +55,18 @@ class LeadContext(NamedTuple):
     optional: bool  # optional drawing: the card found is not played at once
 
 
+_M0, _M1, _M2, _M3 = SUIT_MASKS[:4]
+
+
 def suits_of(cards: int) -> int:
-    """The suits present in a bit set, as a 4-bit set."""
-    return sum(1 << s for s in range(4) if cards & SUIT_MASKS[s])
+    """The suits present in a bit set, as a 4-bit set (unrolled: once per opponent per
+    lead of every rollout)."""
+    return (
+        (1 if cards & _M0 else 0)
+        | (2 if cards & _M1 else 0)
+        | (4 if cards & _M2 else 0)
+        | (8 if cards & _M3 else 0)
+    )
 
 
 def lead(ctx: LeadContext, weights: Weights = DEFAULT_WEIGHTS, low: bool = False) -> int:
@@ -87,6 +96,13 @@ def suit_scores(ctx: LeadContext, weights: Weights) -> list[float | None]:
     everyone = unseen[0] + unseen[1] + unseen[2] + unseen[3]
     late = ctx.stock <= len(ctx.opponents) + 1
     several = hand.bit_count() > 1
+    # Each opponent's unseen cards come from the unseen cards of the suits it may hold.
+    pools = [
+        (hidden, voids, holds, everyone - sum(unseen[s] for s in range(4) if voids >> s & 1))
+        if voids
+        else (hidden, 0, holds, everyone)
+        for hidden, voids, holds in ctx.opponents
+    ]
     scores: list[float | None] = []
     for suit in range(4):
         mask = SUIT_MASKS[suit]
@@ -96,14 +112,10 @@ def suit_scores(ctx: LeadContext, weights: Weights) -> list[float | None]:
             continue
         bit = 1 << suit
         lacking = 0.0  # opponents expected to lack the suit
-        for hidden, voids, holds in ctx.opponents:
+        for hidden, voids, holds, pool in pools:
             if voids & bit:
                 lacking += 1.0
             elif not holds & bit:
-                # Its unseen cards come from the unseen cards of the suits it may hold.
-                pool = everyone
-                if voids:
-                    pool -= sum(unseen[s] for s in range(4) if voids >> s & 1)
                 lacking += miss_chance(pool, unseen[suit], hidden)
         held = mine.bit_count()
         top = mine.bit_length() - 1
