@@ -85,11 +85,16 @@ class Procs:
 
     def cpu_seconds(self, name: str) -> float:
         """CPU time the process has used so far (user + system; Linux, else 0)."""
-        try:
-            fields = Path(f"/proc/{self.pid(name)}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return 0.0
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds_of(self.pid(name))
+
+
+def cpu_seconds_of(pid: int) -> float:
+    """CPU time a process has used so far (user + system; Linux, else 0)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @contextmanager

@@ -67,7 +67,7 @@ def test_the_tap_is_a_legal_card_of_the_human_to_move(room: Room) -> None:
 
 
 def test_the_report_gives_percentiles_and_ratios_to_the_floor() -> None:
-    cell = Cell("group", 5, seconds=2.0, cpu={"workers": 0.1})
+    cell = Cell("group", 5, seconds=2.0, cpu={"workers": 0.1, "redis": 0.05})
     cell.taps = [Tap(0.010 * n, 2, 0.002) for n in range(1, 101)] + [Tap(0.5, 0, 0.0)]
     cell.taps.append(Tap(40.0, 3, 0.0, stalled="end"))  # counted apart, not in percentiles
     found = cell.report()
@@ -79,6 +79,7 @@ def test_the_report_gives_percentiles_and_ratios_to_the_floor() -> None:
     assert "a group of three, 5 games at once | 500.0 ms | 990.0 ms" in text
     assert "| 102 (1 stalled, 1 at a game's end) |" in text
     assert "| 3 | 51 |" in text
+    assert "| 1.0 / 0.0 / 0.5 / 0.0 / 0.0 = 1.5 |" in text  # CPU a tap: Redis's counted
 
 
 @pytest.fixture
@@ -147,3 +148,4 @@ def test_a_tiny_run_times_taps_against_their_floor(tmp_path: Path) -> None:
     [cell] = results["cells"]
     assert cell["taps"] > 0 and cell["calls_per_tap"] > 0
     assert cell["p50_ms"] > 0 and cell["floor_p50_ms"] > 0
+    assert cell["cpu_ms_per_tap"]["redis"] > 0
