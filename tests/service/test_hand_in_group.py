@@ -175,7 +175,8 @@ def mentions_of(message: ChatMessage) -> list[dict[str, Any]]:
 def played_after_a_pause(hook: Hook, chat: int) -> tuple[Room, str, int]:
     """The mover plays after a pause (nobody in live play); the room after it, and the
     first word of the next mover's name: once the turn passes to someone else (a trick's
-    winner leads again, in live play)."""
+    winner leads again, in live play) within the hand (a move that ends it posts the
+    hand's news in the group before the next hand's table)."""
     emu, clock, worker = hook.emu, hook.clock, hook.worker
     assert clock is not None and worker is not None
     for _try in range(10):
@@ -188,9 +189,15 @@ def played_after_a_pause(hook: Hook, chat: int) -> tuple[Room, str, int]:
         one_hand_shown(hook, who)
         emu.tap(who, hand, str(game_buttons(hand)[0].value))
         fresh = moved(hook, chat, room.version)
-        if fresh.status == "playing" and mover(fresh) != who:
+        same_hand = hands_over(fresh) == hands_over(room)
+        if fresh.status == "playing" and same_hand and mover(fresh) != who:
             return fresh, mover(fresh), posted
     raise AssertionError("the turn never passed on")
+
+
+def hands_over(room: Room) -> int:
+    assert isinstance(room.game, GameState)
+    return len(room.game.past)
 
 
 def test_a_turn_after_a_pause_calls_its_player_by_name(hook: Hook) -> None:

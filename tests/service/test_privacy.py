@@ -12,6 +12,7 @@ from typing import Any
 import fakeredis
 import pytest
 import redis
+from rq.exceptions import NoSuchJobError
 from rq.job import Job as RqJob
 
 from engine.follow_suit.game import GameState, to_move
@@ -161,7 +162,10 @@ def values(client: redis.Redis, key: str) -> list[str]:
         raw = [str(client.xrange(key)) if kind == "stream" else kind]
     found = [v.decode(errors="replace") if isinstance(v, bytes) else str(v) for v in raw]
     if key.startswith("rq:job:") and kind == "hash":
-        job = RqJob.fetch(key.removeprefix("rq:job:"), connection=client)
+        try:
+            job = RqJob.fetch(key.removeprefix("rq:job:"), connection=client)
+        except NoSuchJobError:  # it finished since the scan found it: nothing left of it
+            return found
         found.append(f"{job.func_name} {job.args} {job.kwargs}")
     return found
 

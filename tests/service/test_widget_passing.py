@@ -38,13 +38,17 @@ def data_of(message: ChatMessage) -> dict[str, Any]:
 
 
 def passing_widget(stack: Hook) -> ChatMessage:
-    """Dan's hand, a widget with cards to pass."""
+    """Dan's hand, a widget with cards to pass, once both its edits are in: its data
+    and its caption's buttons (two calls: between them the two show different turns)."""
 
     def ready() -> ChatMessage | None:
         drawn = [m for m in stack.emu.messages_in("Dan") if "widget" in m.raw]
         if not drawn:  # a word may come below the hand
             return None
-        return drawn[-1] if any(tap for _code, tap in data_of(drawn[-1])["h"]) else None
+        data = data_of(drawn[-1])
+        taps = [data["k"] + tap for _code, tap in data["h"] if tap]
+        buttons = {str(b.value) for row in drawn[-1].buttons for b in row}
+        return drawn[-1] if taps and set(taps) <= buttons else None
 
     return stack.emu.wait_for(ready, what="Dan's cards to pass")
 
