@@ -15,8 +15,6 @@ from engine.follow_suit.bots.knowledge import pack_mask
 from engine.follow_suit.hand import DRAW, PASS, HandSim
 from engine.kernel.cards import JOKER, bits
 
-Policy = Callable[[HandSim, list[int], list[int]], int]
-
 
 def greedy_action(sim: HandSim, acts: list[int], voids: list[int]) -> int:
     """The heuristic bot's play (see `tips`) for the seat to move in a sample."""
@@ -61,35 +59,41 @@ def _lead(sim: HandSim, voids: list[int]) -> int:
 
 def play_out(
     sim: HandSim,
-    policy: Policy,
     randbelow: Callable[[int], int],
     epsilon_in_1024: int,
     voids: list[int],
 ) -> None:
-    """Play to the end of the hand: `policy` for each real choice, except a random
+    """Play to the end of the hand: every seat as `greedy_action` plays, except a random
     action with probability epsilon (in 1/1024ths), so that the rollouts also see
     what other players might do. `voids` (suit bit sets per seat, updated as seats
-    draw and pass) is what the policy knows of who lacks what."""
+    draw and pass) is what the tips know of who lacks what."""
     while not sim.end:
-        if policy is greedy_action and (sim.turn == 0 or sim.led < 0):
+        if sim.turn == 0 or sim.led < 0:
             action = _lead_or_any(sim, randbelow, epsilon_in_1024, voids)
         else:
-            acts = sim.legal()
-            if len(acts) == 1:
-                action = acts[0]
-            elif epsilon_in_1024 and randbelow(1024) < epsilon_in_1024:
-                action = acts[randbelow(len(acts))]
-            else:
-                action = policy(sim, acts, voids)
+            action = _legal_or_any(sim, randbelow, epsilon_in_1024, voids)
         step(sim, action, voids)
+
+
+def _legal_or_any(
+    sim: HandSim, randbelow: Callable[[int], int], epsilon_in_1024: int, voids: list[int]
+) -> int:
+    """`play_out`'s step once a suit is led: the only legal action, else a random one
+    with probability epsilon, else the tips'."""
+    acts = sim.legal()
+    if len(acts) == 1:
+        return acts[0]
+    if epsilon_in_1024 and randbelow(1024) < epsilon_in_1024:
+        return acts[randbelow(len(acts))]
+    return greedy_action(sim, acts, voids)
 
 
 def _lead_or_any(
     sim: HandSim, randbelow: Callable[[int], int], epsilon_in_1024: int, voids: list[int]
 ) -> int:
-    """`play_out`'s step for a greedy lead, the same choice drawing the same random
-    numbers, without listing the leader's hand as its legal actions first: a lead's
-    legal actions are its cards, and the tips' lead looks at the hand itself."""
+    """`play_out`'s step for a lead, as `_legal_or_any` would choose it from the same
+    random numbers, without listing the leader's hand as its legal actions first: a
+    lead's legal actions are its cards, and the tips' lead looks at the hand itself."""
     hand = sim.hands[sim.order[sim.turn]]
     if not hand & (hand - 1):  # one card left
         return hand.bit_length() - 1

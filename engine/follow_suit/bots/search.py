@@ -32,7 +32,7 @@ from engine.follow_suit.bots.base import Budget, decision_rng, forced
 from engine.follow_suit.bots.heuristic import decide, draw_choice
 from engine.follow_suit.bots.knowledge import Knowledge
 from engine.follow_suit.bots.leads import lead_checks
-from engine.follow_suit.bots.rollout import greedy_action, play_out, step
+from engine.follow_suit.bots.rollout import play_out, step
 from engine.follow_suit.bots.sampling import determinize
 from engine.follow_suit.bots.tips import DEFAULT_WEIGHTS
 from engine.follow_suit.hand import BURRO, FIRST_OUT, NO_BURRO, HandSim
@@ -104,7 +104,7 @@ class SearchBot:
                 sim = deal.clone()
                 voids = know.voids[:]
                 step(sim, action, voids)
-                play_out(sim, greedy_action, randbelow, self.epsilon_in_1024, voids)
+                play_out(sim, randbelow, self.epsilon_in_1024, voids)
                 results[action].append(outcome(sim, know.seat))
         return results
 
