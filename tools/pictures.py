@@ -22,7 +22,7 @@ from pathlib import Path
 from service.cards.widget import WIDGET_HTML
 from service.table import lobby, play
 from service.table.lobby import Actor
-from service.table.room import KEY_BITS, Room, RoomSettings
+from service.table.room import Room, RoomSettings, new_game_key
 from service.ui import games as screens
 from service.ui.picture import pack
 
@@ -73,7 +73,7 @@ def scene_room(scene: Scene, seed: int = 4) -> Room:
     chat = first.user_id if scene.private else -100
     settings = RoomSettings(preset=scene.preset)
     room = lobby.create_room(chat, None, first, 0.0, private=scene.private, settings=settings)
-    room.seed = random.Random(seed).getrandbits(KEY_BITS) | 1 << (KEY_BITS - 1)
+    room.seed = new_game_key(random.Random(seed).getrandbits)
     for n, name in enumerate(scene.players[1:], start=2):
         lobby.join(room, Actor(n, name, scene.lang))
     while len(room.seats) < 4:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 from typing import Any, Literal
@@ -48,9 +49,10 @@ def state_adapter(preset: str) -> TypeAdapter[Any]:
     return TypeAdapter(find_game(preset)[0].state_type)
 
 
-def new_game_key() -> int:
-    """A fresh secret key, its top bit set so it can never look like a legacy one."""
-    return secrets.randbits(KEY_BITS) | (1 << (KEY_BITS - 1))
+def new_game_key(randbits: Callable[[int], int] = secrets.randbits) -> int:
+    """A fresh secret key, its top bit set so it can never look like a legacy one
+    (`randbits`: where its bits come from; a seeded one only for pictures and tests)."""
+    return randbits(KEY_BITS) | (1 << (KEY_BITS - 1))
 
 
 HANDLED_KEPT = 8  # a redelivery comes within seconds; eight changes take longer

@@ -351,14 +351,6 @@ def test_look_text_then_pictures(stack: Hook, emu: RunningEmulator) -> None:
     emu.wait_for(lambda: emu.message("Carla", text.message_id).deleted or None)
 
 
-def looked_at_as_text(stack: Hook, emu: RunningEmulator) -> None:
-    """Carla chooses text and her hand comes as text."""
-    assert stack.worker is not None
-    emu.send_message("Carla", "Carla", "/look text")
-    hand_text(emu)
-    stack.worker.settle()
-
-
 def size(data: object) -> int:
     """A chat_data's bytes (the emulator's log keeps a JSON text parsed)."""
     text = (
@@ -400,7 +392,9 @@ def test_calls_per_move_with_widgets_and_with_text(stack: Hook, emu: RunningEmul
     drawn = count_calls(stack, emu, MOVES)
     assert stack.worker is not None
     stack.worker.settle()
-    looked_at_as_text(stack, emu)
+    emu.send_message("Carla", "Carla", "/look text")
+    hand_text(emu)
+    stack.worker.settle()
     written = count_calls(stack, emu, MOVES)
     print(f"\ncalls on the hand, widgets: {drawn}\ncalls on the hand, text: {written}")
     assert drawn["moves"] == written["moves"] == MOVES
