@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import statistics
 import tempfile
@@ -65,10 +66,11 @@ from bench.procs import (
     start_servers,
     start_sink,
 )
+from bench.seen import Seen
 from engine.follow_suit.game import GameState, legal_actions, to_move
 from service.infra.keys import PENDING_PRESSES, PENDING_SYNC, chat_key, index_key
 from service.infra.redis_server import RedisServer
-from service.infra.store import decode_room, room_key
+from service.infra.store import room_key
 from service.platforms.telegram import callbacks
 from service.platforms.telegram.botapi import BotApi
 from service.table.room import Room
@@ -81,6 +83,7 @@ STALLED_SLOTS = 10_000  # a slot whose game stalled plays on as slot + this
 BOTS = 3  # the solo game's bots
 HUMANS = 3  # the group game's humans
 QUIET = 0.0015  # seconds: after a call, look at Redis once no other came for this long
+FIRST = 0.25  # seconds: while a tap has caused no call yet, the wait between looks
 WAIT = 0.04  # seconds: the longest wait between looks at Redis while no call arrives
 STALL = 5.0  # seconds: a tap not carried out by then is counted apart, its game left
 
@@ -143,7 +146,10 @@ def ratio(value: float, floor: float) -> float:
 # ----- what the tap caused ------------------------------------------------------------
 
 
-def humans_turn(room: Room) -> bool:
+View = Room | Seen  # a room, as a whole or as seen by a look
+
+
+def humans_turn(room: View) -> bool:
     """A human is to move, or nobody will be (the game is over)."""
     if room.status != "playing" or not isinstance(room.game, GameState):
         return True
@@ -151,7 +157,7 @@ def humans_turn(room: Room) -> bool:
     return seat is None or room.seats[seat].user_id is not None
 
 
-def carried_out(room: Room | None, version: int, pending: list[bytes]) -> bool:
+def carried_out(room: View | None, version: int, pending: list[bytes]) -> bool:
     """The tap made at `version` is carried out: applied (the room moved on), nothing of
     the room queued for a worker or waiting for the outbox, a human to move again."""
     if room is None or room.version <= version:
@@ -160,7 +166,7 @@ def carried_out(room: Room | None, version: int, pending: list[bytes]) -> bool:
     return not any(member.startswith(mine) for member in pending) and humans_turn(room)
 
 
-def a_tap(room: Room, update_id: int) -> tuple[bytes, int]:
+def a_tap(room: View, update_id: int) -> tuple[bytes, int]:
     """A legal card tap of the human to move, as Telegram POSTs it; and its chat."""
     assert isinstance(room.game, GameState)
     seat = to_move(room.game)
@@ -198,27 +204,49 @@ def command_of(user: int, text: str, chat: int) -> dict[str, Any]:
 # ----- the driver ---------------------------------------------------------------------
 
 
-class Calls:
+class Calls(asyncio.Protocol):
     """The sink's call log, streamed: each call's time routed to the game whose chat it
-    went to (`route`), and marks (`marked`) to know every earlier call was read."""
+    went to (`route`), and marks (`mark`) to know every earlier call was read. A protocol,
+    not a stream reader: a call's line costs this process no task's wake-up."""
 
     def __init__(self) -> None:
         self.route: dict[int, Game] = {}
-        self.marks: dict[str, asyncio.Future[None]] = {}
+        self.marks: dict[int, asyncio.Future[None]] = {}
         self.open = asyncio.Event()  # the sink streams to us: no call goes unread
+        self.next_mark: asyncio.Future[None] | None = None  # not sent yet: to share
+        self.names = itertools.count()
+        self.buffer = b""
+        self.transport: asyncio.Transport | None = None
 
     async def read(self, api_url: str) -> None:
-        host, port = api_url.removeprefix("http://").split(":")
-        reader, writer = await asyncio.open_connection(host, int(port))
-        writer.write(b"GET /_sink/stream HTTP/1.1\r\nhost: sink\r\n\r\n")
-        await reader.readuntil(b"\r\n\r\n")  # sent once the sink holds the stream
-        self.open.set()
-        while line := await reader.readline():
-            self.take(line.decode().split())
+        """Stream the sink's calls until cancelled."""
+        loop = asyncio.get_running_loop()
+        transport, _ = await loop.create_connection(lambda: self, *address(api_url))
+        try:
+            await asyncio.Future()  # the protocol's callbacks do the reading
+        finally:
+            transport.close()
 
-    def take(self, words: list[str]) -> None:
-        if words[0] == "mark":
-            future = self.marks.pop(words[1], None)
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        transport.write(b"GET /_sink/stream HTTP/1.1\r\nhost: sink\r\n\r\n")
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if not self.open.is_set():  # the head comes once the sink holds the stream
+            head, found, self.buffer = self.buffer.partition(b"\r\n\r\n")
+            if not found:
+                self.buffer = head
+                return
+            self.open.set()
+        *lines, self.buffer = self.buffer.split(b"\n")
+        for line in lines:
+            self.take(line.split())
+
+    def take(self, words: list[bytes]) -> None:
+        if words[0] == b"mark":
+            future = self.marks.pop(int(words[1]), None)
             if future is not None and not future.done():
                 future.set_result(None)
             return
@@ -227,6 +255,21 @@ class Calls:
             game.calls.append(float(words[0]))
             game.woken.set()
 
+    async def mark(self) -> None:
+        """Wait until every call the sink received so far has been read from its log:
+        a mark sent on the stream comes back after them. The games asking in the same
+        turn of the event loop share one (one asking later needs its own)."""
+        if self.next_mark is None:
+            self.next_mark = asyncio.get_running_loop().create_future()
+            asyncio.get_running_loop().call_soon(self.send_mark)
+        await asyncio.wait_for(asyncio.shield(self.next_mark), timeout=30)
+
+    def send_mark(self) -> None:
+        assert self.next_mark is not None and self.transport is not None
+        name = next(self.names)
+        self.marks[name], self.next_mark = self.next_mark, None
+        self.transport.write(b"mark %d\n" % name)
+
 
 class Driver:
     """Plays the humans of many games at once over the webhook, each game on its own
@@ -234,13 +277,11 @@ class Driver:
 
     def __init__(self, serve_url: str, api_url: str, redis_url: str) -> None:
         self.serve, self.api_url = address(serve_url), api_url
-        self.sink = address(api_url)
         self.redis = aredis.Redis.from_url(redis_url)
         self.sync_redis = redis.Redis.from_url(redis_url)
         self.floor_api = BotApi(TOKEN, api_url, timeout=30)  # the workers' own client
         self.calls = Calls()
         self.ids = iter(range(5_000_000_000, 10**12))
-        self.marks = iter(range(10**12))
         self.head = (
             b"POST /telegram/webhook HTTP/1.1\r\nhost: 127.0.0.1\r\n"
             b"content-type: application/json\r\n"
@@ -256,14 +297,14 @@ class Driver:
         if status != 200:
             raise RuntimeError(f"the webhook answered {status}")
 
-    async def room_in(self, chat: int) -> Room | None:
+    async def room_in(self, chat: int) -> Seen | None:
         room_id = await self.redis.get(chat_key(chat, None))
         raw = (
             await self.redis.get(room_key(room_id.decode())) if isinstance(room_id, bytes) else None
         )
-        return decode_room(raw) if raw else None
+        return Seen.of(raw) if raw else None
 
-    async def until(self, chat: int, ready: Callable[[Room], bool], what: str) -> Room:
+    async def until(self, chat: int, ready: Callable[[Seen], bool], what: str) -> Seen:
         """Poll the chat's room until `ready` (setting a game up: not timed)."""
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -273,9 +314,9 @@ class Driver:
             await asyncio.sleep(0.01)
         raise RuntimeError(f"timed out waiting for {what} in chat {chat}")
 
-    async def look(self, room_id: str) -> tuple[Room | None, list[bytes]]:
-        """The room (None while work of it is pending: not parsed, to spare this
-        process's CPU) and what of it is pending, in one round trip."""
+    async def look(self, room_id: str) -> tuple[bytes | None, list[bytes]]:
+        """The room's stored bytes (None while work of it is pending: not worth parsing)
+        and what of it is pending, in one round trip."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.get(room_key(room_id))
         pipe.zrange(index_key(PENDING_PRESSES, room_id), 0, -1)
@@ -283,18 +324,13 @@ class Driver:
         raw, presses, syncs = await pipe.execute()
         pending = [*presses, *syncs]
         mine = f"{room_id}|".encode()
-        if raw is None or any(member.startswith(mine) for member in pending):
+        if any(member.startswith(mine) for member in pending):
             return None, pending
-        return decode_room(raw), pending
+        return raw, pending
 
-    async def mark(self, conn: Conn) -> None:
+    async def mark(self) -> None:
         """Wait until every call the sink received so far has been read from its log."""
-        name = str(next(self.marks))
-        future = asyncio.get_running_loop().create_future()
-        self.calls.marks[name] = future
-        head = f"GET /_sink/mark?{name} HTTP/1.1\r\nhost: sink\r\ncontent-length: "
-        await conn.request(head.encode(), b"")
-        await asyncio.wait_for(future, timeout=30)
+        await self.calls.mark()
 
     def floor(self, calls: int, room_id: str) -> float:
         """`calls` sequential round trips to the sink, each and a Redis GET: seconds."""
@@ -318,7 +354,8 @@ class Game:
         self.driver, self.kind, self.slot = driver, kind, slot
         self.calls: list[float] = []
         self.woken = asyncio.Event()
-        self.webhook, self.sink = driver.conn(), Conn(*driver.sink)
+        self.webhook = driver.conn()
+        self.parsed: tuple[bytes, Seen] | None = None  # the room last read, its bytes
         self.meet()
 
     def meet(self) -> None:
@@ -330,7 +367,7 @@ class Game:
         for chat in {*self.users, self.chat}:
             self.driver.calls.route[chat] = self
 
-    async def new(self) -> Room:
+    async def new(self) -> Seen:
         """A new game started, its first screens sent (setting up: not timed)."""
         until = self.driver.until
 
@@ -358,27 +395,39 @@ class Game:
         room = await until(self.chat, lambda r: r.status == "playing", "the game to start")
         return await self.settled(room.version - 1, room.id)
 
-    async def settled(self, version: int, room_id: str) -> Room:
+    async def settled(self, version: int, room_id: str) -> Seen:
         """Wait until the tap made at `version` is carried out: look at Redis once the
         calls to the game's chats pause (the outbox marks a chat done after its call),
-        and again after twice as long each time none comes (up to `WAIT`): every look
-        is a round trip of this process's, CPU taken from the machine measured."""
-        wait = QUIET
+        and again after twice as long each time none comes (up to `WAIT`); before the
+        tap's first call only every `FIRST` seconds (a tap changes screens: until one
+        is sent there is nothing to look for). Every look is a round trip of this
+        process's, CPU taken from the machine measured."""
+        called, wait = False, FIRST
         while True:
             try:
                 await asyncio.wait_for(self.woken.wait(), timeout=wait)
                 while self.woken.is_set():  # more calls coming: look once they pause
                     self.woken.clear()
                     await asyncio.sleep(QUIET)
-                wait = QUIET
+                called, wait = True, QUIET
             except TimeoutError:
-                wait = min(2 * wait, WAIT)
-            room, pending = await self.driver.look(room_id)
+                wait = min(2 * wait, WAIT) if called else FIRST
+            room, pending = await self.look(room_id)
             if carried_out(room, version, pending):
                 assert room is not None
                 return room
 
-    async def tap(self, room: Room, floor: bool = True) -> tuple[Tap, Room | None]:
+    async def look(self, room_id: str) -> tuple[Seen | None, list[bytes]]:
+        """The room (None while work of it is pending) and what of it is pending; read
+        only when its bytes changed since the last look that read it."""
+        raw, pending = await self.driver.look(room_id)
+        if raw is None:
+            return None, pending
+        if self.parsed is None or self.parsed[0] != raw:
+            self.parsed = raw, Seen.of(raw)
+        return self.parsed[1], pending
+
+    async def tap(self, room: Seen, floor: bool = True) -> tuple[Tap, Seen | None]:
         """Tap, wait until it is carried out, then measure its floor (None: the tap
         stalled, its game left)."""
         raw, _chat = a_tap(room, next(self.driver.ids))
@@ -386,10 +435,10 @@ class Game:
         start = time.monotonic()
         await self.driver.post(self.webhook, raw)
         try:
-            after: Room | None = await asyncio.wait_for(self.settled(room.version, room.id), STALL)
+            after: Seen | None = await asyncio.wait_for(self.settled(room.version, room.id), STALL)
         except TimeoutError:  # e.g. a chat's sync left to the sweeper (30 s and more)
             after = None
-        await self.driver.mark(self.sink)
+        await self.driver.mark()
         made = [t for t in self.calls if t >= start]
         latency = max(made) - start if made else 0.0
         if after is None:
@@ -401,7 +450,7 @@ class Game:
         """Why a tap stalled ("end": its game is over, the last screens wait); the game
         is left as it is, and this slot plays on with new players and chats."""
         raw = await self.driver.redis.get(room_key(room_id))
-        over = raw is None or decode_room(raw).status != "playing"
+        over = raw is None or Seen.of(raw).status != "playing"
         self.slot += STALLED_SLOTS
         self.meet()
         return "end" if over else "move"
@@ -421,7 +470,7 @@ class Game:
 LOBBY = {"add_bot": "B", "join": "J", "start": "S"}  # the lobby buttons' tokens (ui.tokens)
 
 
-def past(version: int) -> Callable[[Room], bool]:
+def past(version: int) -> Callable[[Seen], bool]:
     return lambda room: room.version > version
 
 
@@ -430,7 +479,7 @@ def address(url: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def lobby_press(lobby: Room, action: str) -> str:
+def lobby_press(lobby: Seen, action: str) -> str:
     return callbacks.encode(lobby.id, lobby.version, LOBBY[action])
 
 

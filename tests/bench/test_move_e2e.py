@@ -17,8 +17,10 @@ import pytest
 from bench import move_e2e, profile_worker, sink
 from bench.games import new_group_room
 from bench.move_e2e import Cell, Driver, Game, Tap, carried_out
-from engine.follow_suit.game import to_move
+from bench.seen import Seen
+from engine.follow_suit.game import legal_actions, to_move
 from service.infra.redis_server import RedisServer, free_port
+from service.infra.store import encode_room
 from service.table.room import Room
 from service.ui import tokens
 
@@ -66,6 +68,14 @@ def test_the_tap_is_a_legal_card_of_the_human_to_move(room: Room) -> None:
     assert found is not None and (found.room, found.version) == (room.id, room.version)
 
 
+def test_a_look_reads_what_a_tap_needs_of_the_stored_room(room: Room) -> None:
+    seen = Seen.of(encode_room(room))
+    assert (seen.id, seen.version, seen.status) == (room.id, room.version, room.status)
+    assert move_e2e.a_tap(seen, 77)[1] == move_e2e.a_tap(room, 77)[1]
+    seat = seat_to_move(room)
+    assert legal_actions(seen.game, seat) == legal_actions(room.game, seat)
+
+
 def test_the_report_gives_percentiles_and_ratios_to_the_floor() -> None:
     cell = Cell("group", 5, seconds=2.0, cpu={"workers": 0.1, "redis": 0.05})
     cell.taps = [Tap(0.010 * n, 2, 0.002) for n in range(1, 101)] + [Tap(0.5, 0, 0.0)]
@@ -87,7 +97,7 @@ def api_url() -> Iterator[str]:
     """bench.sink on its own thread's event loop (the floor's calls are synchronous)."""
     loop = asyncio.new_event_loop()
     port = free_port()
-    server = loop.run_until_complete(asyncio.start_server(sink.Sink().handle, "127.0.0.1", port))
+    server = loop.run_until_complete(loop.create_server(sink.Sink().protocol, "127.0.0.1", port))
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
     try:
@@ -96,11 +106,7 @@ def api_url() -> Iterator[str]:
         loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout=10)
         server.close()
-        tasks = asyncio.all_tasks(loop)  # the connections' handlers: ended, not dropped
-        for task in tasks:
-            task.cancel()
-        loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
-        loop.close()
+        loop.close()  # the sink's connections are protocols: no task to end
 
 
 def test_the_sinks_calls_reach_their_game_before_the_mark(
@@ -113,11 +119,11 @@ def test_the_sinks_calls_reach_their_game_before_the_mark(
         await driver.calls.open.wait()  # the stream is open: calls from here on reach it
         for chat in (game.chat, game.users[1], 99):  # 99: nobody's game
             driver.floor_api.call("sendMessage", chat_id=chat, text="hi")
-        await driver.mark(game.sink)
+        await driver.mark()
         assert len(game.calls) == 2 and game.woken.is_set()
         # the floor: round trips to the sink and Redis, neither streamed nor counted
         assert driver.floor(3, room.id) > 0
-        await driver.mark(game.sink)
+        await driver.mark()
         assert len(game.calls) == 2
         reading.cancel()
         await driver.close()
