@@ -9,11 +9,11 @@ module's name, which a module run as `__main__` under `python -m cProfile` does 
 
 from __future__ import annotations
 
-import zlib
 from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
+from service.infra.store import room_json
 from service.table.room import DEFAULT_PRESET, state_adapter
 
 
@@ -47,6 +47,5 @@ class Seen(BaseModel):
 
     @classmethod
     def of(cls, data: bytes | str) -> Seen:
-        """Read from a room as stored (deflated JSON, or plain: as decode_room)."""
-        raw = data.encode() if isinstance(data, str) else data
-        return cls.model_validate_json(raw if raw[:1] == b"{" else zlib.decompress(raw))
+        """Read from a room as stored (as `decode_room` reads it)."""
+        return cls.model_validate_json(room_json(data))

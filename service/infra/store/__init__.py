@@ -38,7 +38,14 @@ from service.infra.keys import (
     update_key,
     user_key,
 )
-from service.infra.store.base import Conflict, UpdateId, decode_room, encode_room, text
+from service.infra.store.base import (
+    Conflict,
+    UpdateId,
+    decode_room,
+    encode_room,
+    room_json,
+    text,
+)
 from service.infra.store.claims import CLAIMS, Claim, Claimed, Claims
 from service.infra.store.rooms import Rooms
 
@@ -55,6 +62,7 @@ __all__ = [
     "live_key",
     "moves_key",
     "presses_key",
+    "room_json",
     "room_key",
     "text",
     "update_key",

@@ -36,10 +36,15 @@ def encode_room(room: Room) -> bytes:
     return zlib.compress(room.stored_json())
 
 
+def room_json(data: bytes | str) -> bytes:
+    """A stored room's JSON: deflated, or plain as older releases saved it."""
+    raw = data.encode() if isinstance(data, str) else data
+    return raw if raw[:1] == b"{" else zlib.decompress(raw)
+
+
 def decode_room(data: bytes | str) -> Room:
     """A room as stored; one saved as plain JSON (by older releases) too."""
-    raw = data.encode() if isinstance(data, str) else data
-    return Room.model_validate_json(raw if raw[:1] == b"{" else zlib.decompress(raw))
+    return Room.model_validate_json(room_json(data))
 
 
 class Conflict(Exception):
