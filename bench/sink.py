@@ -12,9 +12,9 @@ else returns `true`. `GET /_sink/calls` returns the calls counted per method.
 `<time.monotonic()> <chat_id> <method>` (0 for a call without a chat), the time taken
 as the call arrives; the lines written out once per turn of the event loop. A line
 `mark <n>` sent on that connection comes back as `mark <n>` after the line of every call
-the sink received before it (as does `GET /_sink/mark?<n>`), so that a reader knows it
-has them all. A method named `floor` is answered as any other but neither counted nor
-streamed (bench.move_e2e's floor).
+the sink received before it, so that a reader knows it has them all. A method named
+`floor` is answered as any other but neither counted nor streamed (bench.move_e2e's
+floor).
 """
 
 from __future__ import annotations
@@ -88,9 +88,6 @@ class Sink:
             self.streams.append(http.transport)
             http.stream = True
             return None
-        if path.startswith("/_sink/mark"):
-            self.tell(b"mark %s\n" % path.partition("?")[2].encode())
-            return b"{}"
         if path.startswith("/_sink/calls"):
             return json.dumps(dict(self.calls)).encode()
         return self.answer(path.rstrip("/").rsplit("/", 1)[-1], body)
