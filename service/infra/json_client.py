@@ -1,7 +1,9 @@
-"""JSON POSTs to one origin over kept-alive HTTP/1.1 connections (the standard library's
-http.client), for the workers' Bot API calls: a worker makes one for every screen it
-changes, and httpx's layers (auth, redirects, cookies, its request and response
-models) cost about three times http.client's CPU a call, on the path of every move.
+"""JSON POSTs to one origin over kept-alive HTTP/1.1 connections, for the workers' Bot
+API calls: a worker makes one for every screen it changes, on the path of every move.
+The standard library's http.client opens a connection (TLS, a proxy's tunnel); the
+request and its answer are written and read here: http.client's own request building
+and header parsing (through the email package) cost about four times the CPU of the
+few lines a JSON POST needs (BENCHMARKS.md, issue #40), and httpx's layers more still.
 
 One connection per thread, opened on first use and kept. An idle connection the server
 has closed (its socket readable: end of file) is replaced before a request goes out,
@@ -18,10 +20,18 @@ import socket
 import ssl
 import threading
 import urllib.request
-from typing import NamedTuple
+from dataclasses import dataclass
+from typing import BinaryIO, NamedTuple
 from urllib.parse import urlsplit
 
-HEADERS = {"Content-Type": "application/json", "Accept": "application/json"}
+# As http.client sends them (Accept-Encoding: identity, so no answer comes compressed)
+_HEAD = (
+    "POST {target} HTTP/1.1\r\nHost: {host}\r\nAccept-Encoding: identity\r\n"
+    "Content-Type: application/json\r\nAccept: application/json\r\n"
+    "Content-Length: {length}\r\n\r\n"
+)
+_LINE = 65536  # longest status or header line taken (http.client's limit)
+_HEADERS = 100  # most header lines taken (http.client's limit)
 
 
 class NetworkError(Exception):
@@ -29,9 +39,25 @@ class NetworkError(Exception):
     HTTP."""
 
 
+class BadAnswer(Exception):
+    """What came back is not an HTTP/1.x answer this client reads."""
+
+
 class Answer(NamedTuple):
     status: int
     body: bytes
+
+
+@dataclass
+class Kept:
+    """A kept connection: http.client's (it opened the socket) and our reader of it."""
+
+    conn: http.client.HTTPConnection
+    reader: BinaryIO
+
+    @property
+    def sock(self) -> socket.socket:
+        return self.conn.sock
 
 
 class JsonClient:
@@ -46,40 +72,48 @@ class JsonClient:
         self.timeout = timeout
         self.context = context
         self.proxy = _proxy_for(parts.scheme, self.host)
+        default = self.port == (443 if self.https else 80)
+        self.host_header = self.host if default else f"{self.host}:{self.port}"
+        if ":" in self.host:  # an IPv6 address, bracketed as in a URL
+            self.host_header = f"[{self.host}]" + ("" if default else f":{self.port}")
         self._local = threading.local()
 
     def post(self, path: str, body: bytes) -> Answer:
         """POST `body` (JSON) to the origin's `path` (under the base URL's own path)."""
-        conn = self._connection()
         target = self.prefix + path
         if self.proxy is not None and not self.https:  # a plain proxy takes the whole URL
             target = f"http://{self.host}:{self.port}{target}"
+        head = _HEAD.format(target=target, host=self.host_header, length=len(body))
         try:
-            conn.request("POST", target, body, HEADERS)
-            response = conn.getresponse()
-            data = response.read()
-        except (OSError, http.client.HTTPException) as error:
+            kept = self._connection()
+            kept.sock.sendall(head.encode() + body)
+            status, body, will_close = read_answer(kept.reader)
+        except (OSError, http.client.HTTPException, BadAnswer, ValueError) as error:
             self.close()
             raise NetworkError(f"{type(error).__name__}: {error}") from error
-        if response.will_close:
+        if will_close:
             self.close()
-        return Answer(response.status, data)
+        return Answer(status, body)
 
     def close(self) -> None:
         """Close this thread's connection (the next call opens another)."""
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            conn.close()
+        kept: Kept | None = getattr(self._local, "conn", None)
+        if kept is not None:
+            kept.reader.close()
+            kept.conn.close()
             self._local.conn = None
 
-    def _connection(self) -> http.client.HTTPConnection:
-        conn: http.client.HTTPConnection | None = getattr(self._local, "conn", None)
-        if conn is not None and conn.sock is not None and _readable(conn.sock):
-            conn.close()  # closed by the server while idle: http.client opens it again
-        if conn is None:
+    def _connection(self) -> Kept:
+        kept: Kept | None = getattr(self._local, "conn", None)
+        if kept is not None and _readable(kept.sock):
+            self.close()  # closed by the server while idle: open another
+            kept = None
+        if kept is None:
             conn = self._open()
-            self._local.conn = conn
-        return conn
+            conn.connect()
+            kept = Kept(conn, conn.sock.makefile("rb"))
+            self._local.conn = kept
+        return kept
 
     def _open(self) -> http.client.HTTPConnection:
         host, port = self.proxy or (self.host, self.port)
@@ -89,6 +123,80 @@ class JsonClient:
         if self.proxy is not None:
             conn.set_tunnel(self.host, self.port)
         return conn
+
+
+def read_answer(reader: BinaryIO) -> tuple[int, bytes, bool]:
+    """An HTTP/1.x answer from `reader`: its status, its body, and whether the server
+    closes the connection after it. Informational (1xx) answers are skipped."""
+    version, status = _status_line(reader)
+    headers = _headers(reader)
+    while 100 <= status < 200:
+        version, status = _status_line(reader)
+        headers = _headers(reader)
+    tokens = {token.strip() for token in headers.get("connection", "").lower().split(",")}
+    will_close = "close" in tokens or (version == "HTTP/1.0" and "keep-alive" not in tokens)
+    if "chunked" in headers.get("transfer-encoding", "").lower():
+        return status, _chunked(reader), will_close
+    if status in (204, 304):
+        return status, b"", will_close
+    if "content-length" not in headers:
+        return status, reader.read(), True  # the body runs to the connection's end
+    length = int(headers["content-length"])
+    body = reader.read(length)
+    if len(body) != length:
+        raise BadAnswer(f"the answer ended after {len(body)} of {length} bytes")
+    return status, body, will_close
+
+
+def _line(reader: BinaryIO) -> bytes:
+    line = reader.readline(_LINE + 1)
+    if len(line) > _LINE:
+        raise BadAnswer("a line longer than 64 KiB")
+    return line
+
+
+def _status_line(reader: BinaryIO) -> tuple[str, int]:
+    line = _line(reader)
+    if not line:
+        raise BadAnswer("the connection closed without an answer")
+    parts = line.decode("latin-1").split(None, 2)
+    if len(parts) < 2 or not parts[0].startswith("HTTP/1.") or not parts[1].isdigit():
+        raise BadAnswer(f"not an HTTP/1.x status line: {line[:40]!r}")
+    return parts[0], int(parts[1])
+
+
+def _headers(reader: BinaryIO) -> dict[str, str]:
+    """The header lines up to the blank one; a name given twice keeps its last value,
+    except those read here, which are joined as a list."""
+    found: dict[str, str] = {}
+    for _ in range(_HEADERS + 1):
+        line = _line(reader)
+        if line in (b"\r\n", b"\n", b""):
+            return found
+        name, colon, value = line.decode("latin-1").partition(":")
+        if not colon:
+            raise BadAnswer(f"not a header line: {line[:40]!r}")
+        name = name.strip().lower()
+        value = value.strip()
+        if name in found and name in ("connection", "transfer-encoding"):
+            value = f"{found[name]}, {value}"
+        found[name] = value
+    raise BadAnswer(f"more than {_HEADERS} header lines")
+
+
+def _chunked(reader: BinaryIO) -> bytes:
+    parts: list[bytes] = []
+    while True:
+        size = int(_line(reader).split(b";", 1)[0].strip(), 16)
+        if size == 0:
+            break
+        chunk = reader.read(size)
+        if len(chunk) != size or reader.read(2) != b"\r\n":
+            raise BadAnswer("a chunk cut short")
+        parts.append(chunk)
+    while _line(reader) not in (b"\r\n", b"\n", b""):  # trailer lines
+        pass
+    return b"".join(parts)
 
 
 def _readable(sock: socket.socket) -> bool:

@@ -4,6 +4,7 @@ request that failed once sent never sent twice, proxies from the environment."""
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import socket
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from service.infra.json_client import JsonClient, NetworkError
+from service.infra.json_client import BadAnswer, JsonClient, NetworkError, read_answer
 from service.platforms.telegram.botapi import ApiError, BotApi
 
 
@@ -197,3 +198,79 @@ def test_https_checks_the_certificate_and_keeps_the_connection(
     assert server.connections == 1
     with pytest.raises(NetworkError, match="CERTIFICATE_VERIFY_FAILED"):
         client(url).post("/c", b"{}")  # a certificate nobody vouches for
+
+
+_OK = b'{"ok":true}'
+_200, _LONG = b"HTTP/1.1 200 OK\r\n", b"Content-Length: 11\r\n\r\n" + _OK
+_ANSWERS = {
+    "kept": (_200 + _LONG, (200, _OK, False)),
+    "close": (_200 + b"connection: Close\r\n" + _LONG.lower(), (200, _OK, True)),
+    "1.0": (b"HTTP/1.0 200 OK\r\n" + _LONG, (200, _OK, True)),
+    "1.0-keep-alive": (b"HTTP/1.0 200 OK\r\nConnection: keep-alive\r\n" + _LONG, (200, _OK, False)),
+    "to-the-end": (
+        b"HTTP/1.1 502 Bad Gateway\r\nServer: nginx\r\n\r\n<html>",
+        (502, b"<html>", True),
+    ),
+    "continue": (b"HTTP/1.1 100 Continue\r\n\r\n" + _200 + _LONG, (200, _OK, False)),
+    "no-content": (b"HTTP/1.1 204 No Content\r\n\r\n", (204, b"", False)),
+    "chunked": (
+        _200 + b"Transfer-Encoding: chunked\r\n\r\n"
+        b'4;x=y\r\n{"ok\r\n7\r\n":true}\r\n0\r\nX-Trailer: 1\r\n\r\n',
+        (200, _OK, False),
+    ),
+}
+
+
+@pytest.mark.parametrize(("raw", "expected"), _ANSWERS.values(), ids=_ANSWERS.keys())
+def test_answers_as_servers_send_them(raw: bytes, expected: tuple[int, bytes, bool]) -> None:
+    kept = not expected[2]
+    following = b"HTTP/1.1 200 OK\r\n" if kept else b""  # a next answer's start, unread
+    reader = io.BytesIO(raw + following)
+    assert read_answer(reader) == expected
+    assert reader.read() == following
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"SSH-2.0-OpenSSH\r\n",
+        b'HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n{"ok"',
+        b"HTTP/1.1 200 OK\r\nno colon here\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\n" + b"X: 1\r\n" * 101 + b"\r\n",
+        b"HTTP/1.1 200 OK\r\nX: " + b"a" * 70_000 + b"\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nff\r\n{}",
+    ],
+    ids=["nothing", "not-http", "cut-short", "bad-header", "too-many", "too-long", "bad-chunk"],
+)
+def test_an_answer_that_is_not_http_is_refused(raw: bytes) -> None:
+    with pytest.raises(BadAnswer):
+        read_answer(io.BytesIO(raw))
+
+
+def test_a_broken_answer_is_a_network_error_and_the_connection_goes() -> None:
+    """A server that answers garbage: the caller gets a NetworkError, the next call a
+    new connection."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        http = client(f"http://127.0.0.1:{listener.getsockname()[1]}")
+
+        def answer(raw: bytes) -> None:
+            conn, _ = listener.accept()
+            with conn:
+                conn.recv(65536)
+                conn.sendall(raw)
+
+        talker = threading.Thread(target=answer, args=(b"garbage\r\n",))
+        talker.start()
+        with pytest.raises(NetworkError, match="BadAnswer"):
+            http.post("/a", b"{}")
+        talker.join()
+        assert http._local.conn is None
+        talker = threading.Thread(
+            target=answer, args=(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}",)
+        )
+        talker.start()
+        assert http.post("/b", b"{}") == (200, b"{}")
+        talker.join()
