@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import gettext as _gettext
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TypeVar
 
 from babel.messages.pofile import read_po
 
 log = logging.getLogger("burro.i18n")
+K = TypeVar("K", bound=Hashable)
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 LANGUAGES = ("en", "es", "pt_BR", "pt_PT", "id")
@@ -74,6 +76,7 @@ class _Catalog:
     table: dict[str, str | tuple[str, ...]] = field(default_factory=dict)
     plural: Callable[[int], int] = _english_plural
     nplurals: int = 2
+    made: dict[tuple[object, Hashable], str] = field(default_factory=dict)  # Translator.once
 
 
 @cache
@@ -136,3 +139,12 @@ class Translator:
             if 0 <= index < len(found):
                 text = found[index]
         return _format(text, english, {"n": n, **values})
+
+    def once(self, make: Callable[[K, Translator], str], key: K) -> str:
+        """`make(key, self)`, made once for this language: a text that depends on nothing
+        but the language and `key` (a card's name), asked for many times a screen."""
+        made = self._catalog.made
+        found = made.get((make, key))
+        if found is None:
+            found = made[(make, key)] = make(key, self)
+        return found

@@ -75,11 +75,15 @@ def card_name(code: str, spanish: bool, tr: Translator) -> str:
     """A card for people: `As de oros`, `Caballo de copas`; `10♥`, `K♠`; 🃏 the joker."""
     if code == JOKER_CODE:
         return "🃏"
-    rank, suit = code[:-1], code[-1]
     if spanish:
-        name = rank_name(rank, spanish, tr)
-        return tr.gettext("{rank} of {suit}", rank=name, suit=tr.gettext(SPANISH_SUITS[suit]))
-    return rank + SUIT_SYMBOLS[suit]
+        return tr.once(_spanish_card_name, code)  # some 40 a screen
+    return code[:-1] + SUIT_SYMBOLS[code[-1]]
+
+
+def _spanish_card_name(code: str, tr: Translator) -> str:
+    rank, suit = code[:-1], code[-1]
+    name = rank_name(rank, True, tr)
+    return tr.gettext("{rank} of {suit}", rank=name, suit=tr.gettext(SPANISH_SUITS[suit]))
 
 
 def card_list(codes: Iterable[str], spanish: bool, tr: Translator) -> str:

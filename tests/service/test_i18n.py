@@ -244,6 +244,24 @@ def test_gettext_translates_and_falls_back_to_english() -> None:
     assert Translator("es").ngettext("no {n} such", "no {n} suches", 2) == "no 2 suches"
 
 
+def test_a_text_is_made_once_a_language_and_anew_for_a_new_catalog(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made: list[tuple[str, str]] = []
+
+    def name(code: str, tr: Translator) -> str:
+        made.append((code, tr.lang))
+        return tr.gettext("Your turn!") + code
+
+    assert Translator("es").once(name, "1O") == Translator("es").once(name, "1O") == "¡Te toca!1O"
+    assert Translator("en").once(name, "1O") == "Your turn!1O"
+    assert Translator("es").once(name, "2O") == "¡Te toca!2O"
+    assert made == [("1O", "es"), ("1O", "en"), ("2O", "es")]
+    table: dict[str, str | tuple[str, ...]] = {"Your turn!": "¡A jugar!"}
+    monkeypatch.setattr(i18n, "_catalog", lambda lang: i18n._Catalog(table))
+    assert Translator("es").once(name, "1O") == "¡A jugar!1O"  # another catalog: made again
+
+
 def test_a_broken_or_partial_translation_shows_english(monkeypatch: pytest.MonkeyPatch) -> None:
     table: dict[str, str | tuple[str, ...]] = {
         "Hello {name}": "Hola {nombre}",
