@@ -9,8 +9,9 @@ the latency from a tap to the updated keyboard.
    after each tap, each with a Redis client that counts its round trips
    (bench.counting). Whole games are played through the emulator: one-to-one against
    two bots, and a four-player group game. Per applied move (a player's or a bot's):
-   serve's and the worker's round trips, the Bot API calls by method; the worker's fixed
-   cost of a burst (its start and end, measured on an empty queue) is subtracted.
+   serve's and the worker's round trips, the Bot API calls by method, the worker's CPU
+   (its thread's own); the worker's fixed cost of a burst (its start and end, measured
+   on an empty queue) is subtracted.
    Redis bytes (`MEMORY USAGE` of every key of the game, RQ jobs included) while the
    game is in play and once it is over. Being told (issue #14): the new messages per
    move, those that notify (a sendMessage without `disable_notification`; an edit never
@@ -170,17 +171,21 @@ class Counted:
         connection = counting_client(redis_url, "worker")
         # The product's worker class: RQ's own round trips a job as deployed.
         self.worker = lambda: BurroWorker([QUEUE], connection=connection)
-        self.burst_cost = Counter[str]()
-        before = snapshot()
+        self.burst_cost, self.burst_cpu = Counter[str](), 0.0
+        before, cpu = snapshot(), time.thread_time()
         for _ in range(5):
             self.drain()
-        self.burst_cost = Counter(
-            {k: v // 5 for k, v in since(before, "worker").items()}
-        )  # the start and end of a burst, with nothing to do
+        # the start and end of a burst, with nothing to do
+        self.burst_cost = Counter({k: v // 5 for k, v in since(before, "worker").items()})
+        self.burst_cpu = (time.thread_time() - cpu) / 5
 
-    def drain(self) -> None:
-        """Run the queued jobs, and those they enqueue, in this process."""
+    def drain(self) -> float:
+        """Run the queued jobs, and those they enqueue, in this process (this thread: the
+        webhook app and the emulator have their own); the CPU seconds they took, beyond
+        a burst's own."""
+        cpu = time.thread_time()
         self.worker().work(burst=True, logging_level="WARNING", with_scheduler=False)  # type: ignore[no-untyped-call]
+        return max(0.0, time.thread_time() - cpu - self.burst_cpu)
 
     def delivered(self, seq: int) -> None:
         """Wait until every update queued since `seq` was answered 200 by the webhook."""
@@ -221,6 +226,7 @@ class Tally:
         self.taps = 0
         self.serve: Counter[str] = Counter()
         self.worker: Counter[str] = Counter()
+        self.worker_cpu = 0.0  # seconds
         self.calls: Counter[str] = Counter()
         self.told: Counter[str] = Counter()  # being told: see `tell`
         self.screens: Counter[str] = Counter()  # the chats a tap changed: see `screens_of`
@@ -259,7 +265,7 @@ class Tally:
         play()
         setup.delivered(seq)
         self.serve += since(before, "serve")
-        setup.drain()
+        self.worker_cpu += setup.drain()
         worker = since(before, "worker")
         worker.subtract(setup.burst_cost)
         self.worker += +worker
@@ -279,6 +285,7 @@ class Tally:
             "serve_bytes_sent_per_tap": round(self.serve["bytes_sent"] / max(1, self.taps)),
             "worker_round_trips_per_move": round(self.worker["round_trips"] / moves, 2),
             "worker_bytes_sent_per_move": round(self.worker["bytes_sent"] / moves),
+            "worker_cpu_ms_per_move": round(self.worker_cpu / moves * 1000, 3),
             "round_trips_per_move": round(
                 (self.serve["round_trips"] + self.worker["round_trips"]) / moves, 2
             ),

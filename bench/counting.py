@@ -12,6 +12,8 @@ from typing import Any
 import redis
 import redis.asyncio
 
+from service.infra.redis_server import CPacker
+
 COUNTS: dict[str, Counter[str]] = {}
 
 
@@ -44,7 +46,7 @@ def counting_client(url: str, label: str) -> redis.Redis:
     """A client like `service.infra.redis_server.connect` makes, counted under `label`."""
     connection_class = type(f"Counting_{label}", (CountingConnection,), {"label": label})
     client: redis.Redis = redis.Redis.from_url(
-        url, health_check_interval=30, connection_class=connection_class
+        url, health_check_interval=30, connection_class=connection_class, command_packer=CPacker()
     )
     return client
 
