@@ -87,13 +87,13 @@ class JsonClient:
         try:
             kept = self._connection()
             kept.sock.sendall(head.encode() + body)
-            status, body, will_close = read_answer(kept.reader)
+            status, data, will_close = read_answer(kept.reader)
         except (OSError, http.client.HTTPException, BadAnswer, ValueError) as error:
             self.close()
             raise NetworkError(f"{type(error).__name__}: {error}") from error
         if will_close:
             self.close()
-        return Answer(status, body)
+        return Answer(status, data)
 
     def close(self) -> None:
         """Close this thread's connection (the next call opens another)."""
@@ -166,8 +166,8 @@ def _status_line(reader: BinaryIO) -> tuple[str, int]:
 
 
 def _headers(reader: BinaryIO) -> dict[str, str]:
-    """The header lines up to the blank one; a name given twice keeps its last value,
-    except those read here, which are joined as a list."""
+    """The header lines up to the blank one, by lower-case name: a name given twice
+    keeps its last value, but Connection's and Transfer-Encoding's are joined."""
     found: dict[str, str] = {}
     for _ in range(_HEADERS + 1):
         line = _line(reader)
