@@ -2,7 +2,7 @@
 the latency from a tap to the updated keyboard.
 
     python -m bench.cost [--games 3] [--taps 150] [--json out.json]
-                         [--counts-only] [--live-window SECONDS]
+                         [--counts-only] [--live-window SECONDS] [--seed 1]
 
 1. Counts (exact, in one process): the webhook app (`service.web.create_app`) served on
    a thread, the emulator on another, and the jobs run by an RQ worker in burst mode
@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import statistics
 import tempfile
 import time
@@ -46,6 +47,7 @@ from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import httpx
 import redis
@@ -424,10 +426,25 @@ def rq_overhead(setup: Counted, jobs: int = 50) -> float:
     return round(spent["round_trips"] / jobs, 1)
 
 
-def counts(folder: Path, games: int, live_window: float = 60) -> dict[str, Any]:
-    results: dict[str, Any] = {"live_window": live_window}
+@contextmanager
+def dealt_from(seed: int) -> Iterator[None]:
+    """Every room's key drawn from `seed` (0: fresh secret keys, as deployed): the same
+    deals, so the same moves, in every run and in every tree compared."""
+    from service.table import lobby
+    from service.table.room import new_game_key
+
+    if not seed:
+        yield
+        return
+    draws = random.Random(seed)
+    with patch.object(lobby, "new_game_key", lambda: new_game_key(draws.getrandbits)):
+        yield
+
+
+def counts(folder: Path, games: int, live_window: float = 60, seed: int = 1) -> dict[str, Any]:
+    results: dict[str, Any] = {"live_window": live_window, "seed": seed}
     presets = ["spanish", "cangkul", "portuguese", "burro_em_pe", "brazilian", "spanish48"]
-    with counted(folder, live_window) as setup:
+    with counted(folder, live_window) as setup, dealt_from(seed):
         for kind, play in (("one_to_one", private_game), ("group", group_game)):
             tally = Tally()
             sizes = [play(setup, presets[n % len(presets)], tally) for n in range(games)]
@@ -618,13 +635,16 @@ def main() -> None:
     parser.add_argument(
         "--live-window", type=float, default=60, help="BURRO_LIVE_WINDOW (0: every turn paused)"
     )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="the deals' seed (0: fresh secret keys each run)"
+    )
     args = parser.parse_args()
     from service.infra import logs
 
     logs.setup("bench", "console", "WARNING")  # the app and the jobs run in this process
     report: dict[str, Any] = {"machine": machine()}
     with tempfile.TemporaryDirectory(prefix="burro-cost-") as tmp:
-        report["counts"] = counts(Path(tmp), args.games, args.live_window)
+        report["counts"] = counts(Path(tmp), args.games, args.live_window, args.seed)
         if not args.counts_only:
             report["latency"] = latency(Path(tmp), args.taps)
     text = json.dumps(report, indent=2)
