@@ -61,6 +61,11 @@ from service.ui.intents import Press
 from service.ui.screens import Screen, spanish_suits
 
 log = logging.getLogger("burro.whatsapp")
+
+# Meta's timestamps are whole seconds of its clock: a message is surely older than a
+# moment of ours only by more than this.
+CLOCKS_APART = 2.0
+
 # Each word (service.platforms.whatsapp.words) and button id, and the desk command it
 # asks for: "new" deals a game against bots at once here, every message being new.
 COMMANDS: dict[str, CommandName] = {
@@ -127,6 +132,9 @@ class Handler:
         if message.kind == "text" and self.late(sender.player, message.at):
             log.info("a typed message older than one handled: left alone")
             return partial(asyncio.sleep, 0)
+        if message.kind == "text" and self.typed_for_an_earlier_turn(sender.player, message):
+            log.info("a move typed before the turn now began, delivered late: left alone")
+            return partial(asyncio.sleep, 0)
         return None
 
     def view_asked(self, message: Inbound) -> str | None:
@@ -186,6 +194,24 @@ class Handler:
         if name in ("play", "hello"):  # may deal a game at once: the family hint, once
             hints.offer(self.redis, player)
         return CommandAsk(name, tuple(rest.split()))
+
+    def typed_for_an_earlier_turn(self, player: int, message: Inbound) -> bool:
+        """Whether typed words name a move but were sent before the person's game's
+        current phase began: Meta delivers again, for days, what our webhook missed, and a
+        move typed for a turn that a timeout has played since is not one for now (a
+        button names its phase; typed words do not)."""
+        if message.at >= self.svc.now() - CLOCKS_APART:
+            return False  # sent just now: for the phase now (the usual case, nothing read)
+        prompt = current_prompt(self.svc, player)
+        if prompt is None:
+            return False
+        room, screen = prompt
+        if room.turn_started is None or message.at >= room.turn_started - CLOCKS_APART:
+            return False
+        return (
+            typed_press(room, screen, message.text) is not None
+            or typed_move(room, message.text) is not None
+        )
 
     def late(self, player: int, at: float) -> bool:
         """Whether a typed message comes after one the person sent later (Meta delivers

@@ -1,14 +1,17 @@
 """Product bugs the chaos soak (bench/chaos.py) found with WhatsApp players, each kept as
 the minimal test that failed before its fix: titles cut by code points where Meta counts
 UTF-16 units (a prompt refused with 131009, the player left without their turn), a
-500 instead of 503 when Redis went away while a message was handled, and a late
-"window closed" status shutting the window a tap had just opened again."""
+500 instead of 503 when Redis went away while a message was handled, a late
+"window closed" status shutting the window a tap had just opened again, and a typed
+move delivered again after its turn had passed, played on the next."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import json
+from functools import partial
+from typing import Any, cast
 
 import fakeredis
 import pytest
@@ -18,17 +21,24 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from service.desk import desk as desk_module
-from service.desk.asks import Reply
+from service.desk import prompts
+from service.desk.asks import PressAsk, Reply
 from service.desk.desk import Desk
 from service.i18n import Translator
 from service.infra.store import Store
 from service.platforms.links import ServiceLinks
-from service.platforms.whatsapp import render, window
+from service.platforms.whatsapp import people, render, window
+from service.platforms.whatsapp.inbound import Handler
+from service.platforms.whatsapp.message import Inbound
 from service.platforms.whatsapp.webhook import PATH, webhook
 from service.services import Services
 from service.settings import Settings
+from service.table import lobby
+from service.table.lobby import Actor
+from service.table.room import Room
 from service.ui.intents import Move, Press
 from service.ui.screens import Button, Screen
+from tests.desk.fakes import FakeGraph
 
 ROOM = "k3j9x0qa"
 SECRET = "local-app-secret"
@@ -156,3 +166,55 @@ def test_a_late_closed_window_status_keeps_the_window_a_later_tap_opened() -> No
     assert window.is_open(client, 7, tapped + 10)
     assert window.close(client, 7, at=tapped + 5)  # failed after her last word: closed
     assert not window.is_open(client, 7, tapped + 10)
+
+
+def test_a_move_typed_for_an_earlier_turn_and_delivered_late_is_left_alone() -> None:
+    """Found by the chaos soak: a typed move whose webhook failed was delivered again
+    after the person's turn had passed (a timeout played for them), and was played on
+    their next turn, as if typed for it. A button names its phase; typed words do not:
+    their timestamp says which turn they were typed for."""
+    now = [START]
+    svc = Services(wa_settings(), Store(fakeredis.FakeRedis(), 3600, 3600), lambda: now[0])
+    handler = Handler(svc, svc.store.redis, cast(Any, FakeGraph()), ServiceLinks(svc))
+    typed = partial(Inbound, bsuid="ES.1502576394655801", name="Abuela", kind="text")
+    sender = people.sender_of(svc.store.redis, svc.store, typed(wamid="wamid.hi", at=START))
+    room, label = her_turn(svc, sender.player)
+    began = room.turn_started
+    assert began is not None
+    now[0] = began + 30  # the redelivery comes half a minute on
+    before = typed(wamid="wamid.late", at=began - 10, text=label)
+    assert handler.own_work(sender, before) is not None  # left alone
+    asked = typed(wamid="wamid.story", at=began - 9, text="historia")
+    assert handler.own_work(sender, asked) is None  # no move: still read
+    during = typed(wamid="wamid.now", at=began + 1, text=label)
+    assert handler.own_work(sender, during) is None
+    ask = handler.ask_of(sender.player, during)
+    assert isinstance(ask, PressAsk) and ask.press.version == room.phase_version
+
+
+START = 1_700_000_000.0
+
+
+def wa_settings() -> Settings:
+    return Settings(
+        whatsapp_token=SecretStr("t"),
+        whatsapp_phone_id="1",
+        whatsapp_app_secret=SecretStr(SECRET),
+        whatsapp_verify_token=SecretStr("v"),
+        whatsapp_number="15550009999",
+        bot_delay=0.0,
+    )
+
+
+def her_turn(svc: Services, player: int) -> tuple[Room, str]:
+    """A one-to-one Spanish game of hers against a bot, saved, where she leads (the
+    seat after the dealer's); the label of a move her prompt offers."""
+    actor = Actor(player, "Abuela", "es", platform="whatsapp")
+    room = lobby.create_room(player, None, actor, START, private=True)
+    lobby.add_bot(room, actor)
+    outcome = lobby.start(room, actor, START)
+    assert svc.store.create(room, outcome, None)
+    screen = prompts.screen_for(room, player, svc)
+    assert screen is not None
+    moves = [b.label for row in screen.rows for b in row if isinstance(b.intent, Press)]
+    return room, next(m for m in moves if m[:1].isdigit() or " de " in m)
