@@ -12,7 +12,7 @@ from typing import Any
 import redis
 import redis.asyncio
 
-from service.infra.redis_server import CPacker
+from service.infra.redis_server import connect
 
 COUNTS: dict[str, Counter[str]] = {}
 
@@ -45,10 +45,7 @@ def count(label: str, command: Any) -> None:
 def counting_client(url: str, label: str) -> redis.Redis:
     """A client like `service.infra.redis_server.connect` makes, counted under `label`."""
     connection_class = type(f"Counting_{label}", (CountingConnection,), {"label": label})
-    client: redis.Redis = redis.Redis.from_url(
-        url, health_check_interval=30, connection_class=connection_class, command_packer=CPacker()
-    )
-    return client
+    return connect(url, connection_class=connection_class)
 
 
 def counting_aclient(url: str, label: str) -> redis.asyncio.Redis:

@@ -131,10 +131,11 @@ def _answers(url: str) -> bool:
         return False
 
 
-def connect(url: str) -> redis.Redis:
+def connect(url: str, **options: Any) -> redis.Redis:
     """A client answering bytes (RQ needs them; JSON decodes bytes itself), its commands
-    packed in C (`CPacker`)."""
-    return redis.Redis.from_url(url, health_check_interval=30, command_packer=CPacker())
+    packed in C (`CPacker`); `options` for redis-py's pool (a bench's counting
+    `connection_class`)."""
+    return redis.Redis.from_url(url, health_check_interval=30, command_packer=CPacker(), **options)
 
 
 def connect_state(settings: Settings) -> redis.Redis:
