@@ -42,6 +42,7 @@ from tests.desk.fakes import FakeGraph
 
 ROOM = "k3j9x0qa"
 SECRET = "local-app-secret"
+START = 1_700_000_000.0
 
 
 def utf16(text: str) -> int:
@@ -94,13 +95,17 @@ async def anothing(*_args: object, **_kwargs: object) -> Reply:
     return Reply()
 
 
-def app_of(client: redis.Redis) -> Starlette:
-    settings = Settings(
+def wa_settings() -> Settings:
+    return Settings(
         whatsapp_token=SecretStr("t"),
         whatsapp_phone_id="1",
         whatsapp_app_secret=SecretStr(SECRET),
         whatsapp_verify_token=SecretStr("v"),
     )
+
+
+def app_of(client: redis.Redis) -> Starlette:
+    settings = wa_settings()
     svc = Services(settings, Store(client, 3600, 3600))
     return Starlette(routes=webhook(settings, svc, client, ServiceLinks(svc)).routes)
 
@@ -190,20 +195,6 @@ def test_a_move_typed_for_an_earlier_turn_and_delivered_late_is_left_alone() -> 
     assert handler.own_work(sender, during) is None
     ask = handler.ask_of(sender.player, during)
     assert isinstance(ask, PressAsk) and ask.press.version == room.phase_version
-
-
-START = 1_700_000_000.0
-
-
-def wa_settings() -> Settings:
-    return Settings(
-        whatsapp_token=SecretStr("t"),
-        whatsapp_phone_id="1",
-        whatsapp_app_secret=SecretStr(SECRET),
-        whatsapp_verify_token=SecretStr("v"),
-        whatsapp_number="15550009999",
-        bot_delay=0.0,
-    )
 
 
 def her_turn(svc: Services, player: int) -> tuple[Room, str]:
