@@ -87,7 +87,7 @@ def played_to_the_end(
     while (current := room(hook, user_id)).status == "playing":
         hand = hand_widget(hook, user, current)
         assert_secret(current, hand)
-        frame = frame_of(page, hand)
+        frame = drawn(page, hand)
         if first:
             words = Translator(lang).gettext(STALE)
             stale_checked = tap_stale_card(page, hook, frame, current, user_id, words)
@@ -169,6 +169,21 @@ def frame_of(page: Page, message: ChatMessage) -> FrameLocator:
     frame = page.locator(f'[data-message-id="{message.message_id}"] iframe.widget-frame')
     expect(frame).to_have_count(1, timeout=WAIT)
     return frame.content_frame
+
+
+def drawn(page: Page, message: ChatMessage) -> FrameLocator:
+    """The message's widget once its frame has been told the message's state (and so has
+    drawn it: the frame draws as it is told). The page learns of an edit after the bot
+    made it; a tap in the drawing before would be a stale one, refused, as it should be."""
+    frame = frame_of(page, message)
+    told = frame.owner.element_handle().content_frame()
+    assert told is not None
+    told.wait_for_function(
+        "state => window.TelegramWidget && TelegramWidget.chatData === state",
+        arg=widget_of(message)["chat_data"],
+        timeout=WAIT,
+    )
+    return frame
 
 
 def tap_in(frame: FrameLocator) -> None:
