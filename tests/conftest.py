@@ -26,6 +26,8 @@ sys.dont_write_bytecode = False
 # only where a test asks for them (tests/service/test_widget*.py); its processes inherit it.
 os.environ.setdefault("BURRO_TELEGRAM_WIDGETS", "0")
 
+WAIT_AT_MOST = 20.0  # seconds a test waits for a condition unless it says otherwise
+
 # tests.stories: a test picked alone runs after the tests before it in its module's story
 pytest_plugins = ["tests.stories", "pytester"]
 

@@ -264,13 +264,18 @@ class UserActions:
         message: Message,
         button: str | int | tuple[int, int],
         target: Conversation | None = None,
+        shown: str | None = None,
     ) -> JSON:
         """Tap an inline keyboard button, named by its text, its callback_data, its
-        position (row, column) or its index counted across rows."""
+        position (row, column) or its index counted across rows. `shown`: the
+        callback_data of the button as the user's app draws it, which is what the app
+        sends; Telegram refuses it when no button of the message holds it any more."""
         conv = self.world.conversation(message.chat_id, message.scope)
         self._member_check(user, conv)
         if not message.seen_by(user.id):
             raise ActionError(f"{user.first_name} does not see that ephemeral message")
+        if shown is not None:
+            return self._shown_callback(user, message, shown)
         found = self._find_button(message, button)
         if found is None:
             raise ActionError(f"no button {button!r} on message {message.message_id}")
@@ -300,6 +305,14 @@ class UserActions:
             return open_by_button(bot, user, found["web_app"])
         kind = next(key for key in found if key != "text")
         return {"kind": "unsupported", "button": kind}
+
+    def _shown_callback(self, user: Account, message: Message, shown: str) -> JSON:
+        """A callback button's data as an app that has not yet drawn the message's edit
+        sends it: refused as Telegram refuses it once the message's buttons changed."""
+        rows: list[list[JSON]] = (message.reply_markup or {}).get("inline_keyboard", [])
+        if all(b.get("callback_data") != shown for row in rows for b in row):
+            raise ActionError("DATA_INVALID: the message's buttons changed since it was drawn")
+        return self._callback(user, message, shown)
 
     def _find_button(self, message: Message, button: str | int | tuple[int, int]) -> JSON | None:
         rows: list[list[JSON]] = (message.reply_markup or {}).get("inline_keyboard", [])

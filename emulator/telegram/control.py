@@ -280,7 +280,8 @@ class TelegramControl(ControlApi):
         if not isinstance(button, str | int | tuple):
             raise ValueError("'button' must be a text, a callback_data, an index or [row, column]")
         target = self.conversation(args, "target_chat") if args.get("target_chat") else None
-        return self.actions.tap(self.user(args), self.message(args), button, target)
+        shown = str(args["data"]) if args.get("data") is not None else None
+        return self.actions.tap(self.user(args), self.message(args), button, target, shown)
 
     def inline_query(self, args: Args) -> JSON:
         conv = self.conversation(args) if args.get("chat") or "chat_id" in args else None

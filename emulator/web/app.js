@@ -475,6 +475,9 @@ function renderKeyboard(view, rows) {
           b.append(kind);
         }
       }
+      // A client sends the data of the button it shows, which may be gone from the message
+      // by now (an edit not yet drawn here): Telegram refuses it then (DATA_INVALID).
+      if ("callback_data" in button) b.dataset.callback = button.callback_data;
       b.onclick = () => tapButton(view, [r, c], b);
       line.append(b);
     });
@@ -658,6 +661,7 @@ async function tapButton(view, position, element) {
     const result = await call("/tap", {
       user: app.userId, chat_id: view.chat.id, scope: view._emulator.scope,
       message_id: view.message_id, ephemeral_message_id: view.ephemeral_message_id, button: position,
+      data: element.dataset.callback,
     });
     if (result.kind === "callback") {
       if (app.answered.has(result.query_id)) return;

@@ -17,6 +17,7 @@ from starlette.routing import Route
 from emulator import RunningEmulator, ServerThread, running_emulator
 from emulator.common import tls
 from emulator.config import fast_config
+from tests.conftest import WAIT_AT_MOST
 
 TOKEN = "123456:TEST-token_abc"
 
@@ -26,6 +27,7 @@ def emu(request: pytest.FixtureRequest) -> Iterator[RunningEmulator]:
     """A running emulator; a test may change its config, indirectly:
     `@pytest.mark.parametrize("emu", [{"bot_api": "10.1"}], indirect=True)`."""
     with running_emulator(fast_config(**getattr(request, "param", {}))) as running:
+        running.timeout = WAIT_AT_MOST  # a loaded machine: a browser's tap may take seconds
         yield running
 
 

@@ -198,6 +198,30 @@ def test_callback_answers(emu: RunningEmulator, api: BotApiClient) -> None:
     assert emu.callback_answers("Dan") == []
 
 
+def test_an_app_sends_the_button_it_draws_refused_once_the_buttons_changed(
+    emu: RunningEmulator, api: BotApiClient
+) -> None:
+    """An app taps the button it shows, by its data: an edit it has not yet drawn makes
+    Telegram refuse the tap (DATA_INVALID), never play the button now in that place."""
+    sent = api.ok("sendMessage", chat_id=FAMILY, text="Pick", reply_markup=KEYBOARD)
+    chat = {"chat_id": FAMILY, "message_id": sent["message_id"]}
+
+    def tap(data: str) -> httpx.Response:
+        tapped = {"user": "Carla", **chat, "scope": 0, "button": [0, 0], "data": data}
+        return httpx.post(f"{emu.url}/_emulator/tap", json=tapped, trust_env=False)
+
+    assert tap("go").json()["result"]["kind"] == "callback"
+    assert emu.updates()[-1]["callback_query"]["data"] == "go"
+    moved = {"inline_keyboard": [[{"text": "Go on", "callback_data": "on"}]]}
+    api.ok("editMessageReplyMarkup", **chat, reply_markup=moved)
+    before = len(emu.updates())
+    refused = tap("go")  # drawn before the edit
+    assert refused.status_code == 400 and "DATA_INVALID" in refused.json()["description"]
+    assert len(emu.updates()) == before  # the bot is told nothing
+    assert tap("on").json()["result"]["kind"] == "callback"
+    assert emu.updates()[-1]["callback_query"]["data"] == "on"
+
+
 def test_inline_queries(emu: RunningEmulator, api: BotApiClient) -> None:
     emu.bot_settings(inline_mode=True, inline_feedback=100)  # BotFather: /setinline …
     raw = httpx.post(

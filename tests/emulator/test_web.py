@@ -12,6 +12,7 @@ import pytest
 
 from emulator import RunningEmulator
 from tests.emulator.conftest import TOKEN
+from tests.emulator.page_parts import button_in_page
 from tests.emulator.ptb_bot import BotRecord, running_bot
 
 CHROMIUM = Path(os.environ.get("BURRO_CHROMIUM", "/usr/bin/chromium"))
@@ -117,6 +118,29 @@ def test_tap_a_button_and_see_the_edited_message(
     page.get_by_role("button", name="OK").click()
     expect(page.locator("#alert-backdrop")).to_be_hidden()
     page.screenshot(path=str(tmp_path / "private-chat.png"))
+
+
+def test_a_tap_on_a_keyboard_the_page_has_not_redrawn_is_refused(
+    page: Page, emu: RunningEmulator, bot: BotRecord
+) -> None:
+    """A slow page still shows "Play 1" after the bot made it "Play 2": tapping it sends
+    play:1, which Telegram refuses (the buttons changed), so the bot is told nothing;
+    before, the page's tap played whatever button now sat in that place."""
+    emu.start("Dan")
+    hello = emu.wait_for_message("Dan", "Hello Dan")
+    open_chat(page, emu, "Dan", "bot")
+    play = button_in_page(page, hello, "play:1")
+    expect(play).to_be_visible()
+    page.evaluate("window.onMessage = () => {}")  # edits arrive but are not drawn
+    play.click()
+    expect(page.locator("#toast")).to_have_text("Played 1")
+    emu.wait_for_message("Dan", "Played 1")  # the edit: "Play 2" in that place now
+    played = len(emu.updates())
+    play.click()
+    expect(page.locator("#toast")).to_contain_text("DATA_INVALID")
+    assert len(emu.updates()) == played
+    last = emu.last_message("Dan")
+    assert last is not None and last.text == "Played 1"
 
 
 def test_inline_panel_from_switch_inline_button(

@@ -54,7 +54,7 @@ from service.settings import Settings
 from service.table.outcome import PHASE_TIMERS, JobKind
 from service.table.room import Room
 from service.web import create_app
-from tests.conftest import fail_if_ignored
+from tests.conftest import WAIT_AT_MOST, fail_if_ignored
 from workers import jobs
 from workers.runtime import Runtime
 from workers.worker import BurroWorker
@@ -244,7 +244,6 @@ def press(
     }
 
 
-WAIT_AT_MOST = 20.0  # seconds a test waits for a condition unless it says otherwise
 TIMER_LOOK = 0.25  # seconds between the in-process worker's looks at the rooms' timers
 
 

@@ -28,8 +28,9 @@ from service.table import lobby, play
 from service.table.lobby import Actor
 from service.table.outcome import JobKind, Outcome
 from service.table.room import Room, RoomSettings
+from tests.conftest import WAIT_AT_MOST
 from tests.service.conftest import make_stack
-from tests.service.inproc import WAIT_AT_MOST, Hook, local_emulator, running_service
+from tests.service.inproc import Hook, local_emulator, running_service
 from tests.service.play import (
     Backend,
     action_button,

@@ -20,6 +20,7 @@ from service.i18n import Translator
 from service.platforms.telegram import callbacks
 from service.table import games as table_games
 from service.table.room import Room
+from tests.emulator.page_parts import button_in_page
 from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser, open_chat, page_at  # noqa: F401  (a fixture)
 from tests.service.conftest import make_stack
 from tests.service.play import GROUP, action_button, game_buttons, room_in
@@ -58,12 +59,12 @@ def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:  #
 
 
 def moves_in(message: ChatMessage, room: Room) -> list[str]:
-    """The labels of the message's buttons that play the room's current version."""
+    """The data of the message's buttons that play the room's current version."""
     found = []
     for button in game_buttons(message):
         press = callbacks.decode(str(button.value))
         if press is not None and press.room == room.id and press.version == room.version:
-            found.append(button.text)
+            found.append(str(button.value))
     return found
 
 
@@ -165,9 +166,7 @@ def test_a_game_against_bots_tapped_in_the_page(
         assert IDS["Carla"] in hand.notified, f"turn {turns}: it came without a notification"
         check_order(hand, "en")
         check_page(page, hand)
-        label = moves_in(hand, room)[0]
-        buttons = page.locator(f'[data-message-id="{hand.message_id}"] .kb-btn')
-        buttons.filter(has_text=label).first.click()  # as Carla would
+        button_in_page(page, hand, moves_in(hand, room)[0]).click()  # as Carla would
         moved(emu, stack, chat, room.version)
         turns += 1
     # one turn at least: her other moves may all be forced (an only card is played for

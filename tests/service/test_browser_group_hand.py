@@ -27,6 +27,7 @@ from service.infra.keys import live_key
 from service.platforms.telegram import botfather
 from service.table.room import Room
 from service.ui.follow_suit import FollowSuitPainter
+from tests.emulator.page_parts import button_in_page, message_in_page
 from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser, open_chat, page_at  # noqa: F401  (a fixture)
 from tests.service.inproc import GROUP, Hook, running_service
 from tests.service.play import BOT_ID, action_button, game_buttons, names_in
@@ -174,19 +175,13 @@ def as_user(page: Page, hook: Hook, user: str) -> None:
         expect(page.locator(f'.msg.ephemeral[data-message-id="{key}"]')).to_have_count(1)
 
 
-def message_in_page(page: Page, message: ChatMessage) -> Locator:
-    key = message.ephemeral_message_id
-    return page.locator(f'[data-message-id="{f"e{key}" if key else message.message_id}"]')
-
-
 def press(page: Page, hook: Hook, user: str, token: str) -> None:
     """Tap, in the page, the newest group message's button for a compact action (J join,
     S start, H my cards), whatever its label's language."""
     message = table_with(hook, token)
     data = action_button(message, token)
-    label = next(b.text for row in message.buttons for b in row if b.value == data)
-    shown = page.locator(f'[data-message-id="{message.message_id}"] .kb-btn')
-    tap(page, hook, user, shown.filter(has_text=label).first)
+    assert data is not None
+    tap(page, hook, user, button_in_page(page, message, data))
 
 
 def tap(page: Page, hook: Hook, user: str, button: Locator) -> None:
@@ -230,10 +225,8 @@ def play_a_card(page: Page, hook: Hook, user: str, current: Room) -> None:
     phase = f"{current.id}.{current.phase_version}."
     moves = [b for b in game_buttons(hand) if str(b.value).startswith(phase)]
     cards = [b for b in moves if str(b.value).split(".")[2].startswith("p")]
-    label = (cards or moves)[0].text
-    shown = message_in_page(page, hand)
-    expect(shown).to_have_class(re.compile(r"\bephemeral\b"))
-    tap(page, hook, user, shown.locator(".kb-btn").filter(has_text=label).first)
+    expect(message_in_page(page, hand)).to_have_class(re.compile(r"\bephemeral\b"))
+    tap(page, hook, user, button_in_page(page, hand, str((cards or moves)[0].value)))
     hook.emu.wait_for(lambda: room(hook).version > current.version or None, what=f"{user}'s move")
     assert hook.worker is not None
     hook.worker.settle()

@@ -22,6 +22,7 @@ from service.i18n import Translator
 from service.table.room import Room
 from service.ui.follow_suit import FollowSuitPainter
 from service.ui.screens import table_name
+from tests.emulator.page_parts import button_in_page
 from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser, open_chat, page_at  # noqa: F401  (a fixture)
 from tests.service.group_play import ending_at
 from tests.service.inproc import Hook, running_service
@@ -117,9 +118,7 @@ def tap_in_page(hook: Hook, host: int, phone: Page) -> None:
     )
     check_table(room, hand)
     check_page(phone, hand)
-    label = moves_in(hand, room)[0]
-    buttons = phone.locator(f'[data-message-id="{hand.message_id}"] .kb-btn')
-    buttons.filter(has_text=label).first.click()  # as Ana would
+    button_in_page(phone, hand, moves_in(hand, room)[0]).click()  # as Ana would
 
 
 def check_table(room: Room, hand: ChatMessage) -> None:

@@ -25,6 +25,7 @@ from emulator.telegram.driver import ChatMessage
 from engine.follow_suit.game import GameState
 from service.i18n import Translator
 from service.table.room import Room
+from tests.emulator.page_parts import button_in_page
 from tests.emulator.test_web import CHROMIUM, NEEDS_CHROMIUM, VIEWPORTS, browser, open_chat, page_at  # noqa: F401  (a fixture)
 from tests.service.inproc import Hook, running_service
 from tests.service.play import action_button, follow_suit_game
@@ -112,9 +113,8 @@ def start_a_game(page: Page, hook: Hook, user: str, user_id: int) -> None:
     page.locator("#input").press("Enter")
     lobby = hook.emu.wait_for_message(user, lambda m: action_button(m, "S") is not None)
     data = action_button(lobby, "S")
-    label = next(b.text for row in lobby.buttons for b in row if b.value == data)
-    shown = page.locator(f'[data-message-id="{lobby.message_id}"] .kb-btn')
-    shown.filter(has_text=label).first.click()
+    assert data is not None
+    button_in_page(page, lobby, data).click()
     hook.emu.wait_for(lambda: room(hook, user_id).status == "playing" or None, what="the start")
 
 
