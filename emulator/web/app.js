@@ -681,7 +681,11 @@ async function tapButton(view, position, element) {
     } else {
       toast(`This button (${result.button}) is not supported here`);
     }
-  } catch (error) { toast(error.message); }
+  } catch (error) {
+    toast(error.message);
+    // An app told its buttons changed reads the chat again, to draw the message as it is.
+    if (error.message.startsWith("DATA_INVALID") && app.current) await openChat(app.current.chat_id, app.current.scope, app.topic);
+  }
   void conv;
 }
 

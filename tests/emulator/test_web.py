@@ -124,8 +124,9 @@ def test_a_tap_on_a_keyboard_the_page_has_not_redrawn_is_refused(
     page: Page, emu: RunningEmulator, bot: BotRecord
 ) -> None:
     """A slow page still shows "Play 1" after the bot made it "Play 2": tapping it sends
-    play:1, which Telegram refuses (the buttons changed), so the bot is told nothing;
-    before, the page's tap played whatever button now sat in that place."""
+    play:1, which Telegram refuses (the buttons changed), so the bot is told nothing, and
+    the page reads the chat again; before, the page's tap played whatever button now sat
+    in that place."""
     emu.start("Dan")
     hello = emu.wait_for_message("Dan", "Hello Dan")
     open_chat(page, emu, "Dan", "bot")
@@ -141,6 +142,7 @@ def test_a_tap_on_a_keyboard_the_page_has_not_redrawn_is_refused(
     assert len(emu.updates()) == played
     last = emu.last_message("Dan")
     assert last is not None and last.text == "Played 1"
+    expect(button_in_page(page, last, "play:2")).to_be_visible()  # drawn as it is now
 
 
 def test_inline_panel_from_switch_inline_button(
