@@ -18,11 +18,13 @@ MOVES = 80  # moves played per game (or until it ends)
 
 
 def public_cards(view: Any) -> set[str]:
-    """Every card the table has shown anyone (follow-suit and passing games)."""
+    """Every card the table has shown anyone (follow-suit and passing games): in a
+    passing game, the four of a kind that ended the last hand too."""
     shown = {card for _seat, card in getattr(view, "trick", ())}
     shown |= set(getattr(view, "discard", ()))
     shown |= {card for seen in getattr(view, "known", ()) for card in seen}
     shown |= {action.partition(":")[2] for _seat, action in getattr(view, "history", ())}
+    shown |= set(getattr(getattr(view, "last_hand", None), "shown", ()))
     return shown - {""}
 
 
