@@ -13,8 +13,9 @@ from emulator.whatsapp.driver import WaChatMessage, WhatsAppDriver
 from service.desk.presses import MAX_CHOICES
 from service.i18n import Translator
 from service.infra import keys
+from service.table import lobby
 from service.table.games import game_of
-from service.table.room import Room
+from service.table.room import KEY_BITS, Room
 from service.ui.screens import card_name
 from tests.service.inproc import Hook
 from tests.service.play import room_in
@@ -40,6 +41,7 @@ SUITS = {
     "id": {"D": "wajik", "H": "hati", "S": "sekop", "C": "keriting"},
 }
 CARD_TO_PLAY = "Tienes una carta que jugar."
+HOLDS_THE_LED_SUIT = 2 | (1 << (KEY_BITS - 1))  # a game key, as new_game_key makes them
 
 
 def prompt_after(wa: WhatsAppDriver, user: str, seen: int) -> WaChatMessage:
@@ -97,15 +99,19 @@ def test_a_card_not_held_is_refused_in_the_persons_words(hook: Hook, user: str) 
     assert room_in(hook, player_id(hook, user)).game == room.game  # nothing played
 
 
-def test_drawing_with_a_card_to_play_is_told_so_with_the_cards(hook: Hook) -> None:
+def test_drawing_with_a_card_to_play_is_told_so_with_the_cards(
+    hook: Hook, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A deal that leaves him a card to play on his first turn (one in two deals would
+    # make him void in the led suit, with nothing to refuse).
+    monkeypatch.setattr(lobby, "new_game_key", lambda: HOLDS_THE_LED_SUIT)
     wa = hook.emu.whatsapp
     wa.add_user("Tío", country="ES", language="es", username="tio.paco")
     prompt_after(wa, "Tío", open_game(wa, "Tío", "nueva spanish"))
     room, seat = their_turn(hook, "Tío")
     assert room.game is not None
     legal = game_of(room.settings.preset).legal_actions(room.game, seat)
-    if "draw" in legal:  # the deal had him void in the led suit: nothing to refuse
-        pytest.skip("this deal lets him draw")
+    assert "draw" not in legal, "the deal was meant to leave him a card to play"
     answer = answer_after(wa, "Tío", wa.send("Tío", "robar"))
     assert answer.text == CARD_TO_PLAY
     # his moves come as the answer's own list, where one list holds them (ten rows);
