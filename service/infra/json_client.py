@@ -72,10 +72,9 @@ class JsonClient:
         self.timeout = timeout
         self.context = context
         self.proxy = _proxy_for(parts.scheme, self.host)
+        named = f"[{self.host}]" if ":" in self.host else self.host  # IPv6 as in a URL
         default = self.port == (443 if self.https else 80)
-        self.host_header = self.host if default else f"{self.host}:{self.port}"
-        if ":" in self.host:  # an IPv6 address, bracketed as in a URL
-            self.host_header = f"[{self.host}]" + ("" if default else f":{self.port}")
+        self.host_header = named if default else f"{named}:{self.port}"
         self._local = threading.local()
 
     def post(self, path: str, body: bytes) -> Answer:
@@ -88,7 +87,7 @@ class JsonClient:
             kept = self._connection()
             kept.sock.sendall(head.encode() + body)
             status, data, will_close = read_answer(kept.reader)
-        except (OSError, http.client.HTTPException, BadAnswer, ValueError) as error:
+        except (OSError, http.client.HTTPException, BadAnswer) as error:
             self.close()
             raise NetworkError(f"{type(error).__name__}: {error}") from error
         if will_close:
@@ -141,7 +140,7 @@ def read_answer(reader: BinaryIO) -> tuple[int, bytes, bool]:
         return status, b"", will_close
     if "content-length" not in headers:
         return status, reader.read(), True  # the body runs to the connection's end
-    length = int(headers["content-length"])
+    length = _number(headers["content-length"].encode(), 10)
     body = reader.read(length)
     if len(body) != length:
         raise BadAnswer(f"the answer ended after {len(body)} of {length} bytes")
@@ -153,6 +152,16 @@ def _line(reader: BinaryIO) -> bytes:
     if len(line) > _LINE:
         raise BadAnswer("a line longer than 64 KiB")
     return line
+
+
+def _number(text: bytes, base: int) -> int:
+    """A length or a chunk's size: digits of `base` only (no sign, no spaces)."""
+    try:
+        if text and text.isalnum():
+            return int(text, base)
+    except ValueError:
+        pass
+    raise BadAnswer(f"not a length: {text[:40]!r}")
 
 
 def _status_line(reader: BinaryIO) -> tuple[str, int]:
@@ -187,7 +196,7 @@ def _headers(reader: BinaryIO) -> dict[str, str]:
 def _chunked(reader: BinaryIO) -> bytes:
     parts: list[bytes] = []
     while True:
-        size = int(_line(reader).split(b";", 1)[0].strip(), 16)
+        size = _number(_line(reader).split(b";", 1)[0].strip(), 16)
         if size == 0:
             break
         chunk = reader.read(size)

@@ -240,8 +240,22 @@ def test_answers_as_servers_send_them(raw: bytes, expected: tuple[int, bytes, bo
         b"HTTP/1.1 200 OK\r\n" + b"X: 1\r\n" * 101 + b"\r\n",
         b"HTTP/1.1 200 OK\r\nX: " + b"a" * 70_000 + b"\r\n\r\n",
         b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nff\r\n{}",
+        b"HTTP/1.1 200 OK\r\nContent-Length: eleven\r\n\r\n{}",
+        b"HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n{}",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}",
     ],
-    ids=["nothing", "not-http", "cut-short", "bad-header", "too-many", "too-long", "bad-chunk"],
+    ids=[
+        "nothing",
+        "not-http",
+        "cut-short",
+        "bad-header",
+        "too-many",
+        "too-long",
+        "bad-chunk",
+        "bad-length",
+        "negative-length",
+        "bad-chunk-size",
+    ],
 )
 def test_an_answer_that_is_not_http_is_refused(raw: bytes) -> None:
     with pytest.raises(BadAnswer):
