@@ -108,14 +108,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     print(machine())
-    with tempfile.TemporaryDirectory() as folder, procs(Path(folder)) as running:
-        server = RedisServer(Path(folder) / "redis", persist=False).start()
-        try:
-            sink = start_sink(running)
-            table("a Bot API call", measure(bot_api_calls(sink), args.calls, args.rounds))
-            table("a pipeline of 11", measure(redis_calls(server.url), args.calls, args.rounds))
-        finally:
-            server.stop()
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        procs(Path(folder)) as running,
+        RedisServer(Path(folder) / "redis", persist=False) as server,
+    ):
+        sink = start_sink(running)
+        table("a Bot API call", measure(bot_api_calls(sink), args.calls, args.rounds))
+        table("a pipeline of 11", measure(redis_calls(server.url), args.calls, args.rounds))
 
 
 if __name__ == "__main__":
