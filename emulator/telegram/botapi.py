@@ -99,6 +99,8 @@ class BotApi:
         self.injected: dict[str, list[ApiError]] = {}
         # Delays injected by tests: method (lowercase) -> seconds to hold the next calls.
         self.delays: dict[str, list[float]] = {}
+        # ... and how many calls of each method are being held now.
+        self.held: dict[str, int] = {}
         # What Telegram would silently ignore or misread in the calls so far (unknown
         # parameters above all): {"bot_id", "method", "via", "parameter", "problem"}.
         self.unknown_parameters: list[JSON] = []
@@ -159,7 +161,7 @@ class BotApi:
             handler, params = self._handler(bot, name, params, via)
             delays = self.delays.get(name)
             if delays:
-                await asyncio.sleep(delays.pop(0))  # a slow Telegram, to catch work mid-call
+                await self._hold(name, delays.pop(0))  # a slow Telegram, to catch work mid-call
             injected = self.injected.get(name)
             if injected:
                 raise injected.pop(0)
@@ -177,6 +179,13 @@ class BotApi:
             raise
         self.world.record("call", **entry, ok=True, result=result)
         return result
+
+    async def _hold(self, name: str, seconds: float) -> None:
+        self.held[name] = self.held.get(name, 0) + 1
+        try:
+            await asyncio.sleep(seconds)
+        finally:
+            self.held[name] -= 1
 
     def _handler(self, bot: Bot, name: str, params: Params, via: str) -> tuple[Handler, Params]:
         """The method's handler once its parameters pass the reference's checks, and

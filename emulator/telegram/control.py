@@ -121,6 +121,7 @@ class TelegramControl(ControlApi):
             route("/bot_settings", self.bot_settings, [*GET, *POST]),
             route("/inject_error", self.inject_error, POST),
             route("/inject_delay", self.inject_delay, POST),
+            route("/held", self.held, GET),
             route("/webhook", self.webhook, GET),
             route("/unknown_parameters", self.unknown_parameters, GET),
             *MiniAppControl(self).routes(),
@@ -489,6 +490,10 @@ class TelegramControl(ControlApi):
         queue = self.emu.api.delays.setdefault(str(args["method"]).lower(), [])
         queue.extend([float(args.get("seconds", 1.0))] * int(args.get("times", 1)))
         return True
+
+    def held(self, args: Args) -> int:
+        """How many calls of `method` an injected delay is holding now."""
+        return self.emu.api.held.get(str(args["method"]).lower(), 0)
 
     def unknown_parameters(self, args: Args) -> list[JSON]:
         """What the bots sent that Telegram would silently ignore or misread."""

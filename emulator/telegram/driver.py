@@ -655,3 +655,9 @@ class EmulatorDriver(ControlClient):
     def inject_delay(self, method: str, seconds: float, *, times: int = 1) -> None:
         """Hold the next `times` calls of `method` for `seconds` (a slow Telegram)."""
         self._post("/inject_delay", method=method, seconds=seconds, times=times)
+
+    def held(self, method: str) -> int:
+        """How many calls of `method` are being held now (`inject_delay`): a call the
+        product is waiting on, so whatever makes it is known to be mid-call."""
+        result: int = self._get("/held", method=method)
+        return result

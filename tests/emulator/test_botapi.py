@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -339,6 +340,18 @@ def test_injected_errors(emu: RunningEmulator, api: BotApiClient) -> None:
         body = api.call("sendMessage", chat_id=ANA, text="x")
         assert body["error_code"] == 429 and body["parameters"] == {"retry_after": 3}
     api.ok("sendMessage", chat_id=ANA, text="x")
+
+
+def test_injected_delays_hold_the_call_and_say_so(emu: RunningEmulator, api: BotApiClient) -> None:
+    emu.start("Ana")
+    emu.inject_delay("sendMessage", 1.0)
+    assert emu.held("sendMessage") == 0
+    with ThreadPoolExecutor(1) as pool:
+        sent = pool.submit(api.ok, "sendMessage", chat_id=ANA, text="slow")
+        emu.wait_for(lambda: emu.held("SENDMESSAGE") == 1 or None, what="the call held")
+        assert emu.held("editMessageText") == 0
+        assert sent.result(timeout=10)["text"] == "slow"
+    assert emu.held("sendMessage") == 0
 
 
 def test_call_log(emu: RunningEmulator, api: BotApiClient) -> None:
