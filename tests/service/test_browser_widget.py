@@ -65,7 +65,7 @@ def test_a_game_against_bots_is_played_to_its_end_in_the_widget(
     hook: Hook, page: Page, viewport: str
 ) -> None:
     user, user_id, lang = PLAYERS[viewport]
-    for _ in range(3):  # a deal her first tap ends (forced draws, the bot out): another
+    for _ in range(3):  # a deal whose hand her first tap ends (forced draws, the bot out): another
         start_a_game(page, hook, user, user_id)
         stale_checked, moves = played_to_the_end(page, hook, user, user_id, lang)
         if stale_checked and moves >= 1:
@@ -204,14 +204,16 @@ def tap_stale_card(
     """A slow phone: the chat holds back the widget's new state. A card is played, then
     one tapped in the drawing that is now out of date is refused, with the stale words
     in the widget, and nothing moves; then the state comes through. False when the card
-    played ended the game (no stale tap to try: its widget now shows the end)."""
+    played ended the hand (no stale tap to try: the hand's widget gives way to the next
+    hand's, or shows the game's end)."""
     expect(frame.locator("[data-t]").first).to_be_visible(timeout=WAIT)
     page.evaluate("window.__tell = tellWidgetState; window.tellWidgetState = () => {}")
     tap_in(frame)
     hook.emu.wait_for(lambda: room(hook, user_id).version > current.version or None)
     settle(hook)
     after = room(hook, user_id)
-    if after.status == "playing":
+    goes_on = after.status == "playing" and hand_no(after) == hand_no(current)
+    if goes_on:
         tap_in(frame)  # the old drawing: a tap of the turn that is gone
         expect(frame.locator("[role=status]")).to_have_text(words, timeout=WAIT)
         settle(hook)
@@ -221,7 +223,11 @@ def tap_stale_card(
         "for (const f of document.querySelectorAll('iframe.widget-frame')) {"
         " const v = widgetView(f); if (v && v.widget) tellWidgetState(f, v); }"
     )
-    return after.status == "playing"
+    return goes_on
+
+
+def hand_no(current: Room) -> int:
+    return follow_suit_game(current).hand_no
 
 
 # ----- secrets ----------------------------------------------------------------------------
