@@ -38,6 +38,7 @@ from engine.registry import find_game
 from service.access.checks import Refusal, ViewGrant, init_data_hash, sign_link
 from service.i18n import Translator
 from service.infra.view_links import known_link_key
+from service.table.outcome import Outcome
 from service.table.room import Room
 from service.ui.follow_suit import FollowSuitPainter
 from service.view.texts import PAGE, REFUSED
@@ -364,7 +365,7 @@ def test_a_tap_in_a_view_left_behind_is_refused_as_stale(
     phone: Page,
     browser: Browser,  # noqa: F811
 ) -> None:
-    room = carla_far_from_the_end(emu, stack)
+    room = waits_for_her(stack, carla_far_from_the_end(emu, stack))
     launch = emu.open_mini_app("Carla", start_param=room.id, app_url=stack.view_url)
     held: list[Route] = []  # its stream is asked for and never answered: no update comes
     phone.route("**/view/events*", lambda route: held.append(route))
@@ -374,6 +375,19 @@ def test_a_tap_in_a_view_left_behind_is_refused_as_stale(
     emu.wait_for(lambda: newer_room(stack, room))
     tap_a_move(phone, room)  # in the drawing left behind
     expect(phone.locator("#status")).to_have_text(words("en", STALE), timeout=WAIT)
+
+
+def waits_for_her(stack: Stack, room: Room) -> Room:
+    """The room with no move played for Carla: the bots' replies to her move then stop
+    at her next turn. (A move of hers with one choice would be played at once, and a
+    run of them, late in a hand, can end the game before her stale tap.)"""
+
+    def no_forced_moves(fresh: Room) -> Outcome:
+        fresh.settings.auto_forced = False
+        return Outcome(changed=True)
+
+    store_of(stack).update(room.id, no_forced_moves)
+    return room_of(stack, room.id)
 
 
 # ----- serve restarts ---------------------------------------------------------------------
