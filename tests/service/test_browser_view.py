@@ -442,9 +442,9 @@ def carla_plays_a_game(emu: RunningEmulator, stack: Stack) -> Room:
 
 
 def carla_far_from_the_end(emu: RunningEmulator, stack: Stack) -> Room:
-    """Carla's game once every hand holds three cards or more: her next move and the bots'
-    replies, committed together, cannot end it (a game near its end is played out in the
-    chat first, and a new one begun)."""
+    """Carla's game once every hand holds three cards or more: with no move played for
+    her (`waits_for_her`), her next move and the bots' replies cannot end it (a game near
+    its end is played out in the chat first, and a new one begun)."""
     room = carla_plays_a_game(emu, stack)
     while min(hand_size(room, seat) for seat in range(len(room.seats))) < 3:
         move_in_the_chat(emu, stack)
