@@ -386,8 +386,9 @@ def waits_for_her(stack: Stack, room: Room) -> Room:
         fresh.settings.auto_forced = False
         return Outcome(changed=True)
 
-    store_of(stack).update(room.id, no_forced_moves)
-    return room_of(stack, room.id)
+    updated = store_of(stack).update(room.id, no_forced_moves)
+    assert updated is not None
+    return updated[0]
 
 
 # ----- serve restarts ---------------------------------------------------------------------
